@@ -1,0 +1,154 @@
+"""Boards: finite graphs of cells.
+
+A :class:`Board` is frozen: cells are the integers ``0..n-1``; ``coords[i]`` is
+the cell's name in the instance's own system (an ``(x, y)`` pair on a lattice,
+an int or string on a graph board) and ``neighbours[i]`` the sorted tuple of
+adjacent cells.
+
+Infinite lattices are represented by finite *windows* derived from the
+instance (see :func:`lattice_window`).  A window is ``exact`` when no sequence
+of legal moves from the start can ever occupy a cell outside it, so that a
+"no" found inside the window is a global "no":
+
+* the window is the span of the start (plus the goal's cells, which are then
+  simply unreachable if they lie outside it) whenever that span is finite and
+  found inside the search region.  By the paper's Lemma "span monotone" no
+  coin ever leaves span(start).  On the square grid with d >= 2 this is always
+  the case (a cell outside the bounding box has at most one neighbour inside).
+* otherwise (triangular grid: the span of anything with a legal move is the
+  whole lattice; square grid with d = 1) the window is the lattice hull of
+  start and goal (bounding box on the square grid, bounding hexagon on the
+  triangular grid) grown by ``margin`` cells on every side; it is *not* exact and every "no"
+  found in it has scope ``window``.  Within a horizon T, a window containing
+  every cell within distance T of the start is exact (each placed coin is
+  adjacent to a coin that was already there, so at step t every coin lies
+  within distance t of the start): :func:`lattice_window` with
+  ``margin >= T`` therefore makes "no solution within T moves" exact.
+
+Graph boards are finite and always exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Hashable, Iterable, Sequence
+
+from . import geometry
+from .geometry import Coord
+
+BOARD_KINDS = ("square", "triangular", "graph")
+
+
+@dataclass(frozen=True)
+class Board:
+    kind: str
+    coords: tuple[Hashable, ...]
+    neighbours: tuple[tuple[int, ...], ...]
+    exact: bool = True
+    window: str = "graph"
+    _index: dict = field(default=None, compare=False, hash=False, repr=False)  # type: ignore[assignment]
+    _masks: tuple = field(default=None, compare=False, hash=False, repr=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {c: i for i, c in enumerate(self.coords)})
+        object.__setattr__(
+            self, "_masks", tuple(sum(1 << j for j in nb) for nb in self.neighbours)
+        )
+
+    @property
+    def size(self) -> int:
+        return len(self.coords)
+
+    @property
+    def is_lattice(self) -> bool:
+        return self.kind in geometry.LATTICES
+
+    def cell(self, coord: Hashable) -> int:
+        """Cell index of a coordinate; KeyError if it is not on the board."""
+        return self._index[coord]
+
+    def has(self, coord: Hashable) -> bool:
+        return coord in self._index
+
+    @property
+    def neighbour_masks(self) -> tuple[int, ...]:
+        """``neighbour_masks[i]`` has bit j set iff j is adjacent to i."""
+        return self._masks
+
+    def distances_from(self, cells: Iterable[int]) -> list[int | None]:
+        """Board graph distance of every cell to the set ``cells`` (None: unreachable)."""
+        dist: list[int | None] = [None] * self.size
+        frontier = list(dict.fromkeys(cells))
+        for c in frontier:
+            dist[c] = 0
+        d = 0
+        while frontier:
+            d += 1
+            nxt = []
+            for c in frontier:
+                for n in self.neighbours[c]:
+                    if dist[n] is None:
+                        dist[n] = d
+                        nxt.append(n)
+            frontier = nxt
+        return dist
+
+
+def _sort_key(c: Hashable):
+    return (0, c) if isinstance(c, tuple) else (1, str(type(c)), str(c))
+
+
+def lattice_board(lattice: str, coords: Iterable[Coord], *, exact: bool, window: str) -> Board:
+    """The induced subgraph of ``lattice`` on ``coords`` (cells ordered by (y, x))."""
+    cs = sorted(set(coords), key=lambda c: (c[1], c[0]))
+    index = {c: i for i, c in enumerate(cs)}
+    nbrs = tuple(
+        tuple(sorted(index[n] for n in geometry.neighbours(lattice, c) if n in index)) for c in cs
+    )
+    return Board(lattice, tuple(cs), nbrs, exact=exact, window=window)
+
+
+def graph_board(cells: Sequence[Hashable], edges: Iterable[tuple[Hashable, Hashable]]) -> Board:
+    """A finite graph board; ``cells`` fixes the order, ``edges`` are unordered pairs."""
+    index = {c: i for i, c in enumerate(cells)}
+    adj: list[set[int]] = [set() for _ in cells]
+    for u, v in edges:
+        if u == v:
+            raise ValueError(f"self-loop at cell {u!r}")
+        adj[index[u]].add(index[v])
+        adj[index[v]].add(index[u])
+    return Board("graph", tuple(cells), tuple(tuple(sorted(a)) for a in adj), True, "graph")
+
+
+def span_coords(lattice: str, coins: Iterable[Coord], d: int, region: frozenset[Coord]) -> set[Coord]:
+    """The span (paper, section "Span") of ``coins``, computed inside ``region``."""
+    span = set(coins)
+    frontier = set(span)
+    while frontier:
+        candidates = {n for c in frontier for n in geometry.neighbours(lattice, c)}
+        new = {
+            p
+            for p in candidates
+            if p not in span
+            and p in region
+            and sum(n in span for n in geometry.neighbours(lattice, p)) >= d
+        }
+        span |= new
+        frontier = new
+    return span
+
+
+DEFAULT_MARGIN = 2
+
+
+def lattice_window(
+    lattice: str, start: Iterable[Coord], goal: Iterable[Coord], d: int, margin: int = DEFAULT_MARGIN
+) -> Board:
+    """The finite window of an infinite lattice used for an instance (module docstring)."""
+    start, goal = list(start), list(goal)
+    region = geometry.hull(lattice, start + goal, max(margin, 1))
+    span = span_coords(lattice, start, d, region)
+    rim = {c for c in region if any(n not in region for n in geometry.neighbours(lattice, c))}
+    if not (span & rim):
+        return lattice_board(lattice, span | set(goal), exact=True, window="span")
+    return lattice_board(lattice, region, exact=False, window=f"hull+{margin}")

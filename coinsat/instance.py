@@ -1,0 +1,211 @@
+"""Instances: a board, the adjacency d, a start and a goal.
+
+The goal is a configuration; ``goal_placement`` says where it may sit:
+``"fixed"`` exactly as given, ``"translate"`` any translate of it,
+``"congruent"`` any image under a lattice symmetry (rotation or reflection)
+followed by a translation.  Only placements that lie inside the board's
+window are considered; on an exact window (see board.py) that loses nothing,
+because no coin can ever leave the window.
+
+Build instances with :func:`make_instance` (from coordinates) or read them
+from files (``coinsat.io.instance_format``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Hashable, Iterable, Mapping, Sequence
+
+from . import geometry
+from .board import DEFAULT_MARGIN, Board, graph_board, lattice_window
+from .configuration import Configuration
+from .errors import InstanceError
+
+GOAL_PLACEMENTS = ("fixed", "translate", "congruent")
+
+
+@dataclass(frozen=True)
+class Instance:
+    name: str
+    board: Board
+    start: Configuration
+    goal: Configuration
+    adjacency: int = 2
+    goal_placement: str = "fixed"
+    source: str = ""
+    known_optimal: int | None = None
+    margin: int = DEFAULT_MARGIN
+    metadata: tuple[tuple[str, Any], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.adjacency, int) or self.adjacency < 1:
+            raise InstanceError(f"adjacency must be an integer >= 1, not {self.adjacency!r}")
+        if self.goal_placement not in GOAL_PLACEMENTS:
+            raise InstanceError(
+                f"goal_placement must be one of {', '.join(GOAL_PLACEMENTS)}, not {self.goal_placement!r}"
+            )
+        if self.goal_placement != "fixed" and not self.board.is_lattice:
+            raise InstanceError("goal_placement other than 'fixed' needs a lattice board")
+        if self.start.label_counts != self.goal.label_counts:
+            raise InstanceError(
+                f"start and goal differ in coins: start has {_describe(self.start)}, goal has {_describe(self.goal)}"
+            )
+        if len(self.start) == 0:
+            raise InstanceError("the start has no coins")
+
+    @property
+    def d(self) -> int:
+        return self.adjacency
+
+    @property
+    def n_coins(self) -> int:
+        return len(self.start)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return self.start.labels
+
+    @cached_property
+    def goal_configurations(self) -> tuple[Configuration, ...]:
+        """Every placement of the goal inside the window (just the goal when fixed)."""
+        if self.goal_placement == "fixed":
+            return (self.goal,)
+        b = self.board
+        shape = [(b.coords[c], lab) for c, lab in self.goal.coins]
+        syms = (
+            geometry.symmetries(b.kind)
+            if self.goal_placement == "congruent"
+            else geometry.symmetries(b.kind)[:1]
+        )
+        found: set[Configuration] = set()
+        for m in syms:
+            image = [(geometry.apply(m, xy), lab) for xy, lab in shape]
+            ax, ay = image[0][0]
+            for anchor in b.coords:
+                dx, dy = anchor[0] - ax, anchor[1] - ay
+                moved = [((x + dx, y + dy), lab) for (x, y), lab in image]
+                if all(b.has(xy) for xy, _ in moved):
+                    found.add(Configuration(tuple((b.cell(xy), lab) for xy, lab in moved)))
+        return tuple(sorted(found))
+
+    @cached_property
+    def exact_radius(self) -> int | None:
+        """How far the window is exact: None if it is exact outright (board.py), else
+        the largest r such that every lattice cell within distance r of the start is
+        on the board.  Every solution with at most r moves stays inside ball(start, r),
+        so "no solution with <= r moves in the window" is a global fact.
+        """
+        if self.board.exact:
+            return None
+        start = [self.board.coords[c] for c in self.start.cells]
+        seen, frontier, r = set(start), list(start), 0
+        while True:
+            nxt = []
+            for xy in frontier:
+                for n in geometry.neighbours(self.board.kind, xy):
+                    if n not in seen:
+                        if not self.board.has(n):
+                            return r
+                        seen.add(n)
+                        nxt.append(n)
+            frontier, r = nxt, r + 1
+
+    def exact_within(self, horizon: int) -> bool:
+        """True iff a "no solution with <= horizon moves" found in the window holds globally."""
+        r = self.exact_radius
+        return r is None or horizon <= r
+
+    def is_goal(self, config: Configuration) -> bool:
+        return config in self.goal_set
+
+    @cached_property
+    def goal_set(self) -> frozenset[Configuration]:
+        return frozenset(self.goal_configurations)
+
+    def coord(self, cell: int) -> Hashable:
+        return self.board.coords[cell]
+
+
+def _describe(c: Configuration) -> str:
+    counts = c.label_counts
+    if set(counts) == {"o"}:
+        return f"{counts['o']} coins"
+    return ", ".join(f"{k}×{v}" for k, v in sorted(counts.items()))
+
+
+Placement = Mapping[Hashable, str]
+
+
+def make_instance(
+    kind: str,
+    start: Placement | Iterable[Hashable],
+    goal: Placement | Iterable[Hashable],
+    *,
+    adjacency: int = 2,
+    goal_placement: str = "fixed",
+    name: str = "instance",
+    source: str = "",
+    known_optimal: int | None = None,
+    edges: Iterable[tuple[Hashable, Hashable]] | None = None,
+    cells: Sequence[Hashable] | None = None,
+    margin: int = DEFAULT_MARGIN,
+    metadata: Mapping[str, Any] | None = None,
+) -> Instance:
+    """Build an instance from coordinates (lattices) or cell names (graphs).
+
+    ``start``/``goal`` are either iterables of coordinates (unlabeled coins) or
+    mappings coordinate -> label.  Raises InstanceError on any inconsistency.
+    """
+    start_map = _as_placement(start)
+    goal_map = _as_placement(goal)
+    if kind in geometry.LATTICES:
+        for where, placement in (("start", start_map), ("goal", goal_map)):
+            for xy in placement:
+                if not (isinstance(xy, tuple) and len(xy) == 2 and all(isinstance(v, int) for v in xy)):
+                    raise InstanceError(f"{where}: {xy!r} is not an integer (x, y) pair")
+        board = lattice_window(kind, list(start_map), list(goal_map), adjacency, margin)
+    elif kind == "graph":
+        if edges is None:
+            raise InstanceError("a graph board needs edges")
+        edges = [tuple(e) for e in edges]
+        names = list(cells) if cells is not None else []
+        for u, v in edges:
+            for c in (u, v):
+                if c not in names:
+                    names.append(c)
+        for where, placement in (("start", start_map), ("goal", goal_map)):
+            for c in placement:
+                if c not in names:
+                    raise InstanceError(f"{where}: cell {c!r} is not on the graph")
+        try:
+            board = graph_board(names, edges)
+        except ValueError as e:
+            raise InstanceError(str(e)) from None
+    else:
+        raise InstanceError(f"unknown board kind {kind!r} (expected square, triangular or graph)")
+    return Instance(
+        name=name,
+        board=board,
+        start=Configuration(tuple((board.cell(c), lab) for c, lab in start_map.items())),
+        goal=Configuration(tuple((board.cell(c), lab) for c, lab in goal_map.items())),
+        adjacency=adjacency,
+        goal_placement=goal_placement,
+        source=source,
+        known_optimal=known_optimal,
+        margin=margin,
+        metadata=tuple(sorted((metadata or {}).items())),
+    )
+
+
+def _as_placement(coins: Placement | Iterable[Hashable]) -> dict[Hashable, str]:
+    if isinstance(coins, Mapping):
+        out = dict(coins)
+        return {(tuple(k) if isinstance(k, list) else k): str(v) for k, v in out.items()}
+    out: dict[Hashable, str] = {}
+    for c in coins:
+        c = tuple(c) if isinstance(c, list) else c
+        if c in out:
+            raise InstanceError(f"two coins on cell {c!r}")
+        out[c] = "o"
+    return out

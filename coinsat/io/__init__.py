@@ -1,0 +1,1 @@
+"""File formats: instances (TOML), solutions (JSON), pictures, formula exports."""

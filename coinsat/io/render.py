@@ -1,0 +1,62 @@
+"""ASCII pictures of configurations, in the instance file's own picture style.
+
+Square grid: one character per cell, blank-separated, top row = largest y.
+Triangular grid: row y is shifted right by y characters (cell x at column
+2x + y), exactly as instance files draw it.  Graph boards are listed by name.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..configuration import Configuration
+from ..instance import Instance
+from ..rules import Move
+
+
+def picture(instance: Instance, config: Configuration, marks: dict[int, str] | None = None) -> str:
+    b = instance.board
+    placed = {c: lab for c, lab in config.coins}
+    marks = marks or {}
+    if b.kind == "graph":
+        return "  ".join(f"{b.coords[c]}:{lab}" for c, lab in config.coins) or "(no coins)"
+    frame = [b.coords[c] for c in list(placed) + list(marks)] or list(b.coords)
+    # The frame: every cell of start and goal, so successive pictures line up.
+    frame += [b.coords[c] for c in instance.start.cells + instance.goal.cells]
+    xs, ys = [x for x, _ in frame], [y for _, y in frame]
+    y0, y1 = min(ys), max(ys)
+    rows = []
+    if b.kind == "square":
+        x0, x1 = min(xs), max(xs)
+        for y in range(y1, y0 - 1, -1):
+            rows.append(" ".join(_char(b, placed, marks, (x, y)) for x in range(x0, x1 + 1)))
+    else:
+        cols = [2 * x + y for x, y in frame]
+        c0, c1 = min(cols), max(cols)
+        for y in range(y1, y0 - 1, -1):
+            row = [" "] * (c1 - c0 + 1)
+            for col in range(c0, c1 + 1):
+                if (col - y) % 2 == 0:
+                    row[col - c0] = _char(b, placed, marks, ((col - y) // 2, y))
+            rows.append("".join(row).rstrip())
+    return "\n".join(rows)
+
+
+def _char(board, placed, marks, xy) -> str:
+    if not board.has(xy):
+        return " "
+    c = board.cell(xy)
+    if c in marks:
+        return marks[c]
+    return placed.get(c, ".")
+
+
+def render_solution(instance: Instance, trace: Iterable[Configuration], moves: Iterable[Move]) -> str:
+    """Every step: the move in coordinates and the configuration after it (``*`` = vacated)."""
+    trace = list(trace)
+    out = ["step 0 (start)", picture(instance, trace[0])]
+    for t, (move, config) in enumerate(zip(moves, trace[1:]), start=1):
+        s, p = move
+        out += ["", f"step {t}: {instance.coord(s)} -> {instance.coord(p)}",
+                picture(instance, config, marks={s: "*"})]
+    return "\n".join(out)

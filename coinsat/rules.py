@@ -1,0 +1,131 @@
+"""THE move validator.  Nothing else in coinsat decides whether a move is legal.
+
+A move ``(src, dst)`` lifts the coin on cell ``src`` and drops it on cell
+``dst``.  It is legal in configuration C under adjacency ``d`` iff
+
+1. both cells are on the board and differ,
+2. ``src`` holds a coin and ``dst`` is empty,
+3. ``dst`` is adjacent to at least ``d`` coins *other than the moved one*
+   (equivalently: after the move, ``dst`` has >= d occupied neighbours).
+
+:func:`check_move` is the definition; it says why a move is illegal.
+:func:`legal_moves` and :func:`apply_move` are built on it.  The bitmask
+kernels :func:`successors` and :func:`predecessors` are the same rule
+specialised for explicit-state search (tests check that they enumerate
+exactly what :func:`check_move` accepts, in both directions of time).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, NamedTuple
+
+from .board import Board
+from .configuration import Configuration
+from .errors import IllegalMoveError
+
+
+class Move(NamedTuple):
+    src: int
+    dst: int
+
+
+# The reasons check_move gives, one per way of being illegal.
+OFF_BOARD = "off the board"
+SAME_CELL = "source and destination are the same cell"
+SOURCE_EMPTY = "source cell is empty"
+DEST_OCCUPIED = "destination cell is occupied"
+TOO_FEW = "destination is adjacent to fewer than {d} other coins"
+
+
+def check_move(board: Board, config: Configuration, move: Move, d: int = 2) -> str | None:
+    """None if ``move`` is legal in ``config``; otherwise the reason it is not."""
+    src, dst = move
+    if not (0 <= src < board.size and 0 <= dst < board.size):
+        return OFF_BOARD
+    if src == dst:
+        return SAME_CELL
+    occupied = config.cell_set
+    if src not in occupied:
+        return SOURCE_EMPTY
+    if dst in occupied:
+        return DEST_OCCUPIED
+    support = sum(1 for n in board.neighbours[dst] if n in occupied and n != src)
+    if support < d:
+        return TOO_FEW.format(d=d)
+    return None
+
+
+def legal_moves(board: Board, config: Configuration, d: int = 2) -> list[Move]:
+    """All legal moves of ``config``, sorted."""
+    occupied = config.cell_set
+    return [
+        Move(s, p)
+        for p in range(board.size)
+        if p not in occupied
+        for s in sorted(occupied)
+        if check_move(board, config, Move(s, p), d) is None
+    ]
+
+
+def apply_move(
+    board: Board, config: Configuration, move: Move, d: int = 2, step: int | None = None
+) -> Configuration:
+    """The configuration after ``move``; raises IllegalMoveError if it is illegal."""
+    reason = check_move(board, config, move, d)
+    if reason is not None:
+        raise IllegalMoveError(step, move, reason)
+    return config.moved(*move)
+
+
+# --- bitmask kernels for explicit-state search --------------------------------------
+# A state is a tuple of occupancy masks, one per colour class (a single mask for
+# unlabeled coins).  Bit c of a mask is set iff cell c holds a coin of that class.
+
+
+def _bits(m: int) -> Iterator[int]:
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low
+
+
+def successors(board: Board, d: int, state: tuple[int, ...]) -> Iterator[tuple[Move, tuple[int, ...]]]:
+    """Every legal move from ``state`` and the state it leads to."""
+    nbr = board.neighbour_masks
+    occ = 0
+    for m in state:
+        occ |= m
+    frontier = 0
+    for c in _bits(occ):
+        frontier |= nbr[c]
+    for p in _bits(frontier & ~occ):
+        support = (nbr[p] & occ).bit_count()
+        if support < d:
+            continue
+        # A source adjacent to p takes one coin away from p's support.
+        sources = occ if support > d else occ & ~nbr[p]
+        bit_p = 1 << p
+        for s in _bits(sources):
+            bit_s = 1 << s
+            yield Move(s, p), tuple(m ^ bit_s ^ bit_p if m & bit_s else m for m in state)
+
+
+def predecessors(board: Board, d: int, state: tuple[int, ...]) -> Iterator[tuple[Move, tuple[int, ...]]]:
+    """Every (move, previous state) such that the move is legal there and leads to ``state``.
+
+    The move s -> p is legal in prev = state - p + s iff p has >= d occupied
+    neighbours in state (the coins other than the moved one are exactly
+    state - p, and p is not its own neighbour) and s is empty in state.
+    """
+    nbr = board.neighbour_masks
+    occ = 0
+    for m in state:
+        occ |= m
+    empty = ((1 << board.size) - 1) & ~occ
+    for p in _bits(occ):
+        if (nbr[p] & occ).bit_count() < d:
+            continue
+        bit_p = 1 << p
+        for s in _bits(empty):
+            bit_s = 1 << s
+            yield Move(s, p), tuple(m ^ bit_s ^ bit_p if m & bit_p else m for m in state)

@@ -1,0 +1,1 @@
+"""Search engines and the solve driver."""

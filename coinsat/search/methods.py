@@ -1,0 +1,51 @@
+"""The registry of solving methods, by name.
+
+Each method is a function ``(instance, *, max_moves, time_limit, **options) ->
+Result``.  Optional engines register lazily (their module is imported only
+when asked for), so a missing optional dependency breaks only its own method.
+The CLI builds its ``--method`` choices from :data:`METHODS`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Callable
+
+from ..errors import UsageError
+from ..instance import Instance
+from ..result import Result
+
+# name -> "module:function" (imported on first use)
+METHODS: dict[str, str] = {
+    "auto": "coinsat.search.methods:solve_auto",
+    "bfs": "coinsat.search.bfs:solve_bfs",
+}
+
+
+def get_method(name: str) -> Callable[..., Result]:
+    try:
+        target = METHODS[name]
+    except KeyError:
+        raise UsageError(f"unknown method {name!r} (choose from {', '.join(METHODS)})") from None
+    module, func = target.split(":")
+    try:
+        return getattr(importlib.import_module(module), func)
+    except ImportError as e:
+        raise UsageError(f"method {name!r} needs an optional dependency: {e}") from None
+
+
+def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = None,
+          time_limit: float | None = None, **options) -> Result:
+    if max_moves is not None and max_moves < 0:
+        raise UsageError(f"max_moves must be >= 0, not {max_moves}")
+    if time_limit is not None and time_limit <= 0:
+        raise UsageError(f"time_limit must be > 0, not {time_limit}")
+    return get_method(method)(instance, max_moves=max_moves, time_limit=time_limit, **options)
+
+
+def solve_auto(instance: Instance, *, max_moves: int | None = None,
+               time_limit: float | None = None, **options) -> Result:
+    """Pick an engine: explicit search for small state spaces, SAT beyond."""
+    result = get_method("bfs")(instance, max_moves=max_moves, time_limit=time_limit, **options)
+    result.method = f"auto:{result.method}"
+    return result

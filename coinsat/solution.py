@@ -1,0 +1,66 @@
+"""Solutions (move lists) and their verification.
+
+:func:`verify` replays a move list with rules.py and either accepts it or
+names the first illegal step and why, or says that the goal is not reached.
+Every engine's answer goes through :func:`certify_solution`, which raises
+VerificationError (a coinsat bug) instead of letting a wrong answer out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from .configuration import Configuration
+from .errors import VerificationError
+from .instance import Instance
+from .rules import Move, check_move
+
+
+@dataclass(frozen=True)
+class Solution:
+    moves: tuple[Move, ...]
+
+    @classmethod
+    def of(cls, moves: Iterable[tuple[int, int]]) -> "Solution":
+        return cls(tuple(Move(int(s), int(p)) for s, p in moves))
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    step: int | None  # 1-based step of the first illegal move, or None
+    reason: str
+    trace: tuple[Configuration, ...]  # C_0 .. C_k for the legal prefix
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def verify(instance: Instance, solution: Solution) -> Verdict:
+    """Replay ``solution`` from the start; accept iff every move is legal and a goal placement is reached."""
+    config = instance.start
+    trace = [config]
+    for t, move in enumerate(solution.moves, start=1):
+        reason = check_move(instance.board, config, move, instance.d)
+        if reason is not None:
+            return Verdict(False, t, reason, tuple(trace))
+        config = config.moved(*move)
+        trace.append(config)
+    if not instance.is_goal(config):
+        return Verdict(False, None, "the final configuration is not the goal", tuple(trace))
+    return Verdict(True, None, "ok", tuple(trace))
+
+
+def certify_solution(instance: Instance, solution: Solution, engine: str) -> Solution:
+    """Return ``solution`` if verify accepts it; raise VerificationError otherwise."""
+    verdict = verify(instance, solution)
+    if not verdict.ok:
+        where = f"step {verdict.step}" if verdict.step else "end"
+        raise VerificationError(
+            f"engine {engine!r} returned a solution that fails verification at {where}: {verdict.reason}"
+        )
+    return solution

@@ -1,0 +1,58 @@
+"""Hypothesis strategies: small random instances on every board kind, labeled and not."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from coinsat.instance import make_instance
+
+KINDS = ("square", "triangular", "graph")
+
+
+@st.composite
+def placements(draw, cells, n, labeled):
+    chosen = draw(st.permutations(cells))[:n]
+    if not labeled:
+        return {c: "o" for c in chosen}
+    labels = draw(st.lists(st.sampled_from("AB"), min_size=n, max_size=n))
+    return dict(zip(chosen, labels))
+
+
+@st.composite
+def instances(draw, kinds=KINDS, max_coins=5, labeled=None, d=None, goal_placement=None):
+    """A small random instance (solvable or not)."""
+    kind = draw(st.sampled_from(kinds))
+    is_labeled = draw(st.booleans()) if labeled is None else labeled
+    adjacency = draw(st.sampled_from((1, 2, 2, 2, 3))) if d is None else d
+    if kind == "graph":
+        n_cells = draw(st.integers(4, 8))
+        cells = list(range(n_cells))
+        pairs = [(u, v) for u in cells for v in cells if u < v]
+        edges = draw(st.lists(st.sampled_from(pairs), min_size=n_cells, max_size=2 * n_cells, unique=True))
+    else:
+        side = 3 if kind == "square" else 2
+        cells = [(x, y) for x in range(side + 1) for y in range(side)]
+        edges = None
+    n = draw(st.integers(2, min(max_coins, len(cells) - 1)))
+    start = draw(placements(cells, n, is_labeled))
+    goal_cells = draw(st.permutations(cells))[:n]
+    labels = draw(st.permutations(list(start.values())))
+    goal = dict(zip(goal_cells, labels))
+    placement = "fixed"
+    if kind != "graph":
+        placement = draw(st.sampled_from(("fixed", "fixed", "translate", "congruent"))) \
+            if goal_placement is None else goal_placement
+    return make_instance(kind, start, goal, adjacency=adjacency, goal_placement=placement,
+                         edges=edges, cells=cells if kind == "graph" else None, margin=1,
+                         name="random")
+
+
+@st.composite
+def configurations(draw, instance_strategy=None):
+    """An instance and a random configuration on its board with the instance's coins."""
+    inst = draw(instance_strategy or instances())
+    cells = draw(st.permutations(range(inst.board.size)))[: inst.n_coins]
+    labels = [lab for _, lab in inst.start.coins]
+    from coinsat.configuration import Configuration
+
+    return inst, Configuration(tuple(zip(cells, labels)))
