@@ -1,0 +1,32 @@
+"""``coinsat family vdiag|diagonal ... -o FILE``: write a family member as an instance file."""
+
+from __future__ import annotations
+
+from .common import EXIT_OK, nonneg_int
+
+
+def add_parser(sub) -> None:
+    from ..families import TARGETS
+
+    f = sub.add_parser("family", help="write an instance of a generated family")
+    fam = f.add_subparsers(dest="family", required=True, parser_class=sub._parser_class)
+    v = fam.add_parser("vdiag", help="V(a, b) -> diagonal (the paper's lower-bound family)")
+    v.add_argument("--a", type=nonneg_int, required=True)
+    v.add_argument("--b", type=nonneg_int, required=True)
+    v.add_argument("--target", choices=TARGETS, default="nwse")
+    v.add_argument("-o", "--output", required=True, metavar="FILE")
+    v.set_defaults(run=run)
+    d = fam.add_parser("diagonal", help="k x k diagonal flip (k = 4 is the paper's 'diagonal')")
+    d.add_argument("--k", type=nonneg_int, required=True)
+    d.add_argument("-o", "--output", required=True, metavar="FILE")
+    d.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from ..families import diagonal_flip, vdiag
+    from ..io.instance_format import write_instance
+
+    inst = vdiag(args.a, args.b, args.target) if args.family == "vdiag" else diagonal_flip(args.k)
+    write_instance(inst, args.output)
+    print(f"wrote {args.output}: {inst.name}, {inst.n_coins} coins, {inst.board.size} cells")
+    return EXIT_OK

@@ -1,0 +1,36 @@
+"""Family generators: shapes as defined, spans as the Lower Bound proof needs."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from coinsat.board import span_coords
+from coinsat.families import diagonal_flip, diagonal_target, v_shape, vdiag
+from coinsat import geometry
+
+
+@pytest.mark.parametrize("a,b", [(1, 0), (1, 1), (2, 1), (2, 2), (3, 2), (3, 3), (5, 4)])
+def test_v_shape_fills_its_box_by_span(a, b):
+    cells = v_shape(a, b)
+    s = a + b + 2
+    assert len(cells) == a + b + 4 == len(set(cells))
+    box = geometry.hull("square", [(0, 0), (s - 1, s - 1)])
+    assert set(cells) <= box
+    assert span_coords("square", cells, 2, box) == set(box)
+
+
+@pytest.mark.parametrize("s", [3, 4, 5, 6, 8])
+def test_diagonal_targets_are_mirror_images(s):
+    sw, nw = diagonal_target(s, "swne"), diagonal_target(s, "nwse")
+    assert len(sw) == s + 2 == len(set(sw))
+    assert sorted((x, s - 1 - y) for x, y in sw) == nw
+
+
+def test_vdiag_instance_matches_the_members_of_the_reference():
+    # the 'diagonal' puzzle and V(2,2) are the committed paper instances
+    from coinsat.io.instance_format import read_instance
+
+    for made, path in ((diagonal_flip(4), "diagonal"), (vdiag(2, 2), "vee-2-2")):
+        ref = read_instance(f"instances/paper/{path}.toml")
+        assert (made.start, made.goal, made.board) == (ref.start, ref.goal, ref.board)
