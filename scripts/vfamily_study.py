@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""The V-to-diagonal family: exact optima, bounds beyond, and the growth exponent.
+
+    python3 scripts/vfamily_study.py [--max-a 4] [--time-limit 1800] [--methods sat,bfs]
+
+For each member V(a, b), b in {a-1, a}, and each target diagonal (nwse, swne)
+it writes the instance to instances/families/, runs every engine asked for
+through the CLI (`coinsat solve --json`, one subprocess each, so a time or
+memory blow-up cannot take the study down), and records the answers in
+benchmarks/vfamily_results.json — a later run resumes from there and skips
+what is already decided (``--redo`` forces).  It then writes the table
+instances/families/README.md (proven optima apart from bounds) and the plot
+benchmarks/vfamily.png: moves against n with a fitted c·n^3 curve and the
+least-squares exponent of moves ~ n^k over the proven optima.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from coinsat.families import vdiag  # noqa: E402
+from coinsat.io.atomic import write_atomic  # noqa: E402
+from coinsat.io.instance_format import write_instance  # noqa: E402
+
+RESULTS = ROOT / "benchmarks/vfamily_results.json"
+DECIDED = {"optimal", "unsolvable"}
+
+
+def members(max_a: int):
+    for a in range(1, max_a + 1):
+        for b in sorted({max(a - 1, 1), a}):  # V(1, 0) is already a diagonal
+            for target in ("nwse", "swne"):
+                yield a, b, target
+
+
+def run_engine(path: Path, method: str, time_limit: float) -> dict:
+    cmd = [sys.executable, "-m", "coinsat", "solve", str(path), "--method", method, "--json",
+           "--time-limit", str(time_limit)]
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit * 1.2 + 30)
+    except subprocess.TimeoutExpired:
+        return {"status": "unknown", "length": None, "lower_bound": None, "method": method,
+                "seconds": time.perf_counter() - t0, "note": "killed by the study's timeout"}
+    if p.returncode not in (0, 3):
+        return {"status": "error", "method": method, "seconds": time.perf_counter() - t0,
+                "note": (p.stderr or p.stdout).strip().splitlines()[-1:]}
+    obj = json.loads(p.stdout)
+    obj.pop("moves", None)
+    return obj
+
+
+def fit_exponent(points: list[tuple[int, int]]) -> tuple[float, float] | None:
+    """Least squares of log(moves) = k log(n) + log(c); returns (k, c)."""
+    if len(points) < 2:
+        return None
+    xs = [math.log(n) for n, _ in points]
+    ys = [math.log(m) for _, m in points]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    if sxx == 0:
+        return None
+    k = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    return k, math.exp(my - k * mx)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--max-a", type=int, default=3)
+    ap.add_argument("--time-limit", type=float, default=1800.0)
+    ap.add_argument("--methods", default="sat,bfs")
+    ap.add_argument("--bfs-max-cells", type=int, default=36, help="skip BFS on bigger boxes")
+    ap.add_argument("--redo", action="store_true")
+    args = ap.parse_args()
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    for a, b, target in members(args.max_a):
+        inst = vdiag(a, b, target)
+        path = ROOT / f"instances/families/{inst.name}.toml"
+        if not path.exists():
+            write_instance(inst, path)
+        entry = results.setdefault(inst.name, {"a": a, "b": b, "target": target, "n": inst.n_coins,
+                                               "cells": inst.board.size, "runs": {}})
+        for method in args.methods.split(","):
+            if method == "bfs" and inst.board.size > args.bfs_max_cells:
+                continue
+            old = entry["runs"].get(method)
+            if old and not args.redo and (old["status"] in DECIDED or old.get("time_limit", 0) >= args.time_limit):
+                continue
+            print(f"{inst.name}: {method} (limit {args.time_limit:g} s) ...", end=" ", flush=True)
+            r = run_engine(path, method, args.time_limit)
+            r["time_limit"] = args.time_limit
+            entry["runs"][method] = r
+            print(r["status"], r.get("length"), f"lb={r.get('lower_bound')}", f"{r['seconds']:.1f} s", flush=True)
+            write_atomic(RESULTS, json.dumps(results, indent=1, sort_keys=True) + "\n")
+    write_table(results, args)
+    return 0
+
+
+def summarise(entry: dict) -> tuple[str, int | None, int | None, bool]:
+    """(answer, best length, best lower bound, proven optimal) over all runs."""
+    lengths = [r["length"] for r in entry["runs"].values() if r.get("length") is not None]
+    lbs = [r["lower_bound"] for r in entry["runs"].values() if isinstance(r.get("lower_bound"), int)]
+    ub, lb = (min(lengths) if lengths else None), (max(lbs) if lbs else None)
+    proven = ub is not None and lb is not None and lb >= ub
+    answer = f"**{ub}** (optimal)" if proven else f"{lb if lb is not None else '?'}–{ub if ub is not None else '?'}"
+    return answer, ub, lb, proven
+
+
+def write_table(results: dict, args) -> None:
+    lines = ["# The V-to-diagonal family", "",
+             "V(a, b) (the paper's Lower Bound construction as reconstructed in",
+             "`shared/reference/paper-instances.md` §7/10; generator `coinsat.families.vdiag`) re-arranged",
+             "into a diagonal of its (a+b+2)² box with the two extra coins at the centre.",
+             "**Bold** counts are proven optima (a verified solution and a proof that one move fewer is",
+             "impossible); `lb–ub` ranges are bounds: the best lower bound proven and the best solution found.",
+             "", f"Generated by `python3 scripts/vfamily_study.py --max-a {args.max_a} --time-limit {args.time_limit:g} --methods {args.methods}`.",
+             "", "| member | target | n | cells | moves | engines (status, seconds) |", "|---|---|---|---|---|---|"]
+    pts = {"nwse": [], "swne": []}
+    for name, e in sorted(results.items(), key=lambda kv: (kv[1]["n"], kv[1]["target"])):
+        answer, ub, lb, proven = summarise(e)
+        if proven and ub > 0:
+            pts[e["target"]].append((e["n"], ub))
+        runs = "; ".join(f"{m}: {r['status']} {r['seconds']:.1f} s" for m, r in sorted(e["runs"].items()))
+        lines.append(f"| [V({e['a']},{e['b']})]({name}.toml) | {e['target']} | {e['n']} | {e['cells']} | {answer} | {runs} |")
+    lines.append("")
+    for target, p in pts.items():
+        fit = fit_exponent(p)
+        if fit:
+            lines.append(f"Fitted exponent ({target}, proven optima {p}): moves ≈ {fit[1]:.3g}·n^{fit[0]:.2f}.")
+    write_atomic(ROOT / "instances/families/README.md", "\n".join(lines) + "\n")
+    plot(pts)
+
+
+def plot(pts: dict) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for target, p in pts.items():
+        if not p:
+            continue
+        ns, ms = zip(*p)
+        ax.plot(ns, ms, "o", label=f"proven optima ({target})")
+        c = sum(m * n**3 for n, m in p) / sum(n**6 for n, _ in p)  # least squares for m = c n^3
+        grid = [min(ns) + i * (max(ns) - min(ns)) / 50 for i in range(51)]
+        ax.plot(grid, [c * n**3 for n in grid], "--", label=f"{c:.3f}·n³ ({target})")
+    ax.set_xlabel("coins n")
+    ax.set_ylabel("optimal moves")
+    ax.set_title("V-to-diagonal family")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(ROOT / "benchmarks/vfamily.png", dpi=120)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
