@@ -40,6 +40,11 @@ def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = N
         raise UsageError(f"max_moves must be >= 0, not {max_moves}")
     if time_limit is not None and time_limit <= 0:
         raise UsageError(f"time_limit must be > 0, not {time_limit}")
+    from ..certificates.screens import screen  # cheap global unsolvability screens, certified
+
+    screened = screen(instance)
+    if screened is not None:
+        return screened
     return get_method(method)(instance, max_moves=max_moves, time_limit=time_limit, **options)
 
 

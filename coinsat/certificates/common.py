@@ -1,0 +1,93 @@
+"""What every certificate file shares: the header, the instance digest, cell encoding.
+
+A certificate is one JSON object::
+
+    {"coinsat_certificate": 1, "kind": "invariant" | "closed-set" | "bounded",
+     "scope": "global" | "window" | "horizon", "claim": "...",
+     "instance": {"name": ..., "digest": <sha256 of the canonical instance>},
+     ...kind-specific fields...}
+
+The digest binds a certificate to one instance: board kind, adjacency d, goal
+placement, start and goal coins (coordinates and labels), the graph's cells
+and edges, and the triangular window margin (window-scoped claims depend on
+it).  Cells are written in the instance's coordinates: ``[x, y]`` on lattices,
+the cell name on graph boards.  Large files (CNF, proof) live beside the JSON
+and are named relative to it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any, Hashable
+
+from ..instance import Instance
+
+FORMAT_VERSION = 1
+KINDS = ("invariant", "closed-set", "bounded")
+
+
+class CertificateError(ValueError):
+    """A certificate that cannot be read (malformed); rejection is a :class:`Check` instead."""
+
+
+@dataclass(frozen=True)
+class Check:
+    """The verdict of a checker: ``ok`` and why (the reason names the failing item)."""
+
+    ok: bool
+    reason: str
+    claim: str = ""
+    scope: str = ""
+    seconds: float = 0.0
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def cell_json(coord: Hashable):
+    return list(coord) if isinstance(coord, tuple) else coord
+
+
+def cell_key(value) -> Hashable:
+    """Inverse of :func:`cell_json`."""
+    return tuple(value) if isinstance(value, list) else value
+
+
+def coins_json(instance: Instance, config) -> list:
+    """``[[cell, label], ...]`` sorted, in the instance's coordinates."""
+    coords = instance.board.coords
+    return sorted(([cell_json(coords[c]), lab] for c, lab in config.coins), key=json.dumps)
+
+
+def instance_digest(instance: Instance) -> str:
+    b = instance.board
+    obj: dict[str, Any] = {
+        "board": b.kind,
+        "adjacency": instance.d,
+        "goal_placement": instance.goal_placement,
+        "start": coins_json(instance, instance.start),
+        "goal": coins_json(instance, instance.goal),
+    }
+    if b.kind == "graph":
+        obj["cells"] = sorted((cell_json(c) for c in b.coords), key=json.dumps)
+        obj["edges"] = sorted(
+            (sorted((cell_json(b.coords[u]), cell_json(b.coords[v])), key=json.dumps)
+             for u in range(b.size) for v in b.neighbours[u] if u < v),
+            key=json.dumps,
+        )
+    elif b.kind == "triangular":
+        obj["margin"] = instance.margin
+    text = json.dumps(obj, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def header(instance: Instance, kind: str, scope: str, claim: str) -> dict[str, Any]:
+    return {
+        "coinsat_certificate": FORMAT_VERSION,
+        "kind": kind,
+        "scope": scope,
+        "claim": claim,
+        "instance": {"name": instance.name, "digest": instance_digest(instance)},
+    }
