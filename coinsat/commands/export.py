@@ -33,6 +33,7 @@ from .common import EXIT_OK, nonneg_int
 FORMATS: dict[str, str] = {
     "cnf": "coinsat.io.dimacs:write_cnf",
     "wcnf": "coinsat.io.dimacs:write_wcnf",
+    "wcnf-legacy": "coinsat.io.dimacs:write_wcnf_legacy",
     "opb": "coinsat.io.dimacs:write_opb",
     "lp": "coinsat.encode.ilp:write_lp",
     "mps": "coinsat.encode.ilp:write_mps",
@@ -65,6 +66,8 @@ def add_parser(sub) -> None:
     e.add_argument("--horizon", type=nonneg_int, default=None, metavar="T",
                    help="number of moves T (required by every format except pddl)")
     e.add_argument("--format", choices=tuple(FORMATS), required=True)
+    e.add_argument("--option", action="append", default=[], metavar="NAME=0|1",
+                   help="SAT encoding option (encodings/sat.md), e.g. --option commute=0; repeatable")
     e.add_argument("-o", "--output", metavar="PATH",
                    help="output file (.xz: compressed) or, for pddl, a directory or PATH.pddl; default stdout")
     e.set_defaults(run=run)
@@ -74,7 +77,8 @@ def run(args) -> int:
     from ..io.instance_format import read_instance
 
     instance = read_instance(args.file)
-    out = export(instance, args.format, args.horizon)
+    opts = {"encoding": encoding_options(args.option)} if args.option else {}
+    out = export(instance, args.format, args.horizon, **opts)
     parts = out.parts() if hasattr(out, "parts") else (("", out),)
     if args.output is None:
         for _, text in parts:
@@ -84,6 +88,20 @@ def run(args) -> int:
         write_output(path, text)
         print(f"wrote {path}", file=sys.stderr)
     return EXIT_OK
+
+
+def encoding_options(items: list[str]):
+    """``["commute=0", "ladder=1"]`` -> EncodingOptions (defaults for the rest)."""
+    from ..encode.options import DEFAULT_OPTIONS, EncodingOptions
+
+    changes = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or name not in EncodingOptions.names() or value not in ("0", "1"):
+            raise UsageError(f"bad --option {item!r}: expected NAME=0 or NAME=1 with NAME one of "
+                             f"{', '.join(EncodingOptions.names())}")
+        changes[name] = value == "1"
+    return DEFAULT_OPTIONS.with_(**changes)
 
 
 def output_paths(output: str, fmt: str, roles: list[str]) -> list[Path]:
