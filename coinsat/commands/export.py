@@ -35,8 +35,8 @@ FORMATS: dict[str, str] = {
     "wcnf": "coinsat.io.dimacs:write_wcnf",
     "wcnf-legacy": "coinsat.io.dimacs:write_wcnf_legacy",
     "opb": "coinsat.io.dimacs:write_opb",
-    "lp": "coinsat.encode.ilp:write_lp",
-    "mps": "coinsat.encode.ilp:write_mps",
+    "lp": "coinsat.io.lp_export:lp_text",
+    "mps": "coinsat.io.lp_export:mps_text",
     "pddl": "coinsat.io.pddl:pddl_task",
 }
 

@@ -1,0 +1,1 @@
+"""Backends run formulas and answer SAT | UNSAT | UNKNOWN; they know nothing about coins."""

@@ -1,0 +1,183 @@
+"""The ILP method: shortest solutions from one integer program per horizon.
+
+``solve_ilp(instance, max_moves=T)`` builds the model of encodings/ilp.md at
+horizon T (no-ops allowed) and solves it once:
+
+* optimum L found: no solution inside the window has fewer than L moves (any
+  such solution has <= T moves, so the model contains it).  The answer is
+  ``optimal`` when the window is exact up to L - 1 moves
+  (``Instance.exact_within``), else ``feasible`` with the lower bound the
+  window proves (``stats["window_optimal"]``), exactly as the BFS oracle;
+* infeasible: ``bounded`` (no solution with <= T moves; certificate scope
+  ``horizon``, or ``window`` when the window is not exact up to T);
+* a time limit: ``feasible`` (incumbent, with the solver's proven bound) or
+  ``unknown``, never a "no".
+
+Without ``max_moves`` the horizon grows geometrically: T = max(1, L0),
+then 2T, 4T, ... (L0 a proven lower bound) until the model is feasible; the
+first feasible horizon gives the optimum in the same solve, every infeasible
+one raises the proven lower bound to T + 1.  The growth is capped at
+``N - 1``, N the number of configurations of the coins inside the window: a
+shortest solution never repeats a configuration, so it has at most N - 1
+moves, and infeasibility at that horizon proves that no solution exists
+(``unsolvable``; scope ``global`` on an exact window, else ``window``).  The
+same cap turns a ``max_moves >= N - 1`` run into that proof.  On boards with
+many cells N is astronomically large: an unsolvable instance then ends only
+at ``time_limit`` or at the ``max_horizon`` option (answer ``bounded``).
+
+The first horizon is the lower bound of search/bounds.py (shared with the
+SAT engine); when it finds no goal placement in the span of the start the
+answer is ``unsolvable`` (certificate ``goal-outside-span``) without a solve.
+
+Options: ``solver`` ("highs" | "cbc"), ``threads``, ``max_horizon``, and the
+encoding families ``noop_last`` (I10), ``windows`` (I11), ``no_return`` (I12),
+all on by default.  Every decoded solution is replayed by ``certify_solution``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ..backends.ilp_backend import SAT, UNSAT, run_ilp
+from ..encode.ilp import DecodeError, build_ilp
+from ..errors import UsageError
+from ..instance import Instance
+from ..result import Result, Status
+from ..solution import certify_solution
+from .bounds import lower_bound
+
+ENCODING_OPTIONS = ("noop_last", "windows", "no_return")
+OPTIONS = ("solver", "threads", "max_horizon") + ENCODING_OPTIONS
+
+
+def solve_ilp(instance: Instance, *, max_moves: int | None = None, time_limit: float | None = None,
+              **options) -> Result:
+    unknown = set(options) - set(OPTIONS)
+    if unknown:
+        raise UsageError(f"unknown option(s) for method 'ilp': {', '.join(sorted(unknown))}")
+    t0 = time.perf_counter()
+    deadline = math.inf if time_limit is None else t0 + time_limit
+    run = _Run(instance, options, t0)
+    window_lb = lower_bound(instance)
+    if window_lb is None:
+        return run.unsolvable(0, None)
+    r = instance.exact_radius
+    run.known_lb = window_lb if r is None else min(window_lb, r + 1)
+    cap = configuration_count(instance) - 1
+    if max_moves is not None:
+        horizons = [min(max_moves, cap)]
+    else:
+        horizons = _schedule(max(1, window_lb), cap, options.get("max_horizon"))
+    for T in horizons:
+        remaining = None if deadline == math.inf else deadline - time.perf_counter()
+        answer, model = run.solve_at(T, remaining)
+        if answer.outcome == SAT:
+            return run.found(answer, model, T)
+        if answer.outcome != UNSAT:
+            return run.unknown(answer, T)
+        run.none_upto = T
+        if T >= cap:
+            return run.unsolvable(T, cap + 1)
+    return run.bounded(run.none_upto)
+
+
+def _schedule(first: int, cap: int, max_horizon: int | None) -> list[int]:
+    """Horizons first, 2 first, 4 first, ... capped at ``cap`` and ``max_horizon``."""
+    last = cap if max_horizon is None else min(cap, max_horizon)
+    out, T = [], min(first, last)
+    while True:
+        out.append(T)
+        if T >= last:
+            return out
+        T = min(2 * T, last)
+
+
+def configuration_count(instance: Instance) -> int:
+    """How many configurations of the instance's coins fit on the board (window)."""
+    n, count = instance.board.size, 1
+    for k in instance.start.label_counts.values():
+        count *= math.comb(n, k)
+        n -= k
+    return count
+
+
+class _Run:
+    """The proofs gathered so far and the Result each way of ending gives."""
+
+    def __init__(self, instance: Instance, options: dict, t0: float):
+        self.inst, self.opts, self.t0 = instance, options, t0
+        self.none_upto = -1  # no solution in the window with <= none_upto moves (proven)
+        self.known_lb = 0
+        self.stats: dict = {"horizons": []}
+
+    def solve_at(self, T: int, remaining: float | None):
+        model = build_ilp(self.inst, T, **{k: v for k, v in self.opts.items() if k in ENCODING_OPTIONS})
+        answer = run_ilp(model.problem, self.opts.get("solver", "highs"), time_limit=remaining,
+                         threads=self.opts.get("threads"))
+        self.stats["horizons"].append({"horizon": T, "answer": answer.outcome,
+                                       "seconds": round(answer.seconds, 4), **model.size})
+        self.stats["solver"] = answer.solver
+        return answer, model
+
+    def lower_bound(self) -> int:
+        """The largest L such that every solution (globally) needs >= L moves."""
+        proven = self.none_upto
+        r = self.inst.exact_radius
+        if r is not None:
+            proven = min(proven, r)  # beyond the exact radius only the window is covered
+        return max(self.known_lb, proven + 1)
+
+    def _result(self, status, solution=None, lb=None, certificate=None) -> Result:
+        return Result(status, "ilp", solution, lb, certificate, time.perf_counter() - self.t0, self.stats)
+
+    def found(self, answer, model, T: int) -> Result:
+        try:
+            solution = model.decode()
+        except DecodeError:
+            if answer.optimal:
+                raise
+            return self.unknown(answer, T)  # a limit-hit incumbent we cannot read
+        solution = certify_solution(self.inst, solution, "ilp")
+        n = len(solution)
+        if answer.objective is not None and round(answer.objective) != n:
+            raise AssertionError(f"ILP objective {answer.objective} but {n} moves decoded")
+        self._use_bound(n if answer.optimal else answer.best_bound, T)
+        lb = min(self.lower_bound(), n)
+        if answer.optimal and lb == n:
+            return self._result(Status.OPTIMAL, solution, n)
+        if answer.optimal:
+            self.stats["window_optimal"] = True  # shortest inside the window, not proven globally
+        return self._result(Status.FEASIBLE, solution, lb)
+
+    def _use_bound(self, bound: float | None, T: int) -> None:
+        """A proven lower bound on the horizon-T objective: no window solution with
+        <= min(T, ceil(bound) - 1) moves (longer ones are not in the model)."""
+        if bound is not None:
+            self.none_upto = max(self.none_upto, min(T, math.ceil(bound - 1e-6) - 1))
+
+    def unknown(self, answer, T: int) -> Result:
+        self.stats["limit"] = answer.status_text
+        self._use_bound(answer.best_bound, T)
+        return self._result(Status.UNKNOWN, None, self.lower_bound())
+
+    def bounded(self, T: int) -> Result:
+        scope = "horizon" if self.inst.exact_within(T) else "window"
+        cert = {"kind": "ilp-infeasible", "scope": scope, "horizon": T,
+                "window": self.inst.board.window}
+        return self._result(Status.BOUNDED, None, self.lower_bound(), cert)
+
+    def unsolvable(self, T: int, configurations: int | None) -> Result:
+        """No solution inside the window: the model is infeasible at a horizon that every
+        shortest solution fits in, or (configurations None) no goal placement lies in the
+        span of the start (search/bounds.py)."""
+        exact = self.inst.board.exact
+        scope = "global" if exact else "window"
+        if configurations is None:
+            cert = {"kind": "goal-outside-span", "scope": scope, "window": self.inst.board.window}
+        else:
+            cert = {"kind": "ilp-infeasible", "scope": scope, "horizon": T,
+                    "window": self.inst.board.window, "configurations": configurations}
+        # Window scope: a solution with <= r moves stays in the window, so every one has > r.
+        lb = None if exact else max(self.known_lb, self.inst.exact_radius + 1)
+        return self._result(Status.UNSOLVABLE, None, lb, cert)
