@@ -19,6 +19,7 @@ from ..result import Result
 METHODS: dict[str, str] = {
     "auto": "coinsat.search.methods:solve_auto",
     "bfs": "coinsat.search.bfs:solve_bfs",
+    "sat": "coinsat.search.driver:solve_sat",
     "ilp": "coinsat.search.ilp:solve_ilp",
 }
 

@@ -1,0 +1,109 @@
+"""Run CNF formulas with PySAT: SAT | UNSAT | UNKNOWN.  Knows nothing about coins.
+
+:class:`SatBackend` wraps one incremental PySAT solver chosen by name
+(``SOLVERS``; default CaDiCaL 1.9.5).  ``solve(assumptions, time_limit)``
+returns an :class:`Answer`; a time limit interrupts the solver from a timer
+thread and yields ``UNKNOWN`` (never a guess).  Solvers that PySAT cannot
+interrupt are not offered.  Statistics (conflicts, decisions, propagations)
+are accumulated by the solver and reported per call.
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+from ..errors import UsageError
+
+#: PySAT names offered (all incremental and interruptible).  Proof-producing: cadical153/195, glucose4.
+SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose42", "minisat22", "maplechrono", "lingeling")
+DEFAULT_SOLVER = "cadical195"
+
+#: CaDiCaL options applied by default (measured: scripts/sat_options.py, benchmarks/sat_options.md).
+CADICAL_DEFAULTS: dict[str, int] = {"stabilize": 0, "elim": 0}
+
+
+class Outcome(str, enum.Enum):
+    SAT = "SAT"
+    UNSAT = "UNSAT"
+    UNKNOWN = "UNKNOWN"
+
+
+@dataclass(frozen=True)
+class Answer:
+    outcome: Outcome
+    model: tuple[int, ...] | None
+    seconds: float
+    stats: dict = field(default_factory=dict)
+
+
+class SatBackend:
+    """One incremental solver: add clauses, solve under assumptions with a time limit."""
+
+    def __init__(self, solver: str = DEFAULT_SOLVER, config: dict[str, int] | None = None):
+        from pysat.solvers import Solver  # lazy: keep `import coinsat` light
+
+        if solver not in SOLVERS:
+            raise UsageError(f"unknown SAT solver {solver!r} (choose from {', '.join(SOLVERS)})")
+        self.name = solver
+        self._solver = Solver(name=solver)
+        if solver.startswith("cadical"):
+            cfg = dict(CADICAL_DEFAULTS if config is None else config)
+            if cfg:
+                self._solver.solver.configure(cfg)
+        self.nclauses = 0
+        self._prev = {"conflicts": 0, "decisions": 0, "propagations": 0}
+
+    def add(self, clauses: Iterable[Sequence[int]]) -> None:
+        n = 0
+        for c in clauses:
+            self._solver.add_clause(c)
+            n += 1
+        self.nclauses += n
+
+    @property
+    def nvars(self) -> int:
+        return self._solver.nof_vars()
+
+    def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Answer:
+        if time_limit is not None and time_limit <= 0:
+            return Answer(Outcome.UNKNOWN, None, 0.0, self._delta())
+        t0 = time.perf_counter()
+        if time_limit is None:
+            res = self._solver.solve(assumptions=list(assumptions))
+        else:
+            timer = threading.Timer(time_limit, self._solver.interrupt)
+            timer.start()
+            try:
+                res = self._solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+            finally:
+                timer.cancel()
+                self._solver.clear_interrupt()
+        seconds = time.perf_counter() - t0
+        stats = self._delta()
+        if res is True:
+            return Answer(Outcome.SAT, tuple(self._solver.get_model()), seconds, stats)
+        if res is False:
+            return Answer(Outcome.UNSAT, None, seconds, stats)
+        return Answer(Outcome.UNKNOWN, None, seconds, stats)
+
+    def _delta(self) -> dict:
+        try:
+            now = self._solver.accum_stats() or {}
+        except NotImplementedError:
+            return {}
+        out = {k: now.get(k, 0) - self._prev.get(k, 0) for k in self._prev}
+        self._prev = {k: now.get(k, 0) for k in self._prev}
+        return out
+
+    def close(self) -> None:
+        self._solver.delete()
+
+    def __enter__(self) -> "SatBackend":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,249 @@
+"""The time-expanded SAT encoding of a coin-moving puzzle (spec: ``encodings/sat.md``).
+
+Public API (relied on by the exporter, the certificate engine and the driver):
+
+``encode(instance, horizon, options=None, goal=True) -> SatFormula``
+    The closed formula for horizon T: start (C1), T transition layers
+    (C2-C7, N1 and the enabled pruning families P1-P7), and, with ``goal``,
+    the goal at step T as hard clauses (C8: units for a fixed goal; for a
+    translate/congruent goal one placement selector per placement plus the
+    unit g[T]).  With ``options.noop`` (the default) it is satisfiable iff
+    some solution has *at most* T moves inside the board's window, so
+    UNSAT proves "no solution with <= T moves" (globally when the window is
+    exact for T: ``coinsat.search.bounds.exact_for``).  The same input always
+    gives the same clauses and numbering.
+
+``SatFormula`` (frozen)
+    ``.clauses`` (list of lists of ints), ``.nvars``, ``.pool`` (the IDPool),
+    ``.decode(model) -> Solution`` (moves read off the model, *not* verified:
+    callers pass them to ``certify_solution``), ``.symbols()`` ->
+    ``[(var, meaning)]`` by variable number, ``.move_vars()`` -> the f, v and
+    no-op variables (a model projected on them is exactly its move sequence).
+
+``Encoder(instance, options)``
+    The incremental builder behind ``encode``: ``extend(T)`` returns the
+    clauses of the layers up to T not emitted yet, ``goal(T)`` returns
+    (assumptions, new clauses) for "C_T is a goal configuration".  The driver
+    keeps one solver and feeds it these; ``encode`` is exactly
+    ``extend(T)`` + ``goal(T)`` with the assumptions as unit clauses.
+
+This module only builds formulas and reads models; rules.py alone decides
+legality.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from pysat.formula import IDPool
+
+from ..instance import Instance
+from ..rules import Move
+from ..search.bounds import Windows, open_windows, placement_bounds
+from ..solution import Solution
+from . import sat_families as fam
+from .options import DEFAULT_OPTIONS, EncodingOptions
+from .varmap import GoalAt, Lab, Occ, Fill, NoOp, Place, Vac, VarMap
+
+#: The transition families of one layer, in emission order (each cites its spec id).
+LAYER_FAMILIES = (
+    ("C2", fam.c2_fill, None),
+    ("C3", fam.c3_vacate, None),
+    ("C4", fam.c4_one_fill, None),
+    ("C5", fam.c5_one_vacate, None),
+    ("C6", fam.c6_adjacency, None),
+    ("C7", fam.c7_labels, None),
+    ("P1", fam.p1_noop_last, "noop_last"),
+    ("P3", fam.p3_no_return, "no_return"),
+    ("P5", fam.p5_tight, "tight"),
+    ("P4", fam.p4_useful, "useful"),
+    ("P6", fam.p6_commute, "commute"),
+)
+
+
+UNLABELED_ONLY = ("useful", "tight")
+
+
+class Encoder:
+    """Incremental builder of the encoding (layers t = 0, 1, 2, ... in order)."""
+
+    def __init__(self, instance: Instance, options: EncodingOptions | None = None):
+        self.instance = instance
+        self.options = options or DEFAULT_OPTIONS
+        b = instance.board
+        self.vm = VarMap(b.coords)
+        self.nbrs = b.neighbours
+        self.nbr_sets = tuple(frozenset(n) for n in b.neighbours)
+        labels = instance.labels
+        self.labels: tuple[str, ...] = labels if len(labels) > 1 else ()
+        self.windows = Windows(instance) if self.options.windows else open_windows(instance)
+        self.cells: list[tuple[int, ...]] = []  # cells[t] = R_t
+        self.fills: list[tuple[int, ...]] = [()]  # fills[t] = cells fillable at t (t >= 1)
+        self.horizon = -1
+        self.counts: dict[str, int] = {}  # clauses per family id
+        self._placement_lb: tuple | None = None
+        self._new_layer(0)
+        self.pending = self._count("C1", fam.c1_start(self))
+
+    # variable access (None = ruled out by the windows = constant false)
+    def x(self, c: int, t: int) -> int | None:
+        return self.vm.get(Occ(c, t))
+
+    def f(self, c: int, t: int) -> int | None:
+        return self.vm.get(Fill(c, t))
+
+    def v(self, c: int, t: int) -> int | None:
+        return self.vm.get(Vac(c, t))
+
+    def noop(self, t: int) -> int:
+        return self.vm.get(NoOp(t))
+
+    def _count(self, fid: str, clauses: list) -> list:
+        self.counts[fid] = self.counts.get(fid, 0) + len(clauses)
+        return clauses
+
+    def _new_layer(self, t: int) -> None:
+        w, vm = self.windows, self.vm
+        cells = w.cells_at(t)
+        self.cells.append(cells)
+        for c in cells:
+            vm.new(Occ(c, t))
+        if t == 0:
+            self.horizon = 0
+            return
+        fills = tuple(c for c in cells if w.fillable(c, t))
+        self.fills.append(fills)
+        for c in fills:
+            vm.new(Fill(c, t))
+        for c in self.cells[t - 1]:
+            vm.new(Vac(c, t))
+        if self.options.noop:
+            vm.new(NoOp(t))
+        self.horizon = t
+
+    def extend(self, horizon: int) -> list[list[int]]:
+        """Clauses of every layer up to ``horizon`` not returned before (plus C1 the first time)."""
+        out, self.pending = self.pending, []
+        for t in range(self.horizon + 1, horizon + 1):
+            self._new_layer(t)
+            for fid, build, option in LAYER_FAMILIES:
+                if option is None or self.active(option):
+                    out += self._count(fid, build(self, t))
+        return out
+
+    def active(self, option: str) -> bool:
+        """Is the family of ``option`` emitted?  P4/P5 only without labels (spec §4.4:
+        their proof exchanges coins, which labels forbid)."""
+        if option in UNLABELED_ONLY and self.labels:
+            return False
+        if option == "tight" and not self.options.useful:
+            return False  # P5 only refines P4
+        return getattr(self.options, option)
+
+    def placement_lbs(self) -> tuple:
+        if self._placement_lb is None:
+            self._placement_lb = placement_bounds(self.instance, self.windows)
+        return self._placement_lb
+
+    def goal(self, horizon: int) -> tuple[list[int], list[list[int]]]:
+        """C8 at step T: (assumptions, clauses); assumptions None if no goal placement
+        can be reached within T moves (Lemma W and the placement lower bounds)."""
+        assert horizon <= self.horizon, "extend() the layers first"
+        T = horizon
+        inst = self.instance
+        goals = inst.goal_configurations
+        ok = [k for k, lb in enumerate(self.placement_lbs()) if lb is not None and lb <= T
+              and self._goal_lits(goals[k], T) is not None]
+        if not ok:
+            return None, []
+        if inst.goal_placement == "fixed":
+            return self._goal_lits(goals[0], T), []
+        g = self.vm.get(GoalAt(T))
+        if g is not None:  # built before
+            return [g], []
+        g = self.vm.new(GoalAt(T))
+        z = {k: self.vm.new(Place(k)) for k in ok}
+        clauses = [[-g, *z.values()]]
+        for k in ok:
+            clauses += [[-g, -z[k], lit] for lit in self._goal_lits(goals[k], T, empties=False)]
+        return [g], self._count("C8", clauses)
+
+    def _goal_lits(self, goal, T: int, empties: bool = True) -> list[int] | None:
+        """Literals saying C_T = goal (None if a goal coin is ruled out at T)."""
+        lits = [self.x(c, T) for c in goal.cells]
+        if self.labels:
+            lits += [self.vm.get(Lab(lab, c, T)) for c, lab in goal.coins]
+        if not all(lits):
+            return None
+        if empties:
+            on = set(goal.cells)
+            lits += [-self.x(c, T) for c in self.cells[T] if c not in on]
+        return lits
+
+    def decode(self, model: Iterable[int], horizon: int) -> Solution:
+        """The moves of a model (not verified: the caller certifies them with rules.py)."""
+        true = {l for l in model if l > 0}
+        moves = []
+        for t in range(1, horizon + 1):
+            if self.options.noop and self.noop(t) in true:
+                continue
+            dst = [c for c in self.fills[t] if self.f(c, t) in true]
+            src = [c for c in self.cells[t - 1] if self.v(c, t) in true]
+            if len(dst) != 1 or len(src) != 1:
+                raise ValueError(f"model has no single move at step {t}: fills {dst}, vacates {src}")
+            moves.append(Move(src[0], dst[0]))
+        return Solution(tuple(moves))
+
+    def move_vars(self, horizon: int) -> list[int]:
+        out = []
+        for t in range(1, horizon + 1):
+            if self.options.noop:
+                out.append(self.noop(t))
+            out += [self.f(c, t) for c in self.fills[t]]
+            out += [self.v(c, t) for c in self.cells[t - 1]]
+        return out
+
+
+@dataclass(frozen=True)
+class SatFormula:
+    """A closed formula for one horizon (see the module docstring)."""
+
+    clauses: list[list[int]]
+    nvars: int
+    pool: IDPool
+    horizon: int
+    options: EncodingOptions
+    encoder: Encoder = field(repr=False, compare=False)
+
+    def decode(self, model: Iterable[int]) -> Solution:
+        return self.encoder.decode(model, self.horizon)
+
+    def symbols(self) -> list[tuple[int, str]]:
+        return self.encoder.vm.symbols()
+
+    def move_vars(self) -> list[int]:
+        return self.encoder.move_vars(self.horizon)
+
+    @property
+    def family_counts(self) -> dict[str, int]:
+        """Clauses per constraint family id (C1..C8, P1..P6)."""
+        return dict(self.encoder.counts)
+
+
+def encode(instance: Instance, horizon: int, options: EncodingOptions | None = None,
+           goal: bool = True) -> SatFormula:
+    """The closed formula "a solution with <= horizon moves exists" (module docstring).
+
+    ``goal=False`` leaves the goal out (every legal move sequence of length
+    ``horizon``, padded with no-ops, is a model): used to count moves.
+    """
+    if horizon < 0:
+        raise ValueError(f"horizon must be >= 0, not {horizon}")
+    enc = Encoder(instance, options)
+    clauses = enc.extend(horizon)
+    if goal:
+        assumptions, extra = enc.goal(horizon)
+        clauses += extra
+        clauses += [[a] for a in assumptions] if assumptions is not None else [[]]
+    return SatFormula(clauses, enc.vm.nvars, enc.vm.pool, horizon, enc.options, enc)

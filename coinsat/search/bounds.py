@@ -1,0 +1,170 @@
+"""Lower bounds and per-step reachability windows (spec: ``encodings/sat.md`` §2, §5).
+
+Pure functions of an instance: no solver, no PySAT, so that every engine (SAT,
+ILP, scripts) uses the same windows and bounds.
+
+**Span layers.**  R_0 = cells of the start; R_t = R_{t-1} plus every cell with
+at least d neighbours in R_{t-1}.  Lemma W (spec §2): every cell occupied at
+step t lies in R_t, and a cell can be filled at step t only if it has at least
+d neighbours in R_{t-1}.  (The coins supporting the cell p filled by move t
+are occupied in C_t and are not p, so they were already occupied in C_{t-1}.)
+R_t is contained in the ball of radius t around the start and, for d = 1,
+equals it; its union over t is span(start).  There is no such window from the
+goal backwards: a coin can be lifted from anywhere.
+
+**Lower bounds.**  For a goal placement B and a label l, every cell of
+B_l \\ A_l needs its own move (a move fills one cell), and the cell c cannot
+be filled before ``fill_step[c]`` (Lemma W); the fills happen at distinct
+steps, so T >= the last step of the greedy schedule of those cells.  A goal
+placement with a cell outside the span of the start is unreachable in the
+window.  The bound of an instance is the minimum over its goal placements.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from .. import geometry
+from ..configuration import Configuration
+from ..instance import Instance
+
+
+def layer_steps(neighbours: Sequence[Sequence[int]], start: Iterable[int], d: int) -> tuple[int | None, ...]:
+    """``step[c]`` = the first t with c in R_t (None: c is outside the span)."""
+    step: list[int | None] = [None] * len(neighbours)
+    frontier = sorted(set(start))
+    for c in frontier:
+        step[c] = 0
+    count = [0] * len(neighbours)  # neighbours of c already in the layers
+    t = 0
+    while frontier:
+        t += 1
+        new = []
+        for c in frontier:
+            for n in neighbours[c]:
+                if step[n] is None:
+                    count[n] += 1
+                    if count[n] == d:
+                        new.append(n)
+        for n in new:
+            step[n] = t
+        frontier = sorted(new)
+    return tuple(step)
+
+
+def fill_steps(neighbours: Sequence[Sequence[int]], layer: Sequence[int | None], d: int) -> tuple[int | None, ...]:
+    """``fill[c]`` = the first step at which a move can drop a coin on c (Lemma W):
+    one more than the d-th smallest layer step among c's neighbours (None: never)."""
+    out: list[int | None] = []
+    for nb in neighbours:
+        steps = sorted(layer[n] for n in nb if layer[n] is not None)
+        out.append(steps[d - 1] + 1 if len(steps) >= d else None)
+    return tuple(out)
+
+
+class Windows:
+    """Span layers of an instance: which (cell, step) pairs can hold a coin or be filled."""
+
+    def __init__(self, instance: Instance):
+        b = instance.board
+        self.layer = layer_steps(b.neighbours, instance.start.cells, instance.d)
+        self.fill = fill_steps(b.neighbours, self.layer, instance.d)
+
+    def occupiable(self, cell: int, t: int) -> bool:
+        s = self.layer[cell]
+        return s is not None and s <= t
+
+    def fillable(self, cell: int, t: int) -> bool:
+        s = self.fill[cell]
+        return s is not None and s <= t and t >= 1
+
+    def cells_at(self, t: int) -> tuple[int, ...]:
+        """R_t, sorted."""
+        return tuple(c for c, s in enumerate(self.layer) if s is not None and s <= t)
+
+
+def open_windows(instance: Instance) -> "Windows":
+    """Windows that rule nothing out (the option ``windows`` off)."""
+    w = Windows.__new__(Windows)
+    n = instance.board.size
+    starts = set(instance.start.cells)
+    w.layer = tuple(0 if c in starts else 1 for c in range(n))
+    w.fill = tuple(1 for _ in range(n))
+    return w
+
+
+def placement_bound(instance: Instance, goal: Configuration, fill: Sequence[int | None]) -> int | None:
+    """Lower bound on the moves from the start to ``goal`` (None: unreachable in the window)."""
+    start = dict(instance.start.coins)
+    steps = []
+    for c, lab in goal.coins:
+        if start.get(c) == lab:
+            continue
+        s = fill[c]
+        if s is None:
+            return None
+        # a cell holding another label must be emptied by an earlier move
+        steps.append(max(s, 2) if c in start else max(s, 1))
+    last = 0
+    for s in sorted(steps):
+        last = max(s, last + 1)
+    return last
+
+
+def placement_bounds(instance: Instance, windows: "Windows | None" = None) -> tuple[int | None, ...]:
+    """:func:`placement_bound` of every goal placement, in ``instance.goal_configurations`` order."""
+    w = windows or Windows(instance)
+    return tuple(placement_bound(instance, g, w.fill) for g in instance.goal_configurations)
+
+
+def lower_bound(instance: Instance, windows: "Windows | None" = None) -> int | None:
+    """Every solution inside the window needs at least this many moves; None if no goal
+    placement lies in the span of the start (no solution inside the window at all)."""
+    bounds = [b for b in placement_bounds(instance, windows) if b is not None]
+    return min(bounds) if bounds else None
+
+
+def configuration_count(instance: Instance) -> int:
+    """How many configurations of the instance's coins fit on the board (window).
+
+    A shortest solution never repeats a configuration, so on an exact window it
+    has at most this many minus one moves (the completeness threshold).
+    """
+    n, count = instance.board.size, 1
+    for k in instance.start.label_counts.values():
+        count *= math.comb(n, k)
+        n -= k
+    return count
+
+
+@lru_cache(maxsize=64)
+def _lattice_layer(kind: str, start: tuple, d: int, t: int) -> frozenset:
+    cells = set(start)
+    for _ in range(t):
+        count: dict = {}
+        for c in cells:
+            for n in geometry.neighbours(kind, c):
+                if n not in cells:
+                    count[n] = count.get(n, 0) + 1
+        new = {n for n, k in count.items() if k >= d}
+        if not new:
+            break
+        cells |= new
+    return frozenset(cells)
+
+
+def exact_for(instance: Instance, horizon: int) -> bool:
+    """True iff "no solution with <= horizon moves in the window" holds on the whole lattice.
+
+    Exact windows (board.py) always qualify.  Otherwise the window must contain
+    the span layer R_horizon computed on the infinite lattice (Lemma W): no
+    solution with at most ``horizon`` moves ever occupies a cell outside it.
+    This is weaker than, and implied by, ``instance.exact_within(horizon)``.
+    """
+    b = instance.board
+    if b.exact or instance.exact_within(horizon):
+        return True
+    start = tuple(sorted(b.coords[c] for c in instance.start.cells))
+    return all(b.has(xy) for xy in _lattice_layer(b.kind, start, instance.d, horizon))

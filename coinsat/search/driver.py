@@ -1,0 +1,304 @@
+"""The horizon loop of the SAT engine (the only one in coinsat): ``solve_sat``.
+
+One incremental solver (``backends/sat_backend.py``) receives the layers of the
+encoding (``encode/sat.py``) as the horizon grows; the goal at horizon T is
+posed by assumptions (``Encoder.goal``), with no-ops assumed after T, so every
+query "a solution with <= T moves?" reuses the layers and the learnt clauses
+of the earlier ones.  Answers and what they prove:
+
+* UNSAT at T: no solution with <= T moves inside the window.  It is recorded
+  as a global fact only when the window is exact for T
+  (``bounds.exact_for``); otherwise the run first re-builds the instance with
+  a margin large enough (``_widen``: the hull of start and goal grown by 2T
+  contains the span layer R_T of the infinite lattice, the only cells a
+  solution with <= T moves can occupy).
+* SAT at T: the model is decoded and replayed by ``certify_solution``; its
+  length L <= T is an upper bound.
+
+``optimal`` is reported only for a verified solution of length L with
+"no solution with <= L - 1 moves" proven (or L equal to the proven lower bound
+of ``bounds.lower_bound``).  A time limit ends in ``unknown`` (or ``feasible``
+with a verified solution) with ``lower_bound`` = what was proven; ``max_moves``
+= M ends in ``bounded`` when UNSAT at M was proven.  On an exact window with
+N configurations, UNSAT at N - 1 proves ``unsolvable`` (a shortest solution
+never repeats a configuration).
+
+Horizon strategies (``strategy=``): ``linear`` (T = L0, L0 + 1, ...),
+``geometric`` (T grows by half until SAT, then bisection between the proven
+bound and the best length), ``descend`` (as geometric, then T = best - 1
+until UNSAT).  scripts/sat_options.py measures them.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from ..backends.sat_backend import DEFAULT_SOLVER, Outcome, SatBackend
+from ..encode.options import DEFAULT_OPTIONS, EncodingOptions
+from ..encode.sat import Encoder
+from ..errors import UsageError
+from ..instance import Instance, make_instance
+from ..result import Result, Status
+from ..solution import Solution, certify_solution
+from .bounds import configuration_count, exact_for, lower_bound
+
+STRATEGIES = ("linear", "geometric", "descend")
+DEFAULT_STRATEGY = "linear"
+GROWTH = 1.5
+
+
+@dataclass(frozen=True)
+class HorizonReport:
+    """One solver call: what the progress display shows and Result.stats records."""
+    horizon: int
+    outcome: str  # SAT | UNSAT | UNKNOWN
+    seconds: float
+    vars: int
+    clauses: int
+    conflicts: int
+    length: int | None = None
+
+    def as_dict(self) -> dict:
+        return {"horizon": self.horizon, "outcome": self.outcome, "seconds": round(self.seconds, 4),
+                "vars": self.vars, "clauses": self.clauses, "conflicts": self.conflicts,
+                "length": self.length}
+
+
+def _widen(instance: Instance, horizon: int) -> Instance:
+    """The instance on a window exact for ``horizon`` moves (itself if it already is)."""
+    if exact_for(instance, horizon):
+        return instance
+    coords = instance.board.coords
+    start = {coords[c]: lab for c, lab in instance.start.coins}
+    goal = {coords[c]: lab for c, lab in instance.goal.coins}
+    margin = max(instance.margin, 2 * horizon, 4)
+    while True:
+        wide = make_instance(instance.board.kind, start, goal, adjacency=instance.d,
+                             goal_placement=instance.goal_placement, name=instance.name,
+                             margin=margin)
+        if exact_for(wide, horizon):
+            return wide
+        margin *= 2
+
+
+class _Session:
+    """One encoder + one solver on one (possibly widened) instance."""
+
+    def __init__(self, instance: Instance, options: EncodingOptions, solver: str):
+        self.instance = instance
+        self.encoder = Encoder(instance, options)
+        self.backend = SatBackend(solver)
+        self.options = options
+
+    def query(self, T: int, time_limit: float | None):
+        """(outcome, solution or None, report) for "a solution with <= T moves?"."""
+        enc, be = self.encoder, self.backend
+        if T > enc.horizon:
+            be.add(enc.extend(T))
+        assumptions, clauses = enc.goal(T)
+        if assumptions is None:  # no goal placement reachable within T (bounds.py)
+            return Outcome.UNSAT, None, HorizonReport(T, "UNSAT", 0.0, be.nvars, be.nclauses, 0)
+        be.add(clauses)
+        assumptions = assumptions + [enc.noop(t) for t in range(T + 1, enc.horizon + 1)]
+        ans = be.solve(assumptions, time_limit)
+        solution = None
+        if ans.outcome is Outcome.SAT:
+            solution = certify_solution(self.instance, enc.decode(ans.model, enc.horizon), "sat")
+        report = HorizonReport(T, ans.outcome.value, ans.seconds, enc.vm.nvars, be.nclauses,
+                               ans.stats.get("conflicts", 0), None if solution is None else len(solution))
+        return ans.outcome, solution, report
+
+    def close(self) -> None:
+        self.backend.close()
+
+
+def _options(options: EncodingOptions | None, flags: dict) -> EncodingOptions:
+    opts = options or DEFAULT_OPTIONS
+    unknown = set(flags) - set(EncodingOptions.names())
+    if unknown:
+        raise UsageError(f"unknown option(s) for method 'sat': {', '.join(sorted(unknown))}")
+    return opts.with_(**{k: bool(v) for k, v in flags.items()}) if flags else opts
+
+
+def solve_sat(instance: Instance, *, max_moves: int | None = None, time_limit: float | None = None,
+              solver: str = DEFAULT_SOLVER, strategy: str = DEFAULT_STRATEGY,
+              options: EncodingOptions | None = None,
+              progress: Callable[[HorizonReport], None] | None = None, **flags) -> Result:
+    """Shortest solution by SAT (module docstring).  ``flags``: EncodingOptions fields."""
+    if strategy not in STRATEGIES:
+        raise UsageError(f"unknown strategy {strategy!r} (choose from {', '.join(STRATEGIES)})")
+    opts = _options(options, flags)
+    if not opts.noop and strategy != "linear":
+        raise UsageError("without no-op steps only the 'linear' strategy is sound")
+    run = _Run(instance, opts, solver, time_limit, progress)
+    try:
+        return run.go(max_moves, strategy)
+    finally:
+        run.close()
+
+
+class _Run:
+    def __init__(self, instance, opts, solver, time_limit, progress):
+        self.original = instance
+        self.opts, self.solver, self.progress = opts, solver, progress
+        self.t0 = time.perf_counter()
+        self.deadline = math.inf if time_limit is None else self.t0 + time_limit
+        self.session: _Session | None = None
+        self.none_upto = -1  # proven (globally): no solution with <= none_upto moves
+        self.best: Solution | None = None  # verified, in the original instance's cells
+        self.outside: int | None = None  # length of a solution that leaves the original window
+        self.reports: list[HorizonReport] = []
+
+    # --- bookkeeping ---------------------------------------------------------------------------
+    @property
+    def lb(self) -> int:
+        return self.none_upto + 1
+
+    def _session_for(self, T: int) -> _Session:
+        s = self.session
+        if s is None or not exact_for(s.instance, T):
+            if s is not None:
+                s.close()
+            self.session = s = _Session(_widen(self.original, max(T, 2 * self.lb)), self.opts, self.solver)
+        return s
+
+    def query(self, T: int) -> Outcome:
+        remaining = None if self.deadline == math.inf else self.deadline - time.perf_counter()
+        if remaining is not None and remaining <= 0:
+            return Outcome.UNKNOWN
+        s = self._session_for(T)
+        outcome, solution, report = s.query(T, remaining)
+        self.reports.append(report)
+        if self.progress:
+            self.progress(report)
+        if outcome is Outcome.UNSAT:
+            self.none_upto = max(self.none_upto, T)
+        elif outcome is Outcome.SAT:
+            self._record(s.instance, solution)
+        return outcome
+
+    def _record(self, work: Instance, solution: Solution) -> None:
+        if work is not self.original:
+            cells = work.board.coords
+            b = self.original.board
+            if not all(b.has(cells[c]) for m in solution.moves for c in m):
+                self.outside = len(solution) if self.outside is None else min(self.outside, len(solution))
+                return
+            solution = Solution.of((b.cell(cells[s]), b.cell(cells[p])) for s, p in solution.moves)
+            solution = certify_solution(self.original, solution, "sat")
+        if self.best is None or len(solution) < len(self.best):
+            self.best = solution
+
+    @property
+    def upper(self) -> int | None:
+        lengths = [n for n in (self.outside, None if self.best is None else len(self.best)) if n is not None]
+        return min(lengths) if lengths else None
+
+    # --- the loop --------------------------------------------------------------------------------
+    def go(self, max_moves: int | None, strategy: str) -> Result:
+        lb0 = lower_bound(self.original)
+        if lb0 is None and self.original.board.exact:
+            cert = {"kind": "goal-outside-span", "scope": "global", "window": self.original.board.window}
+            return self._result(Status.UNSOLVABLE, None, None, cert)
+        work = self._session_for(max(lb0 or 0, 1)).instance
+        # Every solution inside the window needs >= lb moves; one with <= lb - 1 moves
+        # stays inside the window when the window is exact for lb - 1: then lb is global.
+        lb = lower_bound(work)
+        if lb is not None and exact_for(work, max(lb - 1, 0)):
+            self.none_upto = lb - 1
+        cap = configuration_count(work) - 1 if work.board.exact else None
+        top = min(x for x in (max_moves, cap, math.inf) if x is not None)
+        step = {"linear": self._linear, "geometric": self._geometric, "descend": self._geometric}[strategy]
+        finished = step(top, strategy)
+        return self._finish(finished, max_moves, cap)
+
+    def _linear(self, top, strategy) -> bool:
+        T = self.lb
+        while T <= top:
+            out = self.query(T)
+            if out is Outcome.UNKNOWN:
+                return False
+            if out is Outcome.SAT:
+                return self._tighten(strategy)
+            T += 1
+        return True
+
+    def _geometric(self, top, strategy) -> bool:
+        T = self.lb
+        while self.upper is None:
+            if T > top:
+                return True
+            out = self.query(T)
+            if out is Outcome.UNKNOWN:
+                return False
+            if out is Outcome.UNSAT:
+                T = T + 1 if T >= top else min(top, max(T + 1, math.ceil(T * GROWTH)))
+        return self._tighten(strategy)
+
+    def _tighten(self, strategy) -> bool:
+        """Close the gap between the proven bound and the best length."""
+        while self.upper is not None and self.lb < self.upper:
+            hi = self.upper - 1
+            T = hi if strategy != "geometric" else (self.lb + hi) // 2
+            if self.query(T) is Outcome.UNKNOWN:
+                return False
+        return True
+
+    # --- results ---------------------------------------------------------------------------------
+    def _finish(self, finished: bool, max_moves, cap) -> Result:
+        if self.best is None and self.outside is not None and finished:
+            return self._fallback()
+        if self.best is not None:
+            n = len(self.best)
+            status = Status.OPTIMAL if self.lb >= n else Status.FEASIBLE
+            return self._result(status, self.best, n if status is Status.OPTIMAL else self.lb)
+        if finished and cap is not None and self.none_upto >= cap:
+            cert = {"kind": "sat-unsat", "scope": "global", "horizon": self.none_upto,
+                    "configurations": cap + 1, "window": self.original.board.window}
+            return self._result(Status.UNSOLVABLE, None, None, cert)
+        if finished and max_moves is not None and self.none_upto >= max_moves:
+            cert = {"kind": "sat-unsat", "scope": "horizon", "horizon": max_moves}
+            return self._result(Status.BOUNDED, None, self.lb, cert)
+        return self._result(Status.UNKNOWN, None, self.lb)
+
+    def _fallback(self) -> Result:
+        """The shortest solutions leave the original window: search inside it for the best
+        expressible one; the proven (global) lower bound stays."""
+        remaining = None if self.deadline == math.inf else max(1e-3, self.deadline - time.perf_counter())
+        inner = solve_sat(_frozen_window(self.original), time_limit=remaining, solver=self.solver,
+                          options=self.opts)
+        if inner.solution is None:
+            return self._result(Status.UNKNOWN, None, self.lb)
+        sol = certify_solution(self.original, inner.solution, "sat")
+        status = Status.OPTIMAL if self.lb >= len(sol) else Status.FEASIBLE
+        self.stats_extra = {"window_optimal": inner.status is Status.OPTIMAL}
+        return self._result(status, sol, len(sol) if status is Status.OPTIMAL else self.lb)
+
+    def _result(self, status, solution, lb, certificate=None) -> Result:
+        s = self.session
+        stats = {
+            "solver": self.solver,
+            "options": self.opts.as_dict(),
+            "horizons": [r.as_dict() for r in self.reports],
+            "conflicts": sum(r.conflicts for r in self.reports),
+            "vars": self.reports[-1].vars if self.reports else 0,
+            "clauses": self.reports[-1].clauses if self.reports else 0,
+            "window": s.instance.board.window if s else self.original.board.window,
+            "cells": s.instance.board.size if s else self.original.board.size,
+            **getattr(self, "stats_extra", {}),
+        }
+        return Result(status, "sat", solution, lb, certificate, time.perf_counter() - self.t0, stats)
+
+    def close(self) -> None:
+        if self.session is not None:
+            self.session.close()
+
+
+def _frozen_window(instance: Instance) -> Instance:
+    """The instance with its window declared exact (answers then hold inside it only)."""
+    from dataclasses import replace
+
+    return replace(instance, board=replace(instance.board, exact=True))
