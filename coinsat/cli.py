@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import traceback
 
@@ -44,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     except CoinsatError as e:
         print(f"coinsat: error: {e}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # e.g. `coinsat solve ... | head`: the reader left, not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except KeyboardInterrupt:
         print("coinsat: interrupted", file=sys.stderr)
         return EXIT_UNKNOWN
