@@ -15,7 +15,7 @@ import traceback
 
 from . import __version__
 from .commands import COMMANDS
-from .commands.common import EXIT_INTERNAL, EXIT_UNKNOWN, EXIT_USAGE
+from .commands.common import EXIT_INTERNAL, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
 from .errors import CoinsatError, VerificationError
 
 
