@@ -1,0 +1,48 @@
+"""``coinsat construct FILE``: a solution built by the paper's constructive algorithm.
+
+No search: Theorem 1's triangle maneuvering on the triangular grid, Theorem 2's
+canonical L's on the square grid.  The answer is ``feasible`` (verified, not
+claimed optimal); when the theorem's hypothesis fails the command says which
+condition and exits 2.  The moves may use cells outside the file's window
+(the construction widens it: ``window`` in the human view).
+"""
+
+from __future__ import annotations
+
+import json
+
+from .common import exit_code
+
+
+def add_parser(sub) -> None:
+    from ..constructive import ALGORITHMS
+
+    c = sub.add_parser("construct", help="build a solution with the paper's constructive algorithm")
+    c.add_argument("file")
+    c.add_argument("--algorithm", choices=("auto", *sorted(ALGORITHMS)), default="auto",
+                   help="which construction (default: the one for the file's board)")
+    c.add_argument("--json", action="store_true", help="print one JSON object (the solve contract)")
+    c.add_argument("-o", "--output", metavar="PATH", help="also write the JSON object to PATH")
+    c.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from ..constructive import construct
+    from ..io.atomic import write_atomic
+    from ..io.instance_format import read_instance
+    from ..io.solution_format import result_to_json
+    from .solve import human
+
+    instance = read_instance(args.file)
+    built, result = construct(instance, args.algorithm)
+    obj = result_to_json(built, result)
+    if args.output:
+        write_atomic(args.output, json.dumps(obj, indent=1) + "\n")
+    if args.json:
+        print(json.dumps(obj))
+    else:
+        text = human(built, result, obj)
+        if built.margin != instance.margin:
+            text += f"\n  note: uses cells outside the file's window (margin {built.margin} needed)"
+        print(text)
+    return exit_code(result)

@@ -1,0 +1,152 @@
+"""Shared machinery of the constructive algorithms.
+
+:class:`Play` is a configuration being rearranged on an instance's board,
+addressed by lattice coordinates.  Every move it makes goes through
+:func:`coinsat.rules.apply_move` (the single validator), so an illegal step is
+caught where it is made (the algorithms' bug, never an answer).  A cell that
+is not on the board raises :class:`WindowTooSmall`; the drivers then rebuild
+the instance with a wider window (:func:`with_margin`) and start again.
+
+:class:`ConstructionError` is the one error the algorithms raise on purpose:
+the theorem's hypothesis fails (or the puzzle is outside the algorithm's
+scope), with a message that says which condition.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Hashable, NamedTuple
+
+from ..configuration import Configuration
+from ..errors import CoinsatError, IllegalMoveError, VerificationError
+from ..geometry import Coord, neighbours
+from ..instance import Instance, make_instance
+from ..result import Result, Status
+from ..rules import Move, apply_move
+from ..solution import Solution, certify_solution
+
+
+class ConstructionError(CoinsatError):
+    """The constructive algorithm does not apply: the theorem's hypothesis fails,
+    the puzzle is out of scope (board kind, d), or a documented gap was hit."""
+
+
+class WindowTooSmall(Exception):
+    """Internal: the construction needs a cell outside the instance's window."""
+
+    def __init__(self, coord):
+        self.coord = coord
+        super().__init__(f"cell {coord} is outside the window")
+
+
+class Construction(NamedTuple):
+    """The instance the solution is stated on (its window may be wider than the
+    input's: same start, goal and placement rule) and the verified result."""
+
+    instance: Instance
+    result: Result
+
+
+class Play:
+    """A configuration under construction: coordinates -> label, plus the moves made."""
+
+    def __init__(self, instance: Instance):
+        self.instance = instance
+        self.board = instance.board
+        self.kind = instance.board.kind
+        self.d = instance.d
+        self.config = instance.start
+        self.occ: dict[Coord, str] = {
+            instance.board.coords[c]: lab for c, lab in instance.start.coins
+        }
+        self.moves: list[Move] = []
+
+    # --- queries -------------------------------------------------------------------
+    def on_board(self, xy: Coord) -> bool:
+        return self.board.has(xy)
+
+    def cell(self, xy: Coord) -> int:
+        if not self.board.has(xy):
+            raise WindowTooSmall(xy)
+        return self.board.cell(xy)
+
+    def occupied(self, xy: Coord) -> bool:
+        return xy in self.occ
+
+    def support(self, xy: Coord, moving: Coord | None = None) -> int:
+        """Occupied neighbours of ``xy`` other than the cell ``moving``."""
+        return sum(1 for n in neighbours(self.kind, xy) if n != moving and n in self.occ)
+
+    def is_valid_destination(self, xy: Coord, moving: Coord) -> bool:
+        return xy not in self.occ and self.on_board(xy) and self.support(xy, moving) >= self.d
+
+    # --- the only way to change the configuration -----------------------------------
+    def move(self, src: Coord, dst: Coord) -> None:
+        m = Move(self.cell(src), self.cell(dst))
+        self.config = apply_move(self.board, self.config, m, self.d, step=len(self.moves) + 1)
+        self.moves.append(m)
+        self.occ[dst] = self.occ.pop(src)
+
+    def clone(self, relabel: dict[Coord, str] | None = None) -> "Play":
+        """A copy (no moves recorded) whose coins on ``relabel``'s cells get new labels."""
+        other = Play.__new__(Play)
+        other.instance, other.board, other.kind, other.d = self.instance, self.board, self.kind, self.d
+        other.occ = dict(self.occ)
+        other.occ.update(relabel or {})
+        other.config = Configuration(tuple((self.board.cell(xy), lab) for xy, lab in other.occ.items()))
+        other.moves = []
+        return other
+
+
+def with_margin(instance: Instance, margin: int) -> Instance:
+    """The same puzzle on a lattice window grown by ``margin`` cells."""
+    coords = instance.board.coords
+    return make_instance(
+        instance.board.kind,
+        {coords[c]: lab for c, lab in instance.start.coins},
+        {coords[c]: lab for c, lab in instance.goal.coins},
+        adjacency=instance.adjacency,
+        goal_placement=instance.goal_placement,
+        name=instance.name,
+        source=instance.source,
+        known_optimal=instance.known_optimal,
+        margin=margin,
+        metadata=dict(instance.metadata),
+    )
+
+
+def run_construction(
+    instance: Instance,
+    name: str,
+    plan: Callable[[Play], None],
+    margins: tuple[int, ...],
+    stats: Callable[[Play], dict] | None = None,
+) -> Construction:
+    """Run ``plan`` on ``instance`` (widening the window through ``margins`` when it
+    asks for a cell outside), certify the moves and wrap them in a feasible Result."""
+    t0 = time.perf_counter()
+    method = f"construct:{name}"
+    tried: list[Hashable] = []
+    for margin in (None, *margins):
+        if margin is not None and margin <= instance.margin:
+            continue
+        inst = instance if margin is None else with_margin(instance, margin)
+        play = Play(inst)
+        try:
+            plan(play)
+        except WindowTooSmall as e:
+            tried.append(e.coord)
+            continue
+        except IllegalMoveError as e:
+            raise VerificationError(f"{method} made an illegal move: {e}") from e
+        solution = certify_solution(inst, Solution.of(play.moves), method)
+        lower = 0 if inst.is_goal(inst.start) else 1
+        info = {"margin": inst.margin, "window": inst.board.window}
+        if stats is not None:
+            info.update(stats(play))
+        result = Result(Status.FEASIBLE, method, solution, lower, None,
+                        time.perf_counter() - t0, info)
+        return Construction(inst, result)
+    raise ConstructionError(
+        f"{method}: the construction needs cells outside every window tried (last: {tried[-1]})"
+    )
