@@ -20,6 +20,7 @@ def add_parser(sub) -> None:
                    help="stop after S seconds (answer 'unknown' or 'feasible')")
     s.add_argument("--json", action="store_true", help="print one JSON object (the contract)")
     s.add_argument("-o", "--output", metavar="PATH", help="also write the JSON object to PATH")
+    s.add_argument("--certify", metavar="DIR", help="write the answer's certificate to DIR and check it")
     s.set_defaults(run=run)
 
 
@@ -32,13 +33,20 @@ def run(args) -> int:
     instance = read_instance(args.file)
     result = solve(instance, args.method, max_moves=args.max_moves, time_limit=args.time_limit)
     obj = result_to_json(instance, result)
+    code = 0
+    if args.certify and result.status.value != "unknown":
+        from .certify import certify_report, format_report
+
+        obj["certificate_check"], code = certify_report(instance, result, args.certify)
     if args.output:
         write_atomic(args.output, json.dumps(obj, indent=1) + "\n")
     if args.json:
         print(json.dumps(obj))
     else:
         print(human(instance, result, obj))
-    return exit_code(result)
+        if "certificate_check" in obj:
+            print(format_report(obj["certificate_check"]))
+    return code or exit_code(result)
 
 
 def human(instance, result: Result, obj: dict) -> str:

@@ -4,11 +4,29 @@ Statement used (paper, section "Triangular Grid"): A can be re-arranged into a
 *different* B iff A has a valid move, the coins match, and one of
 
 1. B contains a triangle (three mutually adjacent coins);
-2. B has a connected component of >= 4 coins;
+2. B has a connected component of >= 4 coins (as printed; see the claw
+   correction below: exact with "a component containing a path of 4 coins");
 3. B has a component of >= 3 coins and another of >= 2 coins;
 4. B is one move from A.
 
-A = B needs no move at all (the theorem speaks of a *different* B).  With a
+A = B needs no move at all (the theorem speaks of a *different* B).
+
+**Correction (the claw).**  Condition 2 as printed is too broad.  Its
+sufficiency proof takes a path of four coins p1 p2 p3 p4 in the component;
+a component of four coins need not have one: the *claw*, a coin with three
+neighbours that are pairwise non-adjacent (every other neighbour of the centre
+cell), has no triangle and no 4-coin path.  If B is a claw plus isolated
+coins, the paper's own necessity argument applies with c = the claw's centre:
+removing it leaves no two adjacent coins, so only the coin on c's cell can ever
+be moved backwards, and B is reachable only from configurations that contain
+B − c — for instance not from a straight line of four coins, which has a valid
+move (``instances/counterexamples/thm1-claw.toml``; BFS and the frozen-goal
+certificate agree).  A connected triangle-free set of coins without a 4-coin
+path is a star, and a triangle-free star on this grid has at most three
+leaves, so the claw is the only exception: the exact condition 2 is "B has a
+component containing a path of four coins" (every component of >= 5 coins
+without a triangle has one).  The claw still satisfies condition 3 when some
+other component has >= 2 coins (its 3-coin path serves there).  With a
 goal placement other than ``fixed`` the question is whether *some* placement
 is reachable; conditions 1–3 do not depend on the placement, condition 4 and
 equality are checked on every placement that shares n − 1 coins with A.
@@ -111,18 +129,29 @@ def has_triangle(coords) -> bool:
     )
 
 
-def component_sizes(coords) -> list[int]:
+def is_claw(component) -> bool:
+    """Four coins, one adjacent to the three others, which are pairwise non-adjacent."""
+    cs = list(component)
+    if len(cs) != 4:
+        return False
+    deg = {c: sum(geometry.distance(TRI, c, o) == 1 for o in cs if o != c) for c in cs}
+    return sorted(deg.values()) == [1, 1, 1, 3]
+
+
+def shape_condition(coords, literal: bool = False) -> int | None:
+    """The first of conditions 1–3 that the goal shape satisfies, or None.
+
+    Condition 2 is read as "a component with a path of four coins" (the claw
+    correction, module docstring); ``literal=True`` reads it as the paper
+    states it ("a component with at least four coins").
+    """
     from .span import components
 
-    return sorted((len(c) for c in components(TRI, coords)), reverse=True)
-
-
-def shape_condition(coords) -> int | None:
-    """The first of conditions 1–3 that the goal shape satisfies, or None."""
     if has_triangle(coords):
         return 1
-    sizes = component_sizes(coords)
-    if sizes and sizes[0] >= 4:
+    comps = sorted(components(TRI, coords), key=len, reverse=True)
+    sizes = [len(c) for c in comps]
+    if any(len(c) >= 4 and (literal or not is_claw(c)) for c in comps):
         return 2
     if len(sizes) >= 2 and sizes[0] >= 3 and sizes[1] >= 2:
         return 3
@@ -238,8 +267,12 @@ def three_coin_closure(start: Placement, d: int = 2) -> ThreeCoinClosure:
 # --- the decider ---------------------------------------------------------------------
 
 
-def decide(instance: Instance) -> Decision:
-    """Theorem 1's verdict for a triangular, d = 2 instance (ValueError otherwise)."""
+def decide(instance: Instance, literal: bool = False) -> Decision:
+    """The exact verdict for a triangular, d = 2 instance (ValueError otherwise).
+
+    ``literal=True`` applies the paper's condition 2 as printed (wrong for claw
+    goals); the default is the corrected, exact statement.
+    """
     if not applies(instance):
         raise ValueError("Theorem 1 is about the triangular grid with d = 2")
     start = placement_of(instance, instance.start)
@@ -261,7 +294,7 @@ def decide(instance: Instance) -> Decision:
                     return Decision(True, "colour-type", {"type": triangle_type(v)})
             return Decision(False, "colour-type-missing", {"closure": closure})
         return Decision(False, "conditions-fail")
-    cond = shape_condition(goal)
+    cond = shape_condition(goal, literal)
     if cond is not None:
         return Decision(True, f"condition-{cond}")
     return Decision(False, "conditions-fail")

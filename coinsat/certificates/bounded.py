@@ -1,0 +1,163 @@
+"""Bounded certificates (scope horizon): "no solution with <= T moves", as a DRAT proof.
+
+Fields::
+
+    "horizon": T, "encoding": {option: bool, ...} (coinsat.encode.options),
+    "cnf": file name (DIMACS, beside the JSON), "cnf_gbd_hash": GBD hash (gbdc),
+    "proof": file name (DRAT text), "proof_format": "drat", "solver": name,
+    "window_exact": true when the window is exact for T (then the claim is global
+                    for that horizon, else it speaks of solutions inside the window),
+    "solution": optional moves of a solution of length T + 1 (an optimality claim).
+
+The CNF is ``coinsat.encode.sat.encode(instance, T, options)`` as
+``coinsat.io.dimacs.write_cnf`` prints it; it is satisfiable iff some solution
+with at most T moves stays inside the window (spec ``encodings/sat.md``).  The
+proof comes from a proof-producing solver through PySAT (CaDiCaL 1.9.5 by
+default; CaDiCaL 1.5.3 and Glucose 4 also allowed — never MapleSAT, whose
+proofs are not sound).
+
+The checker (:func:`check_bounded`) trusts the encoder and the DRAT checker,
+not the solver: it hashes the CNF file with gbdc, re-encodes the instance and
+hashes that too (so the CNF is the formula of *this* instance and horizon),
+and replays the proof with dratify (cdclkit's native engine when installed).
+A solution, when present, is replayed with rules.py (``solution.verify``).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from ..instance import Instance
+from ..io.atomic import write_atomic
+from ..solution import Solution, verify
+from .common import cell_key, header
+
+PROOF_SOLVERS = ("cadical195", "cadical153", "glucose4")
+
+
+def _window_exact(instance: Instance, horizon: int) -> bool:
+    return instance.board.exact or instance.exact_within(horizon)
+
+
+def claim_text(instance: Instance, horizon: int, solution) -> str:
+    """What a bounded certificate (with or without a solution) proves, in words."""
+    n = None if solution is None else len(solution)
+    if horizon < 0:
+        return "optimal: 0 moves" if n == 0 else f"a solution of {n} moves"
+    where = "" if _window_exact(instance, horizon) else " inside the window"
+    claim = f"no solution with <= {horizon} moves{where}"
+    if n is not None:
+        claim = f"{'optimal:' if n == horizon + 1 else 'a solution of'} {n} moves ({claim})"
+    return claim
+
+
+def gbd_hash_file(path: str | Path) -> str:
+    import gbdc
+
+    return gbdc.gbdhash(str(path))
+
+
+def gbd_hash_text(text: str) -> str:
+    fd, tmp = tempfile.mkstemp(suffix=".cnf")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        return gbd_hash_file(tmp)
+    finally:
+        os.unlink(tmp)
+
+
+def build_bounded(instance: Instance, horizon: int, out_dir: str | Path, stem: str,
+                  solution: Solution | None = None, solver: str = "cadical195",
+                  options=None) -> dict | None:
+    """Write ``stem.h<T>.cnf`` and ``stem.h<T>.drat`` to ``out_dir``; return the certificate.
+
+    None if the formula is satisfiable (then there *is* a solution with <= T moves).
+    """
+    from pysat.solvers import Solver
+
+    from ..encode.options import DEFAULT_OPTIONS
+    from ..io.dimacs import write_cnf
+
+    if solver not in PROOF_SOLVERS:
+        raise ValueError(f"solver {solver!r} cannot give trusted proofs (use one of {PROOF_SOLVERS})")
+    options = options or DEFAULT_OPTIONS
+    out = Path(out_dir)
+    cnf_name, proof_name = f"{stem}.h{horizon}.cnf", f"{stem}.h{horizon}.drat"
+    text = write_cnf(instance, horizon, encoding=options)
+    clauses = [[int(x) for x in line.split()[:-1]] for line in text.splitlines() if line and line[0] not in "cp"]
+    t0 = time.perf_counter()
+    with Solver(name=solver, bootstrap_with=clauses, with_proof=True) as s:
+        if s.solve():
+            return None
+        proof = s.get_proof()
+    solve_seconds = time.perf_counter() - t0
+    write_atomic(out / cnf_name, text)
+    proof_text = "\n".join(proof) + "\n"
+    write_atomic(out / proof_name, proof_text)
+    cert = header(instance, "bounded", "horizon", claim_text(instance, horizon, solution))
+    cert.update(
+        horizon=horizon, encoding=options.as_dict(), cnf=cnf_name, cnf_gbd_hash=gbd_hash_file(out / cnf_name),
+        proof=proof_name, proof_format="drat", solver=solver, proof_lines=len(proof),
+        proof_bytes=len(proof_text.encode()), solve_seconds=round(solve_seconds, 3),
+        window_exact=_window_exact(instance, horizon),
+    )
+    if solution is not None:
+        coords = instance.board.coords
+        cert["solution"] = [[_json(coords[s]), _json(coords[p])] for s, p in solution.moves]
+    return cert
+
+
+def _json(c):
+    return list(c) if isinstance(c, tuple) else c
+
+
+def check_bounded(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool, str]:
+    """The checker (see the module docstring).  Order: cheap checks first."""
+    import cdclkit  # noqa: F401  (registers the native DRAT engine with dratify)
+    import dratify
+
+    from ..encode.options import EncodingOptions
+    from ..io.dimacs import write_cnf
+
+    if cert.get("scope") != "horizon":
+        return False, "bounded certificates have scope horizon"
+    horizon = int(cert["horizon"])
+    solution = None
+    if cert.get("solution") is not None:
+        board = instance.board
+        try:
+            moves = [(board.cell(cell_key(s)), board.cell(cell_key(p))) for s, p in cert["solution"]]
+        except KeyError:
+            return False, "the solution uses a cell that is not on the board"
+        solution = Solution.of(moves)
+        verdict = verify(instance, solution)
+        if not verdict.ok:
+            return False, f"the solution is not one: {verdict.reason} (step {verdict.step})"
+        if len(solution) <= horizon:
+            return False, f"the solution has {len(solution)} moves, contradicting the horizon {horizon}"
+    if bool(cert.get("window_exact")) != _window_exact(instance, horizon):
+        return False, "window_exact does not match the instance's window"
+    if cert.get("claim") != claim_text(instance, horizon, solution):
+        return False, f"the claim should read {claim_text(instance, horizon, solution)!r}"
+    if horizon < 0:
+        return (solution is not None), "a verified solution (no bound claimed)"
+    if cert.get("solver") not in PROOF_SOLVERS or cert.get("proof_format") != "drat":
+        return False, f"proofs are accepted from {PROOF_SOLVERS} in DRAT format only"
+    cnf_path, proof_path = base_dir / cert["cnf"], base_dir / cert["proof"]
+    for p in (cnf_path, proof_path):
+        if not p.is_file():
+            return False, f"missing file {p}"
+    if gbd_hash_file(cnf_path) != cert["cnf_gbd_hash"]:
+        return False, "the CNF file's GBD hash differs from the certificate's"
+    options = EncodingOptions(**{k: bool(v) for k, v in cert["encoding"].items()})
+    if gbd_hash_text(write_cnf(instance, horizon, encoding=options)) != cert["cnf_gbd_hash"]:
+        return False, "the CNF is not this instance's formula for this horizon (GBD hash of the re-encoding differs)"
+    formula = dratify.parse_dimacs(cnf_path.read_text(encoding="utf-8"))
+    result = dratify.check_proof(formula, proof_path.read_text(encoding="utf-8"))
+    if not result.ok:
+        return False, f"DRAT proof rejected: {result.reason}"
+    return True, f"DRAT proof verified ({result.steps} steps): {cert['claim']}"

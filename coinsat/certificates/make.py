@@ -1,0 +1,89 @@
+"""Write the certificate of a solve result to a directory, then check it.
+
+What each status gets:
+
+* ``unsolvable`` — the screens' invariant (or Theorem 1 closed set) when one
+  applies, else a closed set: the forward closure of the start in the window
+  (scope global on exact windows and graphs, window otherwise);
+* ``optimal`` with T moves — the bounded certificate for T − 1 carrying the
+  solution (for T = 0, the solution alone);
+* ``feasible`` with lower bound L >= 1 — the bounded certificate for L − 1
+  carrying the solution; with L = 0 there is nothing to certify but the
+  solution, which verify checks;
+* ``bounded`` (no solution with <= T moves) — the bounded certificate for T;
+* ``unknown`` — nothing (UsageError).
+
+Files: ``<name>.certificate.json`` plus, for bounded certificates, the CNF and
+the DRAT proof beside it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import UsageError
+from ..instance import Instance
+from ..io.atomic import write_atomic
+from ..result import Result, Status
+from .bounded import build_bounded, claim_text
+from .check import check_certificate
+from .closed_set import forward_closure
+from .common import Check, header
+from .screens import find_screen_certificate
+
+
+@dataclass(frozen=True)
+class Certified:
+    path: Path
+    check: Check
+    certificate: dict
+
+
+def stem(instance: Instance) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", instance.name) or "instance"
+
+
+def build_certificate(instance: Instance, result: Result, out_dir: str | Path) -> dict:
+    """The certificate object for ``result`` (bounded ones also write their CNF and proof)."""
+    status = result.status
+    if status is Status.UNSOLVABLE:
+        cert = find_screen_certificate(instance) or forward_closure(instance)
+        if cert is None:
+            raise UsageError("no certificate found for this 'unsolvable' answer (closure too large)")
+        return cert
+    if status is Status.UNKNOWN:
+        raise UsageError("an 'unknown' answer has nothing to certify")
+    if status is Status.BOUNDED:
+        horizon, solution = result.lower_bound - 1, None
+    else:
+        horizon, solution = result.lower_bound - 1, result.solution
+    if horizon < 0:
+        cert = header(instance, "bounded", "horizon", claim_text(instance, -1, solution))
+        coords = instance.board.coords
+        cert.update(horizon=-1, solution=[[_json(coords[s]), _json(coords[p])] for s, p in solution.moves])
+        return cert
+    cert = build_bounded(instance, horizon, out_dir, stem(instance), solution)
+    if cert is None:
+        raise UsageError(f"the formula for horizon {horizon} is satisfiable: the lower bound was wrong")
+    return cert
+
+
+def certify(instance: Instance, result: Result, out_dir: str | Path) -> Certified:
+    """Build, write and check the certificate of ``result``."""
+    out = Path(out_dir)
+    cert = build_certificate(instance, result, out)
+    path = out / f"{stem(instance)}.certificate.json"
+    write_atomic(path, dumps(cert))
+    return Certified(path, check_certificate(instance, json.loads(path.read_text()), out), cert)
+
+
+def dumps(cert: dict) -> str:
+    """One top-level field per line, each value compact (closed sets can be large)."""
+    return "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in cert.items()) + "\n}\n"
+
+
+def _json(c):
+    return list(c) if isinstance(c, tuple) else c

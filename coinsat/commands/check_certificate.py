@@ -1,0 +1,45 @@
+"""``coinsat check-certificate FILE CERT.json``: exit 0 accepted, 1 rejected (with the reason)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..errors import InstanceError
+from .common import EXIT_ILLEGAL, EXIT_OK
+
+
+def add_parser(sub) -> None:
+    s = sub.add_parser("check-certificate", help="check a certificate file independently of the solver")
+    s.add_argument("file")
+    s.add_argument("certificate")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from ..certificates.check import check_certificate
+    from ..io.instance_format import read_instance
+
+    instance = read_instance(args.file)
+    path = Path(args.certificate)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise InstanceError(f"cannot read certificate: {e}", str(path)) from None
+    try:
+        cert = json.loads(text)
+    except json.JSONDecodeError as e:
+        cert = None
+        reason = f"malformed JSON: {e.msg} (line {e.lineno})"
+    if cert is not None:
+        c = check_certificate(instance, cert, path.parent)
+        ok, reason, claim, scope, seconds = c.ok, c.reason, c.claim, c.scope, c.seconds
+    else:
+        ok, claim, scope, seconds = False, "", "", 0.0
+    if args.json:
+        print(json.dumps({"accepted": ok, "reason": reason, "claim": claim, "scope": scope,
+                          "seconds": round(seconds, 6)}))
+    else:
+        print(f"{'accepted' if ok else 'rejected'}: {reason}" + (f"\n  claim: {claim} (scope {scope})" if ok else ""))
+    return EXIT_OK if ok else EXIT_ILLEGAL
