@@ -16,6 +16,10 @@ are the fastest sound setting measured by ``scripts/sat_options.py``
 * ``tight``       P5  with P4: only a fill that *needs* the coin counts.
 * ``commute``     P6  of two independent consecutive moves, the one with the
                       smaller destination comes first.
+* ``perimeter``   P8  square grid, d = 2: at most K adjacent coin pairs at
+                      every step (the span of C_t must keep containing span(B)).
+* ``spanning``    P9  square grid, d = 2, goal spanning the whole window box:
+                      a coin on every boundary line and in every two adjacent lines.
 * ``goal_count``  P7  off-goal counters: at step t at most T - t coins lie
                       off the goal (fixed goals only; implied, redundant).
 * ``ladder``      C4/C5 exactly-one by a sequential ladder instead of
@@ -36,6 +40,8 @@ class EncodingOptions:
     useful: bool = True
     tight: bool = True
     commute: bool = True
+    perimeter: bool = True
+    spanning: bool = True
     goal_count: bool = False
     ladder: bool = True
 
@@ -53,13 +59,13 @@ class EncodingOptions:
     def naive(cls) -> "EncodingOptions":
         """The baseline of the issue: no-ops, post-state adjacency, no coin twice in a row."""
         return cls(noop=True, noop_last=False, windows=False, no_return=True, useful=False,
-                   tight=False, commute=False, goal_count=False, ladder=False)
+                   tight=False, commute=False, perimeter=False, spanning=False, goal_count=False, ladder=False)
 
     @classmethod
     def plain(cls) -> "EncodingOptions":
         """No optional family at all (the definition of the transition relation only)."""
         return cls(noop=True, noop_last=False, windows=False, no_return=False, useful=False,
-                   tight=False, commute=False, goal_count=False, ladder=False)
+                   tight=False, commute=False, perimeter=False, spanning=False, goal_count=False, ladder=False)
 
 
 DEFAULT_OPTIONS = EncodingOptions()

@@ -40,7 +40,7 @@ from pysat.formula import IDPool
 
 from ..instance import Instance
 from ..rules import Move
-from ..search.bounds import Windows, open_windows, placement_bounds
+from ..search.bounds import Windows, edge_budget, open_windows, placement_bounds, spanning_lines
 from ..solution import Solution
 from . import sat_families as fam
 from .options import DEFAULT_OPTIONS, EncodingOptions
@@ -59,6 +59,8 @@ LAYER_FAMILIES = (
     ("P5", fam.p5_tight, "tight"),
     ("P4", fam.p4_useful, "useful"),
     ("P6", fam.p6_commute, "commute"),
+    ("P8", fam.p8_perimeter, "perimeter"),
+    ("P9", fam.p9_spanning, "spanning"),
 )
 
 
@@ -68,7 +70,8 @@ UNLABELED_ONLY = ("useful", "tight")
 class Encoder:
     """Incremental builder of the encoding (layers t = 0, 1, 2, ... in order)."""
 
-    def __init__(self, instance: Instance, options: EncodingOptions | None = None):
+    def __init__(self, instance: Instance, options: EncodingOptions | None = None,
+                 goal_aware: bool = True):
         self.instance = instance
         self.options = options or DEFAULT_OPTIONS
         b = instance.board
@@ -83,6 +86,9 @@ class Encoder:
         self.horizon = -1
         self.counts: dict[str, int] = {}  # clauses per family id
         self._placement_lb: tuple | None = None
+        # P8, P9 are invariants of solutions (they use the goal): off for goal-free formulas
+        self.edge_budget = edge_budget(instance) if self.options.perimeter and goal_aware else None
+        self.spanning_lines = spanning_lines(instance) if self.options.spanning and goal_aware else None
         self._new_layer(0)
         self.pending = self._count("C1", fam.c1_start(self))
 
@@ -235,12 +241,14 @@ def encode(instance: Instance, horizon: int, options: EncodingOptions | None = N
            goal: bool = True) -> SatFormula:
     """The closed formula "a solution with <= horizon moves exists" (module docstring).
 
-    ``goal=False`` leaves the goal out (every legal move sequence of length
-    ``horizon``, padded with no-ops, is a model): used to count moves.
+    ``goal=False`` leaves the goal out, and with it the families that are
+    consequences of the goal (P8, P9): every legal move sequence of length
+    ``horizon`` that the pruning families allow, padded with no-ops, is a
+    model.  Used to count moves.
     """
     if horizon < 0:
         raise ValueError(f"horizon must be >= 0, not {horizon}")
-    enc = Encoder(instance, options)
+    enc = Encoder(instance, options, goal_aware=goal)
     clauses = enc.extend(horizon)
     if goal:
         assumptions, extra = enc.goal(horizon)

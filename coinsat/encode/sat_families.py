@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import combinations
 from math import comb
 
-from .varmap import Count, Idle, Ladder, Lab, Moved, Near, Occ, Tight
+from .varmap import Count, Edge, Idle, Ladder, Lab, Moved, Near, Occ, Tight
 
 TRUE = True  # a literal that is constantly true: the clause is dropped
 SUBSET_LIMIT = 64  # direct cardinality clauses up to this many, a counter beyond
@@ -262,4 +262,59 @@ def p6_commute(e, t: int) -> list[list[int]]:
             if p2 in adj:
                 continue
             _add(out, -f1, -e.f(p2, t), pos(e.v(p2, t - 1)), a)
+    return out
+
+
+def at_most(e, lits: list[int], k: int, what: str, owner: int, t: int) -> list[list[int]]:
+    """At most k of lits: sequential counter (Sinz), s(i, j) = at least j of lits[:i+1]."""
+    m = len(lits)
+    if m <= k:
+        return []
+    if k == 0:
+        return [[-l] for l in lits]
+    def s(i, j):
+        return e.vm.new(Count(what, owner, t, i, j))
+    out = []
+    for i, l in enumerate(lits):
+        if i < m - 1:
+            out.append([-l, s(i, 1)])
+            if i > 0:
+                for j in range(1, k + 1):
+                    out.append([-s(i - 1, j), s(i, j)])
+                for j in range(2, k + 1):
+                    out.append([-l, -s(i - 1, j - 1), s(i, j)])
+        if i > 0:
+            out.append([-l, -s(i - 1, k)])
+    return out
+
+
+def p8_perimeter(e, t: int) -> list[list[int]]:
+    """P8: at most K pairs of adjacent coins in C_t (Lemma P, bounds.edge_budget)."""
+    K = e.edge_budget
+    if K is None:
+        return []
+    cells = e.cells[t]
+    edges = [(a, b) for a in cells for b in e.nbrs[a] if a < b and e.x(b, t)]
+    if len(edges) <= K:
+        return []
+    out: list[list[int]] = []
+    lits = []
+    for a, b in edges:
+        if K == 0:
+            out.append([-e.x(a, t), -e.x(b, t)])
+            continue
+        y = e.vm.new(Edge(a, b, t))
+        out.append([-e.x(a, t), -e.x(b, t), y])
+        lits.append(y)
+    return out + at_most(e, lits, K, "edges", 0, t)
+
+
+def p9_spanning(e, t: int) -> list[list[int]]:
+    """P9: each line set of Lemma S (bounds.spanning_lines) holds a coin in C_t."""
+    if not e.spanning_lines:
+        return []
+    out = []
+    for cells in e.spanning_lines:
+        c = [e.x(x, t) for x in cells if e.x(x, t)]
+        out.append(c)
     return out

@@ -84,6 +84,14 @@ class Near:
 
 
 @dataclass(frozen=True, slots=True)
+class Edge:
+    """q[a,b,t]: cells a < b are adjacent and both hold coins in C_t (P8)."""
+    a: int
+    b: int
+    t: int
+
+
+@dataclass(frozen=True, slots=True)
 class Ladder:
     """Auxiliary of an exactly-one ladder over family ``family`` at step t (C4/C5)."""
     family: str
@@ -151,7 +159,7 @@ class VarMap:
         parts = []
         for f in key.__slots__:
             val = getattr(key, f)
-            if f == "cell" or (f == "owner" and isinstance(key, Count)):
+            if f == "cell" or (f in ("a", "b") and isinstance(key, Edge)):
                 val = self.coords[val]
             parts.append(f"{f}={val}")
         return f"{name}({', '.join(parts)})"

@@ -139,6 +139,94 @@ def configuration_count(instance: Instance) -> int:
     return count
 
 
+def _min_group_perimeter(rects: list[tuple[int, int, int, int]]) -> int:
+    """Least total perimeter of bounding boxes over all groupings of the rectangles."""
+    best = None
+
+    def bbox(group):
+        return (min(r[0] for r in group), min(r[1] for r in group),
+                max(r[2] for r in group), max(r[3] for r in group))
+
+    def per(r):
+        return 2 * ((r[2] - r[0] + 1) + (r[3] - r[1] + 1))
+
+    def rec(i, groups):
+        nonlocal best
+        if i == len(rects):
+            total = sum(per(bbox(g)) for g in groups)
+            best = total if best is None else min(best, total)
+            return
+        for g in groups:
+            g.append(rects[i])
+            rec(i + 1, groups)
+            g.pop()
+        groups.append([rects[i]])
+        rec(i + 1, groups)
+        groups.pop()
+
+    rec(0, [])
+    return best or 0
+
+
+def edge_budget(instance: Instance) -> int | None:
+    """Lemma P (spec §4.8): on the square grid with d = 2, every configuration C_t of
+    a solution has at most this many pairs of adjacent coins (None: not applicable).
+
+    The perimeter 4n - 2E(C) of a cell set never grows when its span is filled in
+    (a cell with k >= 2 occupied neighbours adds 4 - 2k), span(C_t) contains
+    span(B) (spans only shrink along a solution and C_T = B), and a closed set
+    containing span(B) (a union of rectangles) has perimeter at least the least
+    total perimeter of bounding boxes of a grouping of the rectangles of span(B).
+    """
+    if instance.board.kind != "square" or instance.d != 2:
+        return None
+    from ..theory.span import components, span
+
+    n, b = instance.n_coins, instance.board
+    budgets = []
+    for goal in instance.goal_configurations:
+        cells = [b.coords[c] for c in span(b, goal.cells, 2)]
+        rects = []
+        for comp in components("square", cells):
+            xs, ys = [c[0] for c in comp], [c[1] for c in comp]
+            rects.append((min(xs), min(ys), max(xs), max(ys)))
+        if len(rects) > 7:
+            return None  # too many groupings to enumerate; no budget claimed
+        budgets.append((4 * n - _min_group_perimeter(rects)) // 2)
+    return max(budgets) if budgets else None
+
+
+def spanning_lines(instance: Instance) -> tuple[tuple[int, ...], ...] | None:
+    """Lemma S (spec §4.9): cell sets that hold a coin in every C_t of a solution.
+
+    Applies on the square grid with d = 2 when the window is exact, is a full
+    rectangle, and every goal placement spans all of it: then span(C_t) must be
+    the whole rectangle at every step, which needs a coin on each boundary row
+    and column, and a coin in every two adjacent rows and every two adjacent
+    columns (an empty boundary line, or two empty adjacent lines, can never be
+    filled in: the first cell filled there would have <= 1 occupied neighbour).
+    None when the lemma does not apply.
+    """
+    b = instance.board
+    if b.kind != "square" or instance.d != 2 or not b.exact:
+        return None
+    from ..theory.span import span
+
+    xs, ys = [c[0] for c in b.coords], [c[1] for c in b.coords]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    if b.size != (x1 - x0 + 1) * (y1 - y0 + 1):
+        return None
+    if any(len(span(b, g.cells, 2)) != b.size for g in instance.goal_configurations):
+        return None
+    rows = [tuple(b.cell((x, y)) for x in range(x0, x1 + 1)) for y in range(y0, y1 + 1)]
+    cols = [tuple(b.cell((x, y)) for y in range(y0, y1 + 1)) for x in range(x0, x1 + 1)]
+    out = []
+    for lines in (rows, cols):
+        out += [lines[0], lines[-1]]
+        out += [lines[i] + lines[i + 1] for i in range(len(lines) - 1)]
+    return tuple(dict.fromkeys(tuple(sorted(c)) for c in out))
+
+
 @lru_cache(maxsize=64)
 def _lattice_layer(kind: str, start: tuple, d: int, t: int) -> frozenset:
     cells = set(start)
