@@ -45,7 +45,7 @@ from ..errors import UsageError
 from ..instance import Instance
 from ..result import Result, Status
 from ..solution import certify_solution
-from .bounds import lower_bound
+from .bounds import configuration_count, lower_bound
 
 ENCODING_OPTIONS = ("noop_last", "windows", "no_return")
 OPTIONS = ("solver", "threads", "max_horizon") + ENCODING_OPTIONS
@@ -91,15 +91,6 @@ def _schedule(first: int, cap: int, max_horizon: int | None) -> list[int]:
         if T >= last:
             return out
         T = min(2 * T, last)
-
-
-def configuration_count(instance: Instance) -> int:
-    """How many configurations of the instance's coins fit on the board (window)."""
-    n, count = instance.board.size, 1
-    for k in instance.start.label_counts.values():
-        count *= math.comb(n, k)
-        n -= k
-    return count
 
 
 class _Run:
