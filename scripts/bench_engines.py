@@ -191,9 +191,9 @@ def ratio(a: dict | None, b: dict | None, limit: float) -> str:
     solved = ("optimal", "unsolvable")
     if not a or not b or b.get("status") not in solved:
         return "—"
-    tb = max(b["seconds"], 1e-3)
+    tb = max(b["seconds"], 0.01)  # below 10 ms a ratio says nothing
     if a.get("status") in solved:
-        return f"{a['seconds'] / tb:.1f}"
+        return f"{max(a['seconds'], 0.01) / tb:.1f}"
     if a.get("status") == "timeout":
         return f"> {limit / tb:.0f}"
     return "—"
@@ -251,11 +251,11 @@ def main(argv=None) -> int:
                 print(f"{inst.name:>22} {e:>4}: {r['status']:<10} {r.get('length')} {r.get('seconds', 0):8.2f} s",
                       file=sys.stderr, flush=True)
             opt, agree = answer(results, inst.known_optimal)
-            raw.append({"instance": inst.name, "group": group, "results": results, "answer": opt})
+            raw.append({"instance": inst.name, "group": group, "family": fam, "results": results, "answer": opt})
             sat = results.get("sat") or {}
-            st = sat.get("stats", {})
-            nvars = st.get("variables", st.get("nvars", "—"))
-            ncls = st.get("clauses", st.get("nclauses", "—"))
+            st = sat.get("stats", {}) if sat.get("status") in ("optimal", "unsolvable") else {}
+            nvars = st.get("vars", st.get("variables", "—"))
+            ncls = st.get("clauses", "—")
             cells = [fmt_time(results.get(e), args.time_limit) for e in engines]
             ratios = [ratio(results.get(e), results.get("sat"), args.time_limit) for e in engines if e != "sat"] \
                 if "sat" in engines else []
@@ -265,12 +265,28 @@ def main(argv=None) -> int:
                 print(f"ENGINES DISAGREE on {inst.name}: {opt}", file=sys.stderr)
     header = ["instance", "set", "coins", "cells", "optimum"] + [f"{e} s" for e in engines] \
         + ([f"{e}/sat" for e in engines if e != "sat"] if "sat" in engines else []) + ["sat vars", "sat clauses"]
-    text = render(header, rows, engines, command, args)
+    text = render(header, rows, engines, command, args) + crossover(raw, args.time_limit)
     write_atomic(args.out, text)
     if args.json:
         write_atomic(args.json, json.dumps(raw, indent=1, default=str) + "\n")
     print(text)
     return 0
+
+
+def crossover(raw: list[dict], limit: float) -> str:
+    """Per scaling family: the first member on which SAT is faster than BFS, and the ratios."""
+    out = []
+    for fam in SCALING:
+        members = [r for r in raw if r["group"] == "scaling" and r.get("family") == fam]
+        if not members or "sat" not in members[0]["results"] or "bfs" not in members[0]["results"]:
+            continue
+        ratios = [(m["instance"], ratio(m["results"]["bfs"], m["results"]["sat"], limit)) for m in members]
+        first = next((name for name, q in ratios if q != "—" and (q.startswith(">") or float(q) > 1)), None)
+        out.append(f"* {fam}: " + ", ".join(f"{n} {q}" for n, q in ratios)
+                   + (f" — SAT first faster than BFS on **{first}**" if first else " — SAT never faster than BFS here"))
+    if not out:
+        return ""
+    return "\n## SAT vs BFS crossover (time(bfs) / time(sat))\n\n" + "\n".join(out) + "\n"
 
 
 def render(header, rows, engines, command, args) -> str:
