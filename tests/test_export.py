@@ -9,9 +9,11 @@ through the file's own symbol table before ``verify`` judges them.
 from __future__ import annotations
 
 import lzma
+import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -115,6 +117,21 @@ def test_export_twice_gives_identical_bytes(tmp_path):
         assert paths[0].read_bytes() == paths[1].read_bytes()
     raw = lzma.decompress((tmp_path / "1" / "a.cnf.xz").read_bytes()).decode()
     assert raw == export(read_instance(PAPER / "h-to-o.toml"), "cnf", 5)
+
+
+@pytest.mark.parametrize("fmt", ["cnf", "wcnf", "opb", "lp", "mps", "pddl"])
+def test_identical_bytes_across_processes(fmt):
+    """Different hash seeds, same bytes: nothing depends on set or dict hash order."""
+    if fmt in ("lp", "mps"):
+        pytest.importorskip("pulp")
+    horizon = [] if fmt == "pddl" else ["--horizon", "5"]
+    outs = []
+    for seed in ("1", "2"):
+        p = subprocess.run([sys.executable, "-m", "coinsat", "export", str(PAPER / "swap5-b.toml"), "--format", fmt,
+                            *horizon], capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed}, timeout=120)
+        assert p.returncode == 0, p.stderr
+        outs.append(p.stdout)
+    assert outs[0] == outs[1] and outs[0]
 
 
 def test_stdout_is_the_file(tmp_path, capsys):

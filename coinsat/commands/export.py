@@ -39,6 +39,7 @@ FORMATS: dict[str, str] = {
     "mps": "coinsat.io.lp_export:mps_text",
     "pddl": "coinsat.io.pddl:pddl_task",
 }
+SAT_FORMATS = ("cnf", "wcnf", "wcnf-legacy", "opb")  # the formats of coinsat.encode.sat (take --option)
 
 
 def get_format(name: str) -> Callable:
@@ -77,6 +78,8 @@ def run(args) -> int:
     from ..io.instance_format import read_instance
 
     instance = read_instance(args.file)
+    if args.option and args.format not in SAT_FORMATS:
+        raise UsageError(f"--option sets SAT encoding options; format {args.format!r} does not take them")
     opts = {"encoding": encoding_options(args.option)} if args.option else {}
     out = export(instance, args.format, args.horizon, **opts)
     parts = out.parts() if hasattr(out, "parts") else (("", out),)
