@@ -81,3 +81,39 @@ def test_span_families_against_bfs(inst, variant):
     if variant == "only-span":
         opts = EncodingOptions.plain().with_(perimeter=True, spanning=True)
     check_horizons(inst, opts)
+
+
+@st.composite
+def symmetric_instances(draw):
+    """Start and goal both invariant under the transposition of a k x k box."""
+    k = draw(st.integers(3, 4))
+    rng = draw(st.randoms(use_true_random=False))
+
+    def sym_set():
+        cells = set()
+        for _ in range(rng.randint(2, 3)):
+            x, y = rng.randrange(k), rng.randrange(k)
+            cells |= {(x, y), (y, x)}
+        return cells
+
+    start, goal = sym_set(), sym_set()
+    assume(len(start) == len(goal))
+    full = [(x, y) for x in range(k) for y in range(k)]
+    start |= {(0, 0), (k - 1, k - 1)}
+    goal |= {(0, 0), (k - 1, k - 1)}
+    assume(len(start) == len(goal) and len(start) < len(full))
+    return make_instance("square", sorted(start), sorted(goal), name="sym")
+
+
+@settings(max_examples=40, deadline=None)
+@given(symmetric_instances())
+def test_symmetry_breaking_against_bfs(inst):
+    from coinsat.search.bounds import symmetries
+
+    for g in symmetries(inst):
+        b = inst.board
+        assert {g[c] for c in inst.start.cells} == set(inst.start.cells)
+        assert {g[c] for c in inst.goal.cells} == set(inst.goal.cells)
+        assert all(sorted(g[n] for n in b.neighbours[c]) == sorted(b.neighbours[g[c]]) for c in range(b.size))
+    check_horizons(inst, EncodingOptions())
+    check_horizons(inst, EncodingOptions.plain().with_(symmetry=True, noop_last=True))

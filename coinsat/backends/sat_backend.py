@@ -2,9 +2,10 @@
 
 :class:`SatBackend` wraps one incremental PySAT solver chosen by name
 (``SOLVERS``; default CaDiCaL 1.9.5).  ``solve(assumptions, time_limit)``
-returns an :class:`Answer`; a time limit interrupts the solver from a timer
-thread and yields ``UNKNOWN`` (never a guess).  Solvers that PySAT cannot
-interrupt are not offered.  Statistics (conflicts, decisions, propagations)
+returns an :class:`Answer`; a time limit yields ``UNKNOWN`` (never a guess):
+it interrupts the solver from a timer thread, or, for CaDiCaL (which PySAT
+cannot interrupt), runs the search in conflict budgets of about a quarter
+second each and stops between two of them.  Statistics (conflicts, decisions, propagations)
 are accumulated by the solver and reported per call.
 """
 
@@ -21,6 +22,10 @@ from ..errors import UsageError
 #: PySAT names offered (all incremental and interruptible).  Proof-producing: cadical153/195, glucose4.
 SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose42", "minisat22", "maplechrono", "lingeling")
 DEFAULT_SOLVER = "cadical195"
+
+#: Solvers that PySAT cannot interrupt: time limits run as conflict budgets instead.
+BUDGETED = ("cadical195", "cadical153")
+CHUNK = 2000
 
 #: CaDiCaL options applied by default (measured: scripts/sat_options.py, benchmarks/sat_options.md).
 CADICAL_DEFAULTS: dict[str, int] = {"stabilize": 0, "elim": 0}
@@ -74,6 +79,8 @@ class SatBackend:
         t0 = time.perf_counter()
         if time_limit is None:
             res = self._solver.solve(assumptions=list(assumptions))
+        elif self.name in BUDGETED:
+            res = self._solve_in_chunks(list(assumptions), t0 + time_limit)
         else:
             timer = threading.Timer(time_limit, self._solver.interrupt)
             timer.start()
@@ -89,6 +96,23 @@ class SatBackend:
         if res is False:
             return Answer(Outcome.UNSAT, None, seconds, stats)
         return Answer(Outcome.UNKNOWN, None, seconds, stats)
+
+    def _solve_in_chunks(self, assumptions: list[int], deadline: float):
+        """CaDiCaL cannot be interrupted through PySAT: run conflict budgets (learnt clauses
+        are kept between them) until an answer or the deadline."""
+        budget = CHUNK
+        while True:
+            now = time.perf_counter()
+            if now >= deadline:
+                return None
+            self._solver.conf_budget(budget)
+            res = self._solver.solve_limited(assumptions=assumptions)
+            if res is not None:
+                return res
+            spent = time.perf_counter() - now
+            # aim each chunk at ~1/4 s, never past the deadline
+            rate = budget / max(spent, 1e-3)
+            budget = int(max(CHUNK, min(4 * budget, rate * min(0.25, deadline - time.perf_counter()))))
 
     def _delta(self) -> dict:
         try:

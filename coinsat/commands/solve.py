@@ -6,6 +6,7 @@ import json
 
 from ..result import Result
 from .common import exit_code, nonneg_int, pos_float
+from .sat_progress import add_sat_arguments, sat_options
 
 
 def add_parser(sub) -> None:
@@ -21,6 +22,7 @@ def add_parser(sub) -> None:
     s.add_argument("--json", action="store_true", help="print one JSON object (the contract)")
     s.add_argument("-o", "--output", metavar="PATH", help="also write the JSON object to PATH")
     s.add_argument("--certify", metavar="DIR", help="write the answer's certificate to DIR and check it")
+    add_sat_arguments(s)
     s.set_defaults(run=run)
 
 
@@ -31,7 +33,8 @@ def run(args) -> int:
     from ..search.methods import solve
 
     instance = read_instance(args.file)
-    result = solve(instance, args.method, max_moves=args.max_moves, time_limit=args.time_limit)
+    result = solve(instance, args.method, max_moves=args.max_moves, time_limit=args.time_limit,
+                   **sat_options(args))
     obj = result_to_json(instance, result)
     code = 0
     if args.certify and result.status.value != "unknown":

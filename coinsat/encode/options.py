@@ -20,6 +20,11 @@ are the fastest sound setting measured by ``scripts/sat_options.py``
                       every step (the span of C_t must keep containing span(B)).
 * ``spanning``    P9  square grid, d = 2, goal spanning the whole window box:
                       a coin on every boundary line and in every two adjacent lines.
+* ``kept``        P10 P8 and P9 for the coins a move keeps (C_{t-1} & C_t):
+                      the lifted coin must be an extra coin.
+* ``distinct``    P11 no configuration repeats (C_t != C_u for u <= t - 3).
+* ``symmetry``    P12 the first move is the least of its images under the
+                      symmetries of the instance.
 * ``goal_count``  P7  off-goal counters: at step t at most T - t coins lie
                       off the goal (fixed goals only; implied, redundant).
 * ``ladder``      C4/C5 exactly-one by a sequential ladder instead of
@@ -42,6 +47,9 @@ class EncodingOptions:
     commute: bool = True
     perimeter: bool = True
     spanning: bool = True
+    kept: bool = True
+    distinct: bool = False
+    symmetry: bool = True
     goal_count: bool = False
     ladder: bool = True
 
@@ -59,13 +67,13 @@ class EncodingOptions:
     def naive(cls) -> "EncodingOptions":
         """The baseline of the issue: no-ops, post-state adjacency, no coin twice in a row."""
         return cls(noop=True, noop_last=False, windows=False, no_return=True, useful=False,
-                   tight=False, commute=False, perimeter=False, spanning=False, goal_count=False, ladder=False)
+                   tight=False, commute=False, perimeter=False, spanning=False, kept=False, distinct=False, symmetry=False, goal_count=False, ladder=False)
 
     @classmethod
     def plain(cls) -> "EncodingOptions":
         """No optional family at all (the definition of the transition relation only)."""
         return cls(noop=True, noop_last=False, windows=False, no_return=False, useful=False,
-                   tight=False, commute=False, perimeter=False, spanning=False, goal_count=False, ladder=False)
+                   tight=False, commute=False, perimeter=False, spanning=False, kept=False, distinct=False, symmetry=False, goal_count=False, ladder=False)
 
 
 DEFAULT_OPTIONS = EncodingOptions()

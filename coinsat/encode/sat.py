@@ -40,11 +40,12 @@ from pysat.formula import IDPool
 
 from ..instance import Instance
 from ..rules import Move
-from ..search.bounds import Windows, edge_budget, open_windows, placement_bounds, spanning_lines
+from ..search.bounds import (Windows, edge_budget, open_windows, placement_bounds, spanning_lines,
+                             symmetries)
 from ..solution import Solution
 from . import sat_families as fam
 from .options import DEFAULT_OPTIONS, EncodingOptions
-from .varmap import GoalAt, Lab, Occ, Fill, NoOp, Place, Vac, VarMap
+from .varmap import GoalAt, Lab, Occ, OffGoal, Fill, NoOp, Place, Vac, VarMap
 
 #: The transition families of one layer, in emission order (each cites its spec id).
 LAYER_FAMILIES = (
@@ -55,12 +56,16 @@ LAYER_FAMILIES = (
     ("C6", fam.c6_adjacency, None),
     ("C7", fam.c7_labels, None),
     ("P1", fam.p1_noop_last, "noop_last"),
+    ("P7", fam.p7_goal_count, "goal_count"),
     ("P3", fam.p3_no_return, "no_return"),
     ("P5", fam.p5_tight, "tight"),
     ("P4", fam.p4_useful, "useful"),
     ("P6", fam.p6_commute, "commute"),
     ("P8", fam.p8_perimeter, "perimeter"),
     ("P9", fam.p9_spanning, "spanning"),
+    ("P10", fam.p10_kept, "kept"),
+    ("P11", fam.p11_distinct, "distinct"),
+    ("P12", fam.p12_symmetry, "symmetry"),
 )
 
 
@@ -89,6 +94,10 @@ class Encoder:
         # P8, P9 are invariants of solutions (they use the goal): off for goal-free formulas
         self.edge_budget = edge_budget(instance) if self.options.perimeter and goal_aware else None
         self.spanning_lines = spanning_lines(instance) if self.options.spanning and goal_aware else None
+        self.symmetries = symmetries(instance) if self.options.symmetry and goal_aware else ()
+        fixed = instance.goal_placement == "fixed"
+        self.goal_cells = tuple(instance.goal.cells) if fixed and goal_aware and self.options.goal_count else None
+        self.off_goal_start = len(set(instance.start.cells) - set(instance.goal.cells))
         self._new_layer(0)
         self.pending = self._count("C1", fam.c1_start(self))
 
@@ -164,7 +173,8 @@ class Encoder:
         if not ok:
             return None, []
         if inst.goal_placement == "fixed":
-            return self._goal_lits(goals[0], T), []
+            extra = [-self.vm.get(OffGoal(T, 1))] if self.goal_cells is not None and T > 0 else []
+            return self._goal_lits(goals[0], T) + extra, []
         g = self.vm.get(GoalAt(T))
         if g is not None:  # built before
             return [g], []

@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import combinations
 from math import comb
 
-from .varmap import Count, Edge, Idle, Ladder, Lab, Moved, Near, Occ, Tight
+from .varmap import Count, Edge, Idle, Kept, Ladder, Lab, Moved, Near, Occ, OffGoal, Tight
 
 TRUE = True  # a literal that is constantly true: the clause is dropped
 SUBSET_LIMIT = 64  # direct cardinality clauses up to this many, a counter beyond
@@ -265,13 +265,18 @@ def p6_commute(e, t: int) -> list[list[int]]:
     return out
 
 
-def at_most(e, lits: list[int], k: int, what: str, owner: int, t: int) -> list[list[int]]:
-    """At most k of lits: sequential counter (Sinz), s(i, j) = at least j of lits[:i+1]."""
+def at_most(e, lits: list[int], k: int, what: str, owner: int, t: int,
+            unless: int | None = None) -> list[list[int]]:
+    """At most k of lits (unless ``unless`` holds): sequential counter (Sinz),
+    s(i, j) = at least j of lits[:i+1]."""
     m = len(lits)
+    g = [unless] if unless else []
     if m <= k:
         return []
+    if k < 0:
+        return [g]
     if k == 0:
-        return [[-l] for l in lits]
+        return [[-l, *g] for l in lits]
     def s(i, j):
         return e.vm.new(Count(what, owner, t, i, j))
     out = []
@@ -284,7 +289,7 @@ def at_most(e, lits: list[int], k: int, what: str, owner: int, t: int) -> list[l
                 for j in range(2, k + 1):
                     out.append([-l, -s(i - 1, j - 1), s(i, j)])
         if i > 0:
-            out.append([-l, -s(i - 1, k)])
+            out.append([-l, -s(i - 1, k), *g])
     return out
 
 
@@ -317,4 +322,143 @@ def p9_spanning(e, t: int) -> list[list[int]]:
     for cells in e.spanning_lines:
         c = [e.x(x, t) for x in cells if e.x(x, t)]
         out.append(c)
+    return out
+
+
+def p10_kept(e, t: int) -> list[list[int]]:
+    """P10: Lemmas P and S for the coins kept by move t, I_t = C_{t-1} & C_t.
+
+    span(C_t) = span(I_t) (the dropped coin lies in span(I_t)), so I_t must span
+    span(B) too: at most K - 2 adjacent pairs among its n - 1 coins (unless step t
+    is a no-op, when I_t = C_t) and a coin in every line set.
+    """
+    K, lines = e.edge_budget, e.spanning_lines
+    if K is None and not lines:
+        return []
+    out: list[list[int]] = []
+    kept = {}
+    for c in e.cells[t - 1]:
+        a, b = e.x(c, t - 1), e.x(c, t)
+        k = e.vm.new(Kept(c, t))
+        out += [[-k, a], [-k, b], [-a, -b, k]]
+        kept[c] = k
+    if K is not None:
+        edges = [(a, b) for a in kept for b in e.nbrs[a] if a < b and b in kept]
+        lits = []
+        for a, b in edges:
+            y = e.vm.new(Edge(a, b, -t))  # negative step: the kept set of move t
+            out.append([-kept[a], -kept[b], y])
+            lits.append(y)
+        noop = e.noop(t) if e.options.noop else None
+        out += at_most(e, lits, K - 2, "kept-edges", 0, t, unless=noop)
+    for cells in lines or ():
+        out.append([kept[c] for c in cells if c in kept])
+    return out
+
+
+def p7_goal_count(e, t: int) -> list[list[int]]:
+    """P7 (fixed goal B): o[t,j] <-> at least j coins of C_t lie off B, by unary
+    increments: a move from B to off B adds one, from off B to B removes one.
+    Every coin off B must still be lifted, so the goal at T needs o[T-t, .] small:
+    the goal assumption -o[T,1] propagates back as -o[t, T-t+1].
+    """
+    B = e.goal_cells
+    if B is None:
+        return []
+    vm, n = e.vm, e.instance.n_coins
+    og0 = e.off_goal_start
+
+    def o(tt, j):
+        if j <= 0:
+            return TRUE
+        if j > n:
+            return 0
+        if tt == 0:
+            return TRUE if j <= og0 else 0
+        return vm.new(OffGoal(tt, j))
+
+    def lit_neg(l):
+        return 0 if l is TRUE else (TRUE if l == 0 else -l)
+
+    out: list[list[int]] = []
+    fB = vm.new(Count("fill-in-goal", 0, t, 0, 0))
+    vB = vm.new(Count("lift-from-goal", 0, t, 0, 0))
+    fs = [e.f(c, t) for c in B if e.f(c, t)]
+    vs = [e.v(c, t) for c in B if e.v(c, t)]
+    out.append([-fB, *fs])
+    out += [[-f, fB] for f in fs]
+    out.append([-vB, *vs])
+    out += [[-v, vB] for v in vs]
+    inc = vm.new(Count("off-goal+1", 0, t, 0, 0))
+    dec = vm.new(Count("off-goal-1", 0, t, 0, 0))
+    out += [[-inc, vB], [-inc, -fB], [-vB, fB, inc]]
+    out += [[-dec, fB], [-dec, -vB], [-fB, vB, dec]]
+    for j in range(1, n + 1):
+        cur = o(t, j)
+        prev, lo, hi = o(t - 1, j), o(t - 1, j - 1), o(t - 1, j + 1)
+        _add(out, -inc, lit_neg(lo), cur)
+        _add(out, -dec, lit_neg(hi), cur)
+        _add(out, inc, dec, lit_neg(prev), cur)
+        _add(out, -cur, -inc, lo)
+        _add(out, -cur, -dec, hi)
+        _add(out, -cur, inc, dec, prev)
+        _add(out, lit_neg(hi), cur)  # redundant: one move changes the count by <= 1
+        _add(out, -cur, lo)
+        _add(out, -cur, o(t, j - 1) if j > 1 else TRUE)
+    return out
+
+
+def p11_distinct(e, t: int) -> list[list[int]]:
+    """P11: a real move t never returns to an earlier configuration C_u, u <= t - 3
+    (u = t - 1 cannot happen, u = t - 2 is P3): some cell is occupied in C_t and not in C_u."""
+    if t < 3:
+        return []
+    out: list[list[int]] = []
+    vm = e.vm
+    noop = [e.noop(t)] if e.options.noop else []
+    for u in range(0, t - 2):
+        ds = []
+        for c in e.cells[t]:
+            xu = e.x(c, u)
+            d = vm.new(Count("new-vs", c, t, u, 0))
+            out.append([-d, e.x(c, t)])
+            if xu:
+                out.append([-d, -xu])
+            ds.append(d)
+        out.append(noop + ds)
+    return out
+
+
+def p12_symmetry(e, t: int) -> list[list[int]]:
+    """P12: while C_{t-1} is invariant under a symmetry g fixing start and goal
+    (bounds.symmetries), move t = (s, p) is not larger, as the pair (p, s), than
+    (g p, g s).  u[g,t] <-> C_t is g-invariant (u[g,0] is true)."""
+    if not e.symmetries:
+        return []
+    out: list[list[int]] = []
+    vm = e.vm
+    for k, g in enumerate(e.symmetries):
+        inv = vm.get(Count("invariant", k, t - 1, 0, 0)) if t > 1 else None
+        guard = [-inv] if inv else []
+        if t > 1 and not inv:
+            continue
+        for s in e.cells[t - 1]:
+            for p in e.fills[t]:
+                if p != s and (g[p], g[s]) < (p, s):
+                    out.append([*guard, -e.v(s, t), -e.f(p, t)])
+        # u[g,t]: only true if C_t is invariant, and true whenever it is
+        u = vm.new(Count("invariant", k, t, 0, 0))
+        diffs = []
+        for c in range(len(g)):
+            a, b = e.x(c, t), e.x(g[c], t)
+            if not (a or b):
+                continue
+            if not (a and b):
+                out.append([-u, -(a or b)])
+                diffs.append(a or b)
+                continue
+            d = vm.new(Count("asymmetric", k, t, c, 0))
+            out += [[-u, -a, b], [-u, a, -b], [-d, a, b], [-d, -a, -b]]
+            diffs.append(d)
+        out.append([u, *diffs])
     return out

@@ -85,9 +85,17 @@ class Near:
 
 @dataclass(frozen=True, slots=True)
 class Edge:
-    """q[a,b,t]: cells a < b are adjacent and both hold coins in C_t (P8)."""
+    """q[a,b,t]: cells a < b are adjacent and both hold coins in C_t (P8); with t = -s,
+    in the kept set I_s of move s (P10)."""
     a: int
     b: int
+    t: int
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """i[c,t]: c holds a coin in both C_{t-1} and C_t (P10)."""
+    cell: int
     t: int
 
 

@@ -126,6 +126,36 @@ def lower_bound(instance: Instance, windows: "Windows | None" = None) -> int | N
     return min(bounds) if bounds else None
 
 
+def symmetries(instance: Instance) -> tuple[tuple[int, ...], ...]:
+    """The lattice symmetries of the window that fix the start and the goal (labels
+    included; fixed goals only), as cell permutations; the identity is left out.
+
+    A symmetry maps solutions to solutions of the same length (rules.py is
+    invariant under graph automorphisms), which P12 uses to break it.
+    """
+    b = instance.board
+    if not b.is_lattice or instance.goal_placement != "fixed":
+        return ()
+    coords = set(b.coords)
+    start = {b.coords[c]: lab for c, lab in instance.start.coins}
+    goal = {b.coords[c]: lab for c, lab in instance.goal.coins}
+    out = []
+    for m in geometry.symmetries(b.kind)[1:]:
+        image = {c: geometry.apply(m, c) for c in b.coords}
+        xs0 = min(c[0] for c in coords), min(c[1] for c in coords)
+        xs1 = min(c[0] for c in image.values()), min(c[1] for c in image.values())
+        dx, dy = xs0[0] - xs1[0], xs0[1] - xs1[1]
+        moved = {c: (xy[0] + dx, xy[1] + dy) for c, xy in image.items()}
+        if set(moved.values()) != coords:
+            continue
+        if {moved[c]: lab for c, lab in start.items()} != start:
+            continue
+        if {moved[c]: lab for c, lab in goal.items()} != goal:
+            continue
+        out.append(tuple(b.cell(moved[c]) for c in b.coords))
+    return tuple(out)
+
+
 def configuration_count(instance: Instance) -> int:
     """How many configurations of the instance's coins fit on the board (window).
 

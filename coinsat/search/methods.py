@@ -50,9 +50,27 @@ def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = N
     return get_method(method)(instance, max_moves=max_moves, time_limit=time_limit, **options)
 
 
+#: solve_auto uses BFS on exact windows with at most this many configurations (measured:
+#: scripts/sat_options.py, benchmarks/sat_options.md), SAT everywhere else.
+AUTO_BFS_CONFIGURATIONS = 200_000
+SAT_ONLY_OPTIONS = ("solver", "strategy", "progress", "options")
+
+
 def solve_auto(instance: Instance, *, max_moves: int | None = None,
                time_limit: float | None = None, **options) -> Result:
-    """Pick an engine: explicit search for small state spaces, SAT beyond."""
-    result = get_method("bfs")(instance, max_moves=max_moves, time_limit=time_limit, **options)
+    """Pick an engine: explicit search for small state spaces, SAT beyond.
+
+    BFS when the window is exact and holds few configurations (BFS then also
+    decides unsolvable instances by exhaustion); SAT otherwise — including
+    inexact windows (triangular grid), where the SAT driver widens the window
+    and proves optimality globally while BFS can only answer for the window.
+    """
+    from .bounds import configuration_count
+
+    small = instance.board.exact and configuration_count(instance) <= AUTO_BFS_CONFIGURATIONS
+    name = "bfs" if small else "sat"
+    if name == "bfs":
+        options = {k: v for k, v in options.items() if k not in SAT_ONLY_OPTIONS}
+    result = get_method(name)(instance, max_moves=max_moves, time_limit=time_limit, **options)
     result.method = f"auto:{result.method}"
     return result

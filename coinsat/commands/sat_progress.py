@@ -1,0 +1,73 @@
+"""SAT options of ``coinsat solve`` and its progress display (stderr, rich).
+
+The display prints one line per horizon (T, answer, seconds, variables,
+clauses, conflicts) once a run has lasted ``DELAY`` seconds — short runs stay
+quiet — and is off with ``--json``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+DELAY = 2.0
+
+
+def add_sat_arguments(parser) -> None:
+    from ..backends.sat_backend import DEFAULT_SOLVER, SOLVERS
+    from ..search.driver import DEFAULT_STRATEGY, STRATEGIES
+
+    parser.add_argument("--solver", choices=SOLVERS, default=None,
+                        help=f"SAT solver (PySAT name) for --method sat/auto (default {DEFAULT_SOLVER})")
+    parser.add_argument("--strategy", choices=STRATEGIES, default=None,
+                        help=f"SAT horizon strategy (default {DEFAULT_STRATEGY})")
+
+
+def sat_options(args) -> dict:
+    """Keyword options for the SAT engine (empty unless the method may use it)."""
+    if args.method not in ("sat", "auto"):
+        return {}
+    opts = {k: v for k, v in (("solver", args.solver), ("strategy", args.strategy)) if v is not None}
+    if not args.json:
+        opts["progress"] = Progress()
+    return opts
+
+
+class Progress:
+    """Callback for ``solve_sat(progress=...)``: a line per horizon after DELAY seconds."""
+
+    def __init__(self, stream=None, delay: float = DELAY):
+        self.t0 = time.perf_counter()
+        self.delay = delay
+        self.stream = stream or sys.stderr
+        self.pending: list = []
+        self.console = None
+
+    def _console(self):
+        if self.console is None:
+            try:
+                from rich.console import Console
+
+                self.console = Console(file=self.stream, highlight=False)
+            except ImportError:  # rich is optional: plain lines
+                self.console = False
+        return self.console
+
+    def __call__(self, report) -> None:
+        self.pending.append(report)
+        if time.perf_counter() - self.t0 < self.delay:
+            return
+        for r in self.pending:
+            self._line(r)
+        self.pending.clear()
+
+    def _line(self, r) -> None:
+        colour = {"SAT": "green", "UNSAT": "red"}.get(r.outcome, "yellow")
+        found = f"  length {r.length}" if r.length is not None else ""
+        text = (f"T={r.horizon:<4d} {r.outcome:<7s} {r.seconds:8.2f} s  vars {r.vars:>8d}  "
+                f"clauses {r.clauses:>9d}  conflicts {r.conflicts:>9d}{found}")
+        c = self._console()
+        if c:
+            c.print(f"[{colour}]{text}[/{colour}]")
+        else:
+            print(text, file=self.stream, flush=True)
