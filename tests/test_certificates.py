@@ -189,3 +189,12 @@ def test_checker_does_not_import_the_finders():
     imported = {node.module or "" for node in ast.walk(ast.parse(src)) if isinstance(node, ast.ImportFrom)}
     finders = {"theory", "search", "invariant", "closed_set", "screens", "make", "constructive"}
     assert not any(part in finders for m in imported for part in m.split(".")), imported
+
+
+def test_bounded_in_a_widened_window_is_global(tmp_path):
+    inst = read_instance(PAPER / "pyramid-to-line.toml")  # window hull+2 is exact only up to 3 moves
+    cert = build_bounded(inst, 6, tmp_path, "pyr")
+    assert cert["margin"] > inst.margin and cert["window_exact"]
+    verdict = check_certificate(inst, cert, tmp_path)
+    assert verdict.ok and verdict.claim == "no solution with <= 6 moves"
+    assert not check_certificate(inst, dict(cert, margin=inst.margin), tmp_path).ok

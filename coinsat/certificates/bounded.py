@@ -3,6 +3,9 @@
 Fields::
 
     "horizon": T, "encoding": {option: bool, ...} (coinsat.encode.options),
+    "margin": null, or the margin of the wider lattice window (hull(start, goal) + margin)
+              the formula was built in, chosen so that the window holds R_T (below) and
+              the claim is global; the checker rebuilds that window itself,
     "cnf": file name (DIMACS, beside the JSON), "cnf_gbd_hash": GBD hash (gbdc),
     "proof": file name (DRAT text), "proof_format": "drat", "solver": name,
     "window_exact": true when the window is exact for T (then the claim is global
@@ -30,6 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from .. import geometry
 from ..instance import Instance
 from ..io.atomic import write_atomic
 from ..solution import Solution, verify
@@ -39,7 +43,46 @@ PROOF_SOLVERS = ("cadical195", "cadical153", "glucose4")
 
 
 def _window_exact(instance: Instance, horizon: int) -> bool:
-    return instance.board.exact or instance.exact_within(horizon)
+    """Is "no solution with <= horizon moves in the window" a global fact?
+
+    Yes on exact windows, and when the window holds the layer R_T: R_0 = the
+    start's cells, R_{t+1} = R_t plus every lattice cell with >= d neighbours
+    in R_t.  By induction the coins after t moves lie in R_t (a placed coin has
+    d coin neighbours, all in R_{t-1}), so solutions with <= T moves never
+    leave R_T.  Computed here from geometry alone, not taken from the engine.
+    """
+    b = instance.board
+    if b.exact or instance.exact_within(horizon):
+        return True
+    layer = {b.coords[c] for c in instance.start.cells}
+    for _ in range(horizon):
+        grown = {p for c in layer for p in geometry.neighbours(b.kind, c) if p not in layer
+                 and sum(n in layer for n in geometry.neighbours(b.kind, p)) >= instance.d}
+        if not grown:
+            break
+        layer |= grown
+    return all(b.has(c) for c in layer)
+
+
+def widened(instance: Instance, margin: int) -> Instance:
+    """The same puzzle in the lattice window hull(start, goal) + ``margin``."""
+    from ..instance import make_instance
+
+    b = instance.board
+    start = {b.coords[c]: lab for c, lab in instance.start.coins}
+    goal = {b.coords[c]: lab for c, lab in instance.goal.coins}
+    return make_instance(b.kind, start, goal, adjacency=instance.d, goal_placement=instance.goal_placement,
+                         name=instance.name, margin=margin)
+
+
+def exact_margin(instance: Instance, horizon: int) -> int | None:
+    """The smallest margin >= the instance's whose window is exact for ``horizon`` (None: already exact)."""
+    if _window_exact(instance, horizon) or not instance.board.is_lattice:
+        return None
+    m = instance.margin
+    while not _window_exact(widened(instance, m), horizon):
+        m += 1
+    return m
 
 
 def claim_text(instance: Instance, horizon: int, solution) -> str:
@@ -85,9 +128,11 @@ def build_bounded(instance: Instance, horizon: int, out_dir: str | Path, stem: s
     if solver not in PROOF_SOLVERS:
         raise ValueError(f"solver {solver!r} cannot give trusted proofs (use one of {PROOF_SOLVERS})")
     options = options or DEFAULT_OPTIONS
+    margin = exact_margin(instance, horizon)
+    target = instance if margin is None else widened(instance, margin)
     out = Path(out_dir)
     cnf_name, proof_name = f"{stem}.h{horizon}.cnf", f"{stem}.h{horizon}.drat"
-    text = write_cnf(instance, horizon, encoding=options)
+    text = write_cnf(target, horizon, encoding=options)
     clauses = [[int(x) for x in line.split()[:-1]] for line in text.splitlines() if line and line[0] not in "cp"]
     t0 = time.perf_counter()
     with Solver(name=solver, bootstrap_with=clauses, with_proof=True) as s:
@@ -98,12 +143,12 @@ def build_bounded(instance: Instance, horizon: int, out_dir: str | Path, stem: s
     write_atomic(out / cnf_name, text)
     proof_text = "\n".join(proof) + "\n"
     write_atomic(out / proof_name, proof_text)
-    cert = header(instance, "bounded", "horizon", claim_text(instance, horizon, solution))
+    cert = header(instance, "bounded", "horizon", claim_text(target, horizon, solution))
     cert.update(
-        horizon=horizon, encoding=options.as_dict(), cnf=cnf_name, cnf_gbd_hash=gbd_hash_file(out / cnf_name),
+        horizon=horizon, margin=margin, encoding=options.as_dict(), cnf=cnf_name, cnf_gbd_hash=gbd_hash_file(out / cnf_name),
         proof=proof_name, proof_format="drat", solver=solver, proof_lines=len(proof),
         proof_bytes=len(proof_text.encode()), solve_seconds=round(solve_seconds, 3),
-        window_exact=_window_exact(instance, horizon),
+        window_exact=_window_exact(target, horizon),
     )
     if solution is not None:
         coords = instance.board.coords
@@ -126,6 +171,10 @@ def check_bounded(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool,
     if cert.get("scope") != "horizon":
         return False, "bounded certificates have scope horizon"
     horizon = int(cert["horizon"])
+    if cert.get("margin") is not None:  # encoded in a wider window of the same puzzle
+        if not instance.board.is_lattice or int(cert["margin"]) < instance.margin:
+            return False, "a margin is only for widening a lattice window"
+        instance = widened(instance, int(cert["margin"]))
     solution = None
     if cert.get("solution") is not None:
         board = instance.board
