@@ -198,3 +198,13 @@ def test_bounded_in_a_widened_window_is_global(tmp_path):
     verdict = check_certificate(inst, cert, tmp_path)
     assert verdict.ok and verdict.claim == "no solution with <= 6 moves"
     assert not check_certificate(inst, dict(cert, margin=inst.margin), tmp_path).ok
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(instances(max_coins=4))
+def test_every_answer_gets_an_accepted_certificate(tmp_path_factory, inst):
+    r = solve(inst, "bfs", time_limit=20)
+    if r.status is Status.UNKNOWN:
+        return
+    done = certify(inst, r, tmp_path_factory.mktemp("cert"))
+    assert done.check.ok, (done.check.reason, done.certificate.get("kind"))

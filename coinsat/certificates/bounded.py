@@ -188,12 +188,14 @@ def check_bounded(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool,
             return False, f"the solution is not one: {verdict.reason} (step {verdict.step})"
         if len(solution) <= horizon:
             return False, f"the solution has {len(solution)} moves, contradicting the horizon {horizon}"
-    if bool(cert.get("window_exact")) != _window_exact(instance, horizon):
-        return False, "window_exact does not match the instance's window"
     if cert.get("claim") != claim_text(instance, horizon, solution):
         return False, f"the claim should read {claim_text(instance, horizon, solution)!r}"
     if horizon < 0:
-        return (solution is not None), "a verified solution (no bound claimed)"
+        if solution is None:
+            return False, "horizon -1 certifies a solution, and there is none"
+        return True, "a verified solution" + (" of 0 moves" if len(solution) == 0 else " (no bound claimed)")
+    if bool(cert.get("window_exact")) != _window_exact(instance, horizon):
+        return False, "window_exact does not match the instance's window"
     if cert.get("solver") not in PROOF_SOLVERS or cert.get("proof_format") != "drat":
         return False, f"proofs are accepted from {PROOF_SOLVERS} in DRAT format only"
     cnf_path, proof_path = base_dir / cert["cnf"], base_dir / cert["proof"]
