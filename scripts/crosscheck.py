@@ -213,6 +213,7 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     seconds: Counter = Counter()
     outcomes: Counter = Counter()
+    windows: Counter = Counter()
     cats: Counter = Counter()
     bad = 0
     for i in range(args.n):
@@ -223,7 +224,7 @@ def main(argv=None) -> int:
             seconds[e] += r.seconds
         first = results.get(names[0])
         outcomes[answer_class(first) if first and first.status in FOUND else "no solution <= T"] += 1
-        outcomes["exact window" if inst.exact_within(horizon) else "window only"] += 1
+        windows["exact within T" if inst.exact_within(horizon) else "window only"] += 1
         cats[category(inst)] += 1
         if problems:
             bad += 1
@@ -232,7 +233,8 @@ def main(argv=None) -> int:
                   flush=True)
         if args.progress and (i + 1) % args.progress == 0:
             print(f"  {i + 1}/{args.n} done, {bad} disagreements, {time.perf_counter() - t0:.0f} s", flush=True)
-    print("answers: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
+    print(f"answers ({names[0]}): " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
+    print("windows: " + ", ".join(f"{k} {v}" for k, v in sorted(windows.items())))
     print("engine seconds (sum): " + ", ".join(f"{e} {seconds[e]:.1f}" for e in names))
     print(f"categories: {len(cats)} ({', '.join(f'{k} {v}' for k, v in sorted(cats.items()))})")
     print(f"{args.n} instances, {bad} disagreements")

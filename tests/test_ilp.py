@@ -4,7 +4,7 @@
   board kind, labeled or not, d in {1, 2, 3}, every goal placement;
 * without a horizon (geometric growth, configuration-count cap) on small graphs,
   where "unsolvable" is reachable;
-* every optional family (I10, I11, I12) on and off gives the same optimum;
+* every optional family (I10-I13) on and off gives the same optimum;
 * the backend's mapping of PuLP 3 and PuLP 4 statuses never turns a limit into
   "infeasible", and a tiny time limit never yields bounded/unsolvable;
 * LP and MPS files are re-read (PuLP's MPS reader, HiGHS's LP reader) and give
@@ -87,7 +87,7 @@ def test_ilp_without_horizon_on_lattices(inst):
 
 
 OPTION_SETS = [dict(noop_last=False, windows=False, no_return=False),
-               dict(noop_last=False), dict(windows=False), dict(no_return=False)]
+               dict(noop_last=False), dict(windows=False), dict(no_return=False), dict(counts=True)]
 
 
 @settings(max_examples=20, deadline=None)

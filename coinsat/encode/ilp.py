@@ -25,6 +25,8 @@ The model over horizon T, cells c, label classes l, steps t = 1..T
       fillable at t (search/bounds.py, Lemma W of encodings/sat.md; option windows)
 * I12 sum_l fill[c,l,t] + sum_l vacate[c,l,t+1] <= 1     (no coin moves twice in a
       row; option no_return)
+* I13 start cells left <= moves so far; goal cells missing <= moves to come
+      (implied cuts; option counts, off by default)
 * OBJ minimise sum_{c,l,t} fill[c,l,t]  (= number of moves)
 
 I9 is exact: after a move s -> p the occupied neighbours of p are the coins
@@ -135,10 +137,10 @@ def _n_constraints(problem) -> int:
 
 
 def build_ilp(instance: Instance, horizon: int, *, noop_last: bool = True, windows: bool = True,
-              no_return: bool = True, name: str | None = None) -> IlpModel:
+              no_return: bool = True, counts: bool = False, name: str | None = None) -> IlpModel:
     """The integer program "a solution with <= ``horizon`` moves, minimising moves".
 
-    The options switch the optional families I10, I11, I12 (each keeps the
+    The options switch the optional families I10, I11, I12, I13 (each keeps the
     optimum within the horizon: encodings/ilp.md, "Options").  Raises
     ValueError for a negative horizon.
     """
@@ -166,6 +168,8 @@ def build_ilp(instance: Instance, horizon: int, *, noop_last: bool = True, windo
         b.noops_last()              # I10
     if no_return:
         b.no_return()               # I12
+    if counts:
+        b.counts(placements)        # I13
     b.goal(placements)              # I3
     prob += pulp.lpSum(v for k, v in b.vars.items() if isinstance(k, Fill)), "moves"
     return IlpModel(prob, horizon, labels, placements, b.vars, instance.board.size)
@@ -286,6 +290,21 @@ class _Builder:
         for t in range(1, self.T):
             for c in self.cells:
                 self.prob += self.fill(c, t) + self.vacate(c, t + 1) <= 1, f"I12_{c}_{t}"
+
+    def counts(self, placements) -> None:
+        """I13: at step t at most (moves so far) start coins have left their cells, and
+        (fixed goal) at most (moves still to come) goal coins are missing."""
+        lp = self.pulp.lpSum
+        index = {lab: li for li, lab in enumerate(self.labels)}
+        start = [(c, index[lab]) for c, lab in self.inst.start.coins]
+        goal = [(c, index[lab]) for c, lab in placements[0].coins] if len(placements) == 1 else None
+        moved = lambda ts: lp(1 - self.vars[Noop(u)] for u in ts)  # noqa: E731
+        for t in self.steps:
+            self.prob += (lp(1 - self.x(c, li, t) for c, li in start) <= moved(range(1, t + 1)),
+                          f"I13s_{t}")
+            if goal is not None and t < self.T:
+                self.prob += (lp(1 - self.x(c, li, t) for c, li in goal) <= moved(range(t + 1, self.T + 1)),
+                              f"I13g_{t}")
 
     def goal(self, placements) -> None:
         """I3: step T is the goal, or one of its placements chosen by selectors z."""

@@ -31,7 +31,7 @@ answer is ``unsolvable`` (certificate ``goal-outside-span``) without a solve.
 
 Options: ``solver`` ("highs" | "cbc"), ``threads``, ``max_horizon``, and the
 encoding families ``noop_last`` (I10), ``windows`` (I11), ``no_return`` (I12),
-all on by default.  Every decoded solution is replayed by ``certify_solution``.
+on by default, and ``counts`` (I13), off by default.  Every decoded solution is replayed by ``certify_solution``.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 import time
 
-from ..backends.ilp_backend import SAT, UNSAT, run_ilp
+from ..backends.ilp_backend import SAT, UNKNOWN, UNSAT, IlpAnswer, run_ilp
 from ..encode.ilp import DecodeError, build_ilp
 from ..errors import UsageError
 from ..instance import Instance
@@ -47,7 +47,7 @@ from ..result import Result, Status
 from ..solution import certify_solution
 from .bounds import configuration_count, lower_bound
 
-ENCODING_OPTIONS = ("noop_last", "windows", "no_return")
+ENCODING_OPTIONS = ("noop_last", "windows", "no_return", "counts")
 OPTIONS = ("solver", "threads", "max_horizon") + ENCODING_OPTIONS
 
 
@@ -103,6 +103,9 @@ class _Run:
         self.stats: dict = {"horizons": []}
 
     def solve_at(self, T: int, remaining: float | None):
+        if remaining is not None and remaining <= 0:  # no time left: do not even build
+            return IlpAnswer(UNKNOWN, False, None, None, self.opts.get("solver", "highs"),
+                             "time limit", 0.0), None
         model = build_ilp(self.inst, T, **{k: v for k, v in self.opts.items() if k in ENCODING_OPTIONS})
         answer = run_ilp(model.problem, self.opts.get("solver", "highs"), time_limit=remaining,
                          threads=self.opts.get("threads"))
