@@ -258,3 +258,19 @@ def test_cli_solve_and_export(capsys, tmp_path):
     answer = run_ilp(prob)
     assert answer.optimal and round(answer.objective) == 4
     assert main(["export", "instances/paper/h-to-o.toml", "--format", "lp"]) == 2
+
+
+def test_cbc_when_available_agrees():
+    from coinsat.backends.ilp_backend import make_solver
+    from coinsat.errors import UsageError
+
+    try:
+        make_solver("cbc")
+    except UsageError:
+        pytest.skip("no CBC (PuLP 4 bundles none; no cbc program on PATH)")
+    for placement in ("fixed", "congruent"):
+        inst = swap_instance(goal_placement=placement)
+        want = solve_bfs(inst)
+        got = solve_ilp(inst, solver="cbc")
+        assert (got.status, got.length) == (want.status, want.length)
+        assert got.stats["solver"] == "cbc"

@@ -49,26 +49,27 @@ from ..solution import Solution
 
 
 # Variable keys: frozen dataclasses, so that Occ(1, 0, 2) != Fill(1, 0, 2)
-# (NamedTuples with equal fields would compare equal as plain tuples).
+# (dataclass equality requires the same class; NamedTuples would compare equal).
 @dataclass(frozen=True)
-class Occ:
+class _CellKey:
     cell: int
     label: int
     step: int
 
 
 @dataclass(frozen=True)
-class Fill:
-    cell: int
-    label: int
-    step: int
+class Occ(_CellKey):
+    """x[cell, label, step]: the cell holds a coin of that class in C_step."""
 
 
 @dataclass(frozen=True)
-class Vacate:
-    cell: int
-    label: int
-    step: int
+class Fill(_CellKey):
+    """f[cell, label, step]: move ``step`` drops a coin of that class on the cell."""
+
+
+@dataclass(frozen=True)
+class Vacate(_CellKey):
+    """v[cell, label, step]: move ``step`` lifts a coin of that class from the cell."""
 
 
 @dataclass(frozen=True)
