@@ -103,16 +103,16 @@ class Encoder:
 
     # variable access (None = ruled out by the windows = constant false)
     def x(self, c: int, t: int) -> int | None:
-        return self.vm.get(Occ(c, t))
+        return self.vm.get(Occ, c, t)
 
     def f(self, c: int, t: int) -> int | None:
-        return self.vm.get(Fill(c, t))
+        return self.vm.get(Fill, c, t)
 
     def v(self, c: int, t: int) -> int | None:
-        return self.vm.get(Vac(c, t))
+        return self.vm.get(Vac, c, t)
 
     def noop(self, t: int) -> int:
-        return self.vm.get(NoOp(t))
+        return self.vm.get(NoOp, t)
 
     def _count(self, fid: str, clauses: list) -> list:
         self.counts[fid] = self.counts.get(fid, 0) + len(clauses)
@@ -123,18 +123,18 @@ class Encoder:
         cells = w.cells_at(t)
         self.cells.append(cells)
         for c in cells:
-            vm.new(Occ(c, t))
+            vm.new(Occ, c, t)
         if t == 0:
             self.horizon = 0
             return
         fills = tuple(c for c in cells if w.fillable(c, t))
         self.fills.append(fills)
         for c in fills:
-            vm.new(Fill(c, t))
+            vm.new(Fill, c, t)
         for c in self.cells[t - 1]:
-            vm.new(Vac(c, t))
+            vm.new(Vac, c, t)
         if self.options.noop:
-            vm.new(NoOp(t))
+            vm.new(NoOp, t)
         self.horizon = t
 
     def extend(self, horizon: int) -> list[list[int]]:
@@ -173,13 +173,13 @@ class Encoder:
         if not ok:
             return None, []
         if inst.goal_placement == "fixed":
-            extra = [-self.vm.get(OffGoal(T, 1))] if self.goal_cells is not None and T > 0 else []
+            extra = [-self.vm.get(OffGoal, T, 1)] if self.goal_cells is not None and T > 0 else []
             return self._goal_lits(goals[0], T) + extra, []
-        g = self.vm.get(GoalAt(T))
+        g = self.vm.get(GoalAt, T)
         if g is not None:  # built before
             return [g], []
-        g = self.vm.new(GoalAt(T))
-        z = {k: self.vm.new(Place(k)) for k in ok}
+        g = self.vm.new(GoalAt, T)
+        z = {k: self.vm.new(Place, k) for k in ok}
         clauses = [[-g, *z.values()]]
         for k in ok:
             clauses += [[-g, -z[k], lit] for lit in self._goal_lits(goals[k], T, empties=False)]
@@ -189,7 +189,7 @@ class Encoder:
         """Literals saying C_T = goal (None if a goal coin is ruled out at T)."""
         lits = [self.x(c, T) for c in goal.cells]
         if self.labels:
-            lits += [self.vm.get(Lab(lab, c, T)) for c, lab in goal.coins]
+            lits += [self.vm.get(Lab, lab, c, T) for c, lab in goal.coins]
         if not all(lits):
             return None
         if empties:

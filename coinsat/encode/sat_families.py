@@ -52,7 +52,7 @@ def c1_start(e) -> list[list[int]]:
         out.append([e.x(c, 0) if c in occupied else -e.x(c, 0)])
     if e.labels:
         for c, lab in sorted(occupied.items()):
-            out.append([e.vm.new(Lab(lab, c, 0))])
+            out.append([e.vm.new(Lab, lab, c, 0)])
     return out
 
 
@@ -92,7 +92,7 @@ def exactly_one(e, lits: list[int], family: str, t: int) -> list[list[int]]:
     if not e.options.ladder or n <= 5:
         out += [[-a, -b] for a, b in combinations(lits, 2)]
         return out
-    s = [e.vm.new(Ladder(family, t, i)) for i in range(n - 1)]  # s_i: one of lits[0..i] is true
+    s = [e.vm.new(Ladder, family, t, i) for i in range(n - 1)]  # s_i: one of lits[0..i] is true
     for i, l in enumerate(lits):
         if i < n - 1:
             out.append([-l, s[i]])
@@ -129,7 +129,7 @@ def at_least(e, guard: int, lits: list[int], k: int, what: str, owner: int, t: i
         return [[-guard, *sub] for sub in combinations(lits, m - k + 1)]
     # r(i, j): at least j of lits[:i]; only the "r -> reason" direction is needed.
     def r(i, j):
-        return e.vm.new(Count(what, owner, t, i, j))
+        return e.vm.new(Count, what, owner, t, i, j)
     out = [[-guard, r(m, k)]]
     for i in range(1, m + 1):
         for j in range(1, min(i, k) + 1):
@@ -160,16 +160,16 @@ def c7_labels(e, t: int) -> list[list[int]]:
         return []
     out: list[list[int]] = []
     vm = e.vm
-    moved = [vm.new(Moved(l, t)) for l in e.labels]
+    moved = [vm.new(Moved, l, t) for l in e.labels]
     out += [[-a, -b] for a, b in combinations(moved, 2)]
     for c in e.cells[t]:
-        ys = [vm.new(Lab(l, c, t)) for l in e.labels]
+        ys = [vm.new(Lab, l, c, t) for l in e.labels]
         x, f, v = e.x(c, t), e.f(c, t), e.v(c, t)
         out.append([-x, *ys])
         out += [[-y, x] for y in ys]
         out += [[-a, -b] for a, b in combinations(ys, 2)]
         for l, y, m in zip(e.labels, ys, moved):
-            y0 = vm.get(Lab(l, c, t - 1))
+            y0 = vm.get(Lab, l, c, t - 1)
             _add(out, neg(y0), pos(v), y)  # frame: nothing lifted from c keeps its label
             _add(out, -y, pos(f), pos(y0))  # frame: a label appears only by a fill
             if v:
@@ -204,7 +204,7 @@ def p5_tight(e, t: int) -> list[list[int]]:
         support = [e.x(n, t) for n in e.nbrs[p] if e.x(n, t - 1)]
         if comb(len(support), d + 1) > SUBSET_LIMIT:
             continue  # no k[p,t]: every fill of p counts as a use (weaker, still sound)
-        k = e.vm.new(Tight(p, t))
+        k = e.vm.new(Tight, p, t)
         out.append([-k, e.f(p, t)])
         out += [[-k, *(-s for s in sub)] for sub in combinations(support, d + 1)]
     return out
@@ -219,17 +219,17 @@ def p4_useful(e, t: int) -> list[list[int]]:
     out: list[list[int]] = []
     vm = e.vm
     for p in e.cells[t]:
-        w0 = vm.get(Idle(p, t - 1))
+        w0 = vm.get(Idle, p, t - 1)
         f = e.f(p, t)
         if not (w0 or f):
             continue
-        w = vm.new(Idle(p, t))
+        w = vm.new(Idle, p, t)
         if f:
             out.append([-f, w])
         if w0:
             uses = []
             for n in e.nbrs[p]:
-                k = vm.get(Tight(n, t)) if e.active("tight") else None
+                k = vm.get(Tight, n, t) if e.active("tight") else None
                 u = k or e.f(n, t)
                 if u:
                     uses.append(u)
@@ -250,7 +250,7 @@ def p6_commute(e, t: int) -> list[list[int]]:
     near = {}
     for p1 in e.fills[t - 1]:
         vs = [e.v(n, t) for n in (p1, *e.nbrs[p1]) if e.v(n, t)]
-        a = vm.new(Near(p1, t))
+        a = vm.new(Near, p1, t)
         out.append([-a, *vs])
         near[p1] = a
     for p1 in e.fills[t - 1]:
@@ -278,7 +278,7 @@ def at_most(e, lits: list[int], k: int, what: str, owner: int, t: int,
     if k == 0:
         return [[-l, *g] for l in lits]
     def s(i, j):
-        return e.vm.new(Count(what, owner, t, i, j))
+        return e.vm.new(Count, what, owner, t, i, j)
     out = []
     for i, l in enumerate(lits):
         if i < m - 1:
@@ -308,7 +308,7 @@ def p8_perimeter(e, t: int) -> list[list[int]]:
         if K == 0:
             out.append([-e.x(a, t), -e.x(b, t)])
             continue
-        y = e.vm.new(Edge(a, b, t))
+        y = e.vm.new(Edge, a, b, t)
         out.append([-e.x(a, t), -e.x(b, t), y])
         lits.append(y)
     return out + at_most(e, lits, K, "edges", 0, t)
@@ -339,14 +339,14 @@ def p10_kept(e, t: int) -> list[list[int]]:
     kept = {}
     for c in e.cells[t - 1]:
         a, b = e.x(c, t - 1), e.x(c, t)
-        k = e.vm.new(Kept(c, t))
+        k = e.vm.new(Kept, c, t)
         out += [[-k, a], [-k, b], [-a, -b, k]]
         kept[c] = k
     if K is not None:
         edges = [(a, b) for a in kept for b in e.nbrs[a] if a < b and b in kept]
         lits = []
         for a, b in edges:
-            y = e.vm.new(Edge(a, b, -t))  # negative step: the kept set of move t
+            y = e.vm.new(Edge, a, b, -t)  # negative step: the kept set of move t
             out.append([-kept[a], -kept[b], y])
             lits.append(y)
         noop = e.noop(t) if e.options.noop else None
@@ -375,22 +375,22 @@ def p7_goal_count(e, t: int) -> list[list[int]]:
             return 0
         if tt == 0:
             return TRUE if j <= og0 else 0
-        return vm.new(OffGoal(tt, j))
+        return vm.new(OffGoal, tt, j)
 
     def lit_neg(l):
         return 0 if l is TRUE else (TRUE if l == 0 else -l)
 
     out: list[list[int]] = []
-    fB = vm.new(Count("fill-in-goal", 0, t, 0, 0))
-    vB = vm.new(Count("lift-from-goal", 0, t, 0, 0))
+    fB = vm.new(Count, "fill-in-goal", 0, t, 0, 0)
+    vB = vm.new(Count, "lift-from-goal", 0, t, 0, 0)
     fs = [e.f(c, t) for c in B if e.f(c, t)]
     vs = [e.v(c, t) for c in B if e.v(c, t)]
     out.append([-fB, *fs])
     out += [[-f, fB] for f in fs]
     out.append([-vB, *vs])
     out += [[-v, vB] for v in vs]
-    inc = vm.new(Count("off-goal+1", 0, t, 0, 0))
-    dec = vm.new(Count("off-goal-1", 0, t, 0, 0))
+    inc = vm.new(Count, "off-goal+1", 0, t, 0, 0)
+    dec = vm.new(Count, "off-goal-1", 0, t, 0, 0)
     out += [[-inc, vB], [-inc, -fB], [-vB, fB, inc]]
     out += [[-dec, fB], [-dec, -vB], [-fB, vB, dec]]
     for j in range(1, n + 1):
@@ -420,7 +420,7 @@ def p11_distinct(e, t: int) -> list[list[int]]:
         ds = []
         for c in e.cells[t]:
             xu = e.x(c, u)
-            d = vm.new(Count("new-vs", c, t, u, 0))
+            d = vm.new(Count, "new-vs", c, t, u, 0)
             out.append([-d, e.x(c, t)])
             if xu:
                 out.append([-d, -xu])
@@ -438,7 +438,7 @@ def p12_symmetry(e, t: int) -> list[list[int]]:
     out: list[list[int]] = []
     vm = e.vm
     for k, g in enumerate(e.symmetries):
-        inv = vm.get(Count("invariant", k, t - 1, 0, 0)) if t > 1 else None
+        inv = vm.get(Count, "invariant", k, t - 1, 0, 0) if t > 1 else None
         guard = [-inv] if inv else []
         if t > 1 and not inv:
             continue
@@ -447,7 +447,7 @@ def p12_symmetry(e, t: int) -> list[list[int]]:
                 if p != s and (g[p], g[s]) < (p, s):
                     out.append([*guard, -e.v(s, t), -e.f(p, t)])
         # u[g,t]: only true if C_t is invariant, and true whenever it is
-        u = vm.new(Count("invariant", k, t, 0, 0))
+        u = vm.new(Count, "invariant", k, t, 0, 0)
         diffs = []
         for c in range(len(g)):
             a, b = e.x(c, t), e.x(g[c], t)
@@ -457,7 +457,7 @@ def p12_symmetry(e, t: int) -> list[list[int]]:
                 out.append([-u, -(a or b)])
                 diffs.append(a or b)
                 continue
-            d = vm.new(Count("asymmetric", k, t, c, 0))
+            d = vm.new(Count, "asymmetric", k, t, c, 0)
             out += [[-u, -a, b], [-u, a, -b], [-d, a, b], [-d, -a, -b]]
             diffs.append(d)
         out.append([u, *diffs])

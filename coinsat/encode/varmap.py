@@ -145,15 +145,19 @@ class VarMap:
     def __init__(self, coords: tuple[Hashable, ...]):
         self.pool = IDPool()
         self.coords = coords
-        self._ids: dict = self.pool.obj2id  # key -> id (the pool's own map)
+        self._fast: dict[tuple, int] = {}  # (key class, *fields) -> id: cheap to hash
 
-    def new(self, key) -> int:
-        """The variable of ``key``, created now if it does not exist yet."""
-        return self.pool.id(key)
+    def new(self, cls, *fields) -> int:
+        """The variable of the key ``cls(*fields)``, created now if it does not exist yet."""
+        k = (cls, *fields)
+        v = self._fast.get(k)
+        if v is None:
+            v = self._fast[k] = self.pool.id(cls(*fields))
+        return v
 
-    def get(self, key) -> int | None:
-        """The variable of ``key``, or None if it was never created (constant false)."""
-        return self._ids.get(key)
+    def get(self, cls, *fields) -> int | None:
+        """The variable of ``cls(*fields)``, or None if it was never created (constant false)."""
+        return self._fast.get((cls, *fields))
 
     @property
     def nvars(self) -> int:

@@ -87,10 +87,10 @@ def _widen(instance: Instance, horizon: int) -> Instance:
 class _Session:
     """One encoder + one solver on one (possibly widened) instance."""
 
-    def __init__(self, instance: Instance, options: EncodingOptions, solver: str):
+    def __init__(self, instance: Instance, options: EncodingOptions, solver: str, config=None):
         self.instance = instance
         self.encoder = Encoder(instance, options)
-        self.backend = SatBackend(solver)
+        self.backend = SatBackend(solver, config)
         self.options = options
 
     def query(self, T: int, time_limit: float | None):
@@ -126,14 +126,16 @@ def _options(options: EncodingOptions | None, flags: dict) -> EncodingOptions:
 def solve_sat(instance: Instance, *, max_moves: int | None = None, time_limit: float | None = None,
               solver: str = DEFAULT_SOLVER, strategy: str = DEFAULT_STRATEGY,
               options: EncodingOptions | None = None,
-              progress: Callable[[HorizonReport], None] | None = None, **flags) -> Result:
-    """Shortest solution by SAT (module docstring).  ``flags``: EncodingOptions fields."""
+              progress: Callable[[HorizonReport], None] | None = None,
+              solver_config: dict[str, int] | None = None, **flags) -> Result:
+    """Shortest solution by SAT (module docstring).  ``flags``: EncodingOptions fields;
+    ``solver_config``: CaDiCaL options (default ``sat_backend.CADICAL_DEFAULTS``)."""
     if strategy not in STRATEGIES:
         raise UsageError(f"unknown strategy {strategy!r} (choose from {', '.join(STRATEGIES)})")
     opts = _options(options, flags)
     if not opts.noop and strategy != "linear":
         raise UsageError("without no-op steps only the 'linear' strategy is sound")
-    run = _Run(instance, opts, solver, time_limit, progress)
+    run = _Run(instance, opts, solver, time_limit, progress, solver_config)
     try:
         return run.go(max_moves, strategy)
     finally:
@@ -141,8 +143,9 @@ def solve_sat(instance: Instance, *, max_moves: int | None = None, time_limit: f
 
 
 class _Run:
-    def __init__(self, instance, opts, solver, time_limit, progress):
+    def __init__(self, instance, opts, solver, time_limit, progress, config=None):
         self.original = instance
+        self.config = config
         self.opts, self.solver, self.progress = opts, solver, progress
         self.t0 = time.perf_counter()
         self.deadline = math.inf if time_limit is None else self.t0 + time_limit
@@ -162,7 +165,8 @@ class _Run:
         if s is None or not exact_for(s.instance, T):
             if s is not None:
                 s.close()
-            self.session = s = _Session(_widen(self.original, max(T, 2 * self.lb)), self.opts, self.solver)
+            self.session = s = _Session(_widen(self.original, max(T, 2 * self.lb)), self.opts,
+                                        self.solver, self.config)
         return s
 
     def query(self, T: int) -> Outcome:
