@@ -13,6 +13,10 @@ a random walk of legal moves away from the start (solvable) or random cells
 the window exact for the horizon, so that all engines must agree exactly there
 too; the rest keep a small margin to exercise the window-only answers.
 
+The engines are called directly, not through ``methods.solve`` (which answers
+screened instances without running any engine); the cheap unsolvability
+screens (``certificates/screens.py``) join as one more voice when they answer.
+
 Rules (``compare``), with L an engine's solution length:
 
 * no engine answers ``unknown``;
@@ -48,7 +52,8 @@ from coinsat.instance import Instance, make_instance  # noqa: E402
 from coinsat.io.instance_format import write_instance  # noqa: E402
 from coinsat.result import Result, Status  # noqa: E402
 from coinsat.rules import apply_move, legal_moves  # noqa: E402
-from coinsat.search.methods import METHODS, solve  # noqa: E402
+from coinsat.certificates.screens import screen  # noqa: E402
+from coinsat.search.methods import METHODS, get_method  # noqa: E402
 
 ENGINES = ("bfs", "sat", "ilp")
 WINDOW_ENGINES = ("bfs", "ilp")  # answer for the instance's window, exactly as given
@@ -170,14 +175,23 @@ def compare(instance: Instance, horizon: int, results: dict[str, Result]) -> lis
 
 
 def check(instance: Instance, horizon: int, names=None) -> tuple[dict[str, Result], list[str]]:
-    """Run the engines with ``max_moves=horizon``; an engine that raises (e.g. a solution
-    that fails verification) is a disagreement too."""
+    """Run the engines with ``max_moves=horizon``, each called directly (``methods.solve``
+    would answer screened instances without running any engine), plus the cheap
+    unsolvability screens as one more voice when they answer.  An engine that raises
+    (e.g. a solution that fails verification) is a disagreement too."""
     results, errors = {}, []
     for e in names or engines():
         try:
-            results[e] = solve(instance, e, max_moves=horizon)
+            results[e] = get_method(e)(instance, max_moves=horizon)
         except Exception as exc:  # noqa: BLE001 - any crash is a finding, reported and saved
             errors.append(f"{e} raised {type(exc).__name__}: {exc}")
+    try:
+        screened = screen(instance)
+    except Exception as exc:  # noqa: BLE001
+        errors.append(f"screen raised {type(exc).__name__}: {exc}")
+    else:
+        if screened is not None:
+            results["screen"] = screened
     return results, errors + compare(instance, horizon, results)
 
 
@@ -231,6 +245,8 @@ def main(argv=None) -> int:
             where = "" if args.no_save else f" -> {save_regression(inst, horizon, results, problems)}"
             print(f"DISAGREEMENT seed {seed} T={horizon} {category(inst)}: {'; '.join(problems)}{where}",
                   flush=True)
+        if "screen" in results:
+            outcomes["(screened unsolvable)"] += 1
         if args.progress and (i + 1) % args.progress == 0:
             print(f"  {i + 1}/{args.n} done, {bad} disagreements, {time.perf_counter() - t0:.0f} s", flush=True)
     print(f"answers ({names[0]}): " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
