@@ -63,12 +63,12 @@ def test_ilp_equals_bfs_at_a_horizon(inst, horizon):
 
 
 @settings(max_examples=25, deadline=None)
-@given(instances(kinds=("graph",), max_coins=3))
-def test_ilp_without_horizon_equals_bfs_on_graphs(inst):
+@given(instances(kinds=("graph",), max_coins=3), st.sampled_from(("linear", "geometric")))
+def test_ilp_without_horizon_equals_bfs_on_graphs(inst, strategy):
     assume(configuration_count(inst) <= 20)  # the cap N - 1 is the last horizon tried; proving
     # infeasibility at long horizons is slow for MIP solvers (30-40 s at T = 48 on 8 cells)
     bfs = solve_bfs(inst)
-    ilp = solve_ilp(inst)
+    ilp = solve_ilp(inst, strategy=strategy)
     assert ilp.status == bfs.status
     assert ilp.length == bfs.length
     if ilp.status is Status.UNSOLVABLE:
@@ -246,6 +246,8 @@ def test_unknown_option_is_a_usage_error():
         solve_ilp(swap_instance(), bogus=1)
     with pytest.raises(UsageError):
         solve_ilp(swap_instance(), solver="gurobi")
+    with pytest.raises(UsageError):
+        solve_ilp(swap_instance(), strategy="random")
 
 
 def test_cli_solve_and_export(capsys, tmp_path):
