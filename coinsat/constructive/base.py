@@ -61,6 +61,14 @@ class Play:
         }
         self.moves: list[Move] = []
 
+    @classmethod
+    def at(cls, instance: Instance, config: Configuration) -> "Play":
+        """A play on ``instance``'s board that starts from ``config`` instead of the start."""
+        play = cls(instance)
+        play.config = config
+        play.occ = {instance.board.coords[c]: lab for c, lab in config.coins}
+        return play
+
     # --- queries -------------------------------------------------------------------
     def on_board(self, xy: Coord) -> bool:
         return self.board.has(xy)

@@ -1,0 +1,329 @@
+"""Theorem 2 (square grid, d = 2, unlabeled) made constructive, as far as it goes.
+
+Hypothesis (coinsat.theory.square.hypothesis): coins e1, e2 with
+span(A - E) ⊇ span(B - E) and each e_i adjacent to two coins of B - E.  The
+theorem is known to be too broad (Galliot, Gravier, Sivignon, arXiv
+2307.06767); see ``instances/counterexamples/``.  Whatever happens, a sequence
+is only returned after rules.py has replayed it (certify_solution); every
+case the construction does not cover raises ConstructionError naming it.
+
+Strategy (the paper's): bring both A and B to one canonical configuration
+with the same span, A by any legal moves, B by *reversible* moves, and join
+A -> canonical -> B by reversing B's half.
+
+* **Canonicalizing** (paper, "Canonicalizing Algorithm", our own merge): the
+  coins of X - E are absorbed one at a time into a staircase (an L in the
+  paper's wide sense; staircase.py) while e1, e2 serve as helpers.  A coin
+  inside the staircase's rectangle is redundant (junk, emulated).  A coin that
+  becomes the new top-left or bottom-right corner is appended.  A coin beside
+  a side is walked along that side to the corner by window gadgets, after the
+  staircase is raised to run along that side.  The order is chosen by a dry
+  run over the start coins.  The final staircase is hopped into the canonical
+  L (coins lowest-leftmost on their diagonals, short step last).
+* **Meeting**: B's half ends at L + helpers parked in two fixed pockets +
+  B's junk where it lies.  A's half ends at L too; then A's staircase is raised
+  to the opposite L and lowered back; just after a coin has passed a cell where
+  B keeps junk, that cell is supported by the helpers of the hop, and one of
+  A's junk coins is dropped there (paper, "Final Sweep").
+
+Documented gaps (each raises ConstructionError, reported by
+scripts/construct_vs_optimal.py): span(B - E) with several rectangles (where
+the counterexamples live); span(A - E) larger than span(B - E) (the paper's
+"Reducing Span" step); a coin that can only join at the corner the staircase
+does not reach (rotating an L); no coin within distance 2 of the rectangle
+(merging two L's); a window gadget not found; the two halves ending in mirror
+images of the L.  Labeled coins are outside the theorem (a conjecture in the
+paper).  Moves: O(n^3) hops and gadget steps in the worst case.
+"""
+
+from __future__ import annotations
+
+from ..geometry import Coord
+from ..instance import Instance, make_instance
+from ..theory.span import lattice_span, rectangles
+from ..theory.square import hypothesis
+from .base import Construction, ConstructionError, Play, run_construction
+from .staircase import IDENTITY, MIRROR, Engine, GapError, dist, nbrs
+
+KIND = "square"
+
+
+def check_scope(instance: Instance) -> None:
+    if instance.board.kind != KIND:
+        raise ConstructionError(f"construct:square needs a square board, not {instance.board.kind!r}")
+    if instance.d != 2:
+        raise ConstructionError(f"Theorem 2 is stated for d = 2, not d = {instance.d}")
+    if instance.start.is_labeled:
+        raise ConstructionError("Theorem 2 is about unlabeled coins (labeled coins: only a conjecture "
+                                "in the paper, section 'Labeled Coins')")
+
+
+def witness(instance: Instance):
+    """(A, B, E_A, E_B) in coordinates for the first goal placement satisfying the hypothesis."""
+    b = instance.board
+    start = [b.coords[c] for c in instance.start.cells]
+    for goal in instance.goal_configurations:
+        cells = [b.coords[c] for c in goal.cells]
+        w = hypothesis(make_instance(KIND, start, cells))
+        if w is not None:
+            return set(start), set(cells), set(map(tuple, w["start"])), set(map(tuple, w["goal"]))
+    return None
+
+
+# --- choosing the order of absorption ---------------------------------------------------
+
+def _rect_dist(rect, p):
+    x0, y0, x1, y1 = rect
+    return max(0, x0 - p[0], p[0] - x1) + max(0, y0 - p[1], p[1] - y1)
+
+
+_RANK = {"junk": 0, "head": 1, "tail": 1, "first": 1, "side": 2, "bad": 9}
+
+
+def _next(eng: Engine):
+    """The pending coin to absorb next: the best class among those within distance 2."""
+    if not eng.chain:
+        return None
+    rect = eng.rect(IDENTITY)
+    best = None
+    for p in eng.pending:
+        if _rect_dist(rect, p) > 2:
+            continue
+        kind = eng.classify(p)
+        kind = kind if isinstance(kind, str) else "side"
+        if kind == "bad" and not eng.framed:
+            kind = "head"
+        key = (_RANK[kind], _rect_dist(rect, p), p)
+        best = key if best is None or key < best else best
+    return None if best is None else best[2]
+
+
+def _dry_run(coins, start, frame):
+    """Count the costly cases of absorbing ``coins`` from ``start`` (no moves made)."""
+    play = _NullPlay()
+    eng = Engine(play, [], set(coins) - {start}, reversible=False)
+    eng.frame = frame
+    eng.chain = {start}
+    bad = sides = 0
+    while eng.pending:
+        t = _next(eng)
+        if t is None:
+            return (1, bad, sides), eng.frame
+        eng.pending.discard(t)
+        kind = eng.classify(t)
+        if kind == "bad" and not eng.framed:
+            eng.frame = MIRROR if eng.frame == IDENTITY else IDENTITY
+            kind = eng.classify(t)
+        if kind == "bad":
+            bad += 1
+        elif not isinstance(kind, str):
+            sides += 1
+        if kind != "junk":
+            eng.chain.add(t)
+            x0, y0, x1, y1 = eng.rect(IDENTITY)
+            eng.framed = x0 != x1 and y0 != y1
+    return (0, bad, sides), eng.frame
+
+
+class _NullPlay:
+    occ: dict = {}
+
+    def on_board(self, xy):
+        return True
+
+
+def choose_start(coins, frame):
+    """The start coin whose dry run has no stuck step and fewest bad corners, ending in ``frame``."""
+    best = None
+    for s in sorted(coins):
+        cost, fr = _dry_run(coins, s, frame)
+        key = (cost[0], cost[1], fr != frame, cost[2], s)
+        best = key if best is None or key < best else best
+    return best
+
+
+# --- the two halves ----------------------------------------------------------------------
+
+def canonicalize(play: Play, core, helpers, frame, reversible: bool) -> Engine:
+    """Absorb ``core`` into a staircase and make it the canonical L in ``frame``."""
+    key = choose_start(core, frame)
+    if key[0]:
+        raise GapError("no coin lies within distance 2 of the staircase's rectangle: two L's "
+                       "would have to be merged (paper, 'Merging L's'), not implemented")
+    if key[1]:
+        raise GapError("every order needs a coin to join at a corner the staircase does not "
+                       "reach (rotating an L), not implemented")
+    start = key[-1]
+    eng = Engine(play, helpers, set(core) - {start}, reversible)
+    eng.frame = frame
+    eng.chain = {start}
+    while eng.pending:
+        t = _next(eng)
+        if t is None:
+            raise GapError("no pending coin within distance 2 (merging L's), not implemented")
+        eng.absorb(t)
+    if eng.frame != frame:
+        raise GapError("the staircase ends mirrored (needs rotating the L), not implemented")
+    eng.canonical()
+    return eng
+
+
+def parking(chain, junk) -> list[Coord]:
+    """Two empty cells next to two coins of the L or the junk (helpers park there), in a fixed order."""
+    fixed = set(chain) | set(junk)
+    cells = sorted({q for c in fixed for q in nbrs(c)} - fixed)
+    spots = [q for q in cells if sum(n in fixed for n in nbrs(q)) >= 2]
+    if len(spots) < 2:
+        raise GapError("fewer than two cells next to two coins of the final L and junk, to park the helpers")
+    return spots[:2]
+
+
+def park(eng: Engine, spots) -> None:
+    """Move the helpers onto the two parking cells (those held by other coins are skipped)."""
+    for h in sorted(eng.helpers, key=lambda h: h not in spots):
+        if h in spots:
+            continue
+        q = next((s for s in spots if s not in eng.play.occ), None)
+        if q is not None and eng.play.support(q, h) >= 2:
+            eng.move_helper(h, q)
+
+
+def sweep_drops(eng: Engine, targets: set[Coord]) -> None:
+    """Raise the L to the opposite corner, then lower it back, dropping junk on ``targets``."""
+    eng.reshape(eng.extreme(eng.frame, high=True))
+    low = eng.extreme(eng.frame, high=False)
+    where = {p: p for p in eng.chain}
+    u = eng.back(eng.frame, (1, 1))
+    down = (-u[0], -u[1])
+    for _ in range(100_000):
+        _drop_round(eng, targets, where, low, down)
+        order = eng.order()
+        pos = {p: i for i, p in enumerate(order)}
+        todo = sorted((o for o in where if where[o] != low[o]), key=lambda o: -eng._s(where[o]))
+        for o in todo:
+            cur = where[o]
+            nxt = (cur[0] + down[0], cur[1] + down[1])
+            i = pos[cur]
+            if 0 < i < len(order) - 1 and eng.chain_ok(order[i - 1], nxt, order[i + 1]):
+                eng.hop(cur, down)
+                where[o] = nxt
+                break
+        else:
+            break
+    _drop_round(eng, targets, where, low, down)
+
+
+def _future(where, low, down):
+    """Cells some chain coin will still pass (or stop on) while the L is lowered."""
+    out = set()
+    for o, cur in where.items():
+        p = cur
+        while p != low[o]:
+            p = (p[0] + down[0], p[1] + down[1])
+            out.add(p)
+    return out
+
+
+def _drop_round(eng: Engine, targets, where, low, down) -> None:
+    """Drop junk on every empty target that is supported now and no chain coin will pass again."""
+    fut = _future(where, low, down)
+    occ = eng.play.occ
+    while True:
+        material = sorted(set(occ) - eng.active() - set(targets))
+        move = next(((m, q) for q in sorted(targets) if q not in occ and q not in fut
+                     for m in material if eng.play.support(q, m) >= 2), None)
+        if move is None:
+            return
+        eng.play.move(*move)
+
+
+def _drop_greedy(eng: Engine, targets) -> bool:
+    """With the L fixed, fill empty targets in any supported order; if stuck, stand a helper
+    next to a target that lacks one neighbour and return True (park and call again)."""
+    occ = eng.play.occ
+    for _ in range(4 * len(targets) + 4):
+        todo = sorted(q for q in targets if q not in occ)
+        if not todo:
+            return False
+        material = sorted(set(occ) - eng.active() - set(targets))
+        move = next(((m, q) for q in todo for m in material if eng.play.support(q, m) >= 2), None)
+        if move is None:
+            break
+        eng.play.move(*move)
+    for q in sorted(q for q in targets if q not in occ):
+        for h in eng.helpers:
+            for r in nbrs(q):
+                if (r not in occ and r not in targets and eng.play.on_board(r)
+                        and eng.play.support(r, h) >= 2 and dist(h, q) != 1):
+                    eng.play.move(h, r)
+                    eng.helpers[eng.helpers.index(h)] = r
+                    material = sorted(set(occ) - eng.active() - set(targets))
+                    m = next((m for m in material if eng.play.support(q, m) >= 2), None)
+                    if m is not None:
+                        eng.play.move(m, q)
+                    return True
+    return False
+
+
+# --- the driver --------------------------------------------------------------------------
+
+def plan(play: Play) -> None:
+    inst = play.instance
+    if inst.is_goal(inst.start):
+        return
+    w = witness(inst)
+    if w is None:
+        raise ConstructionError("Theorem 2 hypothesis fails: no coins e1, e2 with span(A - E) ⊇ "
+                                "span(B - E) and each e_i next to two coins of B - E")
+    a, b, ea, eb = w
+    core_b, core_a = b - eb, a - ea
+    rb = rectangles(lattice_span(KIND, core_b, 2))
+    if len(rb) != 1:
+        raise GapError(f"span(B - E) has {len(rb)} rectangles; the construction handles one "
+                       "(the known counterexamples to Theorem 2 have several)")
+    ra = rectangles(lattice_span(KIND, core_a, 2))
+    if len(ra) != 1 or ra[0] != rb[0]:
+        raise GapError("span(A - E) differs from span(B - E): reducing the span (paper, "
+                       "'Reducing Span') is not implemented")
+    goal_config = play.config.__class__.unlabeled(inst.board.cell(p) for p in b)
+    errors = []
+    for frame in (IDENTITY, MIRROR):
+        try:
+            _meet(play, goal_config, core_a, ea, core_b, eb, frame)
+            return
+        except GapError as e:
+            errors.append(str(e))
+            play.__init__(inst)  # start again from A
+    raise GapError(errors[0])
+
+
+def _meet(play, goal_config, core_a, ea, core_b, eb, frame):
+    inst = play.instance
+    play_b = Play.at(inst, goal_config)
+    eng_b = canonicalize(play_b, core_b, eb, frame, reversible=True)
+    eng_a = canonicalize(play, core_a, ea, frame, reversible=False)
+    if eng_a.chain != eng_b.chain:
+        raise GapError("internal: the two halves reached different L's")
+    junk_b = set(play_b.occ) - eng_b.active()
+    spots = parking(eng_b.chain, junk_b)
+    park(eng_b, spots)
+    sweep_drops(eng_a, set(junk_b))
+    for _ in range(len(junk_b) + 3):
+        park(eng_a, spots)
+        more = _drop_greedy(eng_a, junk_b)
+        park(eng_a, spots)
+        if not more and set(play.occ) == set(play_b.occ):
+            break
+    if set(play.occ) != set(play_b.occ):
+        raise GapError("the final sweep could not drop A's junk on every cell where B keeps junk")
+    if set(play.occ) != set(play_b.occ):
+        raise GapError("internal: the halves do not meet")
+    coords = inst.board.coords
+    for s, p in reversed(play_b.moves):
+        play.move(coords[p], coords[s])
+
+
+def construct_square(instance: Instance) -> Construction:
+    """Theorem 2's construction (module docstring); ConstructionError where it does not apply."""
+    check_scope(instance)
+    return run_construction(instance, "square", plan, margins=())
