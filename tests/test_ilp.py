@@ -276,3 +276,23 @@ def test_cbc_when_available_agrees():
         got = solve_ilp(inst, solver="cbc")
         assert (got.status, got.length) == (want.status, want.length)
         assert got.stats["solver"] == "cbc"
+
+
+def test_a_limit_incumbent_is_feasible_with_the_proven_bound():
+    """The path of a time-limited solve that returned an incumbent (hard to provoke on
+    purpose): the incumbent is verified and reported feasible; the solver's dual bound b
+    proves only "no solution with <= min(T, ceil(b) - 1) moves"."""
+    from coinsat.backends.ilp_backend import IlpAnswer
+    from coinsat.search.ilp import _Run
+
+    inst = swap_instance()  # optimum 3
+    T = 5
+    model = build_ilp(inst, T)
+    assert run_ilp(model.problem).optimal
+    for bound, lb in ((None, 0), (1.0, 1), (2.5, 3), (9.0, 3)):
+        run = _Run(inst, {}, 0.0)
+        r = run.found(IlpAnswer(SAT, False, 3.0, bound, "highs", "TimeLimit", 1.0), model, T)
+        assert r.length == 3 and verify(inst, r.solution).ok
+        assert r.lower_bound == lb  # capped by the solution itself, never above it
+        # optimal only when the bound proves it (ceil(2.5) = 3 = the length)
+        assert r.status is (Status.OPTIMAL if lb == 3 else Status.FEASIBLE)

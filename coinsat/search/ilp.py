@@ -10,8 +10,9 @@ horizon T (no-ops allowed) and solves it once:
   window proves (``stats["window_optimal"]``), exactly as the BFS oracle;
 * infeasible: ``bounded`` (no solution with <= T moves; certificate scope
   ``horizon``, or ``window`` when the window is not exact up to T);
-* a time limit: ``feasible`` (incumbent, with the solver's proven bound) or
-  ``unknown``, never a "no".
+* a time limit: ``feasible`` (incumbent, with the solver's proven bound;
+  ``optimal`` if that bound reaches the incumbent's length) or ``unknown``,
+  never a "no".
 
 Without ``max_moves`` the horizon grows from T = max(1, L0) (L0 a proven
 lower bound) until the model is feasible; the first feasible horizon gives
@@ -148,9 +149,10 @@ class _Run:
         n = len(solution)
         if answer.objective is not None and round(answer.objective) != n:
             raise AssertionError(f"ILP objective {answer.objective} but {n} moves decoded")
-        self._use_bound(n if answer.optimal else answer.best_bound, T)
+        bound = n if answer.optimal else answer.best_bound
+        self._use_bound(None if bound is None else min(bound, n), T)  # a bound above n is noise
         lb = min(self.lower_bound(), n)
-        if answer.optimal and lb == n:
+        if lb == n:  # the optimum, or an incumbent whose length the dual bound matches
             return self._result(Status.OPTIMAL, solution, n)
         if answer.optimal:
             self.stats["window_optimal"] = True  # shortest inside the window, not proven globally
