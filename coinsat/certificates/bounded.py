@@ -37,7 +37,7 @@ from .. import geometry
 from ..instance import Instance
 from ..io.atomic import write_atomic
 from ..solution import Solution, verify
-from .common import cell_key, header
+from .common import cell_json, cell_key, header
 
 PROOF_SOLVERS = ("cadical195", "cadical153", "glucose4")
 
@@ -152,12 +152,8 @@ def build_bounded(instance: Instance, horizon: int, out_dir: str | Path, stem: s
     )
     if solution is not None:
         coords = instance.board.coords
-        cert["solution"] = [[_json(coords[s]), _json(coords[p])] for s, p in solution.moves]
+        cert["solution"] = [[cell_json(coords[s]), cell_json(coords[p])] for s, p in solution.moves]
     return cert
-
-
-def _json(c):
-    return list(c) if isinstance(c, tuple) else c
 
 
 def check_bounded(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool, str]:

@@ -31,7 +31,7 @@ from ..result import Result, Status
 from .bounded import build_bounded, claim_text
 from .check import check_certificate
 from .closed_set import forward_closure
-from .common import Check, header
+from .common import Check, cell_json, header
 from .screens import find_screen_certificate
 
 
@@ -63,7 +63,7 @@ def build_certificate(instance: Instance, result: Result, out_dir: str | Path) -
     if horizon < 0:
         cert = header(instance, "bounded", "horizon", claim_text(instance, -1, solution))
         coords = instance.board.coords
-        cert.update(horizon=-1, solution=[[_json(coords[s]), _json(coords[p])] for s, p in solution.moves])
+        cert.update(horizon=-1, solution=[[cell_json(coords[s]), cell_json(coords[p])] for s, p in solution.moves])
         return cert
     cert = build_bounded(instance, horizon, out_dir, stem(instance), solution)
     if cert is None:
@@ -83,7 +83,3 @@ def certify(instance: Instance, result: Result, out_dir: str | Path) -> Certifie
 def dumps(cert: dict) -> str:
     """One top-level field per line, each value compact (closed sets can be large)."""
     return "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in cert.items()) + "\n}\n"
-
-
-def _json(c):
-    return list(c) if isinstance(c, tuple) else c
