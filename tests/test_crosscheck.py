@@ -105,3 +105,16 @@ def test_compare_checks_bounds_across_window_semantics():
     assert cc.compare(tri, 6, {"bfs": feas, "sat": _found(Status.OPTIMAL, 2, 2)}) == []
     assert cc.compare(tri, 6, {"bfs": feas, "sat": _found(Status.OPTIMAL, 1, 1)})  # below bfs's bound
     assert cc.compare(tri, 6, {"bfs": _found(Status.FEASIBLE, 3, 4), "sat": _found(Status.OPTIMAL, 3, 3)})
+
+
+def test_a_disagreement_is_saved_and_replayable(tmp_path, monkeypatch):
+    monkeypatch.setattr(cc, "REGRESSIONS", tmp_path)
+    inst, horizon = cc.random_instance(random.Random(7), name="crosscheck-test")
+    results, _ = cc.check(inst, horizon)
+    path = cc.save_regression(inst, horizon, results, ["made-up problem"])
+    back = read_instance(path)
+    meta = dict(back.metadata)
+    assert meta["max_moves"] == horizon and meta["problems"] == ["made-up problem"]
+    assert set(meta["answers"]) == set(results)
+    assert (back.board.coords, back.start, back.goal) == (inst.board.coords, inst.start, inst.goal)
+    assert cc.check(back, horizon)[1] == []
