@@ -207,4 +207,5 @@ def check_bounded(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool,
     result = dratify.check_proof(formula, proof_path.read_text(encoding="utf-8"))
     if not result.ok:
         return False, f"DRAT proof rejected: {result.reason}"
-    return True, f"DRAT proof verified ({result.steps} steps): {cert['claim']}"
+    how = f"{result.steps} proof steps checked" if result.steps else result.reason
+    return True, f"DRAT proof verified ({how}): {cert['claim']}"
