@@ -144,15 +144,13 @@ def choose_start(coins, frame):
 
 # --- the two halves ----------------------------------------------------------------------
 
-def canonicalize(play: Play, core, helpers, frame, reversible: bool) -> Engine:
-    """Absorb ``core`` into a staircase and make it the canonical L in ``frame``."""
+def canonicalize(play: Play, core, helpers, frame, reversible: bool, shrink=None) -> Engine:
+    """Absorb ``core`` into a staircase and make it the canonical L in ``frame`` (of the
+    rectangle ``shrink`` when given: the paper's "Reducing Span", forward moves)."""
     key = choose_start(core, frame)
     if key[0]:
         raise GapError("no coin lies within distance 2 of the staircase's rectangle: two L's "
                        "would have to be merged (paper, 'Merging L's'), not implemented")
-    if key[1]:
-        raise GapError("every order needs a coin to join at a corner the staircase does not "
-                       "reach (rotating an L), not implemented")
     start = key[-1]
     eng = Engine(play, helpers, set(core) - {start}, reversible)
     eng.frame = frame
@@ -163,7 +161,13 @@ def canonicalize(play: Play, core, helpers, frame, reversible: bool) -> Engine:
             raise GapError("no pending coin within distance 2 (merging L's), not implemented")
         eng.absorb(t)
     if eng.frame != frame:
-        raise GapError("the staircase ends mirrored (needs rotating the L), not implemented")
+        x0, y0, x1, y1 = eng.rect(IDENTITY)
+        if x0 == x1 or y0 == y1:
+            eng.frame = frame
+        else:
+            eng.rotate()
+    if shrink is not None:
+        eng.shrink(shrink)
     eng.canonical()
     return eng
 
@@ -281,15 +285,18 @@ def plan(play: Play) -> None:
     if len(rb) != 1:
         raise GapError(f"span(B - E) has {len(rb)} rectangles; the construction handles one "
                        "(the known counterexamples to Theorem 2 have several)")
-    ra = rectangles(lattice_span(KIND, core_a, 2))
-    if len(ra) != 1 or ra[0] != rb[0]:
-        raise GapError("span(A - E) differs from span(B - E): reducing the span (paper, "
-                       "'Reducing Span') is not implemented")
+    r = rb[0]
+    ra = [q for q in rectangles(lattice_span(KIND, core_a, 2))
+          if q.x0 <= r.x0 and q.y0 <= r.y0 and q.x1 >= r.x1 and q.y1 >= r.y1]
+    if not ra:
+        raise GapError("no rectangle of span(A - E) contains span(B - E)")
+    core_a = {p for p in core_a if p in ra[0]}  # coins of other rectangles are junk
+    shrink = None if ra[0] == r else (r.x0, r.y0, r.x1, r.y1)
     goal_config = play.config.__class__.unlabeled(inst.board.cell(p) for p in b)
     errors = []
     for frame in (IDENTITY, MIRROR):
         try:
-            _meet(play, goal_config, core_a, ea, core_b, eb, frame)
+            _meet(play, goal_config, core_a, ea, core_b, eb, frame, shrink)
             return
         except GapError as e:
             errors.append(str(e))
@@ -297,11 +304,11 @@ def plan(play: Play) -> None:
     raise GapError(errors[0])
 
 
-def _meet(play, goal_config, core_a, ea, core_b, eb, frame):
+def _meet(play, goal_config, core_a, ea, core_b, eb, frame, shrink=None):
     inst = play.instance
     play_b = Play.at(inst, goal_config)
     eng_b = canonicalize(play_b, core_b, eb, frame, reversible=True)
-    eng_a = canonicalize(play, core_a, ea, frame, reversible=False)
+    eng_a = canonicalize(play, core_a, ea, frame, reversible=False, shrink=shrink)
     if eng_a.chain != eng_b.chain:
         raise GapError("internal: the two halves reached different L's")
     junk_b = set(play_b.occ) - eng_b.active()

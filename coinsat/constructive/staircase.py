@@ -267,8 +267,13 @@ class Engine:
                     self.move_helper(h, spot)
             if any(h not in window for h in self.helpers):
                 continue
-            goal = GoalSpec(frozenset(p for p in new_chain if p in window), pockets=self.rev)
-            moves = solve_window(self.active(), window, goal, reversible=self.rev, walls=self.pending)
+            req = frozenset(p for p in new_chain if p in window)
+            moves = None
+            for pockets in (("strict", True) if self.rev else (False,)):
+                moves = solve_window(self.active(), window, GoalSpec(req, pockets=pockets),
+                                     reversible=self.rev, walls=self.pending)
+                if moves is not None:
+                    break
             if moves is None:
                 continue
             for s, p in moves:
@@ -322,8 +327,9 @@ class Engine:
         elif kind in ("head", "tail"):
             self.chain.add(t)
         elif kind == "bad":
-            raise GapError("a coin must join at a corner the staircase does not reach "
-                           "(needs rotating the L, not implemented)")
+            self.rotate()
+            self.pending.add(t)
+            return self.absorb(t)
         else:
             self.walk_side(t, kind[1])
         x0, y0, x1, y1 = self.rect(IDENTITY)
@@ -412,3 +418,98 @@ class Engine:
                 break
             self.shift_short(shorts[0], forward=True)
         self.reshape(self.extreme(self.frame, high=False))
+
+    def shrink(self, rect) -> None:
+        """Make the chain a staircase of the smaller rectangle ``rect`` (real coordinates,
+        inside the chain's): hop the coins of the corner diagonals onto its corners and the
+        coins before and after onto monotone paths outside it; those become junk.  Forward
+        moves only (the start side): the span shrinks."""
+        rx0, ry0, rx1, ry1 = rect
+        corners = [self._f(p) for p in ((rx0, ry0), (rx0, ry1), (rx1, ry0), (rx1, ry1))]
+        x0, x1 = min(c[0] for c in corners), max(c[0] for c in corners)
+        y0, y1 = min(c[1] for c in corners), max(c[1] for c in corners)
+        X0, Y0, X1, Y1 = self.rect()
+        e0, e1 = x0 - y1, x1 - y0
+        for e in (e0, e1):
+            if e not in {self._f(p)[0] - self._f(p)[1] for p in self.chain}:
+                self._insert_on(e)
+        diag = {self._f(p)[0] - self._f(p)[1]: p for p in self.chain}
+        target = {}
+        for d, p in diag.items():
+            if d < e0:  # right along the top row, then down column x0
+                x = d + Y1 if d + Y1 <= x0 else x0
+            elif d > e1:  # right along row y0, then down the last column
+                x = d + y0 if d + y0 <= X1 else X1
+            else:
+                x = max(x0, y0 + d)
+            target[p] = self.back(self.frame, (x, x - d))
+        self.reshape(target)
+        keep = {p for p in self.chain if e0 <= self._f(p)[0] - self._f(p)[1] <= e1}
+        self.stats["shrunk"] += len(self.chain) - len(keep)
+        self.chain = keep
+
+    def _insert_on(self, e: int) -> None:
+        """Forward moves only: drop a junk coin into the pocket between the chain coins on
+        diagonals e - 1 and e + 1, so that the chain gets a coin on diagonal ``e``."""
+        order = self.order()
+        ds = [self._f(p)[0] - self._f(p)[1] for p in order]
+        i = next((i for i in range(len(ds) - 1) if ds[i] < e < ds[i + 1]), None)
+        if i is None:
+            raise GapError("reducing the span: no chain step straddles a corner's diagonal")
+        a, c = order[i], order[i + 1]
+        spots = sorted(q for q in nbrs(a) if dist(q, c) == 1 and q not in self.play.occ)
+        material = sorted(set(self.play.occ) - self.active() - self.pending,
+                          key=lambda m: (-dist(m, a), m))
+        for q in spots:
+            m = next((m for m in material if self.play.support(q, m) >= 2), None)
+            if m is not None:
+                self.play.move(m, q)
+                self.chain.add(q)
+                self.stats["inserted"] += 1
+                return
+        raise GapError("reducing the span: no junk coin to fix the staircase's parity")
+
+    def rotate(self) -> None:
+        """Turn the staircase into one that climbs the other diagonal of its rectangle (the
+        paper's rotation by induction): peel the top-left coin after making the first step
+        straight, rotate the rest, and walk the peeled coin back along the side it extends."""
+        peeled = []
+        while len(self.chain) > 1:
+            x0, y0, x1, y1 = self.rect()
+            if x0 == x1 or y0 == y1:
+                break
+            if x1 - x0 == 1 and y1 - y0 == 1:
+                self._rotate_square()
+                break
+            self.reshape(self.extreme(self.frame, high=y1 - y0 < 2))
+            order = self.order()
+            a, b = self._f(order[0]), self._f(order[1])
+            if a[0] != b[0] and a[1] != b[1]:
+                raise GapError("internal: rotation could not straighten the first step")
+            self.chain.discard(order[0])
+            self.pending.add(order[0])
+            peeled.append(order[0])
+        self.frame = _mul(self.frame, MIRROR)
+        self.framed = True
+        self.stats["rotations"] += 1
+        for t in reversed(peeled):
+            kind = self.absorb(t)
+            if kind == "bad":
+                raise GapError("internal: rotation re-absorbed a coin at a bad corner")
+
+    def _rotate_square(self) -> None:
+        """A 2x2 staircase (two diagonal coins): the helpers take the other diagonal and the
+        roles swap."""
+        cells = self.rect(IDENTITY)
+        x0, y0, x1, y1 = cells
+        other = [p for p in ((x0, y0), (x0, y1), (x1, y0), (x1, y1)) if p not in self.chain]
+        for q in other:
+            if q in self.helpers:
+                continue
+            if q in self.play.occ:
+                raise GapError("rotating a 2x2 staircase: a junk coin sits on its other diagonal")
+            h = next(h for h in self.helpers if h not in other)
+            self.move_helper(h, q)
+        old = set(self.chain)
+        self.chain = set(other)
+        self.helpers = sorted(old)
