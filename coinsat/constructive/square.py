@@ -39,9 +39,11 @@ paper).  Moves: O(n^3) hops and gadget steps in the worst case.
 from __future__ import annotations
 
 from ..geometry import Coord
-from ..instance import Instance, make_instance
-from ..theory.span import lattice_span, rectangles
-from ..theory.square import hypothesis
+from ..instance import Instance
+from itertools import combinations
+
+from ..theory.span import bits, rectangles, span_mask
+from ..theory.square import box_board
 from .base import Construction, ConstructionError, Play, run_construction
 from .staircase import IDENTITY, MIRROR, Engine, GapError, dist, nbrs
 
@@ -58,16 +60,50 @@ def check_scope(instance: Instance) -> None:
                                 "in the paper, section 'Labeled Coins')")
 
 
-def witness(instance: Instance):
-    """(A, B, E_A, E_B) in coordinates for the first goal placement satisfying the hypothesis."""
+def witnesses(instance: Instance, limit: int = 8):
+    """Up to ``limit`` choices (A, B, E_A, E_B, R, R_A) satisfying the hypothesis with
+    span(B - E_B) a single rectangle R, best first: R_A (the rectangle of span(A - E_A)
+    holding R) equal to R first.  The theorem only asks for *some* e1, e2; the
+    construction may succeed with one choice and not another."""
     b = instance.board
-    start = [b.coords[c] for c in instance.start.cells]
+    start = {b.coords[c] for c in instance.start.cells}
+    found = []
     for goal in instance.goal_configurations:
-        cells = [b.coords[c] for c in goal.cells]
-        w = hypothesis(make_instance(KIND, start, cells))
-        if w is not None:
-            return set(start), set(cells), set(map(tuple, w["start"])), set(map(tuple, w["goal"]))
-    return None
+        cells = {b.coords[c] for c in goal.cells}
+        box = box_board(start | cells)
+        amask = _mask(box, start)
+        gmask = _mask(box, cells)
+        a_spans = {}
+        for e in combinations(sorted(start), 2):
+            m = span_mask(box, amask & ~_mask(box, e), 2)
+            a_spans.setdefault(m, []).append(set(e))
+        nbr = box.neighbour_masks
+        for e in combinations(sorted(cells), 2):
+            rest = gmask & ~_mask(box, e)
+            if any((nbr[box.cell(c)] & rest).bit_count() < 2 for c in e):
+                continue
+            sb = span_mask(box, rest, 2)
+            rb = rectangles(box.coords[c] for c in bits(sb))
+            for sa, eas in a_spans.items():
+                if sb & ~sa:
+                    continue
+                r = rb[0]
+                ra = [q for q in rectangles(box.coords[c] for c in bits(sa))
+                      if q.x0 <= r.x0 and q.y0 <= r.y0 and q.x1 >= r.x1 and q.y1 >= r.y1]
+                for ea in eas[:2]:
+                    key = (len(rb) != 1, not ra or ra[0] != r, len(found))
+                    found.append((key, (start, cells, ea, set(e), rb, ra[0] if ra else None)))
+        if found:
+            break
+    found.sort(key=lambda f: f[0])
+    return [w for _, w in found[:limit]]
+
+
+def _mask(board, coords) -> int:
+    m = 0
+    for xy in coords:
+        m |= 1 << board.cell(xy)
+    return m
 
 
 # --- choosing the order of absorption ---------------------------------------------------
@@ -275,32 +311,27 @@ def plan(play: Play) -> None:
     inst = play.instance
     if inst.is_goal(inst.start):
         return
-    w = witness(inst)
-    if w is None:
+    options = witnesses(inst)
+    if not options:
         raise ConstructionError("Theorem 2 hypothesis fails: no coins e1, e2 with span(A - E) ⊇ "
                                 "span(B - E) and each e_i next to two coins of B - E")
-    a, b, ea, eb = w
-    core_b, core_a = b - eb, a - ea
-    rb = rectangles(lattice_span(KIND, core_b, 2))
-    if len(rb) != 1:
-        raise GapError(f"span(B - E) has {len(rb)} rectangles; the construction handles one "
-                       "(the known counterexamples to Theorem 2 have several)")
-    r = rb[0]
-    ra = [q for q in rectangles(lattice_span(KIND, core_a, 2))
-          if q.x0 <= r.x0 and q.y0 <= r.y0 and q.x1 >= r.x1 and q.y1 >= r.y1]
-    if not ra:
-        raise GapError("no rectangle of span(A - E) contains span(B - E)")
-    core_a = {p for p in core_a if p in ra[0]}  # coins of other rectangles are junk
-    shrink = None if ra[0] == r else (r.x0, r.y0, r.x1, r.y1)
-    goal_config = play.config.__class__.unlabeled(inst.board.cell(p) for p in b)
     errors = []
-    for frame in (IDENTITY, MIRROR):
-        try:
-            _meet(play, goal_config, core_a, ea, core_b, eb, frame, shrink)
-            return
-        except GapError as e:
-            errors.append(str(e))
-            play.__init__(inst)  # start again from A
+    for a, b, ea, eb, rb, ra in options:
+        if len(rb) != 1:
+            errors.append(f"span(B - E) has {len(rb)} rectangles for every choice of e1, e2; the "
+                          "construction handles one (the known counterexamples to Theorem 2 have several)")
+            continue
+        r = rb[0]
+        core_a = {p for p in a - ea if p in ra}  # coins of other rectangles are junk
+        shrink = None if ra == r else (r.x0, r.y0, r.x1, r.y1)
+        goal_config = play.config.__class__.unlabeled(inst.board.cell(p) for p in b)
+        for frame in (IDENTITY, MIRROR):
+            try:
+                _meet(play, goal_config, core_a, ea, b - eb, eb, frame, shrink)
+                return
+            except GapError as e:
+                errors.append(str(e))
+                play.__init__(inst)  # start again from A
     raise GapError(errors[0])
 
 
