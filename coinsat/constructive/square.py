@@ -42,7 +42,7 @@ from ..geometry import Coord
 from ..instance import Instance
 from itertools import combinations
 
-from ..theory.span import bits, rectangles, span_mask
+from ..theory.span import bits, lattice_span, rectangles, span_mask
 from ..theory.square import box_board
 from .base import Construction, ConstructionError, Play, run_construction
 from .staircase import IDENTITY, MIRROR, Engine, GapError, dist, nbrs
@@ -180,7 +180,8 @@ def choose_start(coins, frame):
 
 # --- the two halves ----------------------------------------------------------------------
 
-def canonicalize(play: Play, core, helpers, frame, reversible: bool, shrink=None) -> Engine:
+def canonicalize(play: Play, core, helpers, frame, reversible: bool, shrink=None,
+                 walls=()) -> Engine:
     """Absorb ``core`` into a staircase and make it the canonical L in ``frame`` (of the
     rectangle ``shrink`` when given: the paper's "Reducing Span", forward moves)."""
     key = choose_start(core, frame)
@@ -189,6 +190,7 @@ def canonicalize(play: Play, core, helpers, frame, reversible: bool, shrink=None
                        "would have to be merged (paper, 'Merging L's'), not implemented")
     start = key[-1]
     eng = Engine(play, helpers, set(core) - {start}, reversible)
+    eng.walls = set(walls)
     eng.frame = frame
     eng.chain = {start}
     while eng.pending:
@@ -316,18 +318,11 @@ def plan(play: Play) -> None:
         raise ConstructionError("Theorem 2 hypothesis fails: no coins e1, e2 with span(A - E) ⊇ "
                                 "span(B - E) and each e_i next to two coins of B - E")
     errors = []
-    for a, b, ea, eb, rb, ra in options:
-        if len(rb) != 1:
-            errors.append(f"span(B - E) has {len(rb)} rectangles for every choice of e1, e2; the "
-                          "construction handles one (the known counterexamples to Theorem 2 have several)")
-            continue
-        r = rb[0]
-        core_a = {p for p in a - ea if p in ra}  # coins of other rectangles are junk
-        shrink = None if ra == r else (r.x0, r.y0, r.x1, r.y1)
+    for a, b, ea, eb, rb, _ in options:
         goal_config = play.config.__class__.unlabeled(inst.board.cell(p) for p in b)
         for frame in (IDENTITY, MIRROR):
             try:
-                _meet(play, goal_config, core_a, ea, b - eb, eb, frame, shrink)
+                _meet(play, goal_config, a, ea, b, eb, rb, frame)
                 return
             except GapError as e:
                 errors.append(str(e))
@@ -335,27 +330,60 @@ def plan(play: Play) -> None:
     raise GapError(errors[0])
 
 
-def _meet(play, goal_config, core_a, ea, core_b, eb, frame, shrink=None):
+def _pairs(a, ea, rb):
+    """For each rectangle of span(B - E_B), the rectangle of span(A - E_A) holding it."""
+    ra = rectangles(lattice_span(KIND, a - ea, 2))
+    out = []
+    for r in rb:
+        hold = [q for q in ra if q.x0 <= r.x0 and q.y0 <= r.y0 and q.x1 >= r.x1 and q.y1 >= r.y1]
+        if not hold:
+            raise GapError("no rectangle of span(A - E) contains a rectangle of span(B - E)")
+        out.append((r, hold[0]))
+    if len({q for _, q in out}) < len(out):
+        raise GapError("one rectangle of span(A - E) holds several rectangles of span(B - E): "
+                       "splitting a staircase is not implemented")
+    return out
+
+
+def _side(play, coins, helpers, rects, frame, reversible, pairs=None):
+    """Canonicalize rectangle by rectangle, the two helpers shared; returns the engines."""
+    engines = []
+    for k, r in enumerate(rects):
+        hold = r if pairs is None else pairs[k][1]
+        core = {p for p in coins - set(helpers) if p in hold}
+        shrink = None if hold == r else (r.x0, r.y0, r.x1, r.y1)
+        eng = canonicalize(play, core, helpers, frame, reversible, shrink=shrink,
+                           walls={p for p in play.occ if p not in hold and p not in helpers})
+        helpers = eng.helpers
+        engines.append(eng)
+    return engines
+
+
+def _meet(play, goal_config, a, ea, b, eb, rb, frame):
     inst = play.instance
+    pairs = _pairs(a, ea, rb)
     play_b = Play.at(inst, goal_config)
-    eng_b = canonicalize(play_b, core_b, eb, frame, reversible=True)
-    eng_a = canonicalize(play, core_a, ea, frame, reversible=False, shrink=shrink)
-    if eng_a.chain != eng_b.chain:
+    engs_b = _side(play_b, b, eb, rb, frame, True)
+    engs_a = _side(play, a, ea, rb, frame, False, pairs)
+    chains = set().union(*(e.chain for e in engs_b))
+    if chains != set().union(*(e.chain for e in engs_a)):
         raise GapError("internal: the two halves reached different L's")
-    junk_b = set(play_b.occ) - eng_b.active()
-    spots = parking(eng_b.chain, junk_b)
-    park(eng_b, spots)
-    sweep_drops(eng_a, set(junk_b))
+    last_b, last_a = engs_b[-1], engs_a[-1]
+    junk_b = set(play_b.occ) - chains - set(last_b.helpers)
+    spots = parking(chains, junk_b)
+    park(last_b, spots)
+    for eng, r in zip(engs_a, rb):
+        eng.helpers = last_a.helpers
+        sweep_drops(eng, {q for q in junk_b if q in r})
+        last_a.helpers = eng.helpers
     for _ in range(len(junk_b) + 3):
-        park(eng_a, spots)
-        more = _drop_greedy(eng_a, junk_b)
-        park(eng_a, spots)
+        park(last_a, spots)
+        more = _drop_greedy(last_a, junk_b)
+        park(last_a, spots)
         if not more and set(play.occ) == set(play_b.occ):
             break
     if set(play.occ) != set(play_b.occ):
         raise GapError("the final sweep could not drop A's junk on every cell where B keeps junk")
-    if set(play.occ) != set(play_b.occ):
-        raise GapError("internal: the halves do not meet")
     coords = inst.board.coords
     for s, p in reversed(play_b.moves):
         play.move(coords[p], coords[s])

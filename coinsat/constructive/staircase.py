@@ -77,6 +77,7 @@ class Engine:
         self.chain: set[Coord] = set()
         self.helpers: list[Coord] = list(helpers)
         self.pending: set[Coord] = set(pending)
+        self.walls: set[Coord] = set()  # passive coins of other rectangles: never disturbed
         self.stats: Counter = Counter()
 
     # --- geometry in a view (matrix view -> real) ------------------------------------
@@ -271,7 +272,7 @@ class Engine:
             moves = None
             for pockets in (("strict", True) if self.rev else (False,)):
                 moves = solve_window(self.active(), window, GoalSpec(req, pockets=pockets),
-                                     reversible=self.rev, walls=self.pending)
+                                     reversible=self.rev, walls=self.pending | self.walls)
                 if moves is not None:
                     break
             if moves is None:
@@ -458,7 +459,7 @@ class Engine:
             raise GapError("reducing the span: no chain step straddles a corner's diagonal")
         a, c = order[i], order[i + 1]
         spots = sorted(q for q in nbrs(a) if dist(q, c) == 1 and q not in self.play.occ)
-        material = sorted(set(self.play.occ) - self.active() - self.pending,
+        material = sorted(set(self.play.occ) - self.active() - self.pending - self.walls,
                           key=lambda m: (-dist(m, a), m))
         for q in spots:
             m = next((m for m in material if self.play.support(q, m) >= 2), None)
