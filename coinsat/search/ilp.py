@@ -23,7 +23,7 @@ solves, but the optimum must then be proven at a horizon above it, which MIP
 solvers find much harder).  Measured with a 40 s limit on the paper
 instances (2 shared cores, noisy): swap5-a optimal 8 in 6.2 s linear, unknown
 at 40 s geometric; swap5-b optimal 11 in 37 s linear, unknown geometric;
-pyramid-to-line 7 in 12.9 s linear, 5.9 s geometric.  The growth is capped at
+pyramid-to-line feasible 7 in 12.9 s linear, 5.9 s geometric.  The cap is
 ``N - 1``, N the number of configurations of the coins inside the window: a
 shortest solution never repeats a configuration, so it has at most N - 1
 moves, and infeasibility at that horizon proves that no solution exists
@@ -38,7 +38,8 @@ answer is ``unsolvable`` (certificate ``goal-outside-span``) without a solve.
 
 Options: ``solver`` ("highs" | "cbc"), ``threads``, ``max_horizon``, ``strategy``, and the
 encoding families ``noop_last`` (I10), ``windows`` (I11), ``no_return`` (I12),
-on by default, and ``counts`` (I13), off by default.  Every decoded solution is replayed by ``certify_solution``.
+on by default, and ``counts`` (I13), off by default.  Every decoded solution
+is replayed by ``certify_solution``.
 """
 
 from __future__ import annotations
