@@ -210,24 +210,16 @@ def canonicalize(play: Play, core, helpers, frame, reversible: bool, shrink=None
     return eng
 
 
-def parking(chain, junk) -> list[Coord]:
-    """Two empty cells next to two coins of the L or the junk (helpers park there), in a fixed order."""
-    fixed = set(chain) | set(junk)
-    cells = sorted({q for c in fixed for q in nbrs(c)} - fixed)
-    spots = [q for q in cells if sum(n in fixed for n in nbrs(q)) >= 2]
-    if len(spots) < 2:
-        raise GapError("fewer than two cells next to two coins of the final L and junk, to park the helpers")
-    return spots[:2]
-
-
 def park(eng: Engine, spots) -> None:
-    """Move the helpers onto the two parking cells (those held by other coins are skipped)."""
-    for h in sorted(eng.helpers, key=lambda h: h not in spots):
-        if h in spots:
-            continue
-        q = next((s for s in spots if s not in eng.play.occ), None)
-        if q is not None and eng.play.support(q, h) >= 2:
-            eng.move_helper(h, q)
+    """Forward moves: put the helpers on the cells where the goal side's helpers ended
+    (a cell held by another coin, or not yet supported, is left for a later round)."""
+    for _ in range(2):
+        for h in sorted(eng.helpers, key=lambda h: h not in spots):
+            if h in spots:
+                continue
+            free = [q for q in spots if q not in eng.play.occ and eng.play.support(q, h) >= 2]
+            if free:
+                eng.move_helper(h, max(free, key=lambda q: eng.play.support(q, h)))
 
 
 def sweep_drops(eng: Engine, targets: set[Coord]) -> None:
@@ -370,8 +362,7 @@ def _meet(play, goal_config, a, ea, b, eb, rb, frame):
         raise GapError("internal: the two halves reached different L's")
     last_b, last_a = engs_b[-1], engs_a[-1]
     junk_b = set(play_b.occ) - chains - set(last_b.helpers)
-    spots = parking(chains, junk_b)
-    park(last_b, spots)
+    spots = sorted(last_b.helpers)  # where B's helpers end; A's helpers will park there
     for eng, r in zip(engs_a, rb):
         eng.helpers = last_a.helpers
         sweep_drops(eng, {q for q in junk_b if q in r})

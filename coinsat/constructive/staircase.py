@@ -422,21 +422,20 @@ class Engine:
 
     def shrink(self, rect) -> None:
         """Make the chain a staircase of the smaller rectangle ``rect`` (real coordinates,
-        inside the chain's): hop the coins of the corner diagonals onto its corners and the
-        coins before and after onto monotone paths outside it; those become junk.  Forward
-        moves only (the start side): the span shrinks."""
+        inside the chain's): hop the coins onto monotone paths that run through its corners
+        (along its left and bottom sides in between), keep the coins between the corners and
+        let the others become junk.  A corner whose diagonal carries no coin is then touched by
+        the coins of the two neighbouring diagonals and gets a junk coin dropped on it.
+        Forward moves only (the start side): the span shrinks."""
         rx0, ry0, rx1, ry1 = rect
         corners = [self._f(p) for p in ((rx0, ry0), (rx0, ry1), (rx1, ry0), (rx1, ry1))]
         x0, x1 = min(c[0] for c in corners), max(c[0] for c in corners)
         y0, y1 = min(c[1] for c in corners), max(c[1] for c in corners)
         X0, Y0, X1, Y1 = self.rect()
         e0, e1 = x0 - y1, x1 - y0
-        for e in (e0, e1):
-            if e not in {self._f(p)[0] - self._f(p)[1] for p in self.chain}:
-                self._insert_on(e)
-        diag = {self._f(p)[0] - self._f(p)[1]: p for p in self.chain}
         target = {}
-        for d, p in diag.items():
+        for p in self.chain:
+            d = self._f(p)[0] - self._f(p)[1]
             if d < e0:  # right along the top row, then down column x0
                 x = d + Y1 if d + Y1 <= x0 else x0
             elif d > e1:  # right along row y0, then down the last column
@@ -448,27 +447,34 @@ class Engine:
         keep = {p for p in self.chain if e0 <= self._f(p)[0] - self._f(p)[1] <= e1}
         self.stats["shrunk"] += len(self.chain) - len(keep)
         self.chain = keep
+        for corner in ((x0, y1), (x1, y0)):
+            real = self.back(self.frame, corner)
+            if real not in self.chain:
+                self._fill(real)
+        while len(self.helpers) < 2:  # a helper was used as filling: promote a junk coin
+            spare = sorted(set(self.play.occ) - self.active() - self.pending - self.walls)
+            if not spare:
+                raise GapError("reducing the span: no coin left to serve as a helper")
+            self.helpers.append(spare[0])
 
-    def _insert_on(self, e: int) -> None:
-        """Forward moves only: drop a junk coin into the pocket between the chain coins on
-        diagonals e - 1 and e + 1, so that the chain gets a coin on diagonal ``e``."""
-        order = self.order()
-        ds = [self._f(p)[0] - self._f(p)[1] for p in order]
-        i = next((i for i in range(len(ds) - 1) if ds[i] < e < ds[i + 1]), None)
-        if i is None:
-            raise GapError("reducing the span: no chain step straddles a corner's diagonal")
-        a, c = order[i], order[i + 1]
-        spots = sorted(q for q in nbrs(a) if dist(q, c) == 1 and q not in self.play.occ)
+    def _fill(self, q: Coord) -> None:
+        """Forward moves only: drop a junk coin (or a helper) on ``q`` and make it a chain coin."""
+        if q in self.play.occ:  # already held by a junk coin or a helper: adopt it
+            if q in self.helpers:
+                self.helpers.remove(q)
+            self.chain.add(q)
+            return
         material = sorted(set(self.play.occ) - self.active() - self.pending - self.walls,
-                          key=lambda m: (-dist(m, a), m))
-        for q in spots:
-            m = next((m for m in material if self.play.support(q, m) >= 2), None)
-            if m is not None:
+                          key=lambda m: (-dist(m, q), m))
+        for m in material + sorted(self.helpers):
+            if self.play.support(q, m) >= 2:
                 self.play.move(m, q)
+                if m in self.helpers:
+                    self.helpers.remove(m)
                 self.chain.add(q)
                 self.stats["inserted"] += 1
                 return
-        raise GapError("reducing the span: no junk coin to fix the staircase's parity")
+        raise GapError("reducing the span: a corner of span(B - E) cannot be filled")
 
     def rotate(self) -> None:
         """Turn the staircase into one that climbs the other diagonal of its rectangle (the
