@@ -263,7 +263,7 @@ def _drop_round(eng: Engine, targets, where, low, down) -> None:
     fut = _future(where, low, down)
     occ = eng.play.occ
     while True:
-        material = sorted(set(occ) - eng.active() - set(targets))
+        material = sorted(set(occ) - eng.active() - set(targets) - eng.walls)
         move = next(((m, q) for q in sorted(targets) if q not in occ and q not in fut
                      for m in material if eng.play.support(q, m) >= 2), None)
         if move is None:
@@ -279,7 +279,7 @@ def _drop_greedy(eng: Engine, targets) -> bool:
         todo = sorted(q for q in targets if q not in occ)
         if not todo:
             return False
-        material = sorted(set(occ) - eng.active() - set(targets))
+        material = sorted(set(occ) - eng.active() - set(targets) - eng.walls)
         move = next(((m, q) for q in todo for m in material if eng.play.support(q, m) >= 2), None)
         if move is None:
             break
@@ -291,7 +291,7 @@ def _drop_greedy(eng: Engine, targets) -> bool:
                         and eng.play.support(r, h) >= 2 and dist(h, q) != 1):
                     eng.play.move(h, r)
                     eng.helpers[eng.helpers.index(h)] = r
-                    material = sorted(set(occ) - eng.active() - set(targets))
+                    material = sorted(set(occ) - eng.active() - set(targets) - eng.walls)
                     m = next((m for m in material if eng.play.support(q, m) >= 2), None)
                     if m is not None:
                         eng.play.move(m, q)
@@ -364,9 +364,11 @@ def _meet(play, goal_config, a, ea, b, eb, rb, frame):
     junk_b = set(play_b.occ) - chains - set(last_b.helpers)
     spots = sorted(last_b.helpers)  # where B's helpers end; A's helpers will park there
     for eng, r in zip(engs_a, rb):
+        eng.walls = chains - eng.chain  # the other L's are not material
         eng.helpers = last_a.helpers
         sweep_drops(eng, {q for q in junk_b if q in r})
         last_a.helpers = eng.helpers
+    last_a.walls = chains - last_a.chain
     for _ in range(len(junk_b) + 3):
         park(last_a, spots)
         more = _drop_greedy(last_a, junk_b)
