@@ -412,6 +412,7 @@ class Engine:
     def canonical(self) -> None:
         """Turn the staircase into the paper's canonical L (in the frame): short step last,
         every coin lowest-leftmost on its diagonal."""
+        self.minimalize()
         for _ in range(100):
             order = self.order()
             shorts = [i for i in range(len(order) - 1) if self._dd(order[i], order[i + 1]) == 1]
