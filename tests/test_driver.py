@@ -43,7 +43,7 @@ def test_sat_equals_bfs_on_exact_windows(inst, strategy):
         assert got.solution is None
         assert got.status in (Status.BOUNDED, Status.UNSOLVABLE)
         if got.status is Status.UNSOLVABLE:
-            assert want.status is Status.UNSOLVABLE
+            assert solve_bfs(inst).status is Status.UNSOLVABLE  # without the move limit
             assert got.certificate["scope"] == "global"
         else:
             assert got.lower_bound == LIMIT + 1

@@ -58,8 +58,11 @@ def _on_some_solution(inst):
 
 
 def _edges(inst, config: Configuration) -> int:
-    occ = config.cell_set
-    return sum(1 for a in occ for b in inst.board.neighbours[a] if b in occ and a < b)
+    """Adjacent coin pairs plus, for every empty cell, (occupied neighbours - 2)^+ (Lemma P)."""
+    occ, nb = config.cell_set, inst.board.neighbours
+    pairs = sum(1 for a in occ for b in nb[a] if b in occ and a < b)
+    holes = sum(max(0, sum(q in occ for q in nb[c]) - 2) for c in range(inst.board.size) if c not in occ)
+    return pairs + holes
 
 
 @settings(max_examples=60, deadline=None)
@@ -67,11 +70,22 @@ def _edges(inst, config: Configuration) -> int:
 def test_lemma_p_and_s_hold_on_every_solution_configuration(inst):
     budget, lines = edge_budget(inst), spanning_lines(inst)
     assume(budget is not None or lines is not None)
-    for config in _on_some_solution(inst):
+    on_path = _on_some_solution(inst)
+    for config in on_path:
         if budget is not None:
             assert _edges(inst, config) <= budget
         for cells in lines or ():
             assert config.cell_set & set(cells)
+    # P10: the coins a move keeps, on moves between two such configurations
+    on = set(on_path)
+    for config in on_path:
+        for m in legal_moves(inst.board, config, 2):
+            if apply_move(inst.board, config, m, 2) in on:
+                kept = Configuration(tuple((c, lab) for c, lab in config.coins if c != m.src))
+                if budget is not None:
+                    assert _edges(inst, kept) <= budget - 2
+                for cells in lines or ():
+                    assert kept.cell_set & set(cells)
 
 
 @settings(max_examples=40, deadline=None)

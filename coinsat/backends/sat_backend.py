@@ -28,7 +28,7 @@ BUDGETED = ("cadical195", "cadical153")
 CHUNK = 2000
 
 #: CaDiCaL options applied by default (measured: scripts/sat_options.py, benchmarks/sat_options.md).
-CADICAL_DEFAULTS: dict[str, int] = {"stabilize": 0, "elim": 0}
+CADICAL_DEFAULTS: dict[str, int] = {}
 
 
 class Outcome(str, enum.Enum):

@@ -44,10 +44,10 @@ class EncodingOptions:
     no_return: bool = True
     useful: bool = True
     tight: bool = True
-    commute: bool = True
+    commute: bool = False
     perimeter: bool = True
     spanning: bool = True
-    kept: bool = True
+    kept: bool = False
     distinct: bool = False
     symmetry: bool = True
     goal_count: bool = False

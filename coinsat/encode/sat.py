@@ -69,7 +69,7 @@ LAYER_FAMILIES = (
 )
 
 
-UNLABELED_ONLY = ("useful", "tight")
+UNLABELED_ONLY = ("useful", "tight", "distinct")
 
 
 class Encoder:

@@ -293,24 +293,37 @@ def at_most(e, lits: list[int], k: int, what: str, owner: int, t: int,
     return out
 
 
+def perimeter_terms(e, occ: dict[int, int], t: int, tag: str) -> tuple[list, list[int]]:
+    """Indicators whose number bounds the perimeter loss of the set ``occ`` (cell -> literal):
+    one per adjacent occupied pair, and for each empty cell with k >= 3 occupied
+    neighbours k - 2 (the span closure will add it with >= k neighbours)."""
+    out: list[list[int]] = []
+    lits: list[int] = []
+    vm = e.vm
+    for a in sorted(occ):
+        for b in e.nbrs[a]:
+            if a < b and b in occ:
+                y = vm.new(Edge, a, b, t if tag == "state" else -t)
+                out.append([-occ[a], -occ[b], y])
+                lits.append(y)
+    for c in range(len(e.nbrs)):
+        nb = [occ[q] for q in e.nbrs[c] if q in occ]
+        empty = [occ[c]] if c in occ else []
+        for k in range(3, len(nb) + 1):
+            h = vm.new(Count, f"hole{k}-{tag}", c, t, 0, 0)
+            out += [[*(-q for q in sub), *empty, h] for sub in combinations(nb, k)]
+            lits.append(h)
+    return out, lits
+
+
 def p8_perimeter(e, t: int) -> list[list[int]]:
-    """P8: at most K pairs of adjacent coins in C_t (Lemma P, bounds.edge_budget)."""
+    """P8: Lemma P for C_t: (adjacent coin pairs) + (sum over empty cells of
+    (occupied neighbours - 2)^+) <= K (bounds.edge_budget)."""
     K = e.edge_budget
     if K is None:
         return []
-    cells = e.cells[t]
-    edges = [(a, b) for a in cells for b in e.nbrs[a] if a < b and e.x(b, t)]
-    if len(edges) <= K:
-        return []
-    out: list[list[int]] = []
-    lits = []
-    for a, b in edges:
-        if K == 0:
-            out.append([-e.x(a, t), -e.x(b, t)])
-            continue
-        y = e.vm.new(Edge, a, b, t)
-        out.append([-e.x(a, t), -e.x(b, t), y])
-        lits.append(y)
+    occ = {c: e.x(c, t) for c in e.cells[t]}
+    out, lits = perimeter_terms(e, occ, t, "state")
     return out + at_most(e, lits, K, "edges", 0, t)
 
 
@@ -343,12 +356,8 @@ def p10_kept(e, t: int) -> list[list[int]]:
         out += [[-k, a], [-k, b], [-a, -b, k]]
         kept[c] = k
     if K is not None:
-        edges = [(a, b) for a in kept for b in e.nbrs[a] if a < b and b in kept]
-        lits = []
-        for a, b in edges:
-            y = e.vm.new(Edge, a, b, -t)  # negative step: the kept set of move t
-            out.append([-kept[a], -kept[b], y])
-            lits.append(y)
+        clauses, lits = perimeter_terms(e, kept, t, "kept")
+        out += clauses
         noop = e.noop(t) if e.options.noop else None
         out += at_most(e, lits, K - 2, "kept-edges", 0, t, unless=noop)
     for cells in lines or ():

@@ -205,7 +205,8 @@ class _Run:
     def go(self, max_moves: int | None, strategy: str) -> Result:
         lb0 = lower_bound(self.original)
         if lb0 is None and self.original.board.exact:
-            cert = {"kind": "goal-outside-span", "scope": "global", "window": self.original.board.window}
+            # a goal cell that needs a (differently labeled) coin can never be filled (Lemma W)
+            cert = {"kind": "goal-unfillable", "scope": "global", "window": self.original.board.window}
             return self._result(Status.UNSOLVABLE, None, None, cert)
         work = self._session_for(max(lb0 or 0, 1)).instance
         # Every solution inside the window needs >= lb moves; one with <= lb - 1 moves
