@@ -181,7 +181,7 @@ def choose_start(coins, frame):
 # --- the two halves ----------------------------------------------------------------------
 
 def canonicalize(play: Play, core, helpers, frame, reversible: bool, shrink=None,
-                 walls=()) -> Engine:
+                 walls=(), finish: bool = True) -> Engine:
     """Absorb ``core`` into a staircase and make it the canonical L in ``frame`` (of the
     rectangle ``shrink`` when given: the paper's "Reducing Span", forward moves)."""
     key = choose_start(core, frame)
@@ -206,7 +206,8 @@ def canonicalize(play: Play, core, helpers, frame, reversible: bool, shrink=None
             eng.rotate()
     if shrink is not None:
         eng.shrink(shrink)
-    eng.canonical()
+    if finish:
+        eng.canonical()
     return eng
 
 
@@ -331,23 +332,33 @@ def _pairs(a, ea, rb):
         if not hold:
             raise GapError("no rectangle of span(A - E) contains a rectangle of span(B - E)")
         out.append((r, hold[0]))
-    if len({q for _, q in out}) < len(out):
-        raise GapError("one rectangle of span(A - E) holds several rectangles of span(B - E): "
-                       "splitting a staircase is not implemented")
     return out
 
 
 def _side(play, coins, helpers, rects, frame, reversible, pairs=None):
-    """Canonicalize rectangle by rectangle, the two helpers shared; returns the engines."""
-    engines = []
-    for k, r in enumerate(rects):
-        hold = r if pairs is None else pairs[k][1]
+    """Canonicalize rectangle by rectangle, the two helpers shared; returns the engines (one
+    per rectangle of ``rects``).  On the start side (``pairs``) a rectangle of span(A - E)
+    holding several of span(B - E) gives one staircase that is then split."""
+    engines = [None] * len(rects)
+    holders = [r for r in rects] if pairs is None else [q for _, q in pairs]
+    for hold in dict.fromkeys(holders):
+        ks = [k for k, q in enumerate(holders) if q == hold]
         core = {p for p in coins - set(helpers) if p in hold}
-        shrink = None if hold == r else (r.x0, r.y0, r.x1, r.y1)
-        eng = canonicalize(play, core, helpers, frame, reversible, shrink=shrink,
-                           walls={p for p in play.occ if p not in hold and p not in helpers})
+        targets = [(rects[k].x0, rects[k].y0, rects[k].x1, rects[k].y1) for k in ks]
+        walls = {p for p in play.occ if p not in hold and p not in helpers}
+        eng = canonicalize(play, core, helpers, frame, reversible, walls=walls, finish=False)
+        if len(ks) == 1 and hold == rects[ks[0]]:
+            pieces = [eng.chain]
+        else:
+            pieces = eng.split(targets)
+        for k, piece in zip(ks, pieces):
+            sub = Engine(play, eng.helpers, set(), reversible)
+            sub.frame, sub.framed, sub.chain, sub.walls = eng.frame, True, set(piece), eng.walls
+            sub.walls = (sub.walls | set().union(*pieces)) - set(piece)
+            sub.canonical()
+            engines[k] = sub
+            eng.helpers = sub.helpers
         helpers = eng.helpers
-        engines.append(eng)
     return engines
 
 
