@@ -163,10 +163,13 @@ class Engine:
         occ = self.play.occ
         if dst in self.helpers:
             free = [c for c in corners if c not in occ]
-            spot = free[0] if free else self.find_pocket(dst, avoid=corners + [dst], lost=dst)
-            if spot is None:
-                raise GapError(f"a helper on the hop target {dst} has nowhere to go")
-            self.move_helper(dst, spot)
+            if not free:  # both corners held: the helper on dst and b just swap roles
+                self.chain.discard(b)
+                self.chain.add(dst)
+                self.helpers[self.helpers.index(dst)] = b
+                self.stats["hops"] += 1
+                return
+            self.move_helper(dst, free[0])
         spare = [h for h in self.helpers if h not in corners]
         empty = [c for c in corners if c not in occ]
         stranded = [h for h in spare if self.rev and dist(h, b) == 1
@@ -528,18 +531,17 @@ class Engine:
                 raise GapError("internal: rotation re-absorbed a coin at a bad corner")
 
     def _rotate_square(self) -> None:
-        """A 2x2 staircase (two diagonal coins): the helpers take the other diagonal and the
-        roles swap."""
-        cells = self.rect(IDENTITY)
-        x0, y0, x1, y1 = cells
+        """A 2x2 staircase (two diagonal coins): the other diagonal gets filled (by the helpers
+        or by junk already there) and the roles swap; the old chain coins, each now touching
+        both new ones, become helpers (or junk, when junk was adopted)."""
+        x0, y0, x1, y1 = self.rect(IDENTITY)
         other = [p for p in ((x0, y0), (x0, y1), (x1, y0), (x1, y1)) if p not in self.chain]
         for q in other:
-            if q in self.helpers:
-                continue
             if q in self.play.occ:
-                raise GapError("rotating a 2x2 staircase: a junk coin sits on its other diagonal")
+                continue
             h = next(h for h in self.helpers if h not in other)
             self.move_helper(h, q)
-        old = set(self.chain)
+        old = sorted(self.chain)
+        spare = [h for h in self.helpers if h not in other]
         self.chain = set(other)
-        self.helpers = sorted(old)
+        self.helpers = (spare + old)[:2]
