@@ -256,7 +256,7 @@ class Engine:
         ``around``) with both helpers in pockets, by a window search; True on success."""
         xs = [p[0] for p in around]
         ys = [p[1] for p in around]
-        for r in (radius, radius + 1):
+        for r in (radius, radius + 1, radius + 2):
             window = {(x, y) for x in range(min(xs) - r, max(xs) + r + 1)
                       for y in range(min(ys) - r, max(ys) + r + 1)
                       if self.play.on_board((x, y))}
