@@ -149,6 +149,8 @@ class Engine:
         return None if best is None else best[1]
 
     def move_helper(self, h: Coord, q: Coord) -> None:
+        if q not in self.play.occ and self.play.support(q, h) < 2:
+            raise GapError(f"internal: no support for a helper at {q}")
         self.kmove(h, q)
 
     # --- diagonal hops -------------------------------------------------------------------
@@ -169,7 +171,11 @@ class Engine:
                 self.helpers[self.helpers.index(dst)] = b
                 self.stats["hops"] += 1
                 return
-            self.move_helper(dst, free[0])
+            spot = next((c for c in free if self.play.support(c, dst) >= 2), None)
+            spot = spot or self.find_pocket(dst, avoid=corners + [dst], lost=dst)
+            if spot is None:
+                raise GapError(f"a helper on the hop target {dst} has nowhere to go")
+            self.move_helper(dst, spot)
         spare = [h for h in self.helpers if h not in corners]
         empty = [c for c in corners if c not in occ]
         stranded = [h for h in spare if self.rev and dist(h, b) == 1
