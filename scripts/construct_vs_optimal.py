@@ -95,18 +95,58 @@ def tri_instance(rng, n_max):
     return make_instance("triangular", dict(zip(a, labels)), dict(zip(b, goal_labels)), name="random")
 
 
+STEPS = ((2, 0), (0, 2), (-2, 0), (0, -2), (1, 1), (1, -1), (-1, 1), (-1, -1))
+SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def _chain_with_extras(rng, n):
+    """n - 2 coins grown by steps of length 2 (a sparse, nearly span-minimal set) plus two
+    coins dropped next to two others: the hypothesis' extra coins."""
+    cells = [(0, 0)]
+    for _ in range(1000):
+        if len(cells) >= n - 2:
+            break
+        p = rng.choice(cells)
+        dx, dy = rng.choice(STEPS)
+        q = (p[0] + dx, p[1] + dy)
+        if all(abs(q[0] - c[0]) + abs(q[1] - c[1]) >= 2 for c in cells):
+            cells.append(q)
+    for _ in range(2):
+        cand = sorted({(c[0] + dx, c[1] + dy) for c in cells for dx, dy in SIDES} - set(cells))
+        cand = [q for q in cand if sum((q[0] + dx, q[1] + dy) in cells for dx, dy in SIDES) >= 2]
+        if not cand:
+            return None
+        cells.append(rng.choice(cand))
+    return cells if len(cells) == n else None
+
+
 def square_instance(rng, n_max):
-    """A random square instance: B inside span(A), kept when Theorem 2's hypothesis holds."""
+    """A random square instance kept when Theorem 2's hypothesis holds: half dense (A random
+    in a box, B random in span(A)), half sparse (A a chain of coins two apart plus two extra
+    coins; B the same kind of set moved into span(A), or random in span(A))."""
     n = rng.randint(4, n_max)
-    w, h = rng.randint(2, 6), rng.randint(2, 6)
-    cells = [(x, y) for x in range(w) for y in range(h)]
-    if len(cells) < n + 1:
-        return None
-    a = rng.sample(cells, n)
+    if rng.random() < 0.5:
+        w, h = rng.randint(2, 6), rng.randint(2, 6)
+        cells = [(x, y) for x in range(w) for y in range(h)]
+        if len(cells) < n + 1:
+            return None
+        a = rng.sample(cells, n)
+    else:
+        a = _chain_with_extras(rng, n)
+        if a is None:
+            return None
     span = sorted(lattice_span("square", a, 2))
     if len(span) < n:
         return None
-    b = rng.sample(span, n)
+    b = _chain_with_extras(rng, n) if rng.random() < 0.3 else rng.sample(span, n)
+    if b is None:
+        return None
+    if not set(b) <= set(span):
+        dx = min(p[0] for p in span) - min(p[0] for p in b)
+        dy = min(p[1] for p in span) - min(p[1] for p in b)
+        b = [(x + dx, y + dy) for x, y in b]
+        if not set(b) <= set(span):
+            return None
     inst = make_instance("square", a, b, name="random")
     return inst if hypothesis(inst) is not None else None
 

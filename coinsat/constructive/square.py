@@ -1,47 +1,58 @@
 """Theorem 2 (square grid, d = 2, unlabeled) made constructive, as far as it goes.
 
-Hypothesis (coinsat.theory.square.hypothesis): coins e1, e2 with
-span(A - E) ⊇ span(B - E) and each e_i adjacent to two coins of B - E.  The
-theorem is known to be too broad (Galliot, Gravier, Sivignon, arXiv
-2307.06767); see ``instances/counterexamples/``.  Whatever happens, a sequence
-is only returned after rules.py has replayed it (certify_solution); every
-case the construction does not cover raises ConstructionError naming it.
+Hypothesis (coinsat.theory.square): coins e1, e2 with span(A - E) ⊇ span(B - E)
+and each e_i adjacent to two coins of B - E.  The theorem is known to be too
+broad (Galliot, Gravier, Sivignon, arXiv 2307.06767; ``instances/counterexamples/``).
+Whatever happens, a sequence is only returned after rules.py has replayed it
+(certify_solution); every case the construction does not cover raises
+ConstructionError naming it, never an illegal sequence.
 
-Strategy (the paper's): bring both A and B to one canonical configuration
-with the same span, A by any legal moves, B by *reversible* moves, and join
-A -> canonical -> B by reversing B's half.
+Strategy (the paper's): bring A and B to one meeting configuration with the
+same span, A by any legal moves, B by *reversible* moves, and join
+A -> meeting -> B by reversing B's half.  The theorem only asks for *some*
+e1, e2: several choices are tried (:func:`witnesses`), and both mirror images
+of the L.
 
-* **Canonicalizing** (paper, "Canonicalizing Algorithm", our own merge): the
-  coins of X - E are absorbed one at a time into a staircase (an L in the
-  paper's wide sense; staircase.py) while e1, e2 serve as helpers.  A coin
-  inside the staircase's rectangle is redundant (junk, emulated).  A coin that
-  becomes the new top-left or bottom-right corner is appended.  A coin beside
-  a side is walked along that side to the corner by window gadgets, after the
-  staircase is raised to run along that side.  The order is chosen by a dry
-  run over the start coins.  The final staircase is hopped into the canonical
-  L (coins lowest-leftmost on their diagonals, short step last).
-* **Meeting**: B's half ends at L + helpers parked in two fixed pockets +
-  B's junk where it lies.  A's half ends at L too; then A's staircase is raised
-  to the opposite L and lowered back; just after a coin has passed a cell where
-  B keeps junk, that cell is supported by the helpers of the hop, and one of
-  A's junk coins is dropped there (paper, "Final Sweep").
+* **Canonicalizing** (paper, "Canonicalizing Algorithm"; our own merge, one
+  coin at a time): for each rectangle of span(B - E), the coins of X - E there
+  are absorbed into a staircase (an L in the paper's wide sense, staircase.py)
+  while e1, e2 serve as helpers, shared by the rectangles.  A coin inside the
+  staircase's rectangle is redundant (junk, emulated: paper, Lemma
+  "emulation").  A coin that becomes the new top-left or bottom-right corner
+  is appended.  A coin beside a side is walked along it to that corner by
+  window gadgets after the staircase is raised to run along that side.  A coin
+  at the other two corners needs the staircase rotated first (the paper's
+  rotation by induction).  The order of absorption comes from a dry run over
+  the start coins.  Finally the staircase is hopped into the canonical L
+  (coins lowest-leftmost on their diagonals, short step last).
+* **Reducing the span** (start side only): a rectangle of span(A - E) larger
+  than the one of span(B - E) it holds (or holding several of them) gets one
+  staircase, which is hopped onto a path through the smaller rectangles'
+  corners and cut; corners the path cannot carry (parity) get a junk coin.
+* **Meeting**: B's half ends at its L's + its junk where it lies + its helpers.
+  A's half ends at the same L's; then each L of A is raised to the opposite L
+  and lowered back: just after a coin has passed a cell where B keeps junk,
+  the two helpers of that hop support the cell and one of A's junk coins is
+  dropped there (paper, "Final Sweep"); what remains is filled in any
+  supported order, and A's helpers go where B's ended.
 
-Documented gaps (each raises ConstructionError, reported by
-scripts/construct_vs_optimal.py): span(B - E) with several rectangles (where
-the counterexamples live); span(A - E) larger than span(B - E) (the paper's
-"Reducing Span" step); a coin that can only join at the corner the staircase
-does not reach (rotating an L); no coin within distance 2 of the rectangle
-(merging two L's); a window gadget not found; the two halves ending in mirror
-images of the L.  Labeled coins are outside the theorem (a conjecture in the
-paper).  Moves: O(n^3) hops and gadget steps in the worst case.
+Documented gaps (ConstructionError, counted by scripts/construct_vs_optimal.py):
+no pending coin within distance 2 of the staircase's rectangle (two L's would
+have to be merged: paper, "Merging L's"); rectangles of span(B - E) that no
+staircase of the rectangle of span(A - E) holding them meets in turn; a window
+gadget not found; a junk cell of B the final sweep cannot support; a helper
+that would lose its support on the goal side.  Labeled coins are outside the
+theorem (a conjecture in the paper, section "Labeled Coins").  Moves: the
+absorptions cost O(n^2) hops each and a rotation O(n^3), so O(n^4) in the
+worst case here (the paper: O(n^3)); measured in benchmarks/construct_vs_optimal.md.
 """
 
 from __future__ import annotations
 
-from ..geometry import Coord
-from ..instance import Instance
 from itertools import combinations
 
+from ..geometry import Coord
+from ..instance import Instance
 from ..theory.span import bits, lattice_span, rectangles, span_mask
 from ..theory.square import box_board
 from .base import Construction, ConstructionError, Play, run_construction

@@ -19,6 +19,13 @@ staircase reaches any other with the same diagonals by hops (raise the lowest
 coin that must rise, lower the highest that must fall), so flipping an L is
 O(k^2) hops.
 
+**Rotation** (the paper's induction): make the first step straight, peel the
+top-left coin (it becomes a pending coin that nothing may disturb), rotate the
+rest, and walk the peeled coin back along the side it extends; a 2x2
+staircase rotates by putting the helpers on its other diagonal and swapping
+roles.  **Splitting / shrinking** (start side only): hop the coins onto a
+monotone path through the corners of smaller rectangles and cut.
+
 Coins are unlabeled, so roles are bookkeeping: the chain and the helpers are
 the *active* coins; the others are *pending* (not yet absorbed, never moved)
 or *junk* (redundant).  A move of an active coin onto a cell holding a
