@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from coinsat.constructive import ConstructionError, construct  # noqa: E402
+from coinsat.errors import VerificationError  # noqa: E402
 from coinsat.families import TARGETS, vdiag  # noqa: E402
 from coinsat.geometry import distance  # noqa: E402
 from coinsat.instance import make_instance  # noqa: E402
@@ -169,6 +170,10 @@ def optimum(inst, time_limit):
     return None, None
 
 
+def _coords(inst, config):
+    return sorted((inst.board.coords[c], lab) for c, lab in config.coins)
+
+
 def diameter(inst):
     pts = [inst.board.coords[c] for c in inst.start.cells + inst.goal.cells]
     return max(distance(inst.board.kind, p, q) for p in pts for q in pts)
@@ -195,6 +200,11 @@ def run(kind, count, rng, n_max, opt_max, opt_time):
                 row["optimal"], row["by"] = optimum(built, opt_time)
                 if row["optimal"] is not None:
                     assert row["length"] >= row["optimal"], "construction beat a proven optimum"
+        except VerificationError as e:  # a bug of the construction: reported, never hidden
+            row["seconds"] = time.perf_counter() - t0
+            row["error"] = f"BUG (illegal move caught by rules.py): {e}"
+            row["verdict"] = "bug"
+            print("BUG", inst.name, _coords(inst, inst.start), _coords(inst, inst.goal), file=sys.stderr)
         except ConstructionError as e:
             row["seconds"] = time.perf_counter() - t0
             row["error"] = str(e)

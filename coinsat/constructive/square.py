@@ -354,7 +354,7 @@ def _side(play, coins, helpers, rects, frame, reversible, pairs=None):
     holders = [r for r in rects] if pairs is None else [q for _, q in pairs]
     for hold in dict.fromkeys(holders):
         ks = [k for k, q in enumerate(holders) if q == hold]
-        core = {p for p in coins - set(helpers) if p in hold}
+        core = {p for p in play.occ if p in hold and p not in helpers}  # coins move: read the board
         targets = [(rects[k].x0, rects[k].y0, rects[k].x1, rects[k].y1) for k in ks]
         walls = {p for p in play.occ if p not in hold and p not in helpers}
         eng = canonicalize(play, core, helpers, frame, reversible, walls=walls, finish=False)
