@@ -10,6 +10,7 @@ ratio to the baseline.  Seeds vary CaDiCaL's random seed; medians are shown.
     python3 scripts/sat_options.py                       # diagonal, vee-2-2
     python3 scripts/sat_options.py --instances diagonal --seeds 5
     python3 scripts/sat_options.py --sections fixed      # only the fixed-horizon table
+    python3 scripts/sat_options.py --limits 3,2:1800 3,3:1800   # benchmarks/sat_limits.md
 """
 
 from __future__ import annotations
@@ -136,6 +137,41 @@ def section_strategies(instances, limit) -> list[str]:
     return lines + [""]
 
 
+def section_limits(specs: list[str], out: str) -> None:
+    """Long runs of solve_sat on V(a, b) -> NW-SE diagonal (families.vdiag): one row per
+    horizon, written as the run goes (so an interrupted run still leaves its table)."""
+    from coinsat.families import vdiag
+    from coinsat.search.bounds import lower_bound
+
+    lines = ["# SAT engine: where the limits are (V-to-diagonal family)", "",
+             f"Command: `python3 scripts/sat_options.py --limits {' '.join(specs)}`  ",
+             f"Date: {time.strftime('%Y-%m-%d %H:%M')}; default options, CaDiCaL 1.9.5, linear strategy; "
+             "2 shared cores (wall seconds are inflated by the other sessions).", ""]
+
+    def flush():
+        write_atomic(out, "\n".join(lines) + "\n")
+
+    for spec in specs:
+        ab, limit = spec.split(":")
+        a, b = (int(v) for v in ab.split(","))
+        inst = vdiag(a, b)
+        lines += [f"## V({a},{b}): {inst.n_coins} coins, {inst.board.size} cells, "
+                  f"lower bound {lower_bound(inst)}, time limit {limit} s", "",
+                  "| T | answer | wall s | conflicts | vars | clauses |", "|---:|---|---:|---:|---:|---:|"]
+        flush()
+
+        def row(rep):
+            lines.append(f"| {rep.horizon} | {rep.outcome} | {rep.seconds:.2f} | {rep.conflicts} | "
+                         f"{rep.vars} | {rep.clauses} |")
+            flush()
+
+        c0 = cpu()
+        r = solve_sat(inst, time_limit=float(limit), progress=row)
+        lines += ["", f"Result: **{r.status.value}**, length {r.length}, lower bound {r.lower_bound}, "
+                  f"{r.seconds:.1f} s wall, {cpu() - c0:.1f} s CPU, {r.stats['conflicts']} conflicts.", ""]
+        flush()
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--instances", default="diagonal,vee-2-2")
@@ -143,7 +179,12 @@ def main(argv=None) -> int:
     p.add_argument("--time-limit", type=float, default=300.0)
     p.add_argument("--sections", default="fixed,solvers,strategies")
     p.add_argument("--out", default=str(ROOT / "benchmarks" / "sat_options.md"))
+    p.add_argument("--limits", nargs="*", metavar="A,B:SECONDS",
+                   help="instead: long runs on V(A,B), written to benchmarks/sat_limits.md")
     a = p.parse_args(argv)
+    if a.limits:
+        section_limits(a.limits, str(ROOT / "benchmarks" / "sat_limits.md"))
+        return 0
     instances = [read_instance(ROOT / "instances" / "paper" / f"{n}.toml") for n in a.instances.split(",")]
     sections = a.sections.split(",")
     lines = ["# SAT engine: encoding options, solvers, horizon strategies", "",

@@ -15,7 +15,7 @@ from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.search.bfs import solve_bfs
 from coinsat.search.bounds import exact_for, lower_bound
-from coinsat.search.driver import STRATEGIES, _widen, solve_sat
+from coinsat.search.driver import STRATEGIES, widen, solve_sat
 from coinsat.search.methods import solve
 from coinsat.solution import verify
 
@@ -30,11 +30,11 @@ def exact_kinds():
 
 
 @settings(max_examples=40, deadline=None)
-@given(exact_kinds(), st.sampled_from(STRATEGIES))
-def test_sat_equals_bfs_on_exact_windows(inst, strategy):
+@given(exact_kinds(), st.sampled_from(STRATEGIES), st.integers(1, 3))
+def test_sat_equals_bfs_on_exact_windows(inst, strategy, stride):
     assume(inst.board.exact)
     want = solve_bfs(inst, max_moves=LIMIT)
-    got = solve_sat(inst, max_moves=LIMIT, strategy=strategy)
+    got = solve_sat(inst, max_moves=LIMIT, strategy=strategy, stride=stride)
     if want.solution is not None:
         assert got.status is Status.OPTIMAL and want.status is Status.OPTIMAL
         assert got.length == want.length == got.lower_bound
@@ -51,7 +51,7 @@ def test_sat_equals_bfs_on_exact_windows(inst, strategy):
 
 @settings(max_examples=25, deadline=None)
 @given(st.one_of(walked(kinds=("triangular",), max_coins=4), walked(kinds=("square",), max_coins=4, d=1)))
-def test_inexact_windows_are_widened_not_trusted(inst):
+def test_inexact_windows_arewidened_not_trusted(inst):
     want = solve_bfs(inst, max_moves=LIMIT)
     got = solve_sat(inst, max_moves=LIMIT)
     if got.solution is not None:
@@ -80,6 +80,7 @@ def test_options_off_give_the_same_optimum(inst):
 @settings(max_examples=20, deadline=None)
 @given(walked(kinds=("square", "graph"), max_coins=4))
 def test_max_moves_below_the_optimum_is_bounded(inst):
+    assume(inst.board.exact)
     want = solve_bfs(inst, max_moves=LIMIT)
     if want.solution is None or len(want.solution) == 0:
         return
@@ -106,6 +107,12 @@ def test_time_limit_gives_unknown_with_proven_bound():
         assert r.solution is None and 0 < r.lower_bound <= 24
 
 
+def test_time_limited_search_is_deterministic():
+    inst = read_instance("instances/paper/diagonal.toml")
+    a, b = solve_sat(inst, time_limit=600), solve_sat(inst, time_limit=600)
+    assert a.stats["conflicts"] == b.stats["conflicts"] and a.length == b.length == 18
+
+
 def test_progress_reports_every_horizon():
     inst = read_instance("instances/paper/h-to-o.toml")
     seen = []
@@ -124,11 +131,11 @@ def test_no_noop_needs_linear():
     assert solve_sat(inst, noop=False).length == 4
 
 
-def test_widen_makes_the_window_exact():
+def testwiden_makes_the_window_exact():
     inst = make_instance("triangular", [(0, 0), (1, 0), (0, 1)], [(3, 0), (4, 0), (3, 1)],
                          goal_placement="fixed", margin=1)
     assert not exact_for(inst, 6)
-    wide = _widen(inst, 6)
+    wide = widen(inst, 6)
     assert exact_for(wide, 6) and wide.board.size > inst.board.size
 
 

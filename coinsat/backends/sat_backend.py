@@ -4,8 +4,8 @@
 (``SOLVERS``; default CaDiCaL 1.9.5).  ``solve(assumptions, time_limit)``
 returns an :class:`Answer`; a time limit yields ``UNKNOWN`` (never a guess):
 it interrupts the solver from a timer thread, or, for CaDiCaL (which PySAT
-cannot interrupt), runs the search in conflict budgets of about a quarter
-second each and stops between two of them.  Statistics (conflicts, decisions, propagations)
+cannot interrupt), runs the search in doubling conflict budgets (2000 up to
+64000) and stops between two of them.  Statistics (conflicts, decisions, propagations)
 are accumulated by the solver and reported per call.
 """
 
@@ -26,6 +26,7 @@ DEFAULT_SOLVER = "cadical195"
 #: Solvers that PySAT cannot interrupt: time limits run as conflict budgets instead.
 BUDGETED = ("cadical195", "cadical153")
 CHUNK = 2000
+MAX_CHUNK = 64_000
 
 #: CaDiCaL options applied by default (measured: scripts/sat_options.py, benchmarks/sat_options.md).
 CADICAL_DEFAULTS: dict[str, int] = {}
@@ -99,20 +100,22 @@ class SatBackend:
 
     def _solve_in_chunks(self, assumptions: list[int], deadline: float):
         """CaDiCaL cannot be interrupted through PySAT: run conflict budgets (learnt clauses
-        are kept between them) until an answer or the deadline."""
-        budget = CHUNK
+        are kept between them) until an answer or the deadline.  Budgets double from
+        CHUNK to MAX_CHUNK, so the search does not depend on the clock except in the
+        last chunk before the deadline, which is shortened to fit."""
+        budget, rate = CHUNK, None
         while True:
             now = time.perf_counter()
-            if now >= deadline:
+            left = deadline - now
+            if left <= 0:
                 return None
-            self._solver.conf_budget(budget)
+            b = budget if rate is None or budget <= rate * left else max(CHUNK // 4, int(rate * left))
+            self._solver.conf_budget(b)
             res = self._solver.solve_limited(assumptions=assumptions)
             if res is not None:
                 return res
-            spent = time.perf_counter() - now
-            # aim each chunk at ~1/4 s, never past the deadline
-            rate = budget / max(spent, 1e-3)
-            budget = int(max(CHUNK, min(4 * budget, rate * min(0.25, deadline - time.perf_counter()))))
+            rate = b / max(time.perf_counter() - now, 1e-3)
+            budget = min(2 * budget, MAX_CHUNK)
 
     def _delta(self) -> dict:
         try:

@@ -10,8 +10,11 @@ Public API (relied on by the exporter, the certificate engine and the driver):
     unit g[T]).  With ``options.noop`` (the default) it is satisfiable iff
     some solution has *at most* T moves inside the board's window, so
     UNSAT proves "no solution with <= T moves" (globally when the window is
-    exact for T: ``coinsat.search.bounds.exact_for``).  The same input always
-    gives the same clauses and numbering.
+    exact for T: ``coinsat.search.bounds.exact_for``; on an inexact window
+    encode ``coinsat.search.driver.widen(instance, T)`` instead, the same
+    puzzle on a window exact for T).  This single CNF, goal selectors
+    included, is what the DIMACS export and the DRAT certificates use.  The
+    same input always gives the same clauses and numbering.
 
 ``SatFormula`` (frozen)
     ``.clauses`` (list of lists of ints), ``.nvars``, ``.pool`` (the IDPool),

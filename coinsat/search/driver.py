@@ -9,7 +9,7 @@ of the earlier ones.  Answers and what they prove:
 * UNSAT at T: no solution with <= T moves inside the window.  It is recorded
   as a global fact only when the window is exact for T
   (``bounds.exact_for``); otherwise the run first re-builds the instance with
-  a margin large enough (``_widen``: the hull of start and goal grown by 2T
+  a margin large enough (``widen``: the hull of start and goal grown by 2T
   contains the span layer R_T of the infinite lattice, the only cells a
   solution with <= T moves can occupy).
 * SAT at T: the model is decoded and replayed by ``certify_solution``; its
@@ -23,7 +23,10 @@ with a verified solution) with ``lower_bound`` = what was proven; ``max_moves``
 N configurations, UNSAT at N - 1 proves ``unsolvable`` (a shortest solution
 never repeats a configuration).
 
-Horizon strategies (``strategy=``): ``linear`` (T = L0, L0 + 1, ...),
+Horizon strategies (``strategy=``): ``linear`` (T = L0, L0 + s, L0 + 2s, ...
+with ``stride`` s, default 1; after a SAT at T with a solution of length L,
+T = L - 1, L - 2, ... until UNSAT: UNSAT at T implies UNSAT below, so a stride
+skips calls without losing proofs),
 ``geometric`` (T grows by half until SAT, then bisection between the proven
 bound and the best length), ``descend`` (as geometric, then T = best - 1
 until UNSAT).  scripts/sat_options.py measures them.
@@ -67,8 +70,9 @@ class HorizonReport:
                 "length": self.length}
 
 
-def _widen(instance: Instance, horizon: int) -> Instance:
-    """The instance on a window exact for ``horizon`` moves (itself if it already is)."""
+def widen(instance: Instance, horizon: int) -> Instance:
+    """The same puzzle on a window exact for ``horizon`` moves (itself if it already is):
+    ``encode(widen(inst, T), T)`` is UNSAT iff no solution with <= T moves exists at all."""
     if exact_for(instance, horizon):
         return instance
     coords = instance.board.coords
@@ -127,7 +131,7 @@ def solve_sat(instance: Instance, *, max_moves: int | None = None, time_limit: f
               solver: str = DEFAULT_SOLVER, strategy: str = DEFAULT_STRATEGY,
               options: EncodingOptions | None = None,
               progress: Callable[[HorizonReport], None] | None = None,
-              solver_config: dict[str, int] | None = None, **flags) -> Result:
+              solver_config: dict[str, int] | None = None, stride: int = 1, **flags) -> Result:
     """Shortest solution by SAT (module docstring).  ``flags``: EncodingOptions fields;
     ``solver_config``: CaDiCaL options (default ``sat_backend.CADICAL_DEFAULTS``)."""
     if strategy not in STRATEGIES:
@@ -135,7 +139,10 @@ def solve_sat(instance: Instance, *, max_moves: int | None = None, time_limit: f
     opts = _options(options, flags)
     if not opts.noop and strategy != "linear":
         raise UsageError("without no-op steps only the 'linear' strategy is sound")
+    if stride < 1:
+        raise UsageError(f"stride must be >= 1, not {stride}")
     run = _Run(instance, opts, solver, time_limit, progress, solver_config)
+    run.stride = stride
     try:
         return run.go(max_moves, strategy)
     finally:
@@ -165,7 +172,7 @@ class _Run:
         if s is None or not exact_for(s.instance, T):
             if s is not None:
                 s.close()
-            self.session = s = _Session(_widen(self.original, max(T, 2 * self.lb)), self.opts,
+            self.session = s = _Session(widen(self.original, max(T, 2 * self.lb)), self.opts,
                                         self.solver, self.config)
         return s
 
@@ -227,8 +234,8 @@ class _Run:
             if out is Outcome.UNKNOWN:
                 return False
             if out is Outcome.SAT:
-                return self._tighten(strategy)
-            T += 1
+                return self._tighten("descend")
+            T = min(T + self.stride, top) if T < top else T + 1
         return True
 
     def _geometric(self, top, strategy) -> bool:
@@ -274,7 +281,7 @@ class _Run:
         expressible one; the proven (global) lower bound stays."""
         remaining = None if self.deadline == math.inf else max(1e-3, self.deadline - time.perf_counter())
         inner = solve_sat(_frozen_window(self.original), time_limit=remaining, solver=self.solver,
-                          options=self.opts)
+                          options=self.opts, solver_config=self.config)
         if inner.solution is None:
             return self._result(Status.UNKNOWN, None, self.lb)
         sol = certify_solution(self.original, inner.solution, "sat")
