@@ -171,7 +171,8 @@ def test_cli_construct_json(tmp_path, capsys):
 
 from coinsat.constructive import square as sq  # noqa: E402
 from coinsat.constructive.base import Play  # noqa: E402
-from coinsat.constructive.staircase import IDENTITY, MIRROR, Engine  # noqa: E402
+from coinsat.constructive.absorb import Engine  # noqa: E402
+from coinsat.constructive.staircase import IDENTITY, MIRROR  # noqa: E402
 from coinsat.rules import Move, check_move  # noqa: E402
 from coinsat.theory.span import lattice_span  # noqa: E402
 from coinsat.theory.square import hypothesis  # noqa: E402

@@ -56,7 +56,8 @@ from ..instance import Instance
 from ..theory.span import bits, lattice_span, rectangles, span_mask
 from ..theory.square import box_board
 from .base import Construction, ConstructionError, Play, run_construction
-from .staircase import IDENTITY, MIRROR, Engine, GapError, dist, nbrs
+from .absorb import Engine
+from .staircase import IDENTITY, MIRROR, GapError, dist, nbrs
 
 KIND = "square"
 

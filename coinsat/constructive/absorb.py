@@ -1,0 +1,225 @@
+"""Absorbing coins into a staircase, rotating it, shrinking and splitting it.
+
+Built on :class:`coinsat.constructive.staircase.Staircase` (hops, reshaping,
+window gadgets).  A pending coin t within distance 2 of the staircase's
+rectangle R is absorbed according to where it lies (read in the frame where
+the staircase descends): inside R it is junk; at the new top-left or
+bottom-right corner it is prepended or appended; beside a side of R it is
+walked along that side to such a corner (the staircase is first raised to run
+along that side, then window gadgets move t two cells at a time); at the two
+other corners the staircase is rotated first.
+
+**Rotation** (the paper's induction): make the first step straight, peel the
+top-left coin (it becomes a pending coin that nothing may disturb), rotate the
+rest, and walk the peeled coin back along the side it extends; a 2x2
+staircase rotates by filling its other diagonal and swapping roles.
+
+**Shrinking / splitting** (start side only, forward moves): hop the coins onto
+a monotone path through the corners of smaller rectangles and cut the chain
+there; a corner whose diagonal carries no coin gets a junk coin dropped on it.
+"""
+
+from __future__ import annotations
+
+from ..geometry import Coord
+from .staircase import IDENTITY, MIRROR, RHO, SIGMA, GapError, Staircase, _mul, dist
+
+__all__ = ["Engine"]
+
+
+class Engine(Staircase):
+    """A staircase that absorbs pending coins, rotates and splits (module docstring)."""
+
+    def classify(self, t: Coord, frame=None):
+        """Where ``t`` lies relative to the chain's rectangle, read in ``frame``:
+        'junk' (inside), 'first' (no chain yet), 'head'/'tail' (it becomes the new
+        top-left / bottom-right corner), 'bad' (top-right / bottom-left corner) or
+        ('side', view) with the view in which it is on the right side."""
+        if not self.chain:
+            return "first"
+        frame = frame or self.frame
+        x0, y0, x1, y1 = self.rect(frame)
+        x, y = self.to(frame, t)
+        if x0 <= x <= x1 and y0 <= y <= y1:
+            return "junk"
+        nx0, ny0, nx1, ny1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+        if (x, y) == (nx0, ny1):
+            return "head"
+        if (x, y) == (nx1, ny0):
+            return "tail"
+        if not (x0 <= x <= x1 or y0 <= y <= y1):  # it extends both dimensions, off the diagonal
+            return "bad"
+        g = IDENTITY if x > x1 else RHO if x < x0 else _mul(RHO, SIGMA) if y > y1 else SIGMA
+        return ("side", _mul(frame, g))
+
+    def absorb(self, t: Coord) -> str:
+        """Make the pending coin on ``t`` part of the structure (or junk); returns its class."""
+        self.pending.discard(t)
+        kind = self.classify(t)
+        if kind == "bad" and not self.framed:
+            self.frame = MIRROR if self.frame == IDENTITY else IDENTITY
+            kind = self.classify(t)
+        if kind == "first":
+            self.chain.add(t)
+        elif kind == "junk":
+            pass
+        elif kind in ("head", "tail"):
+            self.chain.add(t)
+        elif kind == "bad":
+            self.rotate()
+            self.pending.add(t)
+            return self.absorb(t)
+        else:
+            self.walk_side(t, kind[1])
+        x0, y0, x1, y1 = self.rect(IDENTITY)
+        if x0 != x1 and y0 != y1:
+            self.framed = True
+        if kind != "junk":
+            self.minimalize()
+        self.stats[kind if isinstance(kind, str) else "side"] += 1
+        return kind if isinstance(kind, str) else "side"
+
+    def walk_side(self, t: Coord, view) -> None:
+        """``t`` lies beside the right side of the chain (read in ``view``): raise the chain
+        there, then walk ``t`` down along it to the new corner by window gadgets."""
+        self.reshape(self.extreme(view, high=True))
+        x0, y0, x1, y1 = self.rect(view)
+        self.chain.add(t)
+        for _ in range(4 * (y1 - y0) + 8):
+            tx, ty = self.to(view, t)
+            if ty == y0:
+                return
+            for step in (2, 1):
+                nt = self.back(view, (tx, max(ty - step, y0)))
+                if nt in self.chain or nt == t:
+                    continue
+                new_chain = (self.chain - {t}) | {nt}
+                if self.gadget(new_chain, [t, nt]):
+                    t = nt
+                    self.stats["walk_steps"] += 1
+                    break
+            else:
+                raise GapError("no window gadget walks a coin along the side of the staircase")
+        raise GapError("internal: walk did not end")
+
+    def shrink(self, rect) -> None:
+        """Make the chain a staircase of the smaller rectangle ``rect`` (see :meth:`split`)."""
+        self.chain = self.split([rect])[0]
+
+    def split(self, rects) -> list[set[Coord]]:
+        """Cut the chain into staircases of the smaller rectangles ``rects`` (real
+        coordinates, inside the chain's, in the order the chain meets them): hop the coins onto
+        a monotone path through their corners (along each one's left and bottom sides, along
+        rows then columns between them), keep the coins from each top-left to bottom-right
+        corner, and let the others become junk.  A corner whose diagonal carries no coin is then
+        touched by the coins of the two neighbouring diagonals and gets a junk coin dropped on
+        it.  Forward moves only (the start side): the span shrinks.  Returns the chains."""
+        boxes = []
+        for rx0, ry0, rx1, ry1 in rects:
+            cs = [self._f(p) for p in ((rx0, ry0), (rx0, ry1), (rx1, ry0), (rx1, ry1))]
+            boxes.append((min(c[0] for c in cs), min(c[1] for c in cs),
+                          max(c[0] for c in cs), max(c[1] for c in cs)))
+        order = sorted(range(len(boxes)), key=lambda i: boxes[i][0] - boxes[i][3])
+        X0, Y0, X1, Y1 = self.rect()
+        way = [(X0, Y1)]  # the corners the path must visit, in order
+        for i in order:
+            x0, y0, x1, y1 = boxes[i]
+            if way[-1][0] > x0 or way[-1][1] < y1:
+                raise GapError("one rectangle of span(A - E) holds several of span(B - E) that no "
+                               "staircase meets in turn: splitting it is not implemented")
+            way += [(x0, y1), (x1, y0)]
+        way.append((X1, Y0))
+        target = {}
+        for p in self.chain:
+            d = self._f(p)[0] - self._f(p)[1]
+            for k in range(len(way) - 1):
+                (ax, ay), (bx, by) = way[k], way[k + 1]
+                if ax - ay <= d <= bx - by:
+                    if k % 2:  # inside a rectangle: its left side, then its bottom row
+                        x = max(ax, by + d)
+                    else:  # between rectangles: along row ay, then down column bx
+                        x = d + ay if d + ay <= bx else bx
+                    break
+            target[p] = self.back(self.frame, (x, x - d))
+        self.reshape(target)
+        pieces = []
+        for k in range(1, len(way) - 1, 2):
+            lo, hi = way[k][0] - way[k][1], way[k + 1][0] - way[k + 1][1]
+            pieces.append({p for p in self.chain if lo <= self._f(p)[0] - self._f(p)[1] <= hi})
+        self.stats["shrunk"] += len(self.chain) - sum(len(c) for c in pieces)
+        self.chain = set().union(*pieces)
+        for k, piece in zip(range(1, len(way) - 1, 2), pieces):
+            for corner in (way[k], way[k + 1]):
+                real = self.back(self.frame, corner)
+                if real not in piece:
+                    self._fill(real)
+                    piece.add(real)
+        while len(self.helpers) < 2:  # a helper was used as filling: promote a junk coin
+            spare = sorted(set(self.play.occ) - self.active() - self.pending - self.walls)
+            if not spare:
+                raise GapError("reducing the span: no coin left to serve as a helper")
+            self.helpers.append(spare[0])
+        return [pieces[order.index(i)] for i in range(len(boxes))]
+
+    def _fill(self, q: Coord) -> None:
+        """Forward moves only: drop a junk coin (or a helper) on ``q`` and make it a chain coin."""
+        if q in self.play.occ:  # already held by a junk coin or a helper: adopt it
+            if q in self.helpers:
+                self.helpers.remove(q)
+            self.chain.add(q)
+            return
+        material = sorted(set(self.play.occ) - self.active() - self.pending - self.walls,
+                          key=lambda m: (-dist(m, q), m))
+        for m in material + sorted(self.helpers):
+            if self.play.support(q, m) >= 2:
+                self.play.move(m, q)
+                if m in self.helpers:
+                    self.helpers.remove(m)
+                self.chain.add(q)
+                self.stats["inserted"] += 1
+                return
+        raise GapError("reducing the span: a corner of span(B - E) cannot be filled")
+
+    def rotate(self) -> None:
+        """Turn the staircase into one that climbs the other diagonal of its rectangle (the
+        paper's rotation by induction): peel the top-left coin after making the first step
+        straight, rotate the rest, and walk the peeled coin back along the side it extends."""
+        peeled = []
+        while len(self.chain) > 1:
+            x0, y0, x1, y1 = self.rect()
+            if x0 == x1 or y0 == y1:
+                break
+            if x1 - x0 == 1 and y1 - y0 == 1:
+                self._rotate_square()
+                break
+            self.reshape(self.extreme(self.frame, high=y1 - y0 < 2))
+            order = self.order()
+            a, b = self._f(order[0]), self._f(order[1])
+            if a[0] != b[0] and a[1] != b[1]:
+                raise GapError("internal: rotation could not straighten the first step")
+            self.chain.discard(order[0])
+            self.pending.add(order[0])
+            peeled.append(order[0])
+        self.frame = _mul(self.frame, MIRROR)
+        self.framed = True
+        self.stats["rotations"] += 1
+        for t in reversed(peeled):
+            kind = self.absorb(t)
+            if kind == "bad":
+                raise GapError("internal: rotation re-absorbed a coin at a bad corner")
+
+    def _rotate_square(self) -> None:
+        """A 2x2 staircase (two diagonal coins): the other diagonal gets filled (by the helpers
+        or by junk already there) and the roles swap; the old chain coins, each now touching
+        both new ones, become helpers (or junk, when junk was adopted)."""
+        x0, y0, x1, y1 = self.rect(IDENTITY)
+        other = [p for p in ((x0, y0), (x0, y1), (x1, y0), (x1, y1)) if p not in self.chain]
+        for q in other:
+            if q in self.play.occ:
+                continue
+            h = next(h for h in self.helpers if h not in other)
+            self.move_helper(h, q)
+        old = sorted(self.chain)
+        spare = [h for h in self.helpers if h not in other]
+        self.chain = set(other)
+        self.helpers = (spare + old)[:2]
