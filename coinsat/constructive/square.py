@@ -252,7 +252,7 @@ def sweep_drops(eng: Engine, targets: set[Coord]) -> None:
             nxt = (cur[0] + down[0], cur[1] + down[1])
             i = pos[cur]
             if 0 < i < len(order) - 1 and eng.chain_ok(order[i - 1], nxt, order[i + 1]):
-                eng.hop(cur, down)
+                eng.hop_or_gadget(cur, down)
                 where[o] = nxt
                 break
         else:

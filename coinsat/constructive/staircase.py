@@ -207,6 +207,16 @@ class Staircase:
         self.kmove(b, dst)
         self.stats["hops"] += 1
 
+    def hop_or_gadget(self, b: Coord, v: Coord) -> None:
+        """A hop; if the helpers cannot do it as derived (one would lose its support), the
+        same step by a window gadget."""
+        try:
+            self.hop(b, v)
+        except GapError:
+            dst = (b[0] + v[0], b[1] + v[1])
+            if dst in self.chain or not self.gadget((self.chain - {b}) | {dst}, [b, dst]):
+                raise
+
     def _support_after(self, h, lost, gained) -> int:
         occ = self.play.occ
         return sum(1 for n in nbrs(h) if (n in occ and n != lost) or n == gained)
@@ -240,7 +250,7 @@ class Staircase:
                 nxt = (cur[0] + v[0], cur[1] + v[1])
                 i = pos[cur]
                 if 0 < i < len(order) - 1 and self.chain_ok(order[i - 1], nxt, order[i + 1]):
-                    self.hop(cur, v)
+                    self.hop_or_gadget(cur, v)
                     where[o] = nxt
                     break
             else:
