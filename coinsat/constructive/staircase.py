@@ -207,6 +207,29 @@ class Staircase:
         self.kmove(b, dst)
         self.stats["hops"] += 1
 
+    def stabilize(self) -> None:
+        """Goal side: two helpers that only hold each other up (one non-helper neighbour each)
+        would strand one another; move one next to the other on a cell with two non-helper
+        neighbours, then the other to any such cell."""
+        if not self.rev:
+            return
+        weak = [h for h in self.helpers if self.pocket_support(h) < 2]
+        if len(weak) != 1 and not (len(weak) == 2 and dist(*self.helpers) == 1):
+            return
+        for h in sorted(self.helpers, key=lambda h: h in weak):
+            other = next(o for o in self.helpers if o != h)
+            if self.play.support(h) < 2:
+                continue
+            spots = [q for q in nbrs(other) if q not in self.play.occ and self.play.on_board(q)
+                     and self.pocket_support(q, lost=h) >= 2 and self.play.support(q, h) >= 2]
+            if spots:
+                self.move_helper(h, spots[0])
+                if self.pocket_support(other) < 2:
+                    q = self.find_pocket(other, avoid=[other])
+                    if q is not None:
+                        self.move_helper(other, q)
+                return
+
     def hop_or_gadget(self, b: Coord, v: Coord) -> None:
         """A hop; if the helpers cannot do it as derived (one would lose its support), the
         same step by a window gadget."""
@@ -305,6 +328,7 @@ class Staircase:
             self.chain = set(new_chain)
             self.helpers = sorted(cells - new_chain)
             self.stats["window_gadgets"] += 1
+            self.stabilize()
             return True
         return False
 
