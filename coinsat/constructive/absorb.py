@@ -52,13 +52,19 @@ class Engine(Staircase):
         g = IDENTITY if x > x1 else RHO if x < x0 else _mul(RHO, SIGMA) if y > y1 else SIGMA
         return ("side", _mul(frame, g))
 
-    def absorb(self, t: Coord) -> str:
-        """Make the pending coin on ``t`` part of the structure (or junk); returns its class."""
-        self.pending.discard(t)
+    def classify_framing(self, t: Coord):
+        """:meth:`classify`, after choosing the frame while the chain is still a line (a coin at
+        one of the other two corners then makes the staircase climb instead)."""
         kind = self.classify(t)
         if kind == "bad" and not self.framed:
             self.frame = MIRROR if self.frame == IDENTITY else IDENTITY
             kind = self.classify(t)
+        return kind
+
+    def absorb(self, t: Coord) -> str:
+        """Make the pending coin on ``t`` part of the structure (or junk); returns its class."""
+        self.pending.discard(t)
+        kind = self.classify_framing(t)
         if kind == "first":
             self.chain.add(t)
         elif kind == "junk":

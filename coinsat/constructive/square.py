@@ -158,10 +158,7 @@ def _dry_run(coins, start, frame):
         if t is None:
             return (1, bad, sides), eng.frame
         eng.pending.discard(t)
-        kind = eng.classify(t)
-        if kind == "bad" and not eng.framed:
-            eng.frame = MIRROR if eng.frame == IDENTITY else IDENTITY
-            kind = eng.classify(t)
+        kind = eng.classify_framing(t)
         if kind == "bad":
             bad += 1
         elif not isinstance(kind, str):
@@ -244,18 +241,7 @@ def sweep_drops(eng: Engine, targets: set[Coord]) -> None:
     down = (-u[0], -u[1])
     for _ in range(100_000):
         _drop_round(eng, targets, where, low, down)
-        order = eng.order()
-        pos = {p: i for i, p in enumerate(order)}
-        todo = sorted((o for o in where if where[o] != low[o]), key=lambda o: -eng._s(where[o]))
-        for o in todo:
-            cur = where[o]
-            nxt = (cur[0] + down[0], cur[1] + down[1])
-            i = pos[cur]
-            if 0 < i < len(order) - 1 and eng.chain_ok(order[i - 1], nxt, order[i + 1]):
-                eng.hop_or_gadget(cur, down)
-                where[o] = nxt
-                break
-        else:
+        if not eng.hop_once(where, low):
             break
     _drop_round(eng, targets, where, low, down)
 

@@ -259,26 +259,31 @@ class Staircase:
     def reshape(self, target: dict[Coord, Coord]) -> None:
         """Hop every chain coin to its target cell on its own diagonal (module docstring)."""
         where = {p: p for p in self.chain}
-        u = self.back(self.frame, (1, 1))
         for _ in range(100_000):
-            todo = [o for o in where if where[o] != target[o]]
-            if not todo:
+            if all(where[o] == target[o] for o in where):
                 return
-            order = self.order()
-            pos = {p: i for i, p in enumerate(order)}
-            for o in sorted(todo, key=lambda o: (self._s(target[o]) > self._s(where[o]),
-                                                 self._s(where[o]) * (1 if self._s(target[o]) > self._s(where[o]) else -1))):
-                cur = where[o]
-                v = u if self._s(target[o]) > self._s(cur) else (-u[0], -u[1])
-                nxt = (cur[0] + v[0], cur[1] + v[1])
-                i = pos[cur]
-                if 0 < i < len(order) - 1 and self.chain_ok(order[i - 1], nxt, order[i + 1]):
-                    self.hop_or_gadget(cur, v)
-                    where[o] = nxt
-                    break
-            else:
+            if not self.hop_once(where, target):
                 raise GapError("internal: reshape found no legal hop")
         raise GapError("internal: reshape did not converge")
+
+    def hop_once(self, where: dict[Coord, Coord], target: dict[Coord, Coord]) -> bool:
+        """One hop toward ``target`` (``where``: each coin's original cell -> its cell now):
+        the lowest coin that must rise, else the highest that must fall.  False if none can."""
+        u = self.back(self.frame, (1, 1))
+        order = self.order()
+        pos = {p: i for i, p in enumerate(order)}
+        todo = [o for o in where if where[o] != target[o]]
+        rises = lambda o: self._s(target[o]) > self._s(where[o])  # noqa: E731
+        for o in sorted(todo, key=lambda o: (rises(o), self._s(where[o]) * (1 if rises(o) else -1))):
+            cur = where[o]
+            v = u if rises(o) else (-u[0], -u[1])
+            nxt = (cur[0] + v[0], cur[1] + v[1])
+            i = pos[cur]
+            if 0 < i < len(order) - 1 and self.chain_ok(order[i - 1], nxt, order[i + 1]):
+                self.hop_or_gadget(cur, v)
+                where[o] = nxt
+                return True
+        return False
 
     def extreme(self, view, high: bool) -> dict[Coord, Coord]:
         """Each chain coin's highest (or lowest) cell on its diagonal in the rectangle, read in ``view``."""
