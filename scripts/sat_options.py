@@ -137,6 +137,35 @@ def section_strategies(instances, limit) -> list[str]:
     return lines + [""]
 
 
+def section_crossover(limit) -> list[str]:
+    """BFS against SAT where solve_auto switches (methods.AUTO_BFS_CONFIGURATIONS)."""
+    from coinsat.families import vdiag
+    from coinsat.search.bfs import solve_bfs
+    from coinsat.search.bounds import configuration_count
+    from coinsat.search.methods import AUTO_BFS_CONFIGURATIONS
+
+    cases = [("vdiag-1-1-nwse", vdiag(1, 1, "nwse")), ("vdiag-1-1-swne", vdiag(1, 1, "swne")),
+             ("diagonal", read_instance(ROOT / "instances" / "paper" / "diagonal.toml")),
+             ("vdiag-2-1-swne", vdiag(2, 1, "swne")), ("vdiag-2-1-nwse", vdiag(2, 1, "nwse")),
+             ("vee-2-2", read_instance(ROOT / "instances" / "paper" / "vee-2-2.toml"))]
+    lines = ["## BFS or SAT (solve_auto)", "",
+             f"CPU seconds of whole runs; `auto` takes BFS up to {AUTO_BFS_CONFIGURATIONS} configurations "
+             "on exact windows, SAT beyond.", "",
+             "| instance | configurations | optimum | BFS CPU s | BFS states | SAT CPU s | BFS/SAT |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for name, inst in cases:
+        c0 = cpu()
+        rb = solve_bfs(inst, time_limit=limit)
+        cb = cpu() - c0
+        c0 = cpu()
+        rs = solve_sat(inst, time_limit=limit)
+        cs = cpu() - c0
+        lines.append(f"| {name} | {configuration_count(inst)} | {rs.length} | {cb:.2f}"
+                     f"{'' if rb.status.value == 'optimal' else ' (' + rb.status.value + ')'} | "
+                     f"{rb.stats.get('states')} | {cs:.2f} | {cb / max(cs, 1e-3):.1f}x |")
+    return lines + [""]
+
+
 def section_limits(specs: list[str], out: str) -> None:
     """Long runs of solve_sat on V(a, b) -> NW-SE diagonal (families.vdiag): one row per
     horizon, written as the run goes (so an interrupted run still leaves its table)."""
@@ -177,7 +206,7 @@ def main(argv=None) -> int:
     p.add_argument("--instances", default="diagonal,vee-2-2")
     p.add_argument("--seeds", type=int, default=3)
     p.add_argument("--time-limit", type=float, default=300.0)
-    p.add_argument("--sections", default="fixed,solvers,strategies")
+    p.add_argument("--sections", default="fixed,solvers,strategies,crossover")
     p.add_argument("--out", default=str(ROOT / "benchmarks" / "sat_options.md"))
     p.add_argument("--limits", nargs="*", metavar="A,B:SECONDS",
                    help="instead: long runs on V(A,B), written to benchmarks/sat_limits.md")
@@ -197,6 +226,8 @@ def main(argv=None) -> int:
         lines += section_solvers(instances, a.seeds, a.time_limit)
     if "strategies" in sections:
         lines += section_strategies(instances, a.time_limit)
+    if "crossover" in sections:
+        lines += section_crossover(a.time_limit)
     write_atomic(a.out, "\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0

@@ -50,9 +50,10 @@ def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = N
     return get_method(method)(instance, max_moves=max_moves, time_limit=time_limit, **options)
 
 
-#: solve_auto uses BFS on exact windows with at most this many configurations (measured:
-#: scripts/sat_options.py, benchmarks/sat_options.md), SAT everywhere else.
-AUTO_BFS_CONFIGURATIONS = 200_000
+#: solve_auto uses BFS on exact windows with at most this many configurations, SAT elsewhere.
+#: Measured (scripts/sat_options.py, benchmarks/sat_options.md "BFS or SAT"): BFS and SAT tie
+#: near 5e5 configurations (V(2,1), 24 moves), BFS wins below, SAT wins by 3x+ at 3e7 (V(2,2)).
+AUTO_BFS_CONFIGURATIONS = 500_000
 SAT_ONLY_OPTIONS = ("solver", "strategy", "progress", "options")
 
 
