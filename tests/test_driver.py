@@ -169,3 +169,22 @@ def test_paper_instances_by_sat(path):
     assert r.status is Status.OPTIMAL, r
     assert r.length == inst.known_optimal
     assert verify(inst, r.solution).ok
+
+
+def test_cli_solve_sat_json(capsys):
+    import json
+
+    from coinsat.cli import main
+
+    code = main(["solve", "instances/paper/swap5-b.toml", "--method", "sat", "--solver", "glucose4",
+                 "--strategy", "geometric", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["status"] == "optimal" and out["length"] == 11 and out["method"] == "sat"
+
+
+def test_auto_uses_sat_beyond_small_state_spaces():
+    inst = read_instance("instances/paper/pyramid-to-line.toml")  # inexact window: SAT proves it
+    r = solve(inst, "auto", strategy="linear")
+    assert r.method == "auto:sat" and r.status is Status.OPTIMAL and r.length == 7
+    small = read_instance("instances/paper/h-to-o.toml")
+    assert solve(small, "auto", solver="glucose4").method == "auto:bfs"

@@ -54,7 +54,7 @@ def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = N
 #: Measured (scripts/sat_options.py, benchmarks/sat_options.md "BFS or SAT"): BFS and SAT tie
 #: near 5e5 configurations (V(2,1), 24 moves), BFS wins below, SAT wins by 3x+ at 3e7 (V(2,2)).
 AUTO_BFS_CONFIGURATIONS = 500_000
-SAT_ONLY_OPTIONS = ("solver", "strategy", "progress", "options")
+BFS_OPTIONS = ("max_states",)  # the options solve_bfs accepts; SAT options are dropped for it
 
 
 def solve_auto(instance: Instance, *, max_moves: int | None = None,
@@ -71,7 +71,7 @@ def solve_auto(instance: Instance, *, max_moves: int | None = None,
     small = instance.board.exact and configuration_count(instance) <= AUTO_BFS_CONFIGURATIONS
     name = "bfs" if small else "sat"
     if name == "bfs":
-        options = {k: v for k, v in options.items() if k not in SAT_ONLY_OPTIONS}
+        options = {k: v for k, v in options.items() if k in BFS_OPTIONS}
     result = get_method(name)(instance, max_moves=max_moves, time_limit=time_limit, **options)
     result.method = f"auto:{result.method}"
     return result
