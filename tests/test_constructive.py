@@ -293,3 +293,14 @@ def test_square_scope_errors():
     none = make_instance("square", [(0, 0), (1, 1)], [(1, 0), (0, 1)])
     with pytest.raises(ConstructionError, match="hypothesis"):
         construct(none)
+
+
+def test_constructions_never_repeat_a_configuration():
+    """Loops (the two halves undoing each other) are cut before certification."""
+    from coinsat.io.instance_format import read_instance
+
+    for path in ("instances/paper/h-to-o.toml", "instances/paper/diagonal.toml",
+                 "instances/paper/pyramid-to-line.toml"):
+        built, result = construct(read_instance(path))
+        trace = verify(built, result.solution).trace
+        assert len(set(trace)) == len(trace)
