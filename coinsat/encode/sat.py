@@ -72,7 +72,7 @@ LAYER_FAMILIES = (
 )
 
 
-UNLABELED_ONLY = ("useful", "tight", "distinct")
+UNLABELED_ONLY = ("useful", "tight", "distinct", "symmetry")
 
 
 class Encoder:
@@ -151,8 +151,8 @@ class Encoder:
         return out
 
     def active(self, option: str) -> bool:
-        """Is the family of ``option`` emitted?  P4/P5 only without labels (spec §4.4:
-        their proof exchanges coins, which labels forbid)."""
+        """Is the family of ``option`` emitted?  P4/P5, P11 and P12 only without labels
+        (spec §4: their proofs look at occupancy alone, which labels make insufficient)."""
         if option in UNLABELED_ONLY and self.labels:
             return False
         if option == "tight" and not self.options.useful:
