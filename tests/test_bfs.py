@@ -52,6 +52,7 @@ def test_bfs_horizon_limit_is_bounded_not_unsolvable(inst):
     if want is None or want == 0:
         return
     r = solve_bfs(inst, max_moves=want - 1)
-    assert r.status is Status.BOUNDED
+    # "none within want - 1 moves" is a bounded answer only where the window proves it
+    assert r.status is (Status.BOUNDED if inst.exact_within(want - 1) else Status.UNKNOWN)
     assert r.lower_bound <= want
     assert solve_bfs(inst, max_moves=want).length == want

@@ -16,7 +16,9 @@ Answers and their scope:
   window (square grid: span(start), by Lemma "span monotone"; graph boards),
   scope ``window`` otherwise — then it means "no solution that stays inside
   the window", and ``lower_bound`` is only what the window proves globally;
-* ``bounded`` when ``max_moves`` is reached; ``unknown`` on a time or state limit.
+* ``bounded`` when ``max_moves`` is reached and the window is exact for that
+  horizon; ``unknown`` when it is not (the window is then the limit: give the
+  instance a larger ``margin``), and on a time or state limit.
 """
 
 from __future__ import annotations
@@ -82,8 +84,11 @@ def solve_bfs(
             }
             return done(Status.UNSOLVABLE, certificate=cert)
         if max_moves is not None and f_depth + b_depth >= max_moves:
-            return done(Status.BOUNDED, certificate={"kind": "exhaustive-search", "scope": "horizon",
-                                                     "horizon": max_moves})
+            if instance.exact_within(max_moves):
+                return done(Status.BOUNDED, certificate={"kind": "exhaustive-search",
+                                                         "scope": "horizon", "horizon": max_moves})
+            # "none within max_moves" holds only inside this window: not a bounded answer.
+            return done(Status.UNKNOWN)
         forward = len(f_front) <= len(b_front)
         expand = successors if forward else predecessors
         seen, other = (fwd, bwd) if forward else (bwd, fwd)

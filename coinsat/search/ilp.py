@@ -171,7 +171,11 @@ class _Run:
         return self._result(Status.UNKNOWN, None, self.lower_bound())
 
     def bounded(self, T: int) -> Result:
-        scope = "horizon" if self.inst.exact_within(T) else "window"
+        if not self.inst.exact_within(T):
+            # infeasible only inside a window that is not exact for T: not a bounded answer
+            self.stats["limit"] = f"window {self.inst.board.window} not exact for horizon {T}"
+            return self._result(Status.UNKNOWN, None, self.lower_bound())
+        scope = "horizon"
         cert = {"kind": "ilp-infeasible", "scope": scope, "horizon": T,
                 "window": self.inst.board.window}
         return self._result(Status.BOUNDED, None, self.lower_bound(), cert)
