@@ -141,14 +141,35 @@ def span_coords(lattice: str, coins: Iterable[Coord], d: int, region: frozenset[
 DEFAULT_MARGIN = 2
 
 
+MAX_WINDOW_CELLS = 250_000  # far beyond what any engine can search; guards against typos
+
+
 def lattice_window(
     lattice: str, start: Iterable[Coord], goal: Iterable[Coord], d: int, margin: int = DEFAULT_MARGIN
 ) -> Board:
-    """The finite window of an infinite lattice used for an instance (module docstring)."""
+    """The finite window of an infinite lattice used for an instance (module docstring).
+
+    The span is first computed in the hull of the start alone (on the square grid with
+    d >= 2 it never leaves it), so a goal drawn far away does not blow up the window;
+    ValueError if the window would exceed MAX_WINDOW_CELLS cells.
+    """
     start, goal = list(start), list(goal)
-    region = geometry.hull(lattice, start + goal, max(margin, 1))
+    margin = max(margin, 1)
+    region = _bounded_hull(lattice, start, margin)
     span = span_coords(lattice, start, d, region)
     rim = {c for c in region if any(n not in region for n in geometry.neighbours(lattice, c))}
     if not (span & rim):
         return lattice_board(lattice, span | set(goal), exact=True, window="span")
+    region = _bounded_hull(lattice, start + goal, margin)
     return lattice_board(lattice, region, exact=False, window=f"hull+{margin}")
+
+
+def _bounded_hull(lattice: str, coords: list[Coord], margin: int) -> frozenset[Coord]:
+    xs, ys = [x for x, _ in coords], [y for _, y in coords]
+    area = (max(xs) - min(xs) + 1 + 2 * margin) * (max(ys) - min(ys) + 1 + 2 * margin)
+    if area > MAX_WINDOW_CELLS:
+        raise ValueError(
+            f"the window would have about {area} cells (coordinates or margin too large; "
+            f"the limit is {MAX_WINDOW_CELLS})"
+        )
+    return geometry.hull(lattice, coords, margin)

@@ -164,12 +164,18 @@ def make_instance(
             for xy in placement:
                 if not (isinstance(xy, tuple) and len(xy) == 2 and all(isinstance(v, int) for v in xy)):
                     raise InstanceError(f"{where}: {xy!r} is not an integer (x, y) pair")
-        board = lattice_window(kind, list(start_map), list(goal_map), adjacency, margin)
+        try:
+            board = lattice_window(kind, list(start_map), list(goal_map), adjacency, margin)
+        except ValueError as e:
+            raise InstanceError(str(e)) from None
     elif kind == "graph":
         if edges is None:
             raise InstanceError("a graph board needs edges")
         edges = [tuple(e) for e in edges]
         names = list(cells) if cells is not None else []
+        if len(set(names)) != len(names):
+            dup = next(c for c in names if names.count(c) > 1)
+            raise InstanceError(f"graph cells: {dup!r} is listed twice")
         for u, v in edges:
             for c in (u, v):
                 if c not in names:

@@ -135,6 +135,12 @@ def parse_instance(text: str, path: str = "<string>") -> Instance:
             cells=cells, margin=margin, metadata=metadata,
         )
     except InstanceError as e:
+        if "self-loop" in e.message:
+            raise ctx.error(e.message, "edges", table="graph") from None
+        if "graph cells" in e.message:
+            raise ctx.error(e.message, "cells", table="graph") from None
+        if "window" in e.message:
+            raise ctx.error(e.message, "margin" if "margin" in data else "goal") from None
         key = "goal" if "goal" in e.message else "start" if "start" in e.message else "board"
         raise ctx.error(e.message, key) from None
 
