@@ -13,7 +13,7 @@ from files (``coinsat.io.instance_format``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Hashable, Iterable, Mapping, Sequence
 
@@ -125,6 +125,28 @@ class Instance:
 
     def coord(self, cell: int) -> Hashable:
         return self.board.coords[cell]
+
+
+def with_cells(instance: Instance, coords: Iterable[Hashable]) -> Instance:
+    """The same puzzle on a lattice window that also holds ``coords``.
+
+    Used to check a move list that leaves the window: the board grows by the
+    induced lattice subgraph on the new cells, which is all rules.py needs (every
+    occupied cell is a start cell or an earlier destination, so all of them are on
+    the grown board).  Graph boards and coordinates already present: unchanged.
+    """
+    b = instance.board
+    extra = [c for c in dict.fromkeys(coords) if not b.has(c)]
+    if not extra or not b.is_lattice:
+        return instance
+    from .board import lattice_board
+
+    grown = lattice_board(b.kind, list(b.coords) + extra, exact=b.exact, window=f"{b.window}+moves")
+
+    def moved(config: Configuration) -> Configuration:
+        return Configuration(tuple((grown.cell(b.coords[c]), lab) for c, lab in config.coins))
+
+    return replace(instance, board=grown, start=moved(instance.start), goal=moved(instance.goal))
 
 
 def _describe(c: Configuration) -> str:

@@ -81,3 +81,26 @@ def test_console_entry_point_runs():
     p = subprocess.run([sys.executable, "-m", "coinsat", "show", "instances/paper/rhomboid.toml"],
                        capture_output=True, text=True)
     assert p.returncode == 0 and "start" in p.stdout
+
+
+def test_verify_accepts_legal_moves_outside_a_triangular_window(capsys, tmp_path):
+    """The triangular lattice is infinite: a move list may leave the instance's window."""
+    tri = [(0, 0), (1, 0), (0, 1)]
+    moves = []
+    for _ in range(8):  # roll the triangle upwards: the lowest coin jumps over the other two
+        a = min(tri, key=lambda c: (c[1], c[0]))
+        b, c = (x for x in tri if x != a)
+        dest = (b[0] + c[0] - a[0], b[1] + c[1] - a[1])
+        moves.append([list(a), list(dest)])
+        tri = [dest if x == a else x for x in tri]
+    inst = tmp_path / "tri.toml"
+    inst.write_text('board = "triangular"\nmargin = 1\nstart = [[0, 0], [1, 0], [0, 1]]\n'
+                    f"goal = {json.dumps([list(c) for c in tri])}\n")
+    sol = tmp_path / "sol.json"
+    sol.write_text(json.dumps({"moves": moves}))
+    code, out, _ = run(capsys, "verify", str(inst), str(sol))
+    assert code == 0, out
+    moves[3][1] = [moves[3][1][0] + 5, moves[3][1][1]]  # a jump to a cell with no support
+    sol.write_text(json.dumps({"moves": moves}))
+    code, out, _ = run(capsys, "verify", str(inst), str(sol))
+    assert code == 1 and "step 4" in out and "fewer than 2" in out

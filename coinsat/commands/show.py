@@ -27,7 +27,7 @@ def run(args) -> int:
         print("\nstart\n" + picture(instance, instance.start))
         print("\ngoal\n" + picture(instance, instance.goal))
         return EXIT_OK
-    solution = read_solution(instance, args.solution)
+    instance, solution = read_solution(instance, args.solution)
     verdict = verify(instance, solution)
     print()
     print(render_solution(instance, verdict.trace, solution.moves))

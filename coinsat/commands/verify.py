@@ -21,7 +21,7 @@ def run(args) -> int:
     from ..solution import verify
 
     instance = read_instance(args.file)
-    solution = read_solution(instance, args.solution)
+    instance, solution = read_solution(instance, args.solution)
     verdict = verify(instance, solution)
     if args.json:
         print(json.dumps({"ok": verdict.ok, "step": verdict.step, "reason": verdict.reason,

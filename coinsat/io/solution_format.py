@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InstanceError
-from ..instance import Instance
+from ..instance import Instance, with_cells
 from ..result import Result
 from ..solution import Solution
 
@@ -45,8 +45,13 @@ def result_to_json(instance: Instance, result: Result) -> dict[str, Any]:
     }
 
 
-def parse_solution(instance: Instance, text: str, path: str = "<solution>") -> Solution:
-    """Read the ``moves`` of a solution object; errors name the file (and line when known)."""
+def parse_solution(instance: Instance, text: str, path: str = "<solution>") -> tuple[Instance, Solution]:
+    """Read the ``moves`` of a solution object; errors name the file (and line when known).
+
+    Returns the instance to check them on: on a lattice, a move list may use cells
+    outside the instance's window (the lattice is infinite), so the window grows to
+    hold them (``instance.with_cells``); ``verify`` then judges every move by the rules.
+    """
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -54,21 +59,29 @@ def parse_solution(instance: Instance, text: str, path: str = "<solution>") -> S
     moves = data.get("moves") if isinstance(data, dict) else data
     if not isinstance(moves, list):
         raise InstanceError("a solution needs a list 'moves' of [source, destination] pairs", path, 1)
-    board = instance.board
-    cells = []
+    lattice = instance.board.is_lattice
+    pairs = []
     for k, mv in enumerate(moves, start=1):
         if not (isinstance(mv, list) and len(mv) == 2):
             raise InstanceError(f"move {k}: {mv!r} is not a [source, destination] pair", path, _line(text, k))
         pair = []
         for coord in mv:
-            key = tuple(coord) if isinstance(coord, list) else coord
-            try:
-                pair.append(board.cell(key))
-            except (KeyError, TypeError):
-                # Off the window: a cell no legal move can touch; verify reports it.
-                pair.append(-1)
-        cells.append(tuple(pair))
-    return Solution.of(cells)
+            if lattice:
+                if not (isinstance(coord, list) and len(coord) == 2
+                        and all(isinstance(v, int) and not isinstance(v, bool) for v in coord)):
+                    raise InstanceError(f"move {k}: {coord!r} is not an [x, y] pair of integers",
+                                        path, _line(text, k))
+                coord = tuple(coord)
+            elif not (isinstance(coord, (int, str)) and not isinstance(coord, bool)):
+                raise InstanceError(f"move {k}: {coord!r} is not a cell name", path, _line(text, k))
+            pair.append(coord)
+        pairs.append(pair)
+    if lattice:
+        instance = with_cells(instance, [c for pair in pairs for c in pair])
+    board = instance.board
+    # A graph cell name that is not on the board maps to -1: verify reports "off the board".
+    cells = [tuple(board.cell(c) if board.has(c) else -1 for c in pair) for pair in pairs]
+    return instance, Solution.of(cells)
 
 
 def _line(text: str, k: int) -> int | None:
@@ -80,7 +93,7 @@ def _line(text: str, k: int) -> int | None:
     return min(start + k, len(lines))
 
 
-def read_solution(instance: Instance, path: str | Path) -> Solution:
+def read_solution(instance: Instance, path: str | Path) -> tuple[Instance, Solution]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
