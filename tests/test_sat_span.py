@@ -3,7 +3,7 @@ that lies on some solution, by exhaustive search of small square-grid boxes."""
 
 from __future__ import annotations
 
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from coinsat.configuration import Configuration
@@ -119,7 +119,7 @@ def symmetric_instances(draw):
     return make_instance("square", sorted(start), sorted(goal), name="sym")
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(symmetric_instances())
 def test_symmetry_breaking_against_bfs(inst):
     from coinsat.search.bounds import symmetries
