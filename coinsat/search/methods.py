@@ -51,8 +51,8 @@ def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = N
 
 
 #: solve_auto uses BFS on exact windows with at most this many configurations, SAT elsewhere.
-#: Measured (scripts/sat_options.py, benchmarks/sat_options.md "BFS or SAT"): BFS and SAT tie
-#: near 5e5 configurations (V(2,1), 24 moves), BFS wins below, SAT wins by 3x+ at 3e7 (V(2,2)).
+#: Measured (`scripts/sat_options.py --sections crossover`, benchmarks/sat_crossover.md): BFS and
+#: SAT tie near 5e5 configurations (V(2,1), 24 moves), BFS wins below, SAT wins 6.7x at 3e7 (V(2,2)).
 AUTO_BFS_CONFIGURATIONS = 500_000
 BFS_OPTIONS = ("max_states",)  # the options solve_bfs accepts; SAT options are dropped for it
 
