@@ -20,13 +20,13 @@ Output (every file written atomically, ``coinsat/io/atomic.py``):
 
 from __future__ import annotations
 
-import importlib
 import lzma
 import sys
 from pathlib import Path
 from typing import Callable
 
 from ..errors import UsageError
+from ..registry import load
 from .common import EXIT_OK, nonneg_int
 
 # name -> "module:function" (imported on first use)
@@ -43,15 +43,7 @@ SAT_FORMATS = ("cnf", "wcnf", "wcnf-legacy", "opb")  # the formats of coinsat.en
 
 
 def get_format(name: str) -> Callable:
-    try:
-        target = FORMATS[name]
-    except KeyError:
-        raise UsageError(f"unknown format {name!r} (choose from {', '.join(FORMATS)})") from None
-    module, func = target.split(":")
-    try:
-        return getattr(importlib.import_module(module), func)
-    except (ImportError, AttributeError) as e:
-        raise UsageError(f"format {name!r} is not available: {e}") from None
+    return load(FORMATS, name, "format")
 
 
 def export(instance, fmt: str, horizon: int | None, **options):

@@ -8,10 +8,10 @@ The CLI builds its ``--method`` choices from :data:`METHODS`.
 
 from __future__ import annotations
 
-import importlib
 from typing import Callable
 
 from ..errors import UsageError
+from ..registry import load
 from ..instance import Instance
 from ..result import Result
 
@@ -25,15 +25,7 @@ METHODS: dict[str, str] = {
 
 
 def get_method(name: str) -> Callable[..., Result]:
-    try:
-        target = METHODS[name]
-    except KeyError:
-        raise UsageError(f"unknown method {name!r} (choose from {', '.join(METHODS)})") from None
-    module, func = target.split(":")
-    try:
-        return getattr(importlib.import_module(module), func)
-    except ImportError as e:
-        raise UsageError(f"method {name!r} needs an optional dependency: {e}") from None
+    return load(METHODS, name, "method")
 
 
 def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = None,
