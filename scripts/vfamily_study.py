@@ -135,7 +135,8 @@ def write_table(results: dict, args) -> None:
     for target, p in pts.items():
         fit = fit_exponent(p)
         if fit:
-            lines.append(f"Fitted exponent ({target}, proven optima {p}): moves ≈ {fit[1]:.3g}·n^{fit[0]:.2f}.")
+            lines.append(f"Fitted exponent ({target}, proven optima {p}): moves ≈ {fit[1]:.3g}·n^{fit[0]:.2f} "
+                         f"— a least-squares fit over {len(p)} points, not evidence of an asymptotic rate.")
     write_atomic(ROOT / "instances/families/README.md", "\n".join(lines) + "\n")
     plot(pts)
 
