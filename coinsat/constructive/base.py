@@ -85,9 +85,6 @@ class Play:
         """Occupied neighbours of ``xy`` other than the cell ``moving``."""
         return sum(1 for n in neighbours(self.kind, xy) if n != moving and n in self.occ)
 
-    def is_valid_destination(self, xy: Coord, moving: Coord) -> bool:
-        return xy not in self.occ and self.on_board(xy) and self.support(xy, moving) >= self.d
-
     # --- the only way to change the configuration -----------------------------------
     def move(self, src: Coord, dst: Coord) -> None:
         m = Move(self.cell(src), self.cell(dst))
