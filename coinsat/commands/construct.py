@@ -9,8 +9,6 @@ condition and exits 2.  The moves may use cells outside the file's window
 
 from __future__ import annotations
 
-import json
-
 from .common import exit_code
 
 
@@ -28,21 +26,14 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from ..constructive import construct
-    from ..io.atomic import write_atomic
     from ..io.instance_format import read_instance
     from ..io.solution_format import result_to_json
-    from .solve import human
+    from .solve import emit
 
     instance = read_instance(args.file)
     built, result = construct(instance, args.algorithm)
-    obj = result_to_json(built, result)
-    if args.output:
-        write_atomic(args.output, json.dumps(obj, indent=1) + "\n")
-    if args.json:
-        print(json.dumps(obj))
-    else:
-        text = human(built, result, obj)
-        if built.margin != instance.margin:
-            text += f"\n  note: uses cells outside the file's window (margin {built.margin} needed)"
-        print(text)
+    notes = []
+    if built.margin != instance.margin:
+        notes.append(f"  note: uses cells outside the file's window (margin {built.margin} needed)")
+    emit(args, built, result, result_to_json(built, result), notes)
     return exit_code(result)

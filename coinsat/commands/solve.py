@@ -27,7 +27,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..io.atomic import write_atomic
     from ..io.instance_format import read_instance
     from ..io.solution_format import result_to_json
     from ..search.methods import solve
@@ -41,15 +40,22 @@ def run(args) -> int:
         from .certify import certify_report, format_report
 
         obj["certificate_check"], code = certify_report(instance, result, args.certify)
+    notes = [format_report(obj["certificate_check"])] if "certificate_check" in obj else []
+    emit(args, instance, result, obj, notes)
+    return code or exit_code(result)
+
+
+def emit(args, instance, result: Result, obj: dict, notes=()) -> None:
+    """Write the JSON object to ``--output`` (atomically), then print it (``--json``) or
+    the human view followed by ``notes`` — the output of every command that answers a puzzle."""
+    from ..io.atomic import write_atomic
+
     if args.output:
         write_atomic(args.output, json.dumps(obj, indent=1) + "\n")
     if args.json:
         print(json.dumps(obj))
     else:
-        print(human(instance, result, obj))
-        if "certificate_check" in obj:
-            print(format_report(obj["certificate_check"]))
-    return code or exit_code(result)
+        print("\n".join([human(instance, result, obj), *notes]))
 
 
 def human(instance, result: Result, obj: dict) -> str:
