@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable, Mapping
 
 UNLABELED = "o"
@@ -52,8 +53,9 @@ class Configuration:
     def cells(self) -> tuple[int, ...]:
         return tuple(c for c, _ in self.coins)
 
-    @property
+    @cached_property
     def cell_set(self) -> frozenset[int]:
+        """Computed once: rules.check_move asks for it on every move it judges."""
         return frozenset(self.cells)
 
     @property
