@@ -50,7 +50,7 @@ def instances(draw, kinds=KINDS, max_coins=5, labeled=None, d=None, goal_placeme
 @st.composite
 def configurations(draw, instance_strategy=None):
     """An instance and a random configuration on its board with the instance's coins."""
-    inst = draw(instance_strategy or instances())
+    inst = draw(instances() if instance_strategy is None else instance_strategy)
     cells = draw(st.permutations(range(inst.board.size)))[: inst.n_coins]
     labels = [lab for _, lab in inst.start.coins]
     from coinsat.configuration import Configuration

@@ -39,7 +39,7 @@ def test_engines_come_from_the_registry():
     from coinsat.search.methods import METHODS
 
     assert "bfs" in cc.engines() and "ilp" in cc.engines()
-    assert set(cc.engines()) == {e for e in ("bfs", "sat", "ilp") if e in METHODS}
+    assert set(cc.engines()) == {e for e in ("bfs", "spanbfs", "sat", "ilp") if e in METHODS}
 
 
 SAMPLE = range(40)  # seeds of the fast sample (the script: --n 1000 and more)

@@ -1,8 +1,9 @@
-"""SAT options of ``coinsat solve`` and its progress display (stderr, rich).
+"""SAT options of ``coinsat solve`` and the progress display of the long engines (stderr, rich).
 
-The display prints one line per horizon (T, answer, seconds, variables,
-clauses, conflicts) once a run has lasted ``DELAY`` seconds — short runs stay
-quiet — and is off with ``--json``.
+The display prints one line per SAT horizon (T, answer, seconds, variables,
+clauses, conflicts) or per ``spanbfs`` layer (depth, new states, states,
+seconds) once a run has lasted ``DELAY`` seconds — short runs stay quiet — and
+is off with ``--json``.
 """
 
 from __future__ import annotations
@@ -24,10 +25,13 @@ def add_sat_arguments(parser) -> None:
 
 
 def sat_options(args) -> dict:
-    """Keyword options for the SAT engine (empty unless the method may use it)."""
-    if args.method not in ("sat", "auto"):
+    """Keyword options for the SAT engine (empty unless the method may use it), and the
+    progress display for the engines that report progress."""
+    if args.method not in ("sat", "auto", "spanbfs"):
         return {}
-    opts = {k: v for k, v in (("solver", args.solver), ("strategy", args.strategy)) if v is not None}
+    opts = {}
+    if args.method != "spanbfs":
+        opts = {k: v for k, v in (("solver", args.solver), ("strategy", args.strategy)) if v is not None}
     if not args.json:
         opts["progress"] = Progress()
     return opts
@@ -62,10 +66,16 @@ class Progress:
         self.pending.clear()
 
     def _line(self, r) -> None:
+        if not hasattr(r, "horizon"):  # a spanbfs layer
+            return self._print("cyan", f"depth {r.depth:<4d} new {r.size:>11d}  states {r.states:>12d}  "
+                                       f"{r.seconds:8.1f} s")
         colour = {"SAT": "green", "UNSAT": "red"}.get(r.outcome, "yellow")
         found = f"  length {r.length}" if r.length is not None else ""
         text = (f"T={r.horizon:<4d} {r.outcome:<7s} {r.seconds:8.2f} s  vars {r.vars:>8d}  "
                 f"clauses {r.clauses:>9d}  conflicts {r.conflicts:>9d}{found}")
+        self._print(colour, text)
+
+    def _print(self, colour: str, text: str) -> None:
         c = self._console()
         if c:
             c.print(f"[{colour}]{text}[/{colour}]")

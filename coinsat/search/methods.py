@@ -19,13 +19,24 @@ from ..result import Result
 METHODS: dict[str, str] = {
     "auto": "coinsat.search.methods:solve_auto",
     "bfs": "coinsat.search.bfs:solve_bfs",
+    "spanbfs": "coinsat.search.spanbfs:solve_spanbfs",
     "sat": "coinsat.search.driver:solve_sat",
     "ilp": "coinsat.search.ilp:solve_ilp",
 }
 
 
+#: name -> "module:function" telling why the method cannot run on an instance (None: it can).
+#: Methods not listed run on every instance.
+LIMITS: dict[str, str] = {"spanbfs": "coinsat.search.spanbfs:applicable"}
+
+
 def get_method(name: str) -> Callable[..., Result]:
     return load(METHODS, name, "method")
+
+
+def inapplicable(name: str, instance: Instance) -> str | None:
+    """Why method ``name`` cannot solve ``instance`` (None if it can)."""
+    return load(LIMITS, name, "method limit")(instance) if name in LIMITS else None
 
 
 def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = None,
@@ -46,24 +57,47 @@ def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = N
 #: Measured (`scripts/sat_options.py --sections crossover`, benchmarks/sat_crossover.md): BFS and
 #: SAT tie near 5e5 configurations (V(2,1), 24 moves), BFS wins below, SAT wins 6.7x at 3e7 (V(2,2)).
 AUTO_BFS_CONFIGURATIONS = 500_000
-BFS_OPTIONS = ("max_states",)  # the options solve_bfs accepts; SAT options are dropped for it
+#: the options each explicit-state method accepts (SAT options are dropped for them)
+EXPLICIT_OPTIONS = {"bfs": ("max_states",), "spanbfs": ("max_states", "progress")}
 
 
 def solve_auto(instance: Instance, *, max_moves: int | None = None,
                time_limit: float | None = None, **options) -> Result:
-    """Pick an engine: explicit search for small state spaces, SAT beyond.
+    """Pick an engine.
 
-    BFS when the window is exact and holds few configurations (BFS then also
-    decides unsolvable instances by exhaustion); SAT otherwise — including
-    inexact windows (triangular grid), where the SAT driver widens the window
-    and proves optimality globally while BFS can only answer for the window.
+    * ``spanbfs`` when it applies (unlabeled coins, <= 64 cells), the window is
+      exact and the goal spans the whole window: its pruning then keeps only the
+      configurations that span the window, and it beats SAT and BFS on every
+      such puzzle measured (benchmarks/engines.md);
+    * BFS when the window is exact and holds few configurations (BFS then also
+      decides unsolvable instances by exhaustion);
+    * SAT otherwise — including inexact windows (triangular grid), where the SAT
+      driver widens the window and proves optimality globally while the
+      explicit engines can only answer for the window.
     """
     from .bounds import configuration_count
 
-    small = instance.board.exact and configuration_count(instance) <= AUTO_BFS_CONFIGURATIONS
-    name = "bfs" if small else "sat"
-    if name == "bfs":
-        options = {k: v for k, v in options.items() if k in BFS_OPTIONS}
+    if instance.board.exact and inapplicable("spanbfs", instance) is None and _goal_spans_window(instance):
+        name = "spanbfs"
+    elif instance.board.exact and configuration_count(instance) <= AUTO_BFS_CONFIGURATIONS:
+        name = "bfs"
+    else:
+        name = "sat"
+    if name in EXPLICIT_OPTIONS:
+        options = {k: v for k, v in options.items() if k in EXPLICIT_OPTIONS[name]}
     result = get_method(name)(instance, max_moves=max_moves, time_limit=time_limit, **options)
     result.method = f"auto:{result.method}"
     return result
+
+
+def _goal_spans_window(instance: Instance) -> bool:
+    """Every goal placement spans the whole window (the spanbfs pruning is then strongest)."""
+    from ..board import span_coords
+
+    board = instance.board
+    region = frozenset(board.coords)
+    for g in instance.goal_configurations:
+        cells = [board.coords[c] for c, _ in g.coins]
+        if board.kind == "graph" or len(span_coords(board.kind, cells, instance.d, region)) < board.size:
+            return False
+    return True
