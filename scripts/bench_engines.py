@@ -8,9 +8,10 @@ Every (instance, engine) pair runs in its own subprocess (this script with the
 hidden ``_worker`` sub-command) under a wall-clock timeout and an address-space
 limit, so a hang or a memory blow-up costs one cell of the table, never the run.
 
-* coinsat engines (every name among bfs/sat/ilp registered in
+* coinsat engines (every name among bfs/spanbfs/sat/ilp registered in
   ``coinsat.search.methods.METHODS``): ``solve(instance, method, time_limit=S)``;
   the time is the engine's own ``Result.seconds`` (no interpreter start-up).
+  An engine that cannot take an instance (spanbfs on labeled coins) shows "n/a".
 * ``fd``: Fast Downward's optimal planner (package ``up-fast-downward``), A* with
   the admissible LM-cut heuristic, on the PDDL that ``coinsat export --format pddl``
   writes; the time is the wall time of the whole planner call (driver, translator,
@@ -40,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-CORE_ENGINES = ("bfs", "sat", "ilp")
+CORE_ENGINES = ("bfs", "spanbfs", "sat", "ilp")
 SCALING = {
     "diagonal": [("diagonal_flip", (k,)) for k in (4, 5, 6, 7, 8)],
     "vdiag": [("vdiag", ab) for ab in ((1, 1), (2, 1), (2, 2), (3, 2), (3, 3), (4, 3), (4, 4))],
@@ -65,6 +66,10 @@ def worker(engine: str, path: str, time_limit: float) -> dict:
     from coinsat.solution import verify
 
     inst = read_instance(path)
+    from coinsat.search.methods import inapplicable
+
+    if engine != "fd" and inapplicable(engine, inst):
+        return {"status": "n/a", "reason": inapplicable(engine, inst)}
     if engine == "fd":
         out = run_fd(inst, time_limit)
     else:
@@ -181,8 +186,8 @@ def fmt_time(r: dict | None, limit: float) -> str:
         return f"{r['seconds']:.2f} (feasible {r.get('length')})"
     if st == "timeout":
         return f"> {limit:g} (timeout)"
-    if st == "skipped":
-        return "skipped"
+    if st in ("skipped", "n/a"):
+        return st
     return st
 
 

@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
 """The V-to-diagonal family: exact optima, bounds beyond, and the growth exponent.
 
-    python3 scripts/vfamily_study.py [--max-a 4] [--time-limit 1800] [--methods sat,bfs]
+    python3 scripts/vfamily_study.py [--max-a 4] [--time-limit 1800] [--methods spanbfs,sat,bfs]
+                                     [--members vdiag-3-3-nwse,...] [--certify 600]
 
 For each member V(a, b), b in {a-1, a}, and each target diagonal (nwse, swne)
 it writes the instance to instances/families/, runs every engine asked for
 through the CLI (`coinsat solve --json`, one subprocess each, so a time or
 memory blow-up cannot take the study down), and records the answers in
 benchmarks/vfamily_results.json — a later run resumes from there and skips
-what is already decided (``--redo`` forces).  It then writes the table
+what is already decided (``--redo`` forces).  Runs with disjoint ``--members``
+may go side by side (one per core): each result is merged into the file as it
+comes.  ``--certify S`` gives every proven optimum the bounded certificate
+of "optimum - 1 moves do not suffice" (`coinsat certify`: DIMACS + DRAT, checked
+by the independent checker) when CaDiCaL finds the proof within S seconds, and
+records the check (the files go to a temporary directory, not to git).  The shortest verified solution of every member is kept in
+instances/families/solutions/NAME.json (`coinsat verify` reads it).  It then writes the table
 instances/families/README.md (proven optima apart from bounds) and the plot
 benchmarks/vfamily.png: moves against n with a fitted c·n^3 curve and the
 least-squares exponent of moves ~ n^k over the proven optima.
@@ -42,6 +49,9 @@ def members(max_a: int):
                 yield a, b, target
 
 
+SOLUTIONS = ROOT / "instances/families/solutions"
+
+
 def run_engine(path: Path, method: str, time_limit: float) -> dict:
     cmd = [sys.executable, "-m", "coinsat", "solve", str(path), "--method", method, "--json",
            "--time-limit", str(time_limit)]
@@ -55,8 +65,58 @@ def run_engine(path: Path, method: str, time_limit: float) -> dict:
         return {"status": "error", "method": method, "seconds": time.perf_counter() - t0,
                 "note": (p.stderr or p.stdout).strip().splitlines()[-1:]}
     obj = json.loads(p.stdout)
-    obj.pop("moves", None)
+    moves = obj.pop("moves", None)
+    if moves is not None:
+        keep_solution(path.stem, obj, moves)
     return obj
+
+
+def keep_solution(name: str, obj: dict, moves: list) -> None:
+    """Keep the shortest verified solution of ``name`` (every engine's output was replayed
+    by rules.py before it was printed; `coinsat verify` can replay the file again)."""
+    out = SOLUTIONS / f"{name}.json"
+    if out.exists() and len(json.loads(out.read_text())["moves"]) <= len(moves):
+        return
+    SOLUTIONS.mkdir(parents=True, exist_ok=True)
+    keep = {k: obj[k] for k in ("name", "status", "length", "lower_bound", "method") if k in obj}
+    write_atomic(out, json.dumps({**keep, "moves": moves}) + "\n")
+
+
+def certify(path: Path, optimum: int, time_limit: float) -> dict:
+    """The bounded certificate of "no solution with <= optimum - 1 moves", made and checked."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="coinsat-vcert-") as tmp:
+        cmd = [sys.executable, "-m", "coinsat", "certify", str(path), "-o", tmp, "--json",
+               "--time-limit", str(time_limit)]
+        t0 = time.perf_counter()
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit * 1.5 + 60)
+        except subprocess.TimeoutExpired:
+            return {"accepted": False, "note": "timeout", "time_limit": time_limit}
+        seconds = time.perf_counter() - t0
+        try:
+            obj = json.loads(p.stdout)
+        except json.JSONDecodeError:
+            return {"accepted": False, "note": (p.stderr or p.stdout).strip()[-200:], "time_limit": time_limit}
+        sizes = {f.suffix.lstrip("."): f.stat().st_size for f in Path(tmp).iterdir() if f.suffix in (".cnf", ".drat")}
+    return {"accepted": bool(obj.get("accepted")) and obj.get("kind") == "bounded"
+            and f"{optimum} moves" in obj.get("claim", ""),
+            "claim": obj.get("claim"), "reason": obj.get("reason"), "check_seconds": obj.get("check_seconds"),
+            "seconds": round(seconds, 1), "bytes": sizes, "time_limit": time_limit}
+
+
+def record(name: str, entry: dict, method: str | None, run: dict) -> dict:
+    """Merge one run (``method`` None: the certificate) into the results file as it is now
+    (another study may have written it)."""
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    mine = results.setdefault(name, {k: v for k, v in entry.items() if k != "runs"} | {"runs": {}})
+    if method is None:
+        mine["certificate"] = run
+    else:
+        mine["runs"][method] = run
+    write_atomic(RESULTS, json.dumps(results, indent=1, sort_keys=True) + "\n")
+    return results
 
 
 def fit_exponent(points: list[tuple[int, int]]) -> tuple[float, float] | None:
@@ -79,11 +139,17 @@ def main() -> int:
     ap.add_argument("--time-limit", type=float, default=1800.0)
     ap.add_argument("--methods", default="sat,bfs")
     ap.add_argument("--bfs-max-cells", type=int, default=36, help="skip BFS on bigger boxes")
+    ap.add_argument("--members", default=None, help="comma-separated instance names (default: all)")
+    ap.add_argument("--certify", type=float, default=None, metavar="S",
+                    help="certify every proven optimum minus one (DRAT), S seconds each")
     ap.add_argument("--redo", action="store_true")
     args = ap.parse_args()
+    only = set(args.members.split(",")) if args.members else None
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     for a, b, target in members(args.max_a):
         inst = vdiag(a, b, target)
+        if only is not None and inst.name not in only:
+            continue
         path = ROOT / f"instances/families/{inst.name}.toml"
         if not path.exists():
             write_instance(inst, path)
@@ -100,7 +166,16 @@ def main() -> int:
             r["time_limit"] = args.time_limit
             entry["runs"][method] = r
             print(r["status"], r.get("length"), f"lb={r.get('lower_bound')}", f"{r['seconds']:.1f} s", flush=True)
-            write_atomic(RESULTS, json.dumps(results, indent=1, sort_keys=True) + "\n")
+            results = record(inst.name, entry, method, r)
+            entry = results[inst.name]
+        _, ub, lb, proven = summarise(entry)
+        old = entry.get("certificate")
+        if args.certify and proven and ub > 0 and not (old and (old["accepted"] or old["time_limit"] >= args.certify)):
+            print(f"{inst.name}: certificate of {ub - 1} moves ...", end=" ", flush=True)
+            c = certify(path, ub, args.certify)
+            print("accepted" if c["accepted"] else f"not made ({c.get('note') or c.get('reason')})", flush=True)
+            entry = record(inst.name, entry, None, c)[inst.name]
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else results
     write_table(results, args)
     return 0
 
@@ -122,15 +197,21 @@ def write_table(results: dict, args) -> None:
              "into a diagonal of its (a+b+2)² box with the two extra coins at the centre.",
              "**Bold** counts are proven optima (a verified solution and a proof that one move fewer is",
              "impossible); `lb–ub` ranges are bounds: the best lower bound proven and the best solution found.",
-             "", f"Generated by `python3 scripts/vfamily_study.py --max-a {args.max_a} --time-limit {args.time_limit:g} --methods {args.methods}`.",
-             "", "| member | target | n | cells | moves | engines (status, seconds) |", "|---|---|---|---|---|---|"]
+             "", "Generated by `python3 scripts/vfamily_study.py` from the runs recorded in",
+             "`benchmarks/vfamily_results.json` (each with its engine and time limit). Linked move counts",
+             "open the shortest verified solution (`coinsat verify FILE.toml solutions/FILE.json`).",
+             "", "| member | target | n | cells | moves | certificate of optimum − 1 | engines (status, seconds) |",
+             "|---|---|---|---|---|---|---|"]
     pts = {"nwse": [], "swne": []}
     for name, e in sorted(results.items(), key=lambda kv: (kv[1]["n"], kv[1]["target"])):
         answer, ub, lb, proven = summarise(e)
         if proven and ub > 0:
             pts[e["target"]].append((e["n"], ub))
         runs = "; ".join(f"{m}: {r['status']} {r['seconds']:.1f} s" for m, r in sorted(e["runs"].items()))
-        lines.append(f"| [V({e['a']},{e['b']})]({name}.toml) | {e['target']} | {e['n']} | {e['cells']} | {answer} | {runs} |")
+        if (SOLUTIONS / f"{name}.json").exists():
+            answer = f"[{answer}](solutions/{name}.json)"
+        lines.append(f"| [V({e['a']},{e['b']})]({name}.toml) | {e['target']} | {e['n']} | {e['cells']} | {answer} "
+                     f"| {cert_cell(e.get('certificate'))} | {runs} |")
     lines.append("")
     for target, p in pts.items():
         fit = fit_exponent(p)
@@ -139,6 +220,15 @@ def write_table(results: dict, args) -> None:
                          f"— a least-squares fit over {len(p)} points, not evidence of an asymptotic rate.")
     write_atomic(ROOT / "instances/families/README.md", "\n".join(lines) + "\n")
     plot(pts)
+
+
+def cert_cell(c: dict | None) -> str:
+    if not c:
+        return "—"
+    if c["accepted"]:
+        steps = (c.get("reason") or "").split("(")[1].split(" proof")[0] if "proof steps" in (c.get("reason") or "") else "?"
+        return f"DRAT checked ({steps} steps, {c['bytes'].get('drat', 0) / 1e6:.1f} MB, check {c['check_seconds']:.1f} s)"
+    return f"none within {c['time_limit']:g} s"
 
 
 def plot(pts: dict) -> None:
