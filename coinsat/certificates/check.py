@@ -2,7 +2,8 @@
 
 Trust base: rules.py (the one move validator), board.py / geometry.py (the
 lattices and their induced subgraphs), and, for bounded certificates, the
-SAT encoding and the DRAT checker (see bounded.py).  Nothing here calls the
+SAT encoding and the DRAT checker (see bounded.py); for layers certificates,
+the span lemma and the checker's own vector kernel (see layers.py).  Nothing here calls the
 code that *finds* certificates (coinsat.theory, coinsat.search, the
 builders in this package): every claim is re-derived from the witness.
 
@@ -51,6 +52,10 @@ def _check(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool, str]:
         return _invariant(instance, cert)
     if kind == "closed-set":
         return _closed_set(instance, cert)
+    if kind == "layers":
+        from .layers import check_layers
+
+        return check_layers(instance, cert, base_dir)
     from .bounded import check_bounded
 
     return check_bounded(instance, cert, base_dir)

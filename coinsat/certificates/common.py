@@ -2,7 +2,7 @@
 
 A certificate is one JSON object::
 
-    {"coinsat_certificate": 1, "kind": "invariant" | "closed-set" | "bounded",
+    {"coinsat_certificate": 1, "kind": "invariant" | "closed-set" | "bounded" | "layers",
      "scope": "global" | "window" | "horizon", "claim": "...",
      "instance": {"name": ..., "digest": <sha256 of the canonical instance>},
      ...kind-specific fields...}
@@ -25,7 +25,7 @@ from typing import Any, Hashable
 from ..instance import Instance
 
 FORMAT_VERSION = 1
-KINDS = ("invariant", "closed-set", "bounded")
+KINDS = ("invariant", "closed-set", "bounded", "layers")
 
 
 class CertificateError(ValueError):

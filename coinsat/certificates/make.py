@@ -6,7 +6,9 @@ What each status gets:
   applies, else a closed set: the forward closure of the start in the window
   (scope global on exact windows and graphs, window otherwise);
 * ``optimal`` with T moves — the bounded certificate for T − 1 carrying the
-  solution (for T = 0, the solution alone);
+  solution (for T = 0, the solution alone); when the answer came from
+  ``spanbfs``, the layers certificate for T − 1 instead (layers.py: its
+  witness is the search itself, where a DRAT proof may be out of reach);
 * ``feasible`` with lower bound L >= 1 — the bounded certificate for L − 1
   carrying the solution; with L = 0 there is nothing to certify but the
   solution, which verify checks;
@@ -64,6 +66,13 @@ def build_certificate(instance: Instance, result: Result, out_dir: str | Path) -
         cert = header(instance, "bounded", "horizon", claim_text(instance, -1, solution))
         coords = instance.board.coords
         cert.update(horizon=-1, solution=[[cell_json(coords[s]), cell_json(coords[p])] for s, p in solution.moves])
+        return cert
+    if result.method.endswith("spanbfs"):
+        from .layers import build_layers
+
+        cert = build_layers(instance, horizon, out_dir, stem(instance), solution)
+        if cert is None:
+            raise UsageError(f"spanbfs did not prove 'no solution with <= {horizon} moves' again")
         return cert
     cert = build_bounded(instance, horizon, out_dir, stem(instance), solution)
     if cert is None:

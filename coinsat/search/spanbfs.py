@@ -171,11 +171,14 @@ def _member(sorted_arr: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 def solve_spanbfs(instance: Instance, max_moves: int | None = None, time_limit: float | None = None,
-                  max_states: int = 400_000_000, prune: bool = True, progress=None) -> Result:
+                  max_states: int = 400_000_000, prune: bool = True, progress=None,
+                  keep_layers: list | None = None) -> Result:
     """Shortest solution by span-pruned layered BFS (module docstring).
 
     ``prune=False`` turns the span pruning off (for tests and benchmarks);
-    ``progress(LayerReport)`` is called after every layer."""
+    ``progress(LayerReport)`` is called after every layer; ``keep_layers``, a list,
+    receives the layers (sorted uint64 arrays, bit c = board cell c) when the run
+    ends — the witness of a ``layers`` certificate (certificates/layers.py)."""
     why = applicable(instance)
     if why is not None:
         raise UsageError(f"method 'spanbfs' cannot solve this instance: {why}")
@@ -192,6 +195,8 @@ def solve_spanbfs(instance: Instance, max_moves: int | None = None, time_limit: 
 
     def result(status, solution=None, lb=None, certificate=None) -> Result:
         stats["states"] = int(visited.size)
+        if keep_layers is not None:
+            keep_layers.extend(layers)
         return Result(status, "spanbfs", solution, lb, certificate, time.perf_counter() - t0, stats)
 
     def partial(depth_done: int) -> int:

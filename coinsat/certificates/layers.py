@@ -1,0 +1,219 @@
+"""Layers certificates: "no solution with <= T moves" witnessed by explicit search layers.
+
+For puzzles whose proof of optimality is beyond DRAT (V(3,2) needs 53 moves;
+the SAT proof for 52 does not finish), the ``spanbfs`` engine's own layers are
+the witness.  Kind ``layers``, scope ``horizon``; fields:
+
+* ``cells`` — the window in bit order (bit i of a word = coin on ``cells[i]``);
+* ``horizon`` T and ``layers``, a ``.npz`` file beside the JSON holding the
+  arrays ``L0`` ... ``LT`` (sorted distinct uint64 words), with its sha256;
+* ``solution`` (optional) — a solution of T + 1 moves: the claim is then
+  "optimal: T + 1 moves".
+
+**What the checker verifies** (nothing here calls coinsat.search; the move
+rule and the span are recomputed by a kernel written for this file, from
+the coordinates through geometry.py, and the kernel is tested against
+rules.py):
+
+1. the window is exact: square grid with d >= 2 and ``cells`` = span(start)
+   (no coin ever leaves span(start), Lemma "span monotone"), or a graph board
+   and ``cells`` = its cells; at most 64 cells;
+2. L0 = {start}; every word has as many coins as the start and no goal
+   placement occurs in any layer;
+3. closure: for i < T, every successor y of a word in L_i whose span contains
+   the span of some goal placement lies in L_0 ∪ ... ∪ L_{i+1}.
+
+*Why this proves the claim.*  Let x_0 = start, ..., x_k be a solution with
+k <= T.  Each x_j spans a goal placement's span (spans only shrink along moves:
+encodings/sat.md, Lemma P (i)), so by induction x_j ∈ L_0 ∪ ... ∪ L_j (3), and
+x_k, a goal placement, would lie in a layer — excluded by (2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+
+from .. import geometry
+from ..board import span_coords
+from ..instance import Instance
+from ..io.atomic import write_atomic
+from ..solution import Solution, verify
+from .common import cell_json, cell_key, header
+
+U64 = np.uint64
+ONE = U64(1)
+CHUNK = 1 << 13  # words of a layer checked at once (bounds the (cells x successors) temporaries)
+
+
+def claim_text(horizon: int, solution: Solution | None) -> str:
+    claim = f"no solution with <= {horizon} moves"
+    if solution is not None:
+        claim = f"{'optimal:' if len(solution) == horizon + 1 else 'a solution of'} {len(solution)} moves ({claim})"
+    return claim
+
+
+def build_layers(instance: Instance, horizon: int, out_dir: str | Path, stem: str,
+                 solution: Solution | None = None) -> dict | None:
+    """Search to ``horizon`` with spanbfs and write the certificate's layers file; None if
+    the search does not prove the bound (a solution within the horizon, or a limit)."""
+    import io
+
+    from ..result import Status
+    from ..search.spanbfs import solve_spanbfs
+
+    layers: list[np.ndarray] = []
+    result = solve_spanbfs(instance, max_moves=horizon, keep_layers=layers)
+    if result.status is Status.UNSOLVABLE:  # exhausted before the horizon: the layers still prove it
+        layers += [np.zeros(0, dtype=U64)] * (horizon + 1 - len(layers))
+    elif result.status is not Status.BOUNDED:
+        return None
+    name = f"{stem}.h{horizon}.layers.npz"
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **{f"L{i}": layer for i, layer in enumerate(layers[: horizon + 1])})
+    data = buf.getvalue()
+    write_atomic(Path(out_dir) / name, data)
+    cert = header(instance, "layers", "horizon", claim_text(horizon, solution))
+    coords = instance.board.coords
+    cert.update(horizon=horizon, cells=[cell_json(c) for c in coords], layers=name,
+                layers_sha256=hashlib.sha256(data).hexdigest(),
+                states=int(sum(layer.size for layer in layers[: horizon + 1])))
+    if solution is not None:
+        cert["solution"] = [[cell_json(coords[s]), cell_json(coords[p])] for s, p in solution.moves]
+    return cert
+
+
+# --- the checker ------------------------------------------------------------------------------
+
+
+def check_layers(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool, str]:
+    if cert.get("scope") != "horizon":
+        return False, "layers certificates have scope horizon"
+    horizon = int(cert["horizon"])
+    cells = [cell_key(c) for c in cert["cells"]]
+    ok, why = _exact_window(instance, cells)
+    if not ok:
+        return False, why
+    solution = None
+    if cert.get("solution") is not None:
+        board = instance.board
+        try:
+            solution = Solution.of((board.cell(cell_key(s)), board.cell(cell_key(p))) for s, p in cert["solution"])
+        except KeyError:
+            return False, "the solution uses a cell that is not on the board"
+        verdict = verify(instance, solution)
+        if not verdict.ok:
+            return False, f"the solution is not one: {verdict.reason} (step {verdict.step})"
+        if len(solution) <= horizon:
+            return False, f"the solution has {len(solution)} moves, contradicting the horizon {horizon}"
+    if cert.get("claim") != claim_text(horizon, solution):
+        return False, f"the claim should read {claim_text(horizon, solution)!r}"
+    path = base_dir / cert["layers"]
+    if not path.is_file():
+        return False, f"missing file {path}"
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != cert["layers_sha256"]:
+        return False, "the layers file's sha256 differs from the certificate's"
+    import io
+
+    with np.load(io.BytesIO(data)) as z:
+        layers = [np.asarray(z[f"L{i}"], dtype=U64) for i in range(horizon + 1)]
+    return _check_closure(instance, cells, layers)
+
+
+def _exact_window(instance: Instance, cells: list) -> tuple[bool, str]:
+    b = instance.board
+    if len(cells) > 64 or len(set(cells)) != len(cells):
+        return False, "the window must list at most 64 distinct cells"
+    if b.kind == "graph":
+        return (set(cells) == set(b.coords), "the cells are not the graph's cells")
+    if b.kind != "square" or instance.d < 2:
+        return False, "layers certificates need an exact window: square grid with d >= 2, or a graph"
+    start = [b.coords[c] for c in instance.start.cells]
+    xs, ys = [x for x, _ in start], [y for _, y in start]
+    box = frozenset((x, y) for x in range(min(xs), max(xs) + 1) for y in range(min(ys), max(ys) + 1))
+    if set(span_coords("square", start, instance.d, box)) != set(cells):
+        return False, "the cells are not span(start), the exact window of the square grid"
+    return True, ""
+
+
+class _Rule:
+    """The move rule and the span on words over ``cells`` (rows: one neighbour mask per cell)."""
+
+    def __init__(self, instance: Instance, cells: list):
+        index = {c: i for i, c in enumerate(cells)}
+        b = instance.board
+        masks = []
+        for c in cells:
+            if b.kind == "graph":
+                nbrs = [b.coords[q] for q in b.neighbours[b.cell(c)]]
+            else:
+                nbrs = geometry.neighbours(b.kind, c)
+            masks.append(sum(1 << index[q] for q in nbrs if q in index))
+        self.n, self.d = len(cells), instance.d
+        self.nbr = np.array(masks, dtype=U64)[:, None]  # (n, 1)
+        self.bit = (ONE << np.arange(self.n, dtype=U64))[:, None]  # (n, 1)
+
+    def successors(self, words: np.ndarray) -> np.ndarray:
+        out = []
+        for s in range(self.n):
+            rest = words[(words >> U64(s)) & ONE == 1] ^ (ONE << U64(s))
+            if rest.size == 0:
+                continue
+            legal = (np.bitwise_count(rest[None, :] & self.nbr) >= self.d) & ((rest[None, :] & self.bit) == 0)
+            legal[s] = False
+            p, i = np.nonzero(legal)
+            out.append(rest[i] | self.bit[p, 0])
+        return np.concatenate(out) if out else np.zeros(0, dtype=U64)
+
+    def span(self, words: np.ndarray) -> np.ndarray:
+        while True:
+            add = np.bitwise_count(words[None, :] & self.nbr) >= self.d
+            grown = words | np.bitwise_or.reduce(np.where(add, self.bit, U64(0)), axis=0)
+            if np.array_equal(grown, words):
+                return words
+            words = grown
+
+
+def _word(config, index) -> int:
+    return sum(1 << index[c] for c in config)
+
+
+def _check_closure(instance: Instance, cells: list, layers: list[np.ndarray]) -> tuple[bool, str]:
+    b = instance.board
+    index = {c: i for i, c in enumerate(cells)}
+    rule = _Rule(instance, cells)
+    try:
+        start = _word((b.coords[c] for c in instance.start.cells), index)
+        goals = np.array(sorted({_word((b.coords[c] for c in g.cells), index)
+                                 for g in instance.goal_configurations
+                                 if all(b.coords[c] in index for c in g.cells)}), dtype=U64)
+    except KeyError:
+        return False, "the start is not inside the window"
+    if len(instance.labels) > 1:
+        return False, "layers certificates are for unlabeled coins"
+    need = np.unique(rule.span(goals)) if goals.size else goals
+    n_coins = len(instance.start)
+    if layers[0].tolist() != [start]:
+        return False, "L0 is not {start}"
+    for i, layer in enumerate(layers):
+        if layer.size and (np.any(layer[1:] <= layer[:-1]) or np.any(np.bitwise_count(layer) != n_coins)):
+            return False, f"L{i} is not a sorted set of configurations with {n_coins} coins"
+        if goals.size and np.isin(layer, goals).any():
+            return False, f"L{i} holds a goal placement"
+    union = layers[0]
+    for i in range(len(layers) - 1):
+        union = np.union1d(union, layers[i + 1])
+        for k in range(0, layers[i].size, CHUNK):
+            succ = np.unique(rule.successors(layers[i][k:k + CHUNK]))
+            span = rule.span(succ)
+            keep = np.zeros(succ.shape, dtype=bool)
+            for g in need:
+                keep |= (span & g) == g
+            missing = succ[keep & ~np.isin(succ, union)]
+            if missing.size:
+                return False, f"a successor of L{i} is in no layer up to L{i + 1} (word {int(missing[0])})"
+    states = sum(int(layer.size) for layer in layers)
+    return True, f"closure of {len(layers)} layers ({states} configurations) verified"
