@@ -12,10 +12,12 @@ memory blow-up cannot take the study down), and records the answers in
 benchmarks/vfamily_results.json — a later run resumes from there and skips
 what is already decided (``--redo`` forces).  Runs with disjoint ``--members``
 may go side by side (one per core): each result is merged into the file as it
-comes.  ``--certify S`` gives every proven optimum the bounded certificate
-of "optimum - 1 moves do not suffice" (`coinsat certify`: DIMACS + DRAT, checked
-by the independent checker) when CaDiCaL finds the proof within S seconds, and
-records the check (the files go to a temporary directory, not to git).  The shortest verified solution of every member is kept in
+comes.  ``--certify S`` gives every proven optimum two certificates of
+"optimum - 1 moves do not suffice", each made and checked by `coinsat certify`
+within S seconds: ``drat`` (with ``--method sat``: the DIMACS formula and
+CaDiCaL's DRAT proof, checked by dratify) and ``layers`` (with ``--method
+spanbfs``: the search layers, checked by their own closure checker).  The check
+is recorded; the files go to a temporary directory, not to git.  The shortest verified solution of every member is kept in
 instances/families/solutions/NAME.json (`coinsat verify` reads it).  It then writes the table
 instances/families/README.md (proven optima apart from bounds) and the plot
 benchmarks/vfamily.png: moves against n with a fitted c·n^3 curve and the
@@ -88,13 +90,17 @@ def keep_solution(name: str, obj: dict, moves: list) -> None:
     write_atomic(out, json.dumps({**keep, "moves": moves}) + "\n")
 
 
-def certify(path: Path, optimum: int, time_limit: float) -> dict:
-    """The bounded certificate of "no solution with <= optimum - 1 moves", made and checked."""
+CERTIFICATES = {"drat": ("sat", "bounded"), "layers": ("spanbfs", "layers")}  # name: (method, kind)
+
+
+def certify(path: Path, optimum: int, time_limit: float, name: str) -> dict:
+    """Certificate ``name`` of "no solution with <= optimum - 1 moves", made and checked."""
+    method, kind = CERTIFICATES[name]
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="coinsat-vcert-") as tmp:
         cmd = [sys.executable, "-m", "coinsat", "certify", str(path), "-o", tmp, "--json",
-               "--time-limit", str(time_limit)]
+               "--time-limit", str(time_limit), "--method", method]
         t0 = time.perf_counter()
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit * 1.5 + 60)
@@ -105,22 +111,20 @@ def certify(path: Path, optimum: int, time_limit: float) -> dict:
             obj = json.loads(p.stdout)
         except json.JSONDecodeError:
             return {"accepted": False, "note": (p.stderr or p.stdout).strip()[-200:], "time_limit": time_limit}
-        sizes = {f.suffix.lstrip("."): f.stat().st_size for f in Path(tmp).iterdir() if f.suffix in (".cnf", ".drat")}
-    return {"accepted": bool(obj.get("accepted")) and obj.get("kind") == "bounded"
+        sizes = {f.suffix.lstrip("."): f.stat().st_size for f in Path(tmp).iterdir()
+                 if f.suffix in (".cnf", ".drat", ".npz")}
+    return {"accepted": bool(obj.get("accepted")) and obj.get("kind") == kind
             and f"{optimum} moves" in obj.get("claim", ""),
             "claim": obj.get("claim"), "reason": obj.get("reason"), "check_seconds": obj.get("check_seconds"),
             "seconds": round(seconds, 1), "bytes": sizes, "time_limit": time_limit}
 
 
-def record(name: str, entry: dict, method: str | None, run: dict) -> dict:
-    """Merge one run (``method`` None: the certificate) into the results file as it is now
-    (another study may have written it)."""
+def record(name: str, entry: dict, method: str, run: dict, field: str = "runs") -> dict:
+    """Merge one run (or, with ``field="certificates"``, one certificate) into the results
+    file as it is now (another study may have written it)."""
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     mine = results.setdefault(name, {k: v for k, v in entry.items() if k != "runs"} | {"runs": {}})
-    if method is None:
-        mine["certificate"] = run
-    else:
-        mine["runs"][method] = run
+    mine.setdefault(field, {})[method] = run
     write_atomic(RESULTS, json.dumps(results, indent=1, sort_keys=True) + "\n")
     return results
 
@@ -147,7 +151,7 @@ def main(argv=None) -> int:
     ap.add_argument("--bfs-max-cells", type=int, default=36, help="skip BFS on bigger boxes")
     ap.add_argument("--members", default=None, help="comma-separated instance names (default: all)")
     ap.add_argument("--certify", type=float, default=None, metavar="S",
-                    help="certify every proven optimum minus one (DRAT), S seconds each")
+                    help="certify every proven optimum minus one (DRAT and layers), S seconds each")
     ap.add_argument("--redo", action="store_true")
     args = ap.parse_args(argv)
     only = set(args.members.split(",")) if args.members else None
@@ -177,12 +181,14 @@ def main(argv=None) -> int:
             results = record(inst.name, entry, method, r)
             entry = results[inst.name]
         _, ub, lb, proven = summarise(entry)
-        old = entry.get("certificate")
-        if args.certify and proven and ub > 0 and not (old and (old["accepted"] or old["time_limit"] >= args.certify)):
-            print(f"{inst.name}: certificate of {ub - 1} moves ...", end=" ", flush=True)
-            c = certify(path, ub, args.certify)
+        for cname in CERTIFICATES if args.certify and proven and ub > 0 else ():
+            old = entry.get("certificates", {}).get(cname)
+            if old and (old["accepted"] or old["time_limit"] >= args.certify):
+                continue
+            print(f"{inst.name}: {cname} certificate of {ub - 1} moves ...", end=" ", flush=True)
+            c = certify(path, ub, args.certify, cname)
             print("accepted" if c["accepted"] else f"not made ({c.get('note') or c.get('reason')})", flush=True)
-            entry = record(inst.name, entry, None, c)[inst.name]
+            entry = record(inst.name, entry, cname, c, "certificates")[inst.name]
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else results
     write_table(results, args)
     return 0
@@ -208,7 +214,7 @@ def write_table(results: dict, args) -> None:
              "", "Generated by `python3 scripts/vfamily_study.py` from the runs recorded in",
              "`benchmarks/vfamily_results.json` (each with its engine and time limit). Linked move counts",
              "open the shortest verified solution (`coinsat verify FILE.toml solutions/FILE.json`).",
-             "", "| member | target | n | cells | moves | certificate of optimum − 1 | engines (status, seconds) |",
+             "", "| member | target | n | cells | moves | certificates of optimum − 1 | engines (status, seconds) |",
              "|---|---|---|---|---|---|---|"]
     pts = {"nwse": [], "swne": []}
     for name, e in sorted(results.items(), key=lambda kv: (kv[1]["n"], kv[1]["target"])):
@@ -219,7 +225,7 @@ def write_table(results: dict, args) -> None:
         if (SOLUTIONS / f"{name}.json").exists():
             answer = f"[{answer}](solutions/{name}.json)"
         lines.append(f"| [V({e['a']},{e['b']})]({name}.toml) | {e['target']} | {e['n']} | {e['cells']} | {answer} "
-                     f"| {cert_cell(e.get('certificate'))} | {runs} |")
+                     f"| {cert_cells(e.get('certificates', {}))} | {runs} |")
     lines.append("")
     for target, p in pts.items():
         fit = fit_exponent(p)
@@ -230,13 +236,15 @@ def write_table(results: dict, args) -> None:
     plot(pts)
 
 
-def cert_cell(c: dict | None) -> str:
-    if not c:
-        return "—"
-    if c["accepted"]:
-        steps = (c.get("reason") or "").split("(")[1].split(" proof")[0] if "proof steps" in (c.get("reason") or "") else "?"
-        return f"DRAT checked ({steps} steps, {c['bytes'].get('drat', 0) / 1e6:.1f} MB, check {c['check_seconds']:.1f} s)"
-    return f"none within {c['time_limit']:g} s"
+def cert_cells(certs: dict) -> str:
+    out = []
+    for name, c in sorted(certs.items()):
+        if c["accepted"]:
+            size = sum(c.get("bytes", {}).values()) / 1e6
+            out.append(f"{name} ✓ ({size:.1f} MB, checked in {c['check_seconds']:.1f} s)")
+        else:
+            out.append(f"{name}: none within {c['time_limit']:g} s")
+    return "; ".join(out) or "—"
 
 
 def plot(pts: dict) -> None:

@@ -31,10 +31,12 @@ def test_study_records_optimum_certificate_and_solution(tmp_path, monkeypatch):
     entry = json.loads((tmp_path / "results.json").read_text())["vdiag-1-1-nwse"]
     assert entry["runs"]["spanbfs"]["status"] == "optimal" and entry["runs"]["spanbfs"]["length"] == 5
     assert entry["runs"]["construct"]["length"] >= 5  # an upper bound, never below the optimum
-    assert entry["certificate"]["accepted"] and "no solution with <= 4 moves" in entry["certificate"]["claim"]
+    for kind in ("drat", "layers"):
+        cert = entry["certificates"][kind]
+        assert cert["accepted"] and "optimal: 5 moves (no solution with <= 4 moves)" == cert["claim"], kind
     inst = read_instance(tmp_path / "vdiag-1-1-nwse.toml")
     _, sol = read_solution(inst, tmp_path / "solutions" / "vdiag-1-1-nwse.json")
     assert len(sol) == 5 and verify(inst, sol).ok
     table = (tmp_path / "README.md").read_text()
-    assert "**5** (optimal)" in table and "DRAT checked" in table
+    assert "**5** (optimal)" in table and "drat ✓" in table and "layers ✓" in table
     assert (tmp_path / "plot.png").exists()
