@@ -152,6 +152,7 @@ def main(argv=None) -> int:
     ap.add_argument("--members", default=None, help="comma-separated instance names (default: all)")
     ap.add_argument("--certify", type=float, default=None, metavar="S",
                     help="certify every proven optimum minus one (DRAT and layers), S seconds each")
+    ap.add_argument("--certificates", default=",".join(CERTIFICATES), help="which certificates --certify makes")
     ap.add_argument("--redo", action="store_true")
     args = ap.parse_args(argv)
     only = set(args.members.split(",")) if args.members else None
@@ -181,7 +182,7 @@ def main(argv=None) -> int:
             results = record(inst.name, entry, method, r)
             entry = results[inst.name]
         _, ub, lb, proven = summarise(entry)
-        for cname in CERTIFICATES if args.certify and proven and ub > 0 else ():
+        for cname in args.certificates.split(",") if args.certify and proven and ub > 0 else ():
             old = entry.get("certificates", {}).get(cname)
             if old and (old["accepted"] or old["time_limit"] >= args.certify):
                 continue
