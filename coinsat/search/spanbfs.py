@@ -41,10 +41,9 @@ proves (``Instance.exact_within``).
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
-
-from dataclasses import dataclass
 
 from ..errors import UsageError
 from ..instance import Instance
