@@ -169,12 +169,21 @@ class _Rule:
         return np.concatenate(out) if out else np.zeros(0, dtype=U64)
 
     def span(self, words: np.ndarray) -> np.ndarray:
-        while True:
-            add = np.bitwise_count(words[None, :] & self.nbr) >= self.d
-            grown = words | np.bitwise_or.reduce(np.where(add, self.bit, U64(0)), axis=0)
-            if np.array_equal(grown, words):
-                return words
-            words = grown
+        words = words.copy()
+        todo = np.arange(words.size)  # the words still growing
+        while todo.size:
+            cur = words[todo]
+            add = np.bitwise_count(cur[None, :] & self.nbr) >= self.d
+            grown = cur | np.bitwise_or.reduce(np.where(add, self.bit, U64(0)), axis=0)
+            words[todo] = grown
+            todo = todo[grown != cur]
+        return words
+
+
+def _merge(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Sorted distinct words of a and b."""
+    c = np.sort(np.concatenate([a, b]))
+    return c[np.concatenate([[True], c[1:] != c[:-1]])] if c.size else c
 
 
 def _word(config, index) -> int:
@@ -201,18 +210,19 @@ def _check_closure(instance: Instance, cells: list, layers: list[np.ndarray]) ->
     for i, layer in enumerate(layers):
         if layer.size and (np.any(layer[1:] <= layer[:-1]) or np.any(np.bitwise_count(layer) != n_coins)):
             return False, f"L{i} is not a sorted set of configurations with {n_coins} coins"
-        if goals.size and np.isin(layer, goals).any():
+        if goals.size and np.isin(goals, layer).any():
             return False, f"L{i} holds a goal placement"
     union = layers[0]
     for i in range(len(layers) - 1):
-        union = np.union1d(union, layers[i + 1])
+        union = _merge(union, layers[i + 1])
         for k in range(0, layers[i].size, CHUNK):
-            succ = np.unique(rule.successors(layers[i][k:k + CHUNK]))
+            succ = np.sort(rule.successors(layers[i][k:k + CHUNK]))
             span = rule.span(succ)
             keep = np.zeros(succ.shape, dtype=bool)
             for g in need:
                 keep |= (span & g) == g
-            missing = succ[keep & ~np.isin(succ, union)]
+            idx = np.minimum(np.searchsorted(union, succ), union.size - 1)  # union is sorted
+            missing = succ[keep & (union[idx] != succ)]
             if missing.size:
                 return False, f"a successor of L{i} is in no layer up to L{i + 1} (word {int(missing[0])})"
     states = sum(int(layer.size) for layer in layers)
