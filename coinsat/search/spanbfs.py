@@ -1,7 +1,8 @@
 """Span-pruned, vectorised breadth-first search (method ``spanbfs``).
 
 The exact engine for the hard members of the V-to-diagonal family: it proves
-optima that the SAT driver cannot reach (V(3,2) and V(3,3), 50-odd moves).
+optima that the SAT driver cannot reach (V(3,2) and V(3,3): 53 moves to the
+NW-SE diagonal, 73 for V(3,3) to the SW-NE one).
 
 **Pruning (sound, global).**  Lemma "span monotone" (encodings/sat.md, Lemma P (i)):
 a move s -> p puts p on a cell with >= d coins of C - s around it, so p lies
