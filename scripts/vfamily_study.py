@@ -74,7 +74,7 @@ def run_engine(path: Path, method: str, time_limit: float) -> dict:
                 "note": (p.stderr or p.stdout).strip().splitlines()[-1:]}
     obj = json.loads(p.stdout)
     moves = obj.pop("moves", None)
-    if moves is not None:
+    if obj.get("length") is not None:  # a solution (unknown answers print an empty move list)
         keep_solution(path.stem, obj, moves)
     return obj
 

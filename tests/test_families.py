@@ -7,6 +7,7 @@ import pytest
 
 from coinsat.board import span_coords
 from coinsat.families import diagonal_flip, diagonal_target, v_shape, vdiag
+from coinsat.io.instance_format import read_instance
 from coinsat import geometry
 
 
@@ -34,3 +35,17 @@ def test_vdiag_instance_matches_the_members_of_the_reference():
     for made, path in ((diagonal_flip(4), "diagonal"), (vdiag(2, 2), "vee-2-2")):
         ref = read_instance(f"instances/paper/{path}.toml")
         assert (made.start, made.goal, made.board) == (ref.start, ref.goal, ref.board)
+
+
+SOLUTIONS = sorted((Path(__file__).resolve().parent.parent / "instances/families/solutions").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
+def test_kept_family_solutions_verify(path):
+    """Every solution the V-family study keeps replays through rules.py to its goal."""
+    from coinsat.io.solution_format import read_solution
+    from coinsat.solution import verify
+
+    inst = read_instance(path.parent.parent / f"{path.stem}.toml")
+    _, sol = read_solution(inst, path)
+    assert len(sol) == json.loads(path.read_text())["length"] and verify(inst, sol).ok

@@ -40,3 +40,16 @@ def test_study_records_optimum_certificate_and_solution(tmp_path, monkeypatch):
     table = (tmp_path / "README.md").read_text()
     assert "**5** (optimal)" in table and "drat ✓" in table and "layers ✓" in table
     assert (tmp_path / "plot.png").exists()
+
+
+def test_only_solutions_are_kept(tmp_path, monkeypatch):
+    study = _load()
+    monkeypatch.setattr(study, "SOLUTIONS", tmp_path)
+
+    class Done:
+        returncode, stderr = 3, ""
+        stdout = json.dumps({"name": "x", "status": "unknown", "length": None, "moves": []})
+
+    monkeypatch.setattr(study.subprocess, "run", lambda *a, **k: Done())
+    assert study.run_engine(tmp_path / "x.toml", "sat", 1.0)["status"] == "unknown"
+    assert not (tmp_path / "x.json").exists()  # an unknown answer's empty move list is no solution
