@@ -79,6 +79,8 @@ def test_goal_in_a_layer_and_wrong_claims_are_rejected(tmp_path):
     assert not verdict.ok and "goal" in verdict.reason
     assert not check_certificate(DIAG, dict(cert, claim="no solution with <= 17 moves"), tmp_path).ok
     assert not check_certificate(DIAG, dict(cert, cells=cert["cells"][1:] + cert["cells"][:1]), tmp_path).ok
+    verdict = check_certificate(DIAG, dict(cert, cells=cert["cells"][:-1]), tmp_path)  # a window too small
+    assert not verdict.ok and "span(start)" in verdict.reason
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
