@@ -36,8 +36,8 @@ from pathlib import Path
 from .. import geometry
 from ..instance import Instance
 from ..io.atomic import write_atomic
-from ..solution import Solution, verify
-from .common import cell_json, cell_key, header
+from ..solution import Solution
+from .common import checked_solution, header, solution_json
 
 PROOF_SOLVERS = ("cadical195", "cadical153", "glucose4")
 
@@ -151,8 +151,7 @@ def build_bounded(instance: Instance, horizon: int, out_dir: str | Path, stem: s
         window_exact=_window_exact(target, horizon),
     )
     if solution is not None:
-        coords = instance.board.coords
-        cert["solution"] = [[cell_json(coords[s]), cell_json(coords[p])] for s, p in solution.moves]
+        cert["solution"] = solution_json(instance, solution)
     return cert
 
 
@@ -171,19 +170,9 @@ def check_bounded(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool,
         if not instance.board.is_lattice or int(cert["margin"]) < instance.margin:
             return False, "a margin is only for widening a lattice window"
         instance = widened(instance, int(cert["margin"]))
-    solution = None
-    if cert.get("solution") is not None:
-        board = instance.board
-        try:
-            moves = [(board.cell(cell_key(s)), board.cell(cell_key(p))) for s, p in cert["solution"]]
-        except KeyError:
-            return False, "the solution uses a cell that is not on the board"
-        solution = Solution.of(moves)
-        verdict = verify(instance, solution)
-        if not verdict.ok:
-            return False, f"the solution is not one: {verdict.reason} (step {verdict.step})"
-        if len(solution) <= horizon:
-            return False, f"the solution has {len(solution)} moves, contradicting the horizon {horizon}"
+    solution, why = checked_solution(instance, cert, horizon)
+    if why:
+        return False, why
     if cert.get("claim") != claim_text(instance, horizon, solution):
         return False, f"the claim should read {claim_text(instance, horizon, solution)!r}"
     if horizon < 0:

@@ -91,3 +91,29 @@ def header(instance: Instance, kind: str, scope: str, claim: str) -> dict[str, A
         "claim": claim,
         "instance": {"name": instance.name, "digest": instance_digest(instance)},
     }
+
+
+def solution_json(instance: Instance, solution) -> list:
+    """A solution as ``[[from, to], ...]`` in the instance's coordinates (certificate field)."""
+    coords = instance.board.coords
+    return [[cell_json(coords[s]), cell_json(coords[p])] for s, p in solution.moves]
+
+
+def checked_solution(instance: Instance, cert: dict, horizon: int):
+    """The certificate's solution, replayed by rules.py: ``(solution or None, None)`` or
+    ``(None, reason)`` when it is not a solution or does not exceed ``horizon`` moves."""
+    from ..solution import Solution, verify
+
+    if cert.get("solution") is None:
+        return None, None
+    board = instance.board
+    try:
+        solution = Solution.of((board.cell(cell_key(s)), board.cell(cell_key(p))) for s, p in cert["solution"])
+    except KeyError:
+        return None, "the solution uses a cell that is not on the board"
+    verdict = verify(instance, solution)
+    if not verdict.ok:
+        return None, f"the solution is not one: {verdict.reason} (step {verdict.step})"
+    if len(solution) <= horizon:
+        return None, f"the solution has {len(solution)} moves, contradicting the horizon {horizon}"
+    return solution, None

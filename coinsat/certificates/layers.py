@@ -42,8 +42,8 @@ from .. import geometry
 from ..board import span_coords
 from ..instance import Instance
 from ..io.atomic import write_atomic
-from ..solution import Solution, verify
-from .common import cell_json, cell_key, header
+from ..solution import Solution
+from .common import cell_json, cell_key, checked_solution, header, solution_json
 
 U64 = np.uint64
 ONE = U64(1)
@@ -83,7 +83,7 @@ def build_layers(instance: Instance, horizon: int, out_dir: str | Path, stem: st
                 layers_sha256=hashlib.sha256(data).hexdigest(),
                 states=int(sum(layer.size for layer in layers[: horizon + 1])))
     if solution is not None:
-        cert["solution"] = [[cell_json(coords[s]), cell_json(coords[p])] for s, p in solution.moves]
+        cert["solution"] = solution_json(instance, solution)
     return cert
 
 
@@ -98,18 +98,9 @@ def check_layers(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool, 
     ok, why = _exact_window(instance, cells)
     if not ok:
         return False, why
-    solution = None
-    if cert.get("solution") is not None:
-        board = instance.board
-        try:
-            solution = Solution.of((board.cell(cell_key(s)), board.cell(cell_key(p))) for s, p in cert["solution"])
-        except KeyError:
-            return False, "the solution uses a cell that is not on the board"
-        verdict = verify(instance, solution)
-        if not verdict.ok:
-            return False, f"the solution is not one: {verdict.reason} (step {verdict.step})"
-        if len(solution) <= horizon:
-            return False, f"the solution has {len(solution)} moves, contradicting the horizon {horizon}"
+    solution, why = checked_solution(instance, cert, horizon)
+    if why:
+        return False, why
     if cert.get("claim") != claim_text(horizon, solution):
         return False, f"the claim should read {claim_text(horizon, solution)!r}"
     path = base_dir / cert["layers"]
