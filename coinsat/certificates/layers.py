@@ -34,6 +34,7 @@ x_k, a goal placement, would lie in a layer — excluded by (2).
 from __future__ import annotations
 
 import hashlib
+import io
 from pathlib import Path
 
 import numpy as np
@@ -61,8 +62,6 @@ def build_layers(instance: Instance, horizon: int, out_dir: str | Path, stem: st
                  solution: Solution | None = None) -> dict | None:
     """Search to ``horizon`` with spanbfs and write the certificate's layers file; None if
     the search does not prove the bound (a solution within the horizon, or a limit)."""
-    import io
-
     from ..result import Status
     from ..search.spanbfs import solve_spanbfs
 
@@ -109,8 +108,6 @@ def check_layers(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool, 
     data = path.read_bytes()
     if hashlib.sha256(data).hexdigest() != cert["layers_sha256"]:
         return False, "the layers file's sha256 differs from the certificate's"
-    import io
-
     with np.load(io.BytesIO(data)) as z:
         layers = [np.asarray(z[f"L{i}"], dtype=U64) for i in range(horizon + 1)]
     return _check_closure(instance, cells, layers)
@@ -209,7 +206,7 @@ def _check_closure(instance: Instance, cells: list, layers: list[np.ndarray]) ->
     for i in range(len(layers) - 1):
         union = _merge(union, layers[i + 1])
         for k in range(0, layers[i].size, CHUNK):
-            succ = np.sort(rule.successors(layers[i][k:k + CHUNK]))
+            succ = rule.successors(layers[i][k:k + CHUNK])  # repeats are harmless here
             span = rule.span(succ)
             keep = np.zeros(succ.shape, dtype=bool)
             for g in need:
