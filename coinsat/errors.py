@@ -48,3 +48,15 @@ class IllegalMoveError(CoinsatError):
 
 class VerificationError(CoinsatError):
     """An engine returned a solution that fails verification (a coinsat bug)."""
+
+
+class LimitReached(CoinsatError):
+    """A time or memory limit (or Ctrl-C) stopped a command that has no partial answer to give.
+
+    The CLI reports it as ``unknown`` with exit code 3 (not as bad input); ``lower_bound``
+    carries the best bound proven before the stop, when there is one.
+    """
+
+    def __init__(self, message: str, lower_bound: int | None = None):
+        self.lower_bound = lower_bound
+        super().__init__(message)
