@@ -37,6 +37,7 @@ from .. import geometry
 from ..instance import Instance
 from ..io.atomic import write_atomic
 from ..solution import Solution
+from .claims import Claim
 from .common import checked_solution, header, solution_json
 
 PROOF_SOLVERS = ("cadical195", "cadical153", "glucose4")
@@ -89,12 +90,8 @@ def claim_text(instance: Instance, horizon: int, solution) -> str:
     """What a bounded certificate (with or without a solution) proves, in words."""
     n = None if solution is None else len(solution)
     if horizon < 0:
-        return "optimal: 0 moves" if n == 0 else f"a solution of {n} moves"
-    where = "" if _window_exact(instance, horizon) else " inside the window"
-    claim = f"no solution with <= {horizon} moves{where}"
-    if n is not None:
-        claim = f"{'optimal:' if n == horizon + 1 else 'a solution of'} {n} moves ({claim})"
-    return claim
+        return Claim(solution=n).text()
+    return Claim(solution=n, bound=horizon, window=not _window_exact(instance, horizon)).text()
 
 
 def gbd_hash_file(path: str | Path) -> str:
@@ -128,6 +125,9 @@ def build_bounded(instance: Instance, horizon: int, out_dir: str | Path, stem: s
     if solver not in PROOF_SOLVERS:
         raise ValueError(f"solver {solver!r} cannot give trusted proofs (use one of {PROOF_SOLVERS})")
     options = options or DEFAULT_OPTIONS
+    problem = encoding_problem(options.as_dict())
+    if problem:  # the checker would reject it: never write such a certificate
+        raise ValueError(problem)
     margin = exact_margin(instance, horizon)
     target = instance if margin is None else widened(instance, margin)
     out = Path(out_dir)
@@ -155,46 +155,78 @@ def build_bounded(instance: Instance, horizon: int, out_dir: str | Path, stem: s
     return cert
 
 
-def check_bounded(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool, str]:
-    """The checker (see the module docstring).  Order: cheap checks first."""
+def encoding_problem(encoding: object) -> str | None:
+    """Why a certificate's ``encoding`` object does not keep the formula's meaning
+    "a solution with at most T moves exists in the window" (None: it does).
+
+    The rule (encodings/sat.md, section 8): ``noop`` must be true — without N1 the
+    formula at T says "exactly T moves", and its refutation says nothing about shorter
+    solutions — and every other field must name a family that encodings/sat.md proves
+    sound for "at most T" (all of :class:`~coinsat.encode.options.EncodingOptions`),
+    with a JSON boolean value.  Absent fields take their defaults.
+    """
+    from ..encode.options import EncodingOptions
+
+    if not isinstance(encoding, dict):
+        return "the encoding must be an object of option: boolean"
+    unknown = sorted(set(encoding) - set(EncodingOptions.names()))
+    if unknown:
+        return f"unknown encoding option(s) {unknown}"
+    loose = sorted(k for k, v in encoding.items() if not isinstance(v, bool))
+    if loose:
+        return f"encoding option(s) {loose} must be true or false"
+    if encoding.get("noop", True) is not True:
+        return ("encoding option noop = false makes the formula at T mean 'exactly T moves': "
+                "its refutation does not prove 'no solution with <= T moves'")
+    return None
+
+
+def check_bounded(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool, str, Claim | None]:
+    """The checker (see the module docstring): what the evidence proves, derived from the
+    instance, the proof and the solution alone.  Order: cheap checks first."""
     import cdclkit  # noqa: F401  (registers the native DRAT engine with dratify)
     import dratify
 
     from ..encode.options import EncodingOptions
     from ..io.dimacs import write_cnf
 
-    if cert.get("scope") != "horizon":
-        return False, "bounded certificates have scope horizon"
-    horizon = int(cert["horizon"])
+    horizon = cert["horizon"]
+    if not isinstance(horizon, int) or isinstance(horizon, bool) or horizon < -1:
+        return False, f"the horizon must be an integer >= -1, not {horizon!r}", None
     if cert.get("margin") is not None:  # encoded in a wider window of the same puzzle
-        if not instance.board.is_lattice or int(cert["margin"]) < instance.margin:
-            return False, "a margin is only for widening a lattice window"
-        instance = widened(instance, int(cert["margin"]))
+        margin = cert["margin"]
+        if (not instance.board.is_lattice or not isinstance(margin, int) or isinstance(margin, bool)
+                or margin < instance.margin):
+            return False, "a margin is only for widening a lattice window", None
+        instance = widened(instance, margin)
     solution, why = checked_solution(instance, cert, horizon)
     if why:
-        return False, why
-    if cert.get("claim") != claim_text(instance, horizon, solution):
-        return False, f"the claim should read {claim_text(instance, horizon, solution)!r}"
+        return False, why, None
+    length = None if solution is None else len(solution)
     if horizon < 0:
         if solution is None:
-            return False, "horizon -1 certifies a solution, and there is none"
-        return True, "a verified solution" + (" of 0 moves" if len(solution) == 0 else " (no bound claimed)")
-    if bool(cert.get("window_exact")) != _window_exact(instance, horizon):
-        return False, "window_exact does not match the instance's window"
+            return False, "horizon -1 certifies a solution, and there is none", None
+        return True, f"a verified solution of {length} moves", Claim(solution=length)
+    exact = _window_exact(instance, horizon)
+    if bool(cert.get("window_exact")) != exact:
+        return False, "window_exact does not match the instance's window", None
     if cert.get("solver") not in PROOF_SOLVERS or cert.get("proof_format") != "drat":
-        return False, f"proofs are accepted from {PROOF_SOLVERS} in DRAT format only"
+        return False, f"proofs are accepted from {PROOF_SOLVERS} in DRAT format only", None
+    problem = encoding_problem(cert["encoding"])
+    if problem:
+        return False, problem, None
     cnf_path, proof_path = base_dir / cert["cnf"], base_dir / cert["proof"]
     for p in (cnf_path, proof_path):
         if not p.is_file():
-            return False, f"missing file {p}"
+            return False, f"missing file {p}", None
     if gbd_hash_file(cnf_path) != cert["cnf_gbd_hash"]:
-        return False, "the CNF file's GBD hash differs from the certificate's"
-    options = EncodingOptions(**{k: bool(v) for k, v in cert["encoding"].items()})
+        return False, "the CNF file's GBD hash differs from the certificate's", None
+    options = EncodingOptions(**cert["encoding"])
     if gbd_hash_text(write_cnf(instance, horizon, encoding=options)) != cert["cnf_gbd_hash"]:
-        return False, "the CNF is not this instance's formula for this horizon (GBD hash of the re-encoding differs)"
+        return False, "the CNF is not this instance's formula for this horizon (GBD hash of the re-encoding differs)", None
     formula = dratify.parse_dimacs(cnf_path.read_text(encoding="utf-8"))
     result = dratify.check_proof(formula, proof_path.read_text(encoding="utf-8"))
     if not result.ok:
-        return False, f"DRAT proof rejected: {result.reason}"
+        return False, f"DRAT proof rejected: {result.reason}", None
     how = f"{result.steps} proof steps checked" if result.steps else result.reason
-    return True, f"DRAT proof verified ({how}): {cert['claim']}"
+    return True, f"DRAT proof verified ({how})", Claim(solution=length, bound=horizon, window=not exact)

@@ -17,6 +17,7 @@ right neighbour counts.  The checker builds such boards itself.
 from __future__ import annotations
 
 import time
+import zipfile
 from pathlib import Path
 from typing import Any, Hashable
 
@@ -25,33 +26,50 @@ from ..board import Board, graph_board, lattice_board
 from ..configuration import Configuration
 from ..instance import Instance
 from ..rules import Move, check_move, legal_moves, successors
+from .claims import Claim, judge
 from .common import FORMAT_VERSION, KINDS, Check, cell_key, instance_digest
 
 
+#: what a malformed certificate can make the kind checkers raise; each means "rejected"
+_MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, RecursionError,
+              OSError, EOFError, zipfile.BadZipFile, MemoryError)
+
+
 def check_certificate(instance: Instance, cert: Any, base_dir: str | Path | None = None) -> Check:
-    """Accept or reject ``cert`` (a parsed JSON object) for ``instance``."""
+    """Accept or reject ``cert`` (a parsed JSON object) for ``instance``.
+
+    The kind checker derives what the evidence proves (a :class:`~.claims.Claim`) from
+    the instance and the evidence alone; the file is accepted only when that implies the
+    file's own claim (:func:`~.claims.judge`).  The verdict reports the derived claim.
+    """
     t0 = time.perf_counter()
+    claimed = cert.get("claim", "") if isinstance(cert, dict) else ""
     try:
-        ok, reason = _check(instance, cert, Path(base_dir or "."))
-    except (KeyError, TypeError, ValueError, IndexError) as e:
-        ok, reason = False, f"malformed certificate: {type(e).__name__}: {e}"
-    claim = cert.get("claim", "") if isinstance(cert, dict) else ""
-    scope = cert.get("scope", "") if isinstance(cert, dict) else ""
-    return Check(ok, reason, claim, scope, time.perf_counter() - t0)
+        ok, reason, proven = _check(instance, cert, Path(base_dir or "."))
+        if ok:
+            ok, why = judge(proven, cert)
+            reason = reason if ok else why
+    except _MALFORMED as e:
+        ok, reason, proven = False, f"malformed certificate: {type(e).__name__}: {e}", None
+    if not ok:
+        return Check(False, reason, "", "", time.perf_counter() - t0, claimed if isinstance(claimed, str) else "")
+    return Check(True, reason, proven.text(), proven.scope, time.perf_counter() - t0, claimed)
 
 
-def _check(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool, str]:
+def _check(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool, str, Claim | None]:
     if not isinstance(cert, dict) or cert.get("coinsat_certificate") != FORMAT_VERSION:
-        return False, "not a coinsat certificate (version 1)"
+        return False, "not a coinsat certificate (version 1)", None
     if cert.get("kind") not in KINDS:
-        return False, f"unknown certificate kind {cert.get('kind')!r}"
+        return False, f"unknown certificate kind {cert.get('kind')!r}", None
     if cert["instance"]["digest"] != instance_digest(instance):
-        return False, "the certificate is for another instance (digest mismatch)"
+        return False, "the certificate is for another instance (digest mismatch)", None
     kind = cert["kind"]
     if kind == "invariant":
-        return _invariant(instance, cert)
+        ok, why = _invariant(instance, cert)
+        return ok, why, Claim(unsolvable=True)
     if kind == "closed-set":
-        return _closed_set(instance, cert)
+        ok, why = _closed_set(instance, cert)
+        return ok, why, Claim(unsolvable=True, window=cert["space"] == "window")
     if kind == "layers":
         from .layers import check_layers
 
@@ -111,8 +129,6 @@ def _degree(instance: Instance, cell, cells) -> int:
 
 
 def _invariant(instance: Instance, cert: dict) -> tuple[bool, str]:
-    if cert.get("scope") != "global":
-        return False, "invariant certificates have scope global"
     reason = cert.get("reason")
     start, goal = _coins(instance, instance.start), _coins(instance, instance.goal)
     if reason == "coin-counts":
@@ -199,10 +215,9 @@ def _frozen(instance: Instance, cert: dict, start: dict, goal: dict) -> tuple[bo
 
 def _closed_set(instance: Instance, cert: dict) -> tuple[bool, str]:
     b, d = instance.board, instance.d
-    space = cert["space"]
-    want_scope = {"lattice": "global", "board": "global", "window": "window"}.get(space)
-    if want_scope is None or cert.get("scope") != want_scope:
-        return False, f"space {space!r} does not support scope {cert.get('scope')!r}"
+    space = cert["space"]  # what it proves: unsolvable, inside the window for space "window"
+    if space not in ("lattice", "board", "window"):
+        return False, f"unknown space {space!r}"
     if (space == "lattice") != b.is_lattice and space != "window":
         return False, f"space {space!r} does not match a {b.kind} board"
     if space == "window" and not b.is_lattice:

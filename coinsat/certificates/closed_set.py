@@ -95,7 +95,7 @@ def _encode(instance: Instance, labels, states, triangle_types) -> dict[str, Any
             row.append(_hex(out))
         members.append(row)
     space, scope = _space(instance)
-    cert = header(instance, "closed-set", scope, CLAIM)
+    cert = header(instance, "closed-set", scope, CLAIM if scope == "global" else f"{CLAIM} inside the window")
     cert.update(space=space, labels=list(labels), cells=[cell_json(coords[c]) for c in cells], members=members)
     if space == "window":
         cert["window"] = instance.board.window

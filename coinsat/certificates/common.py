@@ -34,13 +34,18 @@ class CertificateError(ValueError):
 
 @dataclass(frozen=True)
 class Check:
-    """The verdict of a checker: ``ok`` and why (the reason names the failing item)."""
+    """The verdict of a checker: ``ok`` and why (the reason names the failing item).
+
+    ``claim`` and ``scope`` are what the checker *proved* (empty when rejected);
+    ``claimed`` is the file's own claim, which the proof implies when ``ok``.
+    """
 
     ok: bool
     reason: str
     claim: str = ""
     scope: str = ""
     seconds: float = 0.0
+    claimed: str = ""
 
     def __bool__(self) -> bool:
         return self.ok

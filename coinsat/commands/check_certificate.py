@@ -1,4 +1,8 @@
-"""``coinsat check-certificate FILE CERT.json``: exit 0 accepted, 1 rejected (with the reason)."""
+"""``coinsat check-certificate FILE CERT.json``: exit 0 accepted, 1 rejected (with the reason).
+
+The output says what the *checker* proved (``proven``), derived from the instance and the
+evidence; the file's own ``claim`` is shown beside it and is accepted only when implied.
+"""
 
 from __future__ import annotations
 
@@ -34,12 +38,15 @@ def run(args) -> int:
         reason = f"malformed JSON: {e.msg} (line {e.lineno})"
     if cert is not None:
         c = check_certificate(instance, cert, path.parent)
-        ok, reason, claim, scope, seconds = c.ok, c.reason, c.claim, c.scope, c.seconds
+        ok, reason, proven, scope, claimed, seconds = c.ok, c.reason, c.claim, c.scope, c.claimed, c.seconds
     else:
-        ok, claim, scope, seconds = False, "", "", 0.0
+        ok, proven, scope, claimed, seconds = False, "", "", "", 0.0
     if args.json:
-        print(json.dumps({"accepted": ok, "reason": reason, "claim": claim, "scope": scope,
+        print(json.dumps({"accepted": ok, "reason": reason, "proven": proven, "scope": scope, "claim": claimed,
                           "seconds": round(seconds, 6)}))
+    elif ok:
+        also = "" if claimed == proven else f"\n  the certificate claims less: {claimed}"
+        print(f"accepted: {reason}\n  proven: {proven} (scope {scope}){also}")
     else:
-        print(f"{'accepted' if ok else 'rejected'}: {reason}" + (f"\n  claim: {claim} (scope {scope})" if ok else ""))
+        print(f"rejected: {reason}")
     return EXIT_OK if ok else EXIT_ILLEGAL
