@@ -13,13 +13,32 @@ first allocation past it into a ``MemoryError`` anywhere, inside numpy or a C
 solver, where no engine can still report its bound; polling lets the engine
 stop between steps, with its answer intact.  The price is overshoot by at most
 one step's allocation, which engines keep small by working in chunks.
+
+Code that has no engine state to report (loading, screens, building a board,
+widening a window) does not need to be handed a ``Limits``: a command makes
+its budget *ambient* with :func:`enforced`, and any loop may call
+:func:`poll`, which raises :class:`~coinsat.errors.LimitReached` once the
+budget is spent; the SAT driver catches it and reports its bound.  In the
+main thread, :func:`enforced` also arms a watchdog (a SIGALRM timer every
+``TICK`` seconds) that raises the same exception from whatever Python code is
+running once the budget is spent by a margin (``GRACE``): a backstop for loops
+nobody polls, late enough that engines that poll stop first, with their
+answer.  C code (a SAT solver, numpy) is interrupted only when it returns to
+Python, which is why the backends run in bounded chunks.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Iterator
+
+from .errors import LimitReached, UsageError
 
 #: the share of physical memory an engine may use when the user names no limit
 DEFAULT_MEMORY_SHARE = 0.75
@@ -73,3 +92,126 @@ class Limits:
             if used is not None and used > self.memory_limit:
                 return "memory limit"
         return None
+
+
+# --- parsing ------------------------------------------------------------------------------------
+
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_memory(text: str) -> int | None:
+    """Bytes from ``"500M"``, ``"2G"``, ``"123456"`` (binary units, optional ``B``/``iB``);
+    ``"none"`` means no memory limit.  UsageError on anything else."""
+    t = text.strip()
+    if t.lower() in ("none", "off", "unlimited"):
+        return None
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?", t, flags=re.IGNORECASE)
+    if m is None:
+        raise UsageError(f"not a memory size: {text!r} (use bytes with an optional K, M, G or T suffix, or 'none')")
+    value = int(float(m.group(1)) * _UNITS[m.group(2).upper()])
+    if value <= 0:
+        raise UsageError(f"the memory limit must be > 0, not {text!r}")
+    return value
+
+
+def format_bytes(n: int) -> str:
+    for unit in ("T", "G", "M", "K"):
+        if n >= _UNITS[unit]:
+            return f"{n / _UNITS[unit]:.1f} {unit}B"
+    return f"{n} B"
+
+
+# --- the ambient budget -------------------------------------------------------------------------
+
+#: how often the watchdog looks at the clock and the RSS (seconds)
+TICK = 0.1
+#: the watchdog fires this long after the deadline: GRACE_SHARE x limit + GRACE_SECONDS ...
+GRACE_SHARE, GRACE_SECONDS = 0.05, 0.2
+#: ... or once the RSS passes this multiple of the memory limit
+MEMORY_GRACE = 1.05
+#: poll() reads the RSS at most this often (seconds): a read of /proc costs ~10 us
+RSS_EVERY = 0.02
+
+_active: "Limits | None" = None
+_last_rss = 0.0
+
+
+def active() -> "Limits | None":
+    """The ambient budget (None outside :func:`enforced`)."""
+    return _active
+
+
+def poll() -> None:
+    """Raise LimitReached(reason) if the ambient budget is spent (a no-op without one).
+
+    Cheap enough for an inner loop: a clock read, and an RSS read at most every
+    ``RSS_EVERY`` seconds."""
+    global _last_rss
+    lim = _active
+    if lim is None:
+        return
+    now = time.perf_counter()
+    if now > lim.deadline:
+        raise LimitReached("time limit")
+    if lim.memory_limit is not None and now - _last_rss >= RSS_EVERY:
+        _last_rss = now
+        used = rss_bytes()
+        if used is not None and used > lim.memory_limit:
+            raise LimitReached("memory limit")
+
+
+@contextmanager
+def enforced(limits: "Limits") -> Iterator["Limits"]:
+    """Make ``limits`` the ambient budget (module docstring).  Nested use keeps the outer
+    budget (a command's budget covers the library calls it makes).  The watchdog is armed
+    only in the main thread and only when nobody else handles SIGALRM."""
+    global _active
+    if _active is not None:
+        yield _active
+        return
+    _active = limits
+    armed = _arm(limits)
+    try:
+        yield limits
+    finally:
+        if armed is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, armed)
+        _active = None
+
+
+def _arm(limits: "Limits"):
+    """Start the watchdog; returns the handler to restore (None: not armed)."""
+    if limits.time_limit is None and limits.memory_limit is None:
+        return None
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        return None
+    previous = signal.getsignal(signal.SIGALRM)
+    if previous not in (signal.SIG_DFL, signal.SIG_IGN, None):
+        return None
+    late = limits.deadline + (0.0 if limits.time_limit is None
+                              else GRACE_SHARE * limits.time_limit + GRACE_SECONDS)
+    heavy = None if limits.memory_limit is None else MEMORY_GRACE * limits.memory_limit
+
+    def watchdog(signum, frame):
+        if time.perf_counter() > late:
+            _disarm()
+            raise LimitReached("time limit")
+        if heavy is not None:
+            used = rss_bytes()
+            if used is not None and used > heavy:
+                _disarm()
+                raise LimitReached("memory limit")
+
+    signal.signal(signal.SIGALRM, watchdog)
+    signal.setitimer(signal.ITIMER_REAL, TICK, TICK)
+    return previous
+
+
+#: after firing, the watchdog looks again only this much later: the code that caught the
+#: exception has that long to report its answer; code that swallowed it is hit again
+REFIRE = 1.0
+
+
+def _disarm() -> None:
+    signal.setitimer(signal.ITIMER_REAL, REFIRE, REFIRE)

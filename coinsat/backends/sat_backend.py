@@ -7,17 +7,27 @@ it interrupts the solver from a timer thread, or, for CaDiCaL (which PySAT
 cannot interrupt), runs the search in doubling conflict budgets (2000 up to
 64000) and stops between two of them.  Statistics (conflicts, decisions, propagations)
 are accumulated by the solver and reported per call.
+
+A memory budget (``limits=``, a :class:`coinsat.limits.Limits`) is checked the
+same way: between two conflict budgets, or by the timer thread every
+``WATCH`` seconds.  ``lingeling`` can be neither interrupted nor budgeted, so
+it is refused whenever a limit is set (``require_limitable``).  Ctrl-C inside
+a solver reaches Python as PySAT's ``pysolvers.error`` ("Caught keyboard
+interrupt"), not as a KeyboardInterrupt: ``solve`` turns it back into one (the
+solver is left in an unknown state; the caller must not use it again).
 """
 
 from __future__ import annotations
 
 import enum
+import math
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from ..errors import UsageError
+from ..limits import Limits
 
 #: PySAT names offered (all incremental and interruptible).  Proof-producing: cadical153/195, glucose4.
 SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose42", "minisat22", "maplechrono", "lingeling")
@@ -27,6 +37,19 @@ DEFAULT_SOLVER = "cadical195"
 BUDGETED = ("cadical195", "cadical153")
 CHUNK = 2000
 MAX_CHUNK = 64_000
+#: Solvers PySAT can neither interrupt nor budget: no time or memory limit can stop them.
+UNLIMITABLE = ("lingeling",)
+#: how often the timer thread of an interruptible solver looks at the budget (seconds)
+WATCH = 0.1
+
+
+def require_limitable(solver: str, time_limit: float | None, memory_limit: int | None) -> None:
+    """UsageError if ``solver`` cannot honour the limits asked for (before any work is done)."""
+    if solver in UNLIMITABLE and (time_limit is not None or memory_limit is not None):
+        given = " and ".join(n for n, v in (("a time limit", time_limit), ("a memory limit", memory_limit))
+                             if v is not None)
+        raise UsageError(f"the SAT solver {solver} cannot be stopped by a limit, but {given} was set "
+                         f"(choose another --solver, or run it with no --time-limit and --memory-limit none)")
 
 #: CaDiCaL options applied by default (measured: scripts/sat_options.py, benchmarks/sat_options.md).
 CADICAL_DEFAULTS: dict[str, int] = {}
@@ -61,6 +84,7 @@ class SatBackend:
             if cfg:
                 self._solver.solver.configure(cfg)
         self.nclauses = 0
+        self._broken = False  # a SIGINT jumped out of the solver: do not touch it again
         self._prev = {"conflicts": 0, "decisions": 0, "propagations": 0}
 
     def add(self, clauses: Iterable[Sequence[int]]) -> None:
@@ -74,22 +98,29 @@ class SatBackend:
     def nvars(self) -> int:
         return self._solver.nof_vars()
 
-    def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None) -> Answer:
+    def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None,
+              limits: Limits | None = None) -> Answer:
+        """SAT | UNSAT | UNKNOWN under ``assumptions``; UNKNOWN once ``time_limit`` seconds
+        pass or ``limits`` (time and memory) is exceeded."""
         if time_limit is not None and time_limit <= 0:
             return Answer(Outcome.UNKNOWN, None, 0.0, self._delta())
         t0 = time.perf_counter()
-        if time_limit is None:
-            res = self._solver.solve(assumptions=list(assumptions))
-        elif self.name in BUDGETED:
-            res = self._solve_in_chunks(list(assumptions), t0 + time_limit)
-        else:
-            timer = threading.Timer(time_limit, self._solver.interrupt)
-            timer.start()
-            try:
-                res = self._solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
-            finally:
-                timer.cancel()
-                self._solver.clear_interrupt()
+        deadline = math.inf if time_limit is None else t0 + time_limit
+        if limits is not None:
+            deadline = min(deadline, limits.deadline)
+        limited = deadline < math.inf or (limits is not None and limits.memory_limit is not None)
+        try:
+            if not limited:
+                res = self._solver.solve(assumptions=list(assumptions))
+            elif self.name in BUDGETED:
+                res = self._solve_in_chunks(list(assumptions), deadline, limits)
+            else:
+                res = self._solve_interrupted(list(assumptions), deadline, limits)
+        except Exception as e:  # pysolvers.error: PySAT's own report of a SIGINT inside the solver
+            if "keyboard interrupt" in str(e).lower():
+                self._broken = True
+                raise KeyboardInterrupt from None
+            raise
         seconds = time.perf_counter() - t0
         stats = self._delta()
         if res is True:
@@ -98,16 +129,38 @@ class SatBackend:
             return Answer(Outcome.UNSAT, None, seconds, stats)
         return Answer(Outcome.UNKNOWN, None, seconds, stats)
 
-    def _solve_in_chunks(self, assumptions: list[int], deadline: float):
+    def _solve_interrupted(self, assumptions: list[int], deadline: float, limits: Limits | None):
+        """An interruptible solver: a thread interrupts it at the deadline or when ``limits``
+        says the memory is spent."""
+        if self.name in UNLIMITABLE:
+            raise UsageError(f"the SAT solver {self.name} cannot be stopped by a limit")
+        done = threading.Event()
+
+        def watch() -> None:
+            while not done.wait(max(0.0, min(WATCH, deadline - time.perf_counter()))):
+                if time.perf_counter() >= deadline or (limits is not None and limits.exceeded()):
+                    self._solver.interrupt()
+                    return
+
+        thread = threading.Thread(target=watch, daemon=True)
+        thread.start()
+        try:
+            return self._solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        finally:
+            done.set()
+            thread.join()
+            self._solver.clear_interrupt()
+
+    def _solve_in_chunks(self, assumptions: list[int], deadline: float, limits: Limits | None = None):
         """CaDiCaL cannot be interrupted through PySAT: run conflict budgets (learnt clauses
-        are kept between them) until an answer or the deadline.  Budgets double from
-        CHUNK to MAX_CHUNK, so the search does not depend on the clock except in the
-        last chunk before the deadline, which is shortened to fit."""
+        are kept between them) until an answer, the deadline or a spent memory budget.
+        Budgets double from CHUNK to MAX_CHUNK, so the search does not depend on the clock
+        except in the last chunk before the deadline, which is shortened to fit."""
         budget, rate = CHUNK, None
         while True:
             now = time.perf_counter()
             left = deadline - now
-            if left <= 0:
+            if left <= 0 or (limits is not None and limits.exceeded()):
                 return None
             b = budget if rate is None or budget <= rate * left else max(CHUNK // 4, int(rate * left))
             self._solver.conf_budget(b)
@@ -127,7 +180,8 @@ class SatBackend:
         return out
 
     def close(self) -> None:
-        self._solver.delete()
+        if not self._broken:
+            self._solver.delete()
 
     def __enter__(self) -> "SatBackend":
         return self

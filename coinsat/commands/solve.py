@@ -69,6 +69,8 @@ def human(instance, result: Result, obj: dict) -> str:
         lines.append(f"  certificate: {cert['kind']} (scope {cert['scope']})")
         if cert["scope"] == "window":
             lines.append(f"  note: proven inside the window {instance.board.window} only, not globally")
+    if result.stats.get("stopped"):
+        lines.append(f"  stopped: {result.stats['stopped']}")
     if result.stats.get("window_optimal"):
         lines.append("  note: shortest among solutions inside the window; not proven globally optimal")
     for t, (s, p) in enumerate(obj["moves"], start=1):

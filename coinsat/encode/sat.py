@@ -42,6 +42,7 @@ from typing import Iterable
 from pysat.formula import IDPool
 
 from ..instance import Instance
+from ..limits import poll
 from ..rules import Move
 from ..search.bounds import (Windows, edge_budget, open_windows, placement_bounds, spanning_lines,
                              symmetries)
@@ -144,6 +145,7 @@ class Encoder:
         """Clauses of every layer up to ``horizon`` not returned before (plus C1 the first time)."""
         out, self.pending = self.pending, []
         for t in range(self.horizon + 1, horizon + 1):
+            poll()  # a layer of a wide window takes seconds: let a limit stop the run between two
             self._new_layer(t)
             for fid, build, option in LAYER_FAMILIES:
                 if option is None or self.active(option):

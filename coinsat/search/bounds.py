@@ -29,6 +29,7 @@ from typing import Iterable, Sequence
 from .. import geometry
 from ..configuration import Configuration
 from ..instance import Instance
+from ..limits import poll
 
 
 def layer_steps(neighbours: Sequence[Sequence[int]], start: Iterable[int], d: int) -> tuple[int | None, ...]:
@@ -40,6 +41,7 @@ def layer_steps(neighbours: Sequence[Sequence[int]], start: Iterable[int], d: in
     count = [0] * len(neighbours)  # neighbours of c already in the layers
     t = 0
     while frontier:
+        poll()
         t += 1
         new = []
         for c in frontier:
@@ -126,6 +128,28 @@ def lower_bound(instance: Instance, windows: "Windows | None" = None) -> int | N
     return min(bounds) if bounds else None
 
 
+def distance_bound(instance: Instance) -> int | None:
+    """A lower bound that holds on the whole lattice, whatever the window (None: none known).
+
+    Lemma W on the infinite lattice: R_t lies in the ball of radius t around the
+    start, so a goal cell at lattice distance r from every start coin cannot be
+    filled before step r; the cells of B_l \\ A_l are filled at distinct steps
+    (placement_bound's schedule).  Fixed goals only: the placements of a
+    translate/congruent goal are enumerated inside the window, so their minimum
+    says nothing about placements outside it.  Cheap (no window is built), so
+    it is the bound a run stopped early can always report.
+    """
+    b = instance.board
+    if not b.is_lattice or instance.goal_placement != "fixed":
+        return None
+    start = [b.coords[c] for c in instance.start.cells]
+    dist = [0] * b.size
+    for c, _ in instance.goal.coins:
+        poll()
+        dist[c] = min(geometry.distance(b.kind, b.coords[c], s) for s in start)
+    return placement_bound(instance, instance.goal, dist)
+
+
 def symmetries(instance: Instance) -> tuple[tuple[int, ...], ...]:
     """The lattice symmetries of the window that fix the start and the goal (labels
     included; fixed goals only), as cell permutations; the identity is left out.
@@ -141,6 +165,7 @@ def symmetries(instance: Instance) -> tuple[tuple[int, ...], ...]:
     goal = {b.coords[c]: lab for c, lab in instance.goal.coins}
     out = []
     for m in geometry.symmetries(b.kind)[1:]:
+        poll()
         image = {c: geometry.apply(m, c) for c in b.coords}
         xs0 = min(c[0] for c in coords), min(c[1] for c in coords)
         xs1 = min(c[0] for c in image.values()), min(c[1] for c in image.values())
@@ -258,18 +283,34 @@ def spanning_lines(instance: Instance) -> tuple[tuple[int, ...], ...] | None:
 
 
 @lru_cache(maxsize=64)
-def _lattice_layer(kind: str, start: tuple, d: int, t: int) -> frozenset:
+def _lattice_layer(kind: str, start: tuple, d: int, t: int, cap: int) -> frozenset | None:
+    """R_t on the infinite lattice, or None once it has more than ``cap`` cells.
+
+    Grown from the frontier (only the neighbours of the cells added last can
+    gain a supporter), so the work is linear in |R_t|; the cap keeps a far
+    horizon from growing a layer no window could hold; ``limits.poll`` lets a
+    budget stop it."""
     cells = set(start)
+    count: dict = {}
+    frontier = cells
     for _ in range(t):
-        count: dict = {}
-        for c in cells:
+        poll()
+        new = set()
+        for c in frontier:
             for n in geometry.neighbours(kind, c):
                 if n not in cells:
-                    count[n] = count.get(n, 0) + 1
-        new = {n for n, k in count.items() if k >= d}
+                    k = count.get(n, 0) + 1
+                    count[n] = k
+                    if k == d:
+                        new.add(n)
         if not new:
             break
         cells |= new
+        for n in new:
+            count.pop(n, None)
+        if len(cells) > cap:
+            return None
+        frontier = new
     return frozenset(cells)
 
 
@@ -285,4 +326,5 @@ def exact_for(instance: Instance, horizon: int) -> bool:
     if b.exact or instance.exact_within(horizon):
         return True
     start = tuple(sorted(b.coords[c] for c in instance.start.cells))
-    return all(b.has(xy) for xy in _lattice_layer(b.kind, start, instance.d, horizon))
+    layer = _lattice_layer(b.kind, start, instance.d, horizon, b.size)
+    return layer is not None and all(b.has(xy) for xy in layer)

@@ -30,6 +30,16 @@ skips calls without losing proofs),
 ``geometric`` (T grows by half until SAT, then bisection between the proven
 bound and the best length), ``descend`` (as geometric, then T = best - 1
 until UNSAT).  scripts/sat_options.py measures them.
+
+Limits (``time_limit``, ``memory_limit``; :mod:`coinsat.limits`) bound the
+whole run, not only the solver calls: widening a window, growing span layers
+and encoding layers poll the budget (``limits.poll``), and the run catches
+the resulting ``LimitReached`` — like a Ctrl-C (a KeyboardInterrupt, which the
+backend also makes of PySAT's "Caught keyboard interrupt") — and answers
+``unknown`` (or ``feasible``) with the bound proven so far.  ``stats["stopped"]``
+says why: ``"time limit"``, ``"memory limit"``, ``"interrupted"`` or
+``"window cap"`` (a window exact for the next horizon would pass the
+250,000-cell cap of board.py: a limit of the engine, not bad input).
 """
 
 from __future__ import annotations
@@ -39,15 +49,19 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from ..backends.sat_backend import DEFAULT_SOLVER, Outcome, SatBackend
+from ..board import MAX_WINDOW_CELLS
+from ..backends.sat_backend import DEFAULT_SOLVER, Outcome, SatBackend, require_limitable
 from ..encode.options import DEFAULT_OPTIONS, EncodingOptions
 from ..encode.sat import Encoder
-from ..errors import UsageError
+from ..errors import InstanceError, LimitReached, UsageError
 from ..instance import Instance, make_instance
+from ..limits import Limits, enforced, poll
 from ..result import Result, Status
 from ..solution import Solution, certify_solution
-from .bounds import configuration_count, exact_for, lower_bound
+from .bounds import configuration_count, distance_bound, exact_for, lower_bound
 
+#: ``stats["stopped"]`` when the window exact for the next horizon is over board.py's cap
+WINDOW_CAP = f"window cap (a window exact for the next horizon would have over {MAX_WINDOW_CELLS:,} cells)"
 STRATEGIES = ("linear", "geometric", "descend")
 DEFAULT_STRATEGY = "linear"
 GROWTH = 1.5
@@ -80,12 +94,24 @@ def widen(instance: Instance, horizon: int) -> Instance:
     goal = {coords[c]: lab for c, lab in instance.goal.coins}
     margin = max(instance.margin, 2 * horizon, 4)
     while True:
-        wide = make_instance(instance.board.kind, start, goal, adjacency=instance.d,
-                             goal_placement=instance.goal_placement, name=instance.name,
-                             margin=margin)
+        poll()
+        if _hull_area(list(start) + list(goal), margin) > MAX_WINDOW_CELLS:
+            raise LimitReached(WINDOW_CAP, horizon)
+        try:
+            wide = make_instance(instance.board.kind, start, goal, adjacency=instance.d,
+                                 goal_placement=instance.goal_placement, name=instance.name,
+                                 margin=margin)
+        except InstanceError as e:  # the instance was valid: only the window cap can refuse it
+            raise LimitReached(WINDOW_CAP, horizon) from e
         if exact_for(wide, horizon):
             return wide
         margin *= 2
+
+
+def _hull_area(coords: list, margin: int) -> int:
+    """The area board.lattice_window checks against its cap (so a refusal costs no board)."""
+    xs, ys = [x for x, _ in coords], [y for _, y in coords]
+    return (max(xs) - min(xs) + 1 + 2 * margin) * (max(ys) - min(ys) + 1 + 2 * margin)
 
 
 class _Session:
@@ -97,17 +123,18 @@ class _Session:
         self.backend = SatBackend(solver, config)
         self.options = options
 
-    def query(self, T: int, time_limit: float | None):
+    def query(self, T: int, limits: Limits):
         """(outcome, solution or None, report) for "a solution with <= T moves?"."""
         enc, be = self.encoder, self.backend
         if T > enc.horizon:
             be.add(enc.extend(T))
+            poll()
         assumptions, clauses = enc.goal(T)
         if assumptions is None:  # no goal placement reachable within T (bounds.py)
             return Outcome.UNSAT, None, HorizonReport(T, "UNSAT", 0.0, be.nvars, be.nclauses, 0)
         be.add(clauses)
         assumptions = assumptions + [enc.noop(t) for t in range(T + 1, enc.horizon + 1)]
-        ans = be.solve(assumptions, time_limit)
+        ans = be.solve(assumptions, limits=limits)
         solution = None
         if ans.outcome is Outcome.SAT:
             solution = certify_solution(self.instance, enc.decode(ans.model, enc.horizon), "sat")
@@ -128,7 +155,7 @@ def _options(options: EncodingOptions | None, flags: dict) -> EncodingOptions:
 
 
 def solve_sat(instance: Instance, *, max_moves: int | None = None, time_limit: float | None = None,
-              solver: str = DEFAULT_SOLVER, strategy: str = DEFAULT_STRATEGY,
+              memory_limit: int | None = None, solver: str = DEFAULT_SOLVER, strategy: str = DEFAULT_STRATEGY,
               options: EncodingOptions | None = None,
               progress: Callable[[HorizonReport], None] | None = None,
               solver_config: dict[str, int] | None = None, stride: int = 1, **flags) -> Result:
@@ -141,21 +168,30 @@ def solve_sat(instance: Instance, *, max_moves: int | None = None, time_limit: f
         raise UsageError("without no-op steps only the 'linear' strategy is sound")
     if stride < 1:
         raise UsageError(f"stride must be >= 1, not {stride}")
-    run = _Run(instance, opts, solver, time_limit, progress, solver_config)
-    run.stride = stride
-    try:
-        return run.go(max_moves, strategy)
-    finally:
-        run.close()
+    require_limitable(solver, time_limit, memory_limit)
+    limits = Limits(time_limit, memory_limit)
+    with enforced(limits):
+        run = _Run(instance, opts, solver, limits, progress, solver_config)
+        run.stride = stride
+        try:
+            return run.go(max_moves, strategy)
+        except LimitReached as e:
+            return run.stopped(str(e), max_moves)
+        except KeyboardInterrupt:
+            return run.stopped("interrupted", max_moves)
+        finally:
+            run.close()
 
 
 class _Run:
-    def __init__(self, instance, opts, solver, time_limit, progress, config=None):
+    def __init__(self, instance, opts, solver, limits: Limits, progress, config=None):
         self.original = instance
         self.config = config
         self.opts, self.solver, self.progress = opts, solver, progress
-        self.t0 = time.perf_counter()
-        self.deadline = math.inf if time_limit is None else self.t0 + time_limit
+        self.limits = limits
+        self.t0 = limits.t0
+        self.deadline = limits.deadline
+        self.stop_reason: str | None = None
         self.session: _Session | None = None
         self.none_upto = -1  # proven (globally): no solution with <= none_upto moves
         self.best: Solution | None = None  # verified, in the original instance's cells
@@ -177,11 +213,14 @@ class _Run:
         return s
 
     def query(self, T: int) -> Outcome:
-        remaining = None if self.deadline == math.inf else self.deadline - time.perf_counter()
-        if remaining is not None and remaining <= 0:
+        reason = self.limits.exceeded()
+        if reason is not None:
+            self.stop_reason = reason
             return Outcome.UNKNOWN
         s = self._session_for(T)
-        outcome, solution, report = s.query(T, remaining)
+        outcome, solution, report = s.query(T, self.limits)
+        if outcome is Outcome.UNKNOWN:
+            self.stop_reason = self.limits.exceeded() or "time limit"
         self.reports.append(report)
         if self.progress:
             self.progress(report)
@@ -215,12 +254,15 @@ class _Run:
             # a goal cell that needs a (differently labeled) coin can never be filled (Lemma W)
             cert = {"kind": "goal-unfillable", "scope": "global", "window": self.original.board.window}
             return self._result(Status.UNSOLVABLE, None, None, cert)
+        far = distance_bound(self.original)  # global and cheap: what a stop right now can report
+        if far is not None:
+            self.none_upto = max(self.none_upto, far - 1)
         work = self._session_for(max(lb0 or 0, 1)).instance
         # Every solution inside the window needs >= lb moves; one with <= lb - 1 moves
         # stays inside the window when the window is exact for lb - 1: then lb is global.
         lb = lower_bound(work)
         if lb is not None and exact_for(work, max(lb - 1, 0)):
-            self.none_upto = lb - 1
+            self.none_upto = max(self.none_upto, lb - 1)
         cap = configuration_count(work) - 1 if work.board.exact else None
         top = min(x for x in (max_moves, cap, math.inf) if x is not None)
         step = {"linear": self._linear, "geometric": self._geometric, "descend": self._geometric}[strategy]
@@ -260,6 +302,12 @@ class _Run:
         return True
 
     # --- results ---------------------------------------------------------------------------------
+    def stopped(self, reason: str, max_moves) -> Result:
+        """The answer when a limit or Ctrl-C cut the run short: what was proven so far."""
+        self.stop_reason = reason
+        self.reports = list(self.reports)
+        return self._finish(False, max_moves, None)
+
     def _finish(self, finished: bool, max_moves, cap) -> Result:
         if self.best is None and self.outside is not None and finished:
             return self._fallback()
@@ -280,8 +328,11 @@ class _Run:
         """The shortest solutions leave the original window: search inside it for the best
         expressible one; the proven (global) lower bound stays."""
         remaining = None if self.deadline == math.inf else max(1e-3, self.deadline - time.perf_counter())
-        inner = solve_sat(_frozen_window(self.original), time_limit=remaining, solver=self.solver,
+        inner = solve_sat(_frozen_window(self.original), time_limit=remaining,
+                          memory_limit=self.limits.memory_limit, solver=self.solver,
                           options=self.opts, solver_config=self.config)
+        if inner.stats.get("stopped"):
+            self.stop_reason = inner.stats["stopped"]
         if inner.solution is None:
             return self._result(Status.UNKNOWN, None, self.lb)
         sol = certify_solution(self.original, inner.solution, "sat")
@@ -302,6 +353,8 @@ class _Run:
             "cells": s.instance.board.size if s else self.original.board.size,
             **getattr(self, "stats_extra", {}),
         }
+        if status in (Status.UNKNOWN, Status.FEASIBLE) and self.stop_reason is not None:
+            stats["stopped"] = self.stop_reason
         return Result(status, "sat", solution, lb, certificate, time.perf_counter() - self.t0, stats)
 
     def close(self) -> None:

@@ -1,19 +1,28 @@
 """The registry of solving methods, by name.
 
-Each method is a function ``(instance, *, max_moves, time_limit, **options) ->
-Result``.  Optional engines register lazily (their module is imported only
-when asked for), so a missing optional dependency breaks only its own method.
-The CLI builds its ``--method`` choices from :data:`METHODS`.
+Each method is a function ``(instance, *, max_moves, time_limit, memory_limit,
+**options) -> Result``.  Optional engines register lazily (their module is
+imported only when asked for), so a missing optional dependency breaks only its
+own method.  The CLI builds its ``--method`` choices from :data:`METHODS`.
+
+:func:`solve` makes its limits the ambient budget (``limits.enforced``), so the
+screens, which know nothing of limits, are bounded too; an engine gets the time
+that is left.  A limit that stops code with no answer of its own (the screens,
+or an engine's loop that does not poll) gives ``unknown`` with the trivial
+lower bound 0 and ``stats["stopped"]``.
 """
 
 from __future__ import annotations
 
+import inspect
+import time
 from typing import Callable
 
-from ..errors import UsageError
+from ..errors import LimitReached, UsageError
+from ..limits import Limits, enforced
 from ..registry import load
 from ..instance import Instance
-from ..result import Result
+from ..result import Result, Status
 
 # name -> "module:function" (imported on first use)
 METHODS: dict[str, str] = {
@@ -40,17 +49,41 @@ def inapplicable(name: str, instance: Instance) -> str | None:
 
 
 def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = None,
-          time_limit: float | None = None, **options) -> Result:
+          time_limit: float | None = None, memory_limit: int | None = None, **options) -> Result:
     if max_moves is not None and max_moves < 0:
         raise UsageError(f"max_moves must be >= 0, not {max_moves}")
     if time_limit is not None and time_limit <= 0:
         raise UsageError(f"time_limit must be > 0, not {time_limit}")
+    if memory_limit is not None and memory_limit <= 0:
+        raise UsageError(f"memory_limit must be > 0, not {memory_limit}")
     from ..certificates.screens import screen  # cheap global unsolvability screens, certified
 
-    screened = screen(instance)
-    if screened is not None:
-        return screened
-    return get_method(method)(instance, max_moves=max_moves, time_limit=time_limit, **options)
+    engine = get_method(method)
+    with enforced(Limits(time_limit, memory_limit)) as budget:
+        t0 = time.perf_counter()
+        try:
+            screened = screen(instance)
+            if screened is not None:
+                return screened
+            return call_engine(engine, instance, max_moves=max_moves, time_limit=_left(budget),
+                               memory_limit=budget.memory_limit, **options)
+        except LimitReached as e:
+            return Result(Status.UNKNOWN, method, None, 0, None, time.perf_counter() - t0,
+                          {"stopped": str(e)})
+
+
+def _left(budget: Limits) -> float | None:
+    left = budget.remaining()
+    return None if left is None else max(left, 1e-3)
+
+
+def call_engine(engine: Callable[..., Result], instance: Instance, *, memory_limit: int | None,
+                **kwargs) -> Result:
+    """Call ``engine`` with ``memory_limit`` if it takes one (the explicit engines gain the
+    keyword in parallel work; until then the ambient budget's watchdog is their limit)."""
+    if "memory_limit" in inspect.signature(engine).parameters:
+        kwargs["memory_limit"] = memory_limit
+    return engine(instance, **kwargs)
 
 
 #: solve_auto uses BFS on exact windows with at most this many configurations, SAT elsewhere.
@@ -62,7 +95,7 @@ EXPLICIT_OPTIONS = {"bfs": ("max_states",), "spanbfs": ("max_states", "progress"
 
 
 def solve_auto(instance: Instance, *, max_moves: int | None = None,
-               time_limit: float | None = None, **options) -> Result:
+               time_limit: float | None = None, memory_limit: int | None = None, **options) -> Result:
     """Pick an engine.
 
     * ``spanbfs`` when it applies (unlabeled coins, <= 64 cells), the window is
@@ -85,7 +118,8 @@ def solve_auto(instance: Instance, *, max_moves: int | None = None,
         name = "sat"
     if name in EXPLICIT_OPTIONS:
         options = {k: v for k, v in options.items() if k in EXPLICIT_OPTIONS[name]}
-    result = get_method(name)(instance, max_moves=max_moves, time_limit=time_limit, **options)
+    result = call_engine(get_method(name), instance, max_moves=max_moves, time_limit=time_limit,
+                         memory_limit=memory_limit, **options)
     result.method = f"auto:{result.method}"
     return result
 
