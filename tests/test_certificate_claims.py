@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from coinsat.certificates.common import instance_digest
 from coinsat.certificates.make import certify
 from coinsat.cli import main
 from coinsat.encode.options import DEFAULT_OPTIONS
+from coinsat.errors import LimitReached
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.search.methods import solve
@@ -316,3 +318,27 @@ def test_a_certificate_against_another_instance_is_rejected(diag3_optimal):
     other = make_instance("square", [(0, 0), (1, 1), (2, 2), (1, 2), (2, 1)], [(0, 2), (1, 1), (2, 0), (1, 0), (2, 1)])
     forged = _check(other, bounded, d, instance={"name": "x", "digest": instance_digest(other)})
     assert not forged.ok
+
+
+# --- limits: a check or a build that cannot finish is neither accepted nor rejected ------------
+
+
+def test_certify_past_its_deadline_leaves_nothing(tmp_path):
+    r = solve(DIAG3, "sat")
+    with pytest.raises(LimitReached):
+        certify(DIAG3, r, tmp_path, deadline=time.perf_counter() - 1)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_check_past_its_deadline_is_unknown(diag3_optimal, diagonal_layers, tmp_path, capsys):
+    d, bounded = diag3_optimal
+    with pytest.raises(LimitReached):
+        check_certificate(DIAG3, bounded, d, deadline=time.perf_counter() - 1)
+    inst, ld, layers = diagonal_layers
+    with pytest.raises(LimitReached):
+        check_certificate(inst, layers, ld, deadline=time.perf_counter() - 1)
+    assert check_certificate(inst, layers, ld, deadline=time.perf_counter() + 600).ok
+    assert check_certificate(DIAG3, bounded, d, deadline=time.perf_counter() + 600).ok  # the checking child
+    assert main(["check-certificate", str(PAPER / "diagonal.toml"), str(ld / "diagonal.certificate.json"),
+                 "--time-limit", "1e-9"]) == 3
+    assert capsys.readouterr().out.startswith("unknown:")

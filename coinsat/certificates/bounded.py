@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 from .. import geometry
+from ..errors import LimitReached
 from ..instance import Instance
 from ..io.atomic import write_atomic
 from ..solution import Solution
@@ -112,10 +113,14 @@ def gbd_hash_text(text: str) -> str:
 
 def build_bounded(instance: Instance, horizon: int, out_dir: str | Path, stem: str,
                   solution: Solution | None = None, solver: str = "cadical195",
-                  options=None) -> dict | None:
+                  options=None, deadline: float | None = None) -> dict | None:
     """Write ``stem.h<T>.cnf`` and ``stem.h<T>.drat`` to ``out_dir``; return the certificate.
 
     None if the formula is satisfiable (then there *is* a solution with <= T moves).
+    With a ``deadline`` (a ``time.perf_counter()`` value) the solver runs in doubling
+    conflict budgets (CaDiCaL cannot be interrupted through PySAT; the proof trace spans
+    the budgets) and :class:`~coinsat.errors.LimitReached` is raised past it, before any
+    file is written.
     """
     from pysat.solvers import Solver
 
@@ -136,7 +141,7 @@ def build_bounded(instance: Instance, horizon: int, out_dir: str | Path, stem: s
     clauses = [[int(x) for x in line.split()[:-1]] for line in text.splitlines() if line and line[0] not in "cp"]
     t0 = time.perf_counter()
     with Solver(name=solver, bootstrap_with=clauses, with_proof=True) as s:
-        if s.solve():
+        if not _refuted(s, horizon, deadline):
             return None
         proof = s.get_proof()
     solve_seconds = time.perf_counter() - t0
@@ -153,6 +158,21 @@ def build_bounded(instance: Instance, horizon: int, out_dir: str | Path, stem: s
     if solution is not None:
         cert["solution"] = solution_json(instance, solution)
     return cert
+
+
+def _refuted(s, horizon: int, deadline: float | None) -> bool:
+    """Is the solver's formula unsatisfiable?  In doubling conflict budgets under a deadline."""
+    if deadline is None:
+        return not s.solve()
+    budget = 2000
+    while True:
+        if time.perf_counter() > deadline:
+            raise LimitReached(f"no proof of 'no solution with <= {horizon} moves' within the time limit")
+        s.conf_budget(budget)
+        answer = s.solve_limited()
+        if answer is not None:
+            return not answer
+        budget = min(2 * budget, 1 << 20)
 
 
 def encoding_problem(encoding: object) -> str | None:
@@ -181,12 +201,10 @@ def encoding_problem(encoding: object) -> str | None:
     return None
 
 
-def check_bounded(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool, str, Claim | None]:
+def check_bounded(instance: Instance, cert: dict, base_dir: Path,
+                  deadline: float | None = None) -> tuple[bool, str, Claim | None]:
     """The checker (see the module docstring): what the evidence proves, derived from the
     instance, the proof and the solution alone.  Order: cheap checks first."""
-    import cdclkit  # noqa: F401  (registers the native DRAT engine with dratify)
-    import dratify
-
     from ..encode.options import EncodingOptions
     from ..io.dimacs import write_cnf
 
@@ -224,9 +242,52 @@ def check_bounded(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool,
     options = EncodingOptions(**cert["encoding"])
     if gbd_hash_text(write_cnf(instance, horizon, encoding=options)) != cert["cnf_gbd_hash"]:
         return False, "the CNF is not this instance's formula for this horizon (GBD hash of the re-encoding differs)", None
+    ok, why, steps = _drat(cnf_path, proof_path, deadline)
+    if not ok:
+        return False, f"DRAT proof rejected: {why}", None
+    how = f"{steps} proof steps checked" if steps else why
+    return True, f"DRAT proof verified ({how})", Claim(solution=length, bound=horizon, window=not exact)
+
+
+def _drat_in_process(cnf_path: Path, proof_path: Path) -> tuple[bool, str, int]:
+    import cdclkit  # noqa: F401  (registers the native DRAT engine with dratify)
+    import dratify
+
     formula = dratify.parse_dimacs(cnf_path.read_text(encoding="utf-8"))
     result = dratify.check_proof(formula, proof_path.read_text(encoding="utf-8"))
-    if not result.ok:
-        return False, f"DRAT proof rejected: {result.reason}", None
-    how = f"{result.steps} proof steps checked" if result.steps else result.reason
-    return True, f"DRAT proof verified ({how})", Claim(solution=length, bound=horizon, window=not exact)
+    return bool(result.ok), str(result.reason), int(result.steps or 0)
+
+
+def _drat_child(conn, cnf_path: Path, proof_path: Path) -> None:
+    try:
+        conn.send(_drat_in_process(cnf_path, proof_path))
+    except Exception as e:  # noqa: BLE001 — reported to the parent as a rejection
+        conn.send((False, f"{type(e).__name__}: {e}", 0))
+    finally:
+        conn.close()
+
+
+def _drat(cnf_path: Path, proof_path: Path, deadline: float | None) -> tuple[bool, str, int]:
+    """dratify's verdict on the proof.  dratify has no time limit of its own, so under a
+    deadline it runs in a child process that is stopped when the deadline passes."""
+    if deadline is None:
+        return _drat_in_process(cnf_path, proof_path)
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_drat_child, args=(child, cnf_path, proof_path), daemon=True)
+    proc.start()
+    child.close()
+    try:
+        if not parent.poll(max(0.0, deadline - time.perf_counter())):
+            raise LimitReached("the DRAT check did not finish within the time limit")
+        try:
+            return parent.recv()
+        except EOFError:  # the child died (killed, out of memory): no verdict is a rejection
+            return False, "the DRAT checker stopped without a verdict", 0
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        parent.close()

@@ -24,6 +24,7 @@ from typing import Any, Hashable
 from .. import geometry
 from ..board import Board, graph_board, lattice_board
 from ..configuration import Configuration
+from ..errors import LimitReached
 from ..instance import Instance
 from ..rules import Move, check_move, legal_moves, successors
 from .claims import Claim, judge
@@ -35,8 +36,12 @@ _MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError, Overf
               OSError, EOFError, zipfile.BadZipFile, MemoryError)
 
 
-def check_certificate(instance: Instance, cert: Any, base_dir: str | Path | None = None) -> Check:
+def check_certificate(instance: Instance, cert: Any, base_dir: str | Path | None = None,
+                      deadline: float | None = None) -> Check:
     """Accept or reject ``cert`` (a parsed JSON object) for ``instance``.
+
+    A check that cannot finish by ``deadline`` (a ``time.perf_counter()`` value) raises
+    :class:`~coinsat.errors.LimitReached`: neither accepted nor rejected.
 
     The kind checker derives what the evidence proves (a :class:`~.claims.Claim`) from
     the instance and the evidence alone; the file is accepted only when that implies the
@@ -45,7 +50,7 @@ def check_certificate(instance: Instance, cert: Any, base_dir: str | Path | None
     t0 = time.perf_counter()
     claimed = cert.get("claim", "") if isinstance(cert, dict) else ""
     try:
-        ok, reason, proven = _check(instance, cert, Path(base_dir or "."))
+        ok, reason, proven = _check(instance, cert, Path(base_dir or "."), deadline)
         if ok:
             ok, why = judge(proven, cert)
             reason = reason if ok else why
@@ -56,7 +61,7 @@ def check_certificate(instance: Instance, cert: Any, base_dir: str | Path | None
     return Check(True, reason, proven.text(), proven.scope, time.perf_counter() - t0, claimed)
 
 
-def _check(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool, str, Claim | None]:
+def _check(instance: Instance, cert: dict, base_dir: Path, deadline: float | None) -> tuple[bool, str, Claim | None]:
     if not isinstance(cert, dict) or cert.get("coinsat_certificate") != FORMAT_VERSION:
         return False, "not a coinsat certificate (version 1)", None
     if cert.get("kind") not in KINDS:
@@ -68,15 +73,15 @@ def _check(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool, str, C
         ok, why = _invariant(instance, cert)
         return ok, why, Claim(unsolvable=True)
     if kind == "closed-set":
-        ok, why = _closed_set(instance, cert)
+        ok, why = _closed_set(instance, cert, deadline)
         return ok, why, Claim(unsolvable=True, window=cert["space"] == "window")
     if kind == "layers":
         from .layers import check_layers
 
-        return check_layers(instance, cert, base_dir)
+        return check_layers(instance, cert, base_dir, deadline)
     from .bounded import check_bounded
 
-    return check_bounded(instance, cert, base_dir)
+    return check_bounded(instance, cert, base_dir, deadline)
 
 
 # --- placements and boards ---------------------------------------------------------------
@@ -213,7 +218,7 @@ def _frozen(instance: Instance, cert: dict, start: dict, goal: dict) -> tuple[bo
 # --- closed set ----------------------------------------------------------------------------
 
 
-def _closed_set(instance: Instance, cert: dict) -> tuple[bool, str]:
+def _closed_set(instance: Instance, cert: dict, deadline: float | None = None) -> tuple[bool, str]:
     b, d = instance.board, instance.d
     space = cert["space"]  # what it proves: unsolvable, inside the window for space "window"
     if space not in ("lattice", "board", "window"):
@@ -269,7 +274,9 @@ def _closed_set(instance: Instance, cert: dict) -> tuple[bool, str]:
     start = tuple(sum(1 << board.cell(c) for c, lab in start_coins.items() if lab == want) for want in labels)
     if not member(start):
         return False, "the start is not in the set"
-    for st in members:
+    for k, st in enumerate(members):
+        if deadline is not None and k % 1024 == 0 and time.perf_counter() > deadline:
+            raise LimitReached(f"the closure check stopped after {k} of {len(members)} members (time limit)")
         for (s, p), nxt in successors(board, d, st):
             if not member(nxt):
                 return False, (f"not closed: the move {board.coords[s]} -> {board.coords[p]} leaves the set "

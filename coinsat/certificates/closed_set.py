@@ -20,8 +20,10 @@ the checker (check.py) re-expands every member on its own board.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+from ..errors import LimitReached
 from ..instance import Instance
 from ..rules import successors
 from ..theory.triangular import ThreeCoinClosure
@@ -37,10 +39,11 @@ def _space(instance: Instance) -> tuple[str, str]:
     return ("lattice", "global") if b.exact else ("window", "window")
 
 
-def forward_closure(instance: Instance, max_states: int = 2_000_000) -> dict | None:
+def forward_closure(instance: Instance, max_states: int = 2_000_000, deadline: float | None = None) -> dict | None:
     """The set of configurations reachable from the start in the window, as a certificate.
 
-    None if a goal placement is reachable or the closure exceeds ``max_states``.
+    None if a goal placement is reachable or the closure exceeds ``max_states``;
+    :class:`~coinsat.errors.LimitReached` past ``deadline`` (a ``time.perf_counter()`` value).
     """
     labels = instance.labels
     board, d = instance.board, instance.d
@@ -48,10 +51,14 @@ def forward_closure(instance: Instance, max_states: int = 2_000_000) -> dict | N
     start = instance.start.masks(labels)
     seen = {start}
     stack = [start]
+    pops = 0
     while stack:
         state = stack.pop()
         if state in goals:
             return None
+        pops += 1
+        if deadline is not None and pops % 4096 == 0 and time.perf_counter() > deadline:
+            raise LimitReached("the closed set was not built within the time limit")
         for _, nxt in successors(board, d, state):
             if nxt not in seen:
                 seen.add(nxt)

@@ -35,12 +35,14 @@ from __future__ import annotations
 
 import hashlib
 import io
+import time
 from pathlib import Path
 
 import numpy as np
 
 from .. import geometry
 from ..board import span_coords
+from ..errors import LimitReached
 from ..instance import Instance
 from ..io.atomic import write_atomic
 from ..solution import Solution
@@ -57,14 +59,20 @@ def claim_text(horizon: int, solution: Solution | None) -> str:
 
 
 def build_layers(instance: Instance, horizon: int, out_dir: str | Path, stem: str,
-                 solution: Solution | None = None) -> dict | None:
+                 solution: Solution | None = None, deadline: float | None = None) -> dict | None:
     """Search to ``horizon`` with spanbfs and write the certificate's layers file; None if
-    the search does not prove the bound (a solution within the horizon, or a limit)."""
+    the search does not prove the bound (a solution within the horizon).  Raises
+    :class:`~coinsat.errors.LimitReached` when the search passes ``deadline`` (a
+    ``time.perf_counter()`` value) or its state cap."""
     from ..result import Status
     from ..search.spanbfs import solve_spanbfs
 
     layers: list[np.ndarray] = []
-    result = solve_spanbfs(instance, max_moves=horizon, keep_layers=layers)
+    left = None if deadline is None else max(1e-3, deadline - time.perf_counter())
+    result = solve_spanbfs(instance, max_moves=horizon, time_limit=left, keep_layers=layers)
+    if result.status is Status.UNKNOWN:
+        raise LimitReached(f"the layers of 'no solution with <= {horizon} moves' were not rebuilt "
+                           f"within the limit", result.lower_bound)
     if result.status is Status.UNSOLVABLE:  # exhausted before the horizon: the layers still prove it
         layers += [np.zeros(0, dtype=U64)] * (horizon + 1 - len(layers))
     elif result.status is not Status.BOUNDED:
@@ -87,7 +95,8 @@ def build_layers(instance: Instance, horizon: int, out_dir: str | Path, stem: st
 # --- the checker ------------------------------------------------------------------------------
 
 
-def check_layers(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool, str, Claim | None]:
+def check_layers(instance: Instance, cert: dict, base_dir: Path,
+                 deadline: float | None = None) -> tuple[bool, str, Claim | None]:
     """What the layers prove (see the module docstring), derived from the instance and the files."""
     horizon = cert["horizon"]
     if not isinstance(horizon, int) or isinstance(horizon, bool) or horizon < 0:
@@ -107,7 +116,7 @@ def check_layers(instance: Instance, cert: dict, base_dir: Path) -> tuple[bool, 
         return False, "the layers file's sha256 differs from the certificate's", None
     with np.load(io.BytesIO(data), allow_pickle=False) as z:
         layers = [_layer(z[f"L{i}"], i) for i in range(horizon + 1)]
-    ok, why = _check_closure(instance, cells, layers)
+    ok, why = _check_closure(instance, cells, layers, deadline)
     return ok, why, Claim(solution=None if solution is None else len(solution), bound=horizon) if ok else None
 
 
@@ -188,7 +197,8 @@ def _word(config, index) -> int:
     return sum(1 << index[c] for c in config)
 
 
-def _check_closure(instance: Instance, cells: list, layers: list[np.ndarray]) -> tuple[bool, str]:
+def _check_closure(instance: Instance, cells: list, layers: list[np.ndarray],
+                   deadline: float | None = None) -> tuple[bool, str]:
     b = instance.board
     index = {c: i for i, c in enumerate(cells)}
     rule = _Rule(instance, cells)
@@ -214,6 +224,8 @@ def _check_closure(instance: Instance, cells: list, layers: list[np.ndarray]) ->
     for i in range(len(layers) - 1):
         union = _merge(union, layers[i + 1])
         for k in range(0, layers[i].size, CHUNK):
+            if deadline is not None and time.perf_counter() > deadline:
+                raise LimitReached(f"the check of the layers stopped at L{i} (time limit)")
             succ = rule.successors(layers[i][k:k + CHUNK])  # repeats are harmless here
             span = rule.span(succ)
             keep = np.zeros(succ.shape, dtype=bool)

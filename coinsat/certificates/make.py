@@ -22,7 +22,10 @@ the DRAT proof beside it.
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,11 +51,15 @@ def stem(instance: Instance) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", instance.name) or "instance"
 
 
-def build_certificate(instance: Instance, result: Result, out_dir: str | Path) -> dict:
-    """The certificate object for ``result`` (bounded ones also write their CNF and proof)."""
+def build_certificate(instance: Instance, result: Result, out_dir: str | Path, deadline: float | None = None) -> dict:
+    """The certificate object for ``result`` (bounded ones also write their CNF and proof).
+
+    Past ``deadline`` (a ``time.perf_counter()`` value) it raises
+    :class:`~coinsat.errors.LimitReached`.
+    """
     status = result.status
     if status is Status.UNSOLVABLE:
-        cert = find_screen_certificate(instance) or forward_closure(instance)
+        cert = find_screen_certificate(instance) or forward_closure(instance, deadline=deadline)
         if cert is None:
             raise UsageError("no certificate found for this 'unsolvable' answer (closure too large)")
         return cert
@@ -70,23 +77,37 @@ def build_certificate(instance: Instance, result: Result, out_dir: str | Path) -
     if result.method.endswith("spanbfs"):
         from .layers import build_layers
 
-        cert = build_layers(instance, horizon, out_dir, stem(instance), solution)
+        cert = build_layers(instance, horizon, out_dir, stem(instance), solution, deadline=deadline)
         if cert is None:
             raise UsageError(f"spanbfs did not prove 'no solution with <= {horizon} moves' again")
         return cert
-    cert = build_bounded(instance, horizon, out_dir, stem(instance), solution)
+    cert = build_bounded(instance, horizon, out_dir, stem(instance), solution, deadline=deadline)
     if cert is None:
         raise UsageError(f"the formula for horizon {horizon} is satisfiable: the lower bound was wrong")
     return cert
 
 
-def certify(instance: Instance, result: Result, out_dir: str | Path) -> Certified:
-    """Build, write and check the certificate of ``result``."""
+def certify(instance: Instance, result: Result, out_dir: str | Path, deadline: float | None = None) -> Certified:
+    """Build, write and check the certificate of ``result``.
+
+    The files are made and checked in a fresh folder inside ``out_dir`` and moved into it
+    only when the check has finished: past ``deadline`` (a ``time.perf_counter()``
+    value), on Ctrl-C or on any failure the folder is removed, so ``out_dir`` never holds
+    a half-made certificate, nor one whose side files belong to another run.
+    """
     out = Path(out_dir)
-    cert = build_certificate(instance, result, out)
-    path = out / f"{stem(instance)}.certificate.json"
-    write_atomic(path, dumps(cert))
-    return Certified(path, check_certificate(instance, json.loads(path.read_text()), out), cert)
+    out.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".coinsat-certify-", dir=out))
+    try:
+        cert = build_certificate(instance, result, work, deadline)
+        text = dumps(cert)
+        check = check_certificate(instance, json.loads(text), work, deadline)
+        write_atomic(work / f"{stem(instance)}.certificate.json", text)
+        for f in sorted(work.iterdir(), key=lambda f: f.suffix == ".json"):  # the JSON last
+            os.replace(f, out / f.name)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return Certified(out / f"{stem(instance)}.certificate.json", check, cert)
 
 
 def dumps(cert: dict) -> str:

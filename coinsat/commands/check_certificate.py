@@ -7,16 +7,19 @@ evidence; the file's own ``claim`` is shown beside it and is accepted only when 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
-from ..errors import InstanceError
-from .common import EXIT_ILLEGAL, EXIT_OK
+from ..errors import InstanceError, LimitReached
+from .common import EXIT_ILLEGAL, EXIT_OK, EXIT_UNKNOWN, pos_float
 
 
 def add_parser(sub) -> None:
     s = sub.add_parser("check-certificate", help="check a certificate file independently of the solver")
     s.add_argument("file")
     s.add_argument("certificate")
+    s.add_argument("--time-limit", type=pos_float, default=None, metavar="S",
+                   help="stop after S seconds: exit 3, neither accepted nor rejected")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=run)
 
@@ -25,6 +28,7 @@ def run(args) -> int:
     from ..certificates.check import check_certificate
     from ..io.instance_format import read_instance
 
+    deadline = None if args.time_limit is None else time.perf_counter() + args.time_limit
     instance = read_instance(args.file)
     path = Path(args.certificate)
     try:
@@ -37,7 +41,15 @@ def run(args) -> int:
         cert = None
         reason = f"malformed JSON: {e.msg} (line {e.lineno})"
     if cert is not None:
-        c = check_certificate(instance, cert, path.parent)
+        try:
+            c = check_certificate(instance, cert, path.parent, deadline)
+        except LimitReached as e:
+            if args.json:
+                print(json.dumps({"accepted": None, "reason": str(e), "proven": "", "scope": "",
+                                  "claim": cert.get("claim", "") if isinstance(cert, dict) else ""}))
+            else:
+                print(f"unknown: {e}")
+            return EXIT_UNKNOWN
         ok, reason, proven, scope, claimed, seconds = c.ok, c.reason, c.claim, c.scope, c.claimed, c.seconds
     else:
         ok, proven, scope, claimed, seconds = False, "", "", "", 0.0
