@@ -51,9 +51,7 @@ class Board:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_index", {c: i for i, c in enumerate(self.coords)})
-        object.__setattr__(
-            self, "_masks", tuple(sum(1 << j for j in nb) for nb in self.neighbours)
-        )
+        object.__setattr__(self, "_masks", None)  # never a copy from dataclasses.replace
 
     @property
     def size(self) -> int:
@@ -72,7 +70,14 @@ class Board:
 
     @property
     def neighbour_masks(self) -> tuple[int, ...]:
-        """``neighbour_masks[i]`` has bit j set iff j is adjacent to i."""
+        """``neighbour_masks[i]`` has bit j set iff j is adjacent to i.
+
+        Built on first use: the masks take memory quadratic in the number of cells,
+        which the explicit-state engines accept on their small boards, but loading a
+        large graph or checking a long move list (verify) must not pay.
+        """
+        if self._masks is None:
+            object.__setattr__(self, "_masks", tuple(sum(1 << j for j in nb) for nb in self.neighbours))
         return self._masks
 
     def distances_from(self, cells: Iterable[int]) -> list[int | None]:

@@ -17,6 +17,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from ..io.instance_format import read_instance
+    from ..io.render import cell_text
     from ..io.solution_format import read_solution
     from ..solution import verify
 
@@ -31,7 +32,7 @@ def run(args) -> int:
     elif verdict.step is not None:
         s, p = solution.moves[verdict.step - 1]
         b = instance.board
-        show = lambda c: b.coords[c] if 0 <= c < b.size else "off-board cell"  # noqa: E731
+        show = lambda c: cell_text(b.coords[c]) if 0 <= c < b.size else "off-board cell"  # noqa: E731
         print(f"illegal: step {verdict.step} ({show(s)} -> {show(p)}): {verdict.reason}")
     else:
         print(f"illegal: {verdict.reason}")

@@ -9,11 +9,20 @@ lines, the last line is row y = 0.  Square grid: blanks are ignored and the
 k-th remaining character of a row is x = k.  Triangular grid: the character
 at column c of row y is the cell x = (c - y) / 2; a coin at odd c - y is an
 error.
+
+Hostile input gets the same one-line error, never a traceback and never work
+or memory far beyond the file's size: integers too long to convert (Python
+refuses > 4300 digits) and nesting too deep to parse are located by line;
+labels are ASCII letters and digits in pictures and tables alike; picture rows
+are scanned for their coins with a regular expression (a 50 MB row of dots
+costs a few copies of the row, not a tuple per character); and every integer
+is bounded (MAX_INTEGER) so that whatever is read can also be printed.
 """
 
 from __future__ import annotations
 
 import re
+import reprlib
 try:
     import tomllib
 except ImportError:  # Python 3.10
@@ -26,6 +35,10 @@ from ..configuration import UNLABELED
 from ..errors import InstanceError
 from ..instance import GOAL_PLACEMENTS, Instance, make_instance
 from .atomic import write_atomic
+
+MAX_INTEGER = 10**100  # beyond any window; keeps every number printable (str(int) <= 4300 digits)
+MAX_ADJACENCY = 64  # a larger d only makes every move impossible; refused as a likely typo
+LABEL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 
 KNOWN_KEYS = {
     "name", "board", "adjacency", "source", "known_optimal", "goal_placement",
@@ -72,12 +85,7 @@ def read_instance(path: str | Path) -> Instance:
 
 def parse_instance(text: str, path: str = "<string>") -> Instance:
     ctx = _Ctx(path, text)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        m = re.search(r"at line (\d+)", str(e))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
-        raise InstanceError(f"malformed TOML: {msg}", path, int(m.group(1)) if m else 1) from None
+    data = _load_toml(text, path)
 
     for key in data:
         if key not in KNOWN_KEYS:
@@ -89,7 +97,7 @@ def parse_instance(text: str, path: str = "<string>") -> Instance:
     kind = data["board"]
     if kind not in BOARD_KINDS:
         raise ctx.error(f"unknown board kind {kind!r} (expected {', '.join(BOARD_KINDS)})", "board")
-    adjacency = _int(ctx, data, "adjacency", 2, minimum=1)
+    adjacency = _int(ctx, data, "adjacency", 2, minimum=1, maximum=MAX_ADJACENCY)
     margin = _int(ctx, data, "margin", DEFAULT_MARGIN, minimum=1)
     known = data.get("known_optimal")
     if known is not None:
@@ -97,6 +105,9 @@ def parse_instance(text: str, path: str = "<string>") -> Instance:
     placement = data.get("goal_placement", "fixed")
     if placement not in GOAL_PLACEMENTS:
         raise ctx.error(f"goal_placement must be one of {', '.join(GOAL_PLACEMENTS)}", "goal_placement")
+    if placement != "fixed" and kind == "graph":
+        raise ctx.error(f"goal_placement = {placement!r} needs a lattice board (goals on graphs are fixed)",
+                        "goal_placement")
     for key in ("name", "source"):
         if key in data and not isinstance(data[key], str):
             raise ctx.error(f"{key} must be a string", key)
@@ -141,19 +152,112 @@ def parse_instance(text: str, path: str = "<string>") -> Instance:
             raise ctx.error(e.message, "cells", table="graph") from None
         if "window" in e.message:
             raise ctx.error(e.message, "margin" if "margin" in data else "goal") from None
-        key = "goal" if "goal" in e.message else "start" if "start" in e.message else "board"
+        key = next((k for k in _ERROR_KEYS if k in e.message), "board")
         raise ctx.error(e.message, key) from None
+
+
+# The key whose line an error of make_instance points at: the first one its message names.
+_ERROR_KEYS = ("goal_placement", "adjacency", "goal", "start")
+
+
+MAX_PICTURE_ROW = 250_000  # characters; as many as the largest window has cells (board.py)
+_LONG_ROW = re.compile(r"^[.A-Za-z0-9 \t]{%d,}\r?$" % (MAX_PICTURE_ROW + 1), re.M)
+
+
+def _load_toml(text: str, path: str) -> dict:
+    """``tomllib.loads`` with every failure turned into an InstanceError that names a line.
+
+    A line made only of picture characters and longer than MAX_PICTURE_ROW can only
+    be a row of a multi-line string (a key line has "=", an array brackets): it is
+    refused before tomllib spends seconds per 10 MB on it (D13 of reliability-2).
+    """
+    m = _LONG_ROW.search(text)
+    if m is not None:
+        raise InstanceError(f"a picture row of {m.end() - m.start()} characters (at most {MAX_PICTURE_ROW}; "
+                            "give far coins as coordinates)", path, _line_at(text, m.start()))
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"at line (\d+)", str(e))
+        msg = re.sub(r"\s*\((at line \d+, column \d+|at end of document)\)", "", str(e))
+        line = int(m.group(1)) if m else _unclosed_string_line(text) if "Unterminated" in msg else None
+        raise InstanceError(f"malformed TOML: {msg}", path, line or 1) from None
+    except RecursionError:
+        raise InstanceError("malformed TOML: arrays or tables nested too deeply", path,
+                            _deepest_line(text)) from None
+    except ValueError as e:  # int("9" * 5000): Python refuses more than 4300 digits
+        if "digits" not in str(e):
+            raise
+        raise InstanceError("an integer has too many digits (at most 101)", path, _long_number_line(text)) from None
+
+
+def _line_at(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+def _long_number_line(text: str) -> int:
+    m = re.search(r"\d[\d_]{4300}", text)
+    return _line_at(text, m.start()) if m else 1
+
+
+def _deepest_line(text: str, depth: int = 100) -> int:
+    """The line where bracket nesting first exceeds ``depth`` (strings are not skipped: a hint)."""
+    level = 0
+    for m in re.finditer(r"[\[\]{}]", text):
+        level += 1 if m.group() in "[{" else -1
+        if level > depth:
+            return _line_at(text, m.start())
+    return 1
+
+
+_QUOTE_OR_COMMENT = re.compile(r"[#\"']")
+_STRING = re.compile(
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""'  # multi-line basic
+    r"|'''.*?'''"                      # multi-line literal
+    r'|"(?:[^"\\\n]|\\.)*"'             # basic
+    r"|'[^'\n]*'",                     # literal
+    re.S,
+)
+
+
+def _unclosed_string_line(text: str) -> int | None:
+    """The line of the first quote that opens a string never closed (tomllib says only "at end")."""
+    i = 0
+    while (m := _QUOTE_OR_COMMENT.search(text, i)) is not None:
+        if m.group() == "#":
+            i = text.find("\n", m.start()) + 1
+            if i == 0:
+                return None
+            continue
+        closed = _STRING.match(text, m.start())
+        if closed is None:
+            return _line_at(text, m.start())
+        i = closed.end()
+    return None
 
 
 def _is_name(v: Any) -> bool:
     return isinstance(v, (int, str)) and not isinstance(v, bool)
 
 
-def _int(ctx: _Ctx, data: dict, key: str, default, minimum: int):
+def _int(ctx: _Ctx, data: dict, key: str, default, minimum: int, maximum: int = MAX_INTEGER):
     v = data.get(key, default)
-    if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
-        raise ctx.error(f"{key} must be an integer >= {minimum}, not {v!r}", key)
+    if not isinstance(v, int) or isinstance(v, bool) or not minimum <= v <= maximum:
+        bound = f"between {minimum} and {maximum}" if maximum < MAX_INTEGER else f">= {minimum}"
+        raise ctx.error(f"{key} must be an integer {bound}, not {_short(v)}", key)
     return v
+
+
+def _small_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_INTEGER
+
+
+def _short(v: Any, limit: int = 60) -> str:
+    """``repr(v)`` in at most ``limit`` characters: a huge value stays one short line."""
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_INTEGER:
+        return "an integer beyond 10^100"
+    text = reprlib.repr(v)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _picture_rows(picture: str) -> list[str]:
@@ -174,10 +278,10 @@ def _coins(ctx: _Ctx, data: dict, key: str, kind: str) -> dict[Hashable, str]:
     if isinstance(value, dict):
         out: dict[Hashable, str] = {}
         for label, cells in value.items():
-            if not re.fullmatch(r"[A-Za-z0-9]+", label):
-                raise ctx.error(f"{key}: label {label!r} must be letters or digits", key)
+            if not (label and set(label) <= LABEL_CHARS):
+                raise ctx.error(f"{key}: label {_short(label)} must be ASCII letters or digits", key)
             if not isinstance(cells, list):
-                raise ctx.error(f"{key}: label {label!r} needs a list of cells", key)
+                raise ctx.error(f"{key}: label {_short(label)} needs a list of cells", key)
             _coin_list(ctx, key, cells, label, kind, out)
         return out
     raise ctx.error(f"{key} must be a picture, a list of cells or a table label -> cells", key)
@@ -187,14 +291,16 @@ def _coin_list(ctx, key, cells, label, kind, out):
     for c in cells:
         if kind == "graph":
             if not _is_name(c):
-                raise ctx.error(f"{key}: {c!r} is not a cell name", key)
+                raise ctx.error(f"{key}: {_short(c)} is not a cell name", key)
             cell = c
         else:
-            if not (isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in c)):
-                raise ctx.error(f"{key}: {c!r} is not an [x, y] pair of integers", key)
+            if not (isinstance(c, list) and len(c) == 2 and all(_small_int(v) for v in c)):
+                raise ctx.error(f"{key}: {_short(c)} is not an [x, y] pair of integers "
+                                "(each at most 10^100 in absolute value)", key)
             cell = (c[0], c[1])
         if cell in out:
-            raise ctx.error(f"{key}: two coins on cell {list(cell) if isinstance(cell, tuple) else cell!r}", key)
+            raise ctx.error(f"{key}: two coins on cell {_short(list(cell) if isinstance(cell, tuple) else cell)}",
+                            key)
         out[cell] = label
     return out
 
@@ -209,26 +315,25 @@ def _parse_picture(ctx: _Ctx, key: str, picture: str, kind: str) -> dict[Hashabl
     for i, row in enumerate(rows):
         y = len(rows) - 1 - i
         line = first_row_line + i
-        if kind == "square":
-            chars = [(x, ch) for x, ch in enumerate(ch for ch in row if not ch.isspace())]
-        else:
-            chars = []
-            for col, ch in enumerate(row):
-                if ch.isspace():
-                    continue
-                if (col - y) % 2:
-                    if ch != ".":
-                        raise ctx.error(f"{key}: coin {ch!r} at column {col + 1} of row y={y} is between "
-                                        "triangular cells (c - y must be even)", line=line)
-                    continue
-                chars.append(((col - y) // 2, ch))
-        for x, ch in chars:
-            if ch == ".":
+        if kind == "square":  # blanks are ignored: x counts the other characters
+            row = _BLANKS.sub("", row)
+        for m in _NOT_EMPTY.finditer(row):
+            col, ch = m.start(), m.group()
+            if ch not in LABEL_CHARS:
+                raise ctx.error(f"{key}: unexpected character {ch!r} in a picture "
+                                "(coins are ASCII letters or digits)", line=line)
+            if kind == "square":
+                out[(col, y)] = ch
                 continue
-            if not ch.isalnum():
-                raise ctx.error(f"{key}: unexpected character {ch!r} in a picture", line=line)
-            out[(x, y)] = ch
+            if (col - y) % 2:
+                raise ctx.error(f"{key}: coin {ch!r} at column {col + 1} of row y={y} is between "
+                                "triangular cells (c - y must be even)", line=line)
+            out[((col - y) // 2, y)] = ch
     return out
+
+
+_BLANKS = re.compile(r"\s+")
+_NOT_EMPTY = re.compile(r"[^.\s]")  # coins (and stray characters): everything but dots and blanks
 
 
 # --- writing ------------------------------------------------------------------------

@@ -3,28 +3,55 @@
 Square grid: one character per cell, blank-separated, top row = largest y.
 Triangular grid: row y is shifted right by y characters (cell x at column
 2x + y), exactly as instance files draw it.  Graph boards are listed by name.
+
+A picture never costs more than MAX_PICTURE_CELLS characters: when start, goal
+and the coins drawn lie too far apart (a goal 10^20 cells away is a valid
+puzzle), the configuration is listed by coordinates instead.  Cell names are
+written by :func:`cell_text`, which keeps the graph names 2 and "2" apart.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+import json
+import re
+from typing import Hashable, Iterable
 
 from ..configuration import Configuration
 from ..instance import Instance
 from ..rules import Move
 
 
+MAX_PICTURE_CELLS = 40_000
+
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+
+
+def cell_text(coord: Hashable) -> str:
+    """A cell as the human output writes it: ``(x, y)`` on a lattice; on a graph an
+    integer name bare and a string name bare only when it cannot be read as
+    anything else (``a``), otherwise quoted (``"2"``, ``"a b"``)."""
+    if isinstance(coord, (tuple, list)):
+        return "(" + ", ".join(str(v) for v in coord) + ")"
+    if isinstance(coord, str) and not _PLAIN_NAME.fullmatch(coord):
+        return json.dumps(coord, ensure_ascii=False)
+    return str(coord)
+
+
 def picture(instance: Instance, config: Configuration, marks: dict[int, str] | None = None) -> str:
     b = instance.board
     placed = {c: lab for c, lab in config.coins}
     marks = marks or {}
+    listing = "  ".join(f"{cell_text(b.coords[c])}:{lab}" for c, lab in config.coins) or "(no coins)"
     if b.kind == "graph":
-        return "  ".join(f"{b.coords[c]}:{lab}" for c, lab in config.coins) or "(no coins)"
+        return listing
     frame = [b.coords[c] for c in list(placed) + list(marks)] or list(b.coords)
     # The frame: every cell of start and goal, so successive pictures line up.
     frame += [b.coords[c] for c in instance.start.cells + instance.goal.cells]
     xs, ys = [x for x, _ in frame], [y for _, y in frame]
     y0, y1 = min(ys), max(ys)
+    width = max(xs) - min(xs) if b.kind == "square" else max(2 * x + y for x, y in frame) - min(2 * x + y for x, y in frame)
+    if (width + 1) * (y1 - y0 + 1) > MAX_PICTURE_CELLS:
+        return f"(too wide to draw; coins at) {listing}"
     rows = []
     if b.kind == "square":
         x0, x1 = min(xs), max(xs)
@@ -57,6 +84,6 @@ def render_solution(instance: Instance, trace: Iterable[Configuration], moves: I
     out = ["step 0 (start)", picture(instance, trace[0])]
     for t, (move, config) in enumerate(zip(moves, trace[1:]), start=1):
         s, p = move
-        out += ["", f"step {t}: {instance.coord(s)} -> {instance.coord(p)}",
+        out += ["", f"step {t}: {cell_text(instance.coord(s))} -> {cell_text(instance.coord(p))}",
                 picture(instance, config, marks={s: "*"})]
     return "\n".join(out)

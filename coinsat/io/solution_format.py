@@ -5,14 +5,25 @@ One object: ``{"name", "status", "length", "lower_bound", "moves",
 in the instance's coordinates (``[x, y]`` pairs on lattices, cell names on
 graph boards).  ``verify`` needs only ``moves``; any object that has it is a
 solution file.
+
+Reading is linear in the file: a lattice move list may leave the window, so
+the window grows by the cells the moves use, but only by those of the moves
+up to the first one that cannot be legal whatever the rules' details (its
+source is empty or its destination occupied or touching no coin).  ``verify``
+stops at the first illegal move anyway, so thousands of far cells after it
+never reach a Board (D8 of reliability-2).  Legality itself is still decided
+by rules.py alone.  Hostile JSON (numbers of > 4300 digits, nesting deeper
+than the parser's recursion) is an InstanceError with a line, never a crash.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+from .. import geometry
 from ..errors import InstanceError
 from ..instance import Instance, with_cells
 from ..result import Result
@@ -52,10 +63,7 @@ def parse_solution(instance: Instance, text: str, path: str = "<solution>") -> t
     outside the instance's window (the lattice is infinite), so the window grows to
     hold them (``instance.with_cells``); ``verify`` then judges every move by the rules.
     """
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InstanceError(f"malformed JSON: {e.msg}", path, e.lineno) from None
+    data = load_json(text, path)
     moves = data.get("moves") if isinstance(data, dict) else data
     if not isinstance(moves, list):
         raise InstanceError("a solution needs a list 'moves' of [source, destination] pairs", path, 1)
@@ -77,11 +85,54 @@ def parse_solution(instance: Instance, text: str, path: str = "<solution>") -> t
             pair.append(coord)
         pairs.append(pair)
     if lattice:
-        instance = with_cells(instance, [c for pair in pairs for c in pair])
+        reach = _possible_prefix(instance, pairs)
+        instance = with_cells(instance, [c for pair in pairs[:reach] for c in pair])
     board = instance.board
     # A graph cell name that is not on the board maps to -1: verify reports "off the board".
     cells = [tuple(board.cell(c) if board.has(c) else -1 for c in pair) for pair in pairs]
     return instance, Solution.of(cells)
+
+
+def load_json(text: str, path: str) -> Any:
+    """``json.loads`` with every failure an InstanceError naming the file and a line."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InstanceError(f"malformed JSON: {e.msg}", path, e.lineno) from None
+    except RecursionError:
+        raise InstanceError("malformed JSON: arrays or objects nested too deeply", path,
+                            _deepest_line(text)) from None
+    except ValueError as e:  # int("9" * 5000): Python refuses more than 4300 digits
+        if "digits" not in str(e):
+            raise
+        m = re.search(r"\d{4301}", text)
+        raise InstanceError("malformed JSON: a number has too many digits", path,
+                            text.count("\n", 0, m.start()) + 1 if m else 1) from None
+
+
+def _deepest_line(text: str, depth: int = 100) -> int:
+    """The line where bracket nesting first exceeds ``depth`` (a hint: strings are not skipped)."""
+    level = 0
+    for m in re.finditer(r"[\[\]{}]", text):
+        level += 1 if m.group() in "[{" else -1
+        if level > depth:
+            return text.count("\n", 0, m.start()) + 1
+    return 1
+
+
+def _possible_prefix(instance: Instance, pairs: list[list]) -> int:
+    """How many moves, from the first, to put on the board: up to and including the
+    first move that no d >= 1 could make legal (module docstring).  Not a legality
+    test: rules.py judges every move of this prefix."""
+    b = instance.board
+    occupied = {b.coords[c] for c in instance.start.cells}
+    for k, (src, dst) in enumerate(pairs, start=1):
+        if (src not in occupied or dst in occupied
+                or not any(n in occupied for n in geometry.neighbours(b.kind, dst))):
+            return k
+        occupied.remove(src)
+        occupied.add(dst)
+    return len(pairs)
 
 
 def _line(text: str, k: int) -> int | None:
