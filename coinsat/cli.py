@@ -16,7 +16,7 @@ import traceback
 from . import __version__
 from .commands import COMMANDS
 from .commands.common import EXIT_INTERNAL, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
-from .errors import CoinsatError, VerificationError
+from .errors import CoinsatError, LimitReached, VerificationError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -42,6 +42,11 @@ def main(argv: list[str] | None = None) -> int:
     except VerificationError as e:
         print(f"coinsat: internal error: {e}", file=sys.stderr)
         return EXIT_INTERNAL
+    except LimitReached as e:  # a limit (or Ctrl-C) stopped a command that had no answer to give
+        bound = "" if e.lower_bound is None else f" (lower bound {e.lower_bound})"
+        print(f"coinsat: unknown: stopped by the {e}{bound}" if "limit" in str(e) else
+              f"coinsat: unknown: {e}{bound}", file=sys.stderr)
+        return EXIT_UNKNOWN
     except CoinsatError as e:
         print(f"coinsat: error: {e}", file=sys.stderr)
         return EXIT_USAGE
@@ -51,7 +56,17 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("coinsat: interrupted", file=sys.stderr)
         return EXIT_UNKNOWN
-    except Exception:  # a bug: say so plainly, keep the traceback for the report
+    except Exception as e:
+        if _pysat_interrupt(e):
+            print("coinsat: interrupted", file=sys.stderr)
+            return EXIT_UNKNOWN
+        # a bug: say so plainly, keep the traceback for the report
         traceback.print_exc()
         print("coinsat: internal error (please report it with the traceback above)", file=sys.stderr)
         return EXIT_INTERNAL
+
+
+def _pysat_interrupt(e: BaseException) -> bool:
+    """PySAT reports a Ctrl-C inside a solver as ``pysolvers.error("Caught keyboard interrupt")``,
+    not as a KeyboardInterrupt (the SAT backend converts it; this catches any other solver call)."""
+    return type(e).__name__ == "error" and "keyboard interrupt" in str(e).lower()

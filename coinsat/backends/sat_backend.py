@@ -48,7 +48,8 @@ def require_limitable(solver: str, time_limit: float | None, memory_limit: int |
     if solver in UNLIMITABLE and (time_limit is not None or memory_limit is not None):
         given = " and ".join(n for n, v in (("a time limit", time_limit), ("a memory limit", memory_limit))
                              if v is not None)
-        raise UsageError(f"the SAT solver {solver} cannot be stopped by a limit, but {given} was set "
+        verb = "were" if " and " in given else "was"
+        raise UsageError(f"the SAT solver {solver} cannot be stopped by a limit, but {given} {verb} set "
                          f"(choose another --solver, or run it with no --time-limit and --memory-limit none)")
 
 #: CaDiCaL options applied by default (measured: scripts/sat_options.py, benchmarks/sat_options.md).

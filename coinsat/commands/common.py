@@ -1,9 +1,24 @@
-"""Argument types and exit codes shared by the subcommands."""
+"""Argument types, limits, output checks and exit codes shared by the subcommands.
+
+Outputs are checked *before* any work (``check_output_file``,
+``check_output_dir``), so a typo costs nothing and never loses an answer: an
+existing directory (or device) given as a file, the input file itself, a place
+where no file can be created (permissions, read-only file system, a file where
+a directory should be) are refused with exit 2.  Missing directories are
+created, as before, but only when the file is written at the end (a refused or
+stopped command leaves nothing behind); the check tries to create a file in the
+nearest existing ancestor instead.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+import tempfile
+from pathlib import Path
 
+from ..errors import UsageError
+from ..limits import Limits, default_memory_limit, parse_memory
 from ..result import Result, Status
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
@@ -27,6 +42,72 @@ def pos_float(s: str) -> float:
     if not v > 0:
         raise argparse.ArgumentTypeError(f"must be > 0, not {s}")
     return v
+
+
+def memory_size(s: str) -> int | str:
+    """``--memory-limit``: bytes (K, M, G suffixes) or ``none``."""
+    try:
+        v = parse_memory(s)
+    except UsageError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return "none" if v is None else v
+
+
+def add_limit_arguments(parser) -> None:
+    parser.add_argument("--time-limit", type=pos_float, default=None, metavar="S",
+                        help="stop after S seconds, loading included (answer 'unknown' or 'feasible', exit 3)")
+    parser.add_argument("--memory-limit", type=memory_size, default=None, metavar="BYTES",
+                        help="stop (answer 'unknown', exit 3) when this process uses more memory, e.g. 2G; "
+                             "'none' for no limit (default: 75%% of RAM)")
+
+
+def memory_limit_of(args) -> int | None:
+    """The memory budget in bytes (None: no limit): the default share of RAM unless given."""
+    given = getattr(args, "memory_limit", None)
+    if given is None:
+        return default_memory_limit()
+    return None if given == "none" else given
+
+
+def limits_of(args) -> Limits:
+    """The command's budget, started now (so it covers loading)."""
+    return Limits(getattr(args, "time_limit", None), memory_limit_of(args))
+
+
+def check_output_file(path: str | os.PathLike, *inputs: str | os.PathLike | None) -> None:
+    """UsageError unless a new file can be written at ``path`` (module docstring)."""
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{path}: is a directory (give a file name)")
+    if p.exists() and not p.is_file():
+        raise UsageError(f"{path}: exists and is not a regular file")
+    for i in inputs:
+        if i is not None and p.exists() and Path(i).exists() and os.path.samefile(p, i):
+            raise UsageError(f"{path}: is the input file {i}; refusing to overwrite it")
+    _check_writable_dir(p.parent, path)
+
+
+def check_output_dir(path: str | os.PathLike) -> None:
+    """UsageError unless ``path`` is, or can be created as, a writable directory."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise UsageError(f"{path}: exists and is not a directory")
+    _check_writable_dir(p, path)
+
+
+def _check_writable_dir(directory: Path, path) -> None:
+    """``directory``, or its nearest existing ancestor (where it would be created), takes files."""
+    directory = Path(os.path.abspath(directory))
+    while not directory.exists() and directory.parent != directory:
+        directory = directory.parent
+    if not directory.is_dir():
+        raise UsageError(f"{path}: {directory} is not a directory")
+    try:  # the only reliable test (permissions, read-only file systems, root): try it
+        fd, probe = tempfile.mkstemp(dir=directory, prefix=".coinsat-probe.")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise UsageError(f"{path}: cannot write in {directory}: {e.strerror or e}") from None
 
 
 def exit_code(result: Result) -> int:

@@ -9,7 +9,7 @@ condition and exits 2.  The moves may use cells outside the file's window
 
 from __future__ import annotations
 
-from .common import exit_code
+from .common import check_output_file, exit_code
 
 
 def add_parser(sub) -> None:
@@ -30,10 +30,11 @@ def run(args) -> int:
     from ..io.solution_format import result_to_json
     from .solve import emit
 
+    if args.output:
+        check_output_file(args.output, args.file)
     instance = read_instance(args.file)
     built, result = construct(instance, args.algorithm)
     notes = []
     if built.margin != instance.margin:
         notes.append(f"  note: uses cells outside the file's window (margin {built.margin} needed)")
-    emit(args, built, result, result_to_json(built, result), notes)
-    return exit_code(result)
+    return emit(args, built, result, result_to_json(built, result), notes) or exit_code(result)

@@ -27,7 +27,7 @@ from typing import Callable
 
 from ..errors import UsageError
 from ..registry import load
-from .common import EXIT_OK, nonneg_int
+from .common import EXIT_OK, check_output_file, nonneg_int
 
 # name -> "module:function" (imported on first use)
 FORMATS: dict[str, str] = {
@@ -69,6 +69,10 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from ..io.instance_format import read_instance
 
+    if args.output is not None:  # before the (possibly long) export: see common.check_output_file
+        roles = ["domain", "problem"] if args.format == "pddl" else [""]
+        for path in output_paths(args.output, args.format, roles):
+            check_output_file(path, args.file)
     instance = read_instance(args.file)
     if args.option and args.format not in SAT_FORMATS:
         raise UsageError(f"--option sets SAT encoding options; format {args.format!r} does not take them")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import EXIT_OK, nonneg_int
+from .common import EXIT_OK, check_output_file, nonneg_int
 
 
 def add_parser(sub) -> None:
@@ -26,6 +26,7 @@ def run(args) -> int:
     from ..families import diagonal_flip, vdiag
     from ..io.instance_format import write_instance
 
+    check_output_file(args.output)
     inst = vdiag(args.a, args.b, args.target) if args.family == "vdiag" else diagonal_flip(args.k)
     write_instance(inst, args.output)
     print(f"wrote {args.output}: {inst.name}, {inst.n_coins} coins, {inst.board.size} cells")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from ..result import Result
-from .common import exit_code, nonneg_int, pos_float
+from .common import (EXIT_UNKNOWN, EXIT_USAGE, add_limit_arguments, check_output_dir, check_output_file,
+                     exit_code, limits_of, nonneg_int)
 from .sat_progress import add_sat_arguments, sat_options
 
 
@@ -17,8 +19,7 @@ def add_parser(sub) -> None:
     s.add_argument("--method", choices=sorted(METHODS), default="auto")
     s.add_argument("--max-moves", type=nonneg_int, default=None, metavar="N",
                    help="look for solutions of at most N moves (answer 'bounded' if none)")
-    s.add_argument("--time-limit", type=pos_float, default=None, metavar="S",
-                   help="stop after S seconds (answer 'unknown' or 'feasible')")
+    add_limit_arguments(s)
     s.add_argument("--json", action="store_true", help="print one JSON object (the contract)")
     s.add_argument("-o", "--output", metavar="PATH", help="also write the JSON object to PATH")
     s.add_argument("--certify", metavar="DIR", help="write the answer's certificate to DIR and check it")
@@ -29,33 +30,69 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from ..io.instance_format import read_instance
     from ..io.solution_format import result_to_json
+    from ..limits import enforced
     from ..search.methods import solve
 
-    instance = read_instance(args.file)
-    result = solve(instance, args.method, max_moves=args.max_moves, time_limit=args.time_limit,
-                   **sat_options(args))
+    limits = limits_of(args)
+    check_solver(args, limits)
+    if args.output:
+        check_output_file(args.output, args.file)
+    if args.certify:
+        check_output_dir(args.certify)
+    certified = None
+    with enforced(limits):
+        instance = read_instance(args.file)
+        result = solve(instance, args.method, max_moves=args.max_moves, time_limit=args.time_limit,
+                       memory_limit=limits.memory_limit, **sat_options(args))
+        if args.certify and result.status.value != "unknown":
+            from .certify import certify_report
+
+            certified = certify_report(instance, result, args.certify, limits)
     obj = result_to_json(instance, result)
     code = 0
-    if args.certify and result.status.value != "unknown":
-        from .certify import certify_report, format_report
+    if certified is not None:
+        from .certify import format_report
 
-        obj["certificate_check"], code = certify_report(instance, result, args.certify)
+        obj["certificate_check"], code = certified
     notes = [format_report(obj["certificate_check"])] if "certificate_check" in obj else []
-    emit(args, instance, result, obj, notes)
-    return code or exit_code(result)
+    return emit(args, instance, result, obj, notes) or code or exit_code(result)
 
 
-def emit(args, instance, result: Result, obj: dict, notes=()) -> None:
-    """Write the JSON object to ``--output`` (atomically), then print it (``--json``) or
-    the human view followed by ``notes`` — the output of every command that answers a puzzle."""
-    from ..io.atomic import write_atomic
+def check_solver(args, limits) -> None:
+    """Refuse up front a SAT solver that cannot honour the limits (it could not be stopped)."""
+    from ..backends.sat_backend import DEFAULT_SOLVER, require_limitable
 
-    if args.output:
-        write_atomic(args.output, json.dumps(obj, indent=1) + "\n")
+    if args.method in ("sat", "auto"):
+        require_limitable(args.solver or DEFAULT_SOLVER, limits.time_limit, limits.memory_limit)
+
+
+def emit(args, instance, result: Result, obj: dict, notes=()) -> int:
+    """Print the JSON object (``--json``) or the human view followed by ``notes``, and write
+    it to ``--output`` (atomically) — the output of every command that answers a puzzle.
+
+    Returns 0, or an exit code the caller must use: 3 after Ctrl-C (the answer so far is
+    printed, nothing is written), 2 when the output file could not be written (the answer
+    was printed all the same)."""
+    from ..io.atomic import OutputError, write_atomic
+
+    interrupted = result.stats.get("stopped") == "interrupted"
+    error = None
+    if args.output and not interrupted:
+        try:
+            write_atomic(args.output, json.dumps(obj, indent=1) + "\n")
+        except OutputError as e:
+            error = e
     if args.json:
         print(json.dumps(obj))
     else:
         print("\n".join([human(instance, result, obj), *notes]))
+    if interrupted:
+        print(f"coinsat: interrupted (lower bound {result.lower_bound}); nothing written", file=sys.stderr)
+        return EXIT_UNKNOWN
+    if error is not None:
+        print(f"coinsat: error: {error} (the answer is printed above)", file=sys.stderr)
+        return EXIT_USAGE
+    return 0
 
 
 def human(instance, result: Result, obj: dict) -> str:

@@ -56,7 +56,7 @@ def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = N
         raise UsageError(f"time_limit must be > 0, not {time_limit}")
     if memory_limit is not None and memory_limit <= 0:
         raise UsageError(f"memory_limit must be > 0, not {memory_limit}")
-    from ..certificates.screens import screen  # cheap global unsolvability screens, certified
+    from ..certificates.build.screens import screen  # cheap global unsolvability screens, certified
 
     engine = get_method(method)
     with enforced(Limits(time_limit, memory_limit)) as budget:
