@@ -1,16 +1,18 @@
-"""Cross-engine agreement (scripts/crosscheck.py): BFS, SAT and ILP give the same answers.
+"""Cross-engine agreement (scripts/crosscheck.py): the engines give the same answers.
 
 A fast sample of the script's random instances runs here (the script runs
-thousands); any disagreement fails and is written to tests/data/regressions/,
-whose files are all replayed.  The comparison rules themselves are checked on
-made-up answers, so that a comparator that accepts everything would fail.
+10,000 in parallel; benchmarks/crosscheck.md); any disagreement fails and is
+written to tests/data/crosscheck_failures/, whose files (and the older ones in
+tests/data/regressions/) are all replayed.  The comparison rules themselves are
+checked on made-up answers, so that a comparator that accepts everything would
+fail, and the supervisor's hard limit on a worker that stalls is exercised.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import random
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -21,7 +23,8 @@ from coinsat.result import Result, Status
 from coinsat.solution import Solution
 
 ROOT = Path(__file__).resolve().parent.parent
-REGRESSIONS = ROOT / "tests" / "data" / "regressions"
+SAVED = sorted((ROOT / "tests" / "data" / "regressions").glob("*.toml")) \
+    + sorted((ROOT / "tests" / "data" / "crosscheck_failures").glob("*.toml"))
 
 
 def _load_script():
@@ -33,6 +36,7 @@ def _load_script():
 
 
 cc = _load_script()
+LIMIT = 20.0  # seconds per engine here: generous, the sample instances take well under one
 
 
 def test_engines_come_from_the_registry():
@@ -42,79 +46,165 @@ def test_engines_come_from_the_registry():
     assert set(cc.engines()) == {e for e in ("bfs", "spanbfs", "sat", "ilp") if e in METHODS}
 
 
-SAMPLE = range(40)  # seeds of the fast sample (the script: --n 1000 and more)
+SAMPLE = range(24)  # seeds of the fast sample
 
 
 @pytest.mark.parametrize("seed", SAMPLE)
 def test_engines_agree_on_random_instances(seed):
-    inst, horizon = cc.random_instance(random.Random(seed), name=f"crosscheck-{seed}")
-    results, problems = cc.check(inst, horizon)
+    case = cc.random_case(seed)
+    results, problems = cc.check(case.instance, case.horizon, time_limit=LIMIT)
     if problems:
-        path = cc.save_regression(inst, horizon, results, problems)
+        path = cc.save_failure(case.instance, case.horizon, results, problems, seed=seed)
         pytest.fail(f"{'; '.join(problems)} (written to {path})")
 
 
-def test_sample_covers_the_categories():
-    insts = [cc.random_instance(random.Random(s)) for s in range(300)]
-    kinds = {i.board.kind for i, _ in insts}
-    assert kinds == {"square", "triangular", "graph"}
-    assert {i.d for i, _ in insts} == {2, 3}
-    assert {i.goal_placement for i, _ in insts} == {"fixed", "translate", "congruent"}
-    assert {i.start.is_labeled for i, _ in insts} == {True, False}
-    assert any(not i.exact_within(T) for i, T in insts) and any(i.exact_within(T) for i, T in insts)
+def test_random_cases_are_reproducible_and_cover_the_mix():
+    cases = [cc.random_case(s) for s in range(400)]
+    again = cc.random_case(17)
+    assert (again.instance.start, again.instance.goal, again.horizon) == \
+        (cases[17].instance.start, cases[17].instance.goal, cases[17].horizon)
+    columns = list(zip(*(c.category for c in cases)))
+    assert set(columns[0]) == {"square", "triangular", "graph"}
+    assert set(columns[1]) == {"labeled", "unlabeled"}
+    assert set(columns[2]) == {"d=1", "d=2", "d=3"}
+    assert set(columns[3]) == {"fixed", "translate", "congruent"}
+    assert set(columns[4]) == {"walk", "random"}
+    exact = [c.instance.exact_within(c.horizon) for c in cases]
+    assert any(exact) and not all(exact)
+    assert max(c.horizon for c in cases if c.goal_source == "walk") >= 8
 
 
-@pytest.mark.parametrize("path", sorted(REGRESSIONS.glob("*.toml")), ids=lambda p: p.stem)
-def test_regression(path):
-    inst = read_instance(path)
-    horizon = dict(inst.metadata)["max_moves"]
-    _, problems = cc.check(inst, horizon)
-    assert not problems, problems
+def test_a_walk_goal_is_solvable_within_the_horizon():
+    walks = [c for c in map(cc.random_case, range(60)) if c.goal_source == "walk"][:8]
+    assert walks
+    for case in walks:
+        results, problems = cc.check(case.instance, case.horizon, ("bfs", "sat"), time_limit=LIMIT)
+        assert not problems, problems
+        assert all(r.status in cc.FOUND for r in results.values() if r.method != "screen"), \
+            {e: cc.describe(r) for e, r in results.items()}
+
+
+@pytest.mark.parametrize("path", SAVED, ids=lambda p: p.stem)
+def test_saved_disagreement(path):
+    assert not cc.check_file(path, time_limit=LIMIT)
 
 
 # --- the comparison rules on made-up answers ---------------------------------------------
 
 def _inst():
-    return make_instance("square", [(0, 0), (1, 0), (0, 1)], [(0, 0), (1, 0), (1, 1)])
+    return make_instance("square", [(0, 0), (1, 0), (0, 1)], [(1, 0), (0, 1), (1, 1)])
 
 
-def _found(status, n, lb):
-    return Result(status, "x", Solution.of([(0, 1)] * n), lb)
+def _tri():
+    inst = make_instance("triangular", [(0, 0), (1, 0), (0, 1)], [(1, 0), (0, 1), (1, 1)], margin=1)
+    assert not inst.exact_within(6)
+    return inst
+
+
+def _solution(inst, n):
+    """n legal moves, back and forth (0, 0) <-> (1, 1): on the goal when n is odd."""
+    a, b = inst.board.cell((0, 0)), inst.board.cell((1, 1))
+    return Solution.of([(a, b), (b, a)] * (n // 2) + [(a, b)] * (n % 2))
+
+
+def _found(inst, status, n, lb, **stats):
+    return Result(status, "x", _solution(inst, n), lb, stats=stats)
+
+
+NONE_BOUNDED = Result(Status.BOUNDED, "x", None, 6, {"kind": "k", "scope": "horizon"})
+NONE_GLOBAL = Result(Status.UNSOLVABLE, "x", None, None, {"kind": "k", "scope": "global"})
 
 
 def test_compare_accepts_agreement_and_rejects_differences():
     inst = _inst()
-    opt3 = _found(Status.OPTIMAL, 3, 3)
-    assert cc.compare(inst, 5, {"bfs": opt3, "ilp": _found(Status.OPTIMAL, 3, 3)}) == []
-    none_b = Result(Status.BOUNDED, "x", None, 6, {"kind": "k", "scope": "horizon"})
-    none_u = Result(Status.UNSOLVABLE, "x", None, None, {"kind": "k", "scope": "global"})
-    assert cc.compare(inst, 5, {"bfs": none_u, "ilp": none_b}) == []  # both: none within T
-    assert cc.compare(inst, 5, {"bfs": opt3, "ilp": _found(Status.OPTIMAL, 4, 4)})
-    assert cc.compare(inst, 5, {"bfs": opt3, "ilp": _found(Status.FEASIBLE, 3, 2)})
-    assert cc.compare(inst, 5, {"bfs": opt3, "ilp": none_b})
-    assert cc.compare(inst, 5, {"bfs": opt3, "ilp": Result(Status.UNKNOWN, "x", None, 0)})
+    opt1 = _found(inst, Status.OPTIMAL, 1, 1)
+    assert cc.compare(inst, 5, {"bfs": opt1, "ilp": _found(inst, Status.OPTIMAL, 1, 1)}) == []
+    assert cc.compare(inst, 5, {"bfs": NONE_GLOBAL, "ilp": NONE_BOUNDED}) == []  # both: none within T
+    assert cc.compare(inst, 5, {"bfs": opt1, "ilp": _found(inst, Status.OPTIMAL, 3, 3)})
+    assert cc.compare(inst, 5, {"bfs": _found(inst, Status.OPTIMAL, 3, 3), "ilp": opt1})
+    assert cc.compare(inst, 5, {"bfs": opt1, "ilp": NONE_BOUNDED})
+    assert cc.compare(inst, 5, {"bfs": opt1, "ilp": NONE_GLOBAL})
+    assert cc.compare(inst, 5, {"bfs": _found(inst, Status.FEASIBLE, 3, 1), "ilp": opt1}) == []
 
 
-def test_compare_checks_bounds_across_window_semantics():
-    tri = make_instance("triangular", [(0, 0), (1, 0), (0, 1)], [(1, 0), (0, 1), (1, 1)], margin=1)
-    assert not tri.exact_within(6)
-    feas = _found(Status.FEASIBLE, 3, 2)
-    # an engine outside the window semantics may be stronger, never contradictory
-    assert cc.compare(tri, 6, {"bfs": feas, "sat": _found(Status.OPTIMAL, 3, 3)}) == []
-    # a shorter solution than the window's optimum may leave the window: no contradiction
-    assert cc.compare(tri, 6, {"bfs": feas, "sat": _found(Status.OPTIMAL, 2, 2)}) == []
-    assert cc.compare(tri, 6, {"bfs": feas, "sat": _found(Status.OPTIMAL, 1, 1)})  # below bfs's bound
-    assert cc.compare(tri, 6, {"bfs": _found(Status.FEASIBLE, 3, 4), "sat": _found(Status.OPTIMAL, 3, 3)})
+def test_unknown_is_no_disagreement_but_strict_flags_an_early_one():
+    inst = _inst()
+    opt1 = _found(inst, Status.OPTIMAL, 1, 1)
+    unknown = Result(Status.UNKNOWN, "x", None, 0, seconds=0.01)
+    assert cc.compare(inst, 5, {"bfs": opt1, "ilp": unknown}) == []
+    assert cc.compare(inst, 5, {"bfs": opt1, "ilp": unknown}, strict=("ilp",), time_limit=10)
+    late = Result(Status.UNKNOWN, "x", None, 0, seconds=9.9)
+    assert cc.compare(inst, 5, {"bfs": opt1, "ilp": late}, strict=("ilp",), time_limit=10) == []
+    assert cc.compare(inst, 5, {"bfs": Result(Status.UNKNOWN, "x", None, 2), "sat": opt1})  # bound 2 > 1
 
 
-def test_a_disagreement_is_saved_and_replayable(tmp_path, monkeypatch):
-    monkeypatch.setattr(cc, "REGRESSIONS", tmp_path)
-    inst, horizon = cc.random_instance(random.Random(7), name="crosscheck-test")
-    results, _ = cc.check(inst, horizon)
-    path = cc.save_regression(inst, horizon, results, ["made-up problem"])
+def test_every_solution_is_replayed_by_the_rules():
+    inst = _inst()
+    illegal = Result(Status.OPTIMAL, "x", Solution.of([(inst.board.cell((1, 0)), inst.board.cell((1, 1)))]), 1)
+    wrong_end = _found(inst, Status.FEASIBLE, 2, 0)  # legal moves, back at the start
+    assert any("rules.py" in p for p in cc.compare(inst, 5, {"bfs": illegal}))
+    assert any("rules.py" in p for p in cc.compare(inst, 5, {"bfs": wrong_end}))
+
+
+def test_window_answers_are_compared_only_with_answers_about_the_window():
+    tri = _tri()
+    win3 = _found(tri, Status.FEASIBLE, 3, 2, window_optimal=True)
+    # an answer with global scope may be stronger than a window's, never contradictory
+    assert cc.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.OPTIMAL, 3, 3)}) == []
+    assert cc.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.FEASIBLE, 5, 2)}) == []
+    # two answers about the same window must agree on its optimum
+    assert cc.compare(tri, 6, {"bfs": win3, "ilp": _found(tri, Status.FEASIBLE, 5, 2, window_optimal=True)})
+    # the window's optimum is no longer than any solution (all of them lie in the window)
+    assert cc.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.OPTIMAL, 1, 1)})
+    # "no solution in the window" contradicts any solution
+    no_window = Result(Status.UNSOLVABLE, "x", None, 2, {"kind": "k", "scope": "window"})
+    assert cc.compare(tri, 6, {"bfs": no_window, "sat": _found(tri, Status.OPTIMAL, 3, 3)})
+    assert cc.compare(tri, 6, {"bfs": no_window, "sat": NONE_BOUNDED}) == []
+    # a lower bound above another's solution is a contradiction whatever the scopes
+    assert cc.compare(tri, 6, {"bfs": _found(tri, Status.FEASIBLE, 3, 4), "sat": _found(tri, Status.OPTIMAL, 3, 3)})
+    # strict: the named engines must answer globally
+    assert cc.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.OPTIMAL, 3, 3)}, strict=("bfs",))
+    assert cc.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.OPTIMAL, 3, 3)}, strict=("sat",)) == []
+
+
+def test_a_disagreement_is_saved_and_replayable(tmp_path):
+    case = cc.random_case(7)
+    results, _ = cc.check(case.instance, case.horizon, time_limit=LIMIT)
+    path = cc.save_failure(case.instance, case.horizon, results, ["made-up problem"], tmp_path, seed=7)
     back = read_instance(path)
     meta = dict(back.metadata)
-    assert meta["max_moves"] == horizon and meta["problems"] == ["made-up problem"]
+    assert meta["max_moves"] == case.horizon and meta["problems"] == ["made-up problem"] and meta["seed"] == 7
     assert set(meta["answers"]) == set(results)
-    assert (back.board.coords, back.start, back.goal) == (inst.board.coords, inst.start, inst.goal)
-    assert cc.check(back, horizon)[1] == []
+    # seed 7 has a triangular coin at x = -1: saved translated by one cell (the picture
+    # writer cannot draw x < 0), the same puzzle
+    assert meta["translated_by"] == [1, 0]
+    def coins(inst, dx=0):
+        return [sorted(((inst.board.coords[c][0] + dx, inst.board.coords[c][1]), lab) for c, lab in conf.coins)
+                for conf in (inst.start, inst.goal)]
+    assert coins(back) == coins(case.instance, dx=1)
+    assert (back.d, back.goal_placement, back.margin) == (case.instance.d, "fixed", case.instance.margin)
+    assert cc.check_file(path, time_limit=LIMIT) == []
+
+
+# --- the parallel campaign ------------------------------------------------------------------
+
+def test_campaign_runs_every_seed_in_parallel_and_reports(tmp_path):
+    report = tmp_path / "r.md"
+    code = cc.main(["--n", "4", "--seed", "3", "--workers", "2", "--time-limit", str(LIMIT),
+                    "--failures", str(tmp_path), "--report", str(report), "--progress", "0"])
+    text = report.read_text()
+    assert code == 0 and "instances: 4; workers: 2" in text and "**disagreements: 0**" in text
+    assert "--workers 2" in text  # the exact command
+
+
+def _sleeping_case(seed, settings):
+    time.sleep(30)
+
+
+def test_a_stalled_worker_is_killed_at_the_hard_limit(monkeypatch):
+    monkeypatch.setattr(cc, "run_case", _sleeping_case)  # the forked workers inherit it
+    settings = cc.Settings(("bfs",), 1.0, save=False)
+    t0 = time.perf_counter()
+    records = list(cc.campaign([1, 2, 3], settings, workers=2, hard_limit=0.5))
+    assert sorted(r.seed for r in records) == [1, 2, 3] and all(r.stalled for r in records)
+    assert time.perf_counter() - t0 < 20
