@@ -3,25 +3,27 @@
 :class:`SatBackend` wraps one incremental PySAT solver chosen by name
 (``SOLVERS``; default CaDiCaL 1.9.5).  ``solve(assumptions, time_limit)``
 returns an :class:`Answer`; a time limit yields ``UNKNOWN`` (never a guess):
-it interrupts the solver from a timer thread, or, for CaDiCaL (which PySAT
-cannot interrupt), runs the search in doubling conflict budgets (2000 up to
-64000) and stops between two of them.  Statistics (conflicts, decisions, propagations)
-are accumulated by the solver and reported per call.
+the search runs in doubling conflict budgets (2000 up to 64000; learnt clauses
+are kept between them) and stops between two of them.  A memory budget
+(``limits=``, a :class:`coinsat.limits.Limits`) is checked there too.
+Statistics (conflicts, decisions, propagations) are accumulated by the solver
+and reported per call.
 
-A memory budget (``limits=``, a :class:`coinsat.limits.Limits`) is checked the
-same way: between two conflict budgets, or by the timer thread every
-``WATCH`` seconds.  ``lingeling`` can be neither interrupted nor budgeted, so
-it is refused whenever a limit is set (``require_limitable``).  Ctrl-C inside
-a solver reaches Python as PySAT's ``pysolvers.error`` ("Caught keyboard
-interrupt"), not as a KeyboardInterrupt: ``solve`` turns it back into one (the
-solver is left in an unknown state; the caller must not use it again).
+Why budgets and not ``interrupt()`` from a timer thread (which PySAT offers
+for every solver but CaDiCaL): an interruptible solve releases the GIL, and a
+Ctrl-C during it makes PySAT's SIGINT handler jump out without taking the GIL
+back — the process hangs (measured with glucose4, minisat22, maplechrono).
+Under a budget, Ctrl-C reaches Python as PySAT's ``pysolvers.error`` ("Caught
+keyboard interrupt"), not as a KeyboardInterrupt: ``solve`` turns it back into
+one (the solver is left in an unknown state and is not used again).
+``lingeling`` takes no budget, so it is refused whenever a limit is set
+(``require_limitable``).
 """
 
 from __future__ import annotations
 
 import enum
 import math
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -29,18 +31,17 @@ from typing import Iterable, Sequence
 from ..errors import UsageError
 from ..limits import Limits
 
-#: PySAT names offered (all incremental and interruptible).  Proof-producing: cadical153/195, glucose4.
+#: PySAT names offered (all incremental; all but lingeling take conflict budgets).  Proof-producing: cadical153/195, glucose4.
 SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose42", "minisat22", "maplechrono", "lingeling")
 DEFAULT_SOLVER = "cadical195"
 
-#: Solvers that PySAT cannot interrupt: time limits run as conflict budgets instead.
-BUDGETED = ("cadical195", "cadical153")
 CHUNK = 2000
 MAX_CHUNK = 64_000
+#: the budget while the solver's speed (conflicts per second) is not known yet: some solvers
+#: need over a second for 2000 conflicts on large formulas (maplechrono, measured on V(3,3))
+FIRST_CHUNK = 100
 #: Solvers PySAT can neither interrupt nor budget: no time or memory limit can stop them.
 UNLIMITABLE = ("lingeling",)
-#: how often the timer thread of an interruptible solver looks at the budget (seconds)
-WATCH = 0.1
 
 
 def require_limitable(solver: str, time_limit: float | None, memory_limit: int | None) -> None:
@@ -85,6 +86,7 @@ class SatBackend:
             if cfg:
                 self._solver.solver.configure(cfg)
         self.nclauses = 0
+        self._rate: float | None = None  # conflicts per second in the last full budget
         self._broken = False  # a SIGINT jumped out of the solver: do not touch it again
         self._prev = {"conflicts": 0, "decisions": 0, "propagations": 0}
 
@@ -113,10 +115,10 @@ class SatBackend:
         try:
             if not limited:
                 res = self._solver.solve(assumptions=list(assumptions))
-            elif self.name in BUDGETED:
-                res = self._solve_in_chunks(list(assumptions), deadline, limits)
+            elif self.name in UNLIMITABLE:
+                raise UsageError(f"the SAT solver {self.name} cannot be stopped by a limit")
             else:
-                res = self._solve_interrupted(list(assumptions), deadline, limits)
+                res = self._solve_in_chunks(list(assumptions), deadline, limits)
         except Exception as e:  # pysolvers.error: PySAT's own report of a SIGINT inside the solver
             if "keyboard interrupt" in str(e).lower():
                 self._broken = True
@@ -130,45 +132,24 @@ class SatBackend:
             return Answer(Outcome.UNSAT, None, seconds, stats)
         return Answer(Outcome.UNKNOWN, None, seconds, stats)
 
-    def _solve_interrupted(self, assumptions: list[int], deadline: float, limits: Limits | None):
-        """An interruptible solver: a thread interrupts it at the deadline or when ``limits``
-        says the memory is spent."""
-        if self.name in UNLIMITABLE:
-            raise UsageError(f"the SAT solver {self.name} cannot be stopped by a limit")
-        done = threading.Event()
-
-        def watch() -> None:
-            while not done.wait(max(0.0, min(WATCH, deadline - time.perf_counter()))):
-                if time.perf_counter() >= deadline or (limits is not None and limits.exceeded()):
-                    self._solver.interrupt()
-                    return
-
-        thread = threading.Thread(target=watch, daemon=True)
-        thread.start()
-        try:
-            return self._solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-        finally:
-            done.set()
-            thread.join()
-            self._solver.clear_interrupt()
-
     def _solve_in_chunks(self, assumptions: list[int], deadline: float, limits: Limits | None = None):
-        """CaDiCaL cannot be interrupted through PySAT: run conflict budgets (learnt clauses
-        are kept between them) until an answer, the deadline or a spent memory budget.
-        Budgets double from CHUNK to MAX_CHUNK, so the search does not depend on the clock
-        except in the last chunk before the deadline, which is shortened to fit."""
-        budget, rate = CHUNK, None
+        """Run conflict budgets (module docstring) until an answer, the deadline or a spent
+        memory budget.  Budgets double up to MAX_CHUNK, from FIRST_CHUNK until the solver's
+        speed is known, then from CHUNK; the search depends on the clock only in the last
+        budget before the deadline, which is shortened to fit."""
+        budget = CHUNK if self._rate is not None else FIRST_CHUNK
         while True:
             now = time.perf_counter()
             left = deadline - now
             if left <= 0 or (limits is not None and limits.exceeded()):
                 return None
-            b = budget if rate is None or budget <= rate * left else max(CHUNK // 4, int(rate * left))
+            rate = self._rate
+            b = budget if rate is None or budget <= rate * left else max(FIRST_CHUNK, int(rate * left))
             self._solver.conf_budget(b)
             res = self._solver.solve_limited(assumptions=assumptions)
             if res is not None:
                 return res
-            rate = b / max(time.perf_counter() - now, 1e-3)
+            self._rate = b / max(time.perf_counter() - now, 1e-3)
             budget = min(2 * budget, MAX_CHUNK)
 
     def _delta(self) -> dict:

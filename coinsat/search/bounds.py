@@ -128,6 +128,16 @@ def lower_bound(instance: Instance, windows: "Windows | None" = None) -> int | N
     return min(bounds) if bounds else None
 
 
+def fill_count_bound(instance: Instance) -> int:
+    """The cells of a fixed goal that do not hold their label at the start: each needs a move of
+    its own (a move fills one cell), on any board and window.  Linear time, no polling: the
+    bound a command stopped before any engine ran can still report.  0 for other placements."""
+    if instance.goal_placement != "fixed":
+        return 0
+    start = dict(instance.start.coins)
+    return sum(1 for c, lab in instance.goal.coins if start.get(c) != lab)
+
+
 def distance_bound(instance: Instance) -> int | None:
     """A lower bound that holds on the whole lattice, whatever the window (None: none known).
 

@@ -8,8 +8,8 @@ own method.  The CLI builds its ``--method`` choices from :data:`METHODS`.
 :func:`solve` makes its limits the ambient budget (``limits.enforced``), so the
 screens, which know nothing of limits, are bounded too; an engine gets the time
 that is left.  A limit that stops code with no answer of its own (the screens,
-or an engine's loop that does not poll) gives ``unknown`` with the trivial
-lower bound 0 and ``stats["stopped"]``.
+or an engine's loop that does not poll) gives ``unknown`` with the cheap bound
+``bounds.fill_count_bound`` and ``stats["stopped"]``.
 """
 
 from __future__ import annotations
@@ -68,8 +68,10 @@ def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = N
             return call_engine(engine, instance, max_moves=max_moves, time_limit=_left(budget),
                                memory_limit=budget.memory_limit, **options)
         except LimitReached as e:
-            return Result(Status.UNKNOWN, method, None, 0, None, time.perf_counter() - t0,
-                          {"stopped": str(e)})
+            from .bounds import fill_count_bound
+
+            return Result(Status.UNKNOWN, method, None, fill_count_bound(instance), None,
+                          time.perf_counter() - t0, {"stopped": str(e)})
 
 
 def _left(budget: Limits) -> float | None:
