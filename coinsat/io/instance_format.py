@@ -256,7 +256,10 @@ def _short(v: Any, limit: int = 60) -> str:
     """``repr(v)`` in at most ``limit`` characters: a huge value stays one short line."""
     if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_INTEGER:
         return "an integer beyond 10^100"
-    text = reprlib.repr(v)
+    try:
+        text = reprlib.repr(v)
+    except ValueError:  # an integer too long for str() somewhere inside
+        return f"a {type(v).__name__} holding an integer beyond 10^100"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
