@@ -188,3 +188,36 @@ def test_auto_uses_sat_beyond_small_state_spaces():
     assert r.method == "auto:sat" and r.status is Status.OPTIMAL and r.length == 7
     small = read_instance("instances/paper/h-to-o.toml")
     assert solve(small, "auto", solver="glucose4").method == "auto:bfs"
+
+
+def test_ctrl_c_in_the_loop_gives_unknown_with_the_bound_so_far():
+    """A KeyboardInterrupt (the backend's translation of PySAT's "Caught keyboard interrupt")
+    ends the run like a time-out: unknown, the proven bound, stats["stopped"]."""
+    inst = read_instance(str(Path(__file__).parent.parent / "instances/paper/diagonal.toml"))  # optimum 18
+    seen = []
+
+    def progress(report):
+        seen.append(report)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    r = solve_sat(inst, progress=progress)
+    assert r.status is Status.UNKNOWN and r.stats["stopped"] == "interrupted"
+    proven = max(rep.horizon for rep in seen if rep.outcome == "UNSAT")
+    assert r.lower_bound == proven + 1 <= 18
+
+
+def test_window_cap_is_unknown_with_the_distance_bound():
+    """D6: the window exact for the first horizon would pass the cap: a limit, not bad input."""
+    dx = 60
+    inst = make_instance("triangular", [(0, 0), (1, 0), (0, 1), (1, 1)],
+                         [(dx, 0), (dx + 1, 0), (dx, 1), (dx + 1, 1)])
+    r = solve_sat(inst)
+    assert r.status is Status.UNKNOWN and r.stats["stopped"].startswith("window cap")
+    assert r.lower_bound >= dx  # each goal cell is >= dx - 1 cells from every start coin
+
+
+def test_memory_limit_stops_the_sat_engine():
+    inst = read_instance(str(Path(__file__).parent.parent / "instances/paper/diagonal.toml"))
+    r = solve_sat(inst, memory_limit=1)  # one byte: spent before the first query
+    assert r.status is Status.UNKNOWN and r.stats["stopped"] == "memory limit" and r.lower_bound >= 0

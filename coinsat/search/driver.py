@@ -222,12 +222,12 @@ class _Run:
         if outcome is Outcome.UNKNOWN:
             self.stop_reason = self.limits.exceeded() or "time limit"
         self.reports.append(report)
-        if self.progress:
-            self.progress(report)
         if outcome is Outcome.UNSAT:
             self.none_upto = max(self.none_upto, T)
         elif outcome is Outcome.SAT:
             self._record(s.instance, solution)
+        if self.progress:  # after the bookkeeping: a Ctrl-C in the display keeps what was proven
+            self.progress(report)
         return outcome
 
     def _record(self, work: Instance, solution: Solution) -> None:
@@ -305,7 +305,6 @@ class _Run:
     def stopped(self, reason: str, max_moves) -> Result:
         """The answer when a limit or Ctrl-C cut the run short: what was proven so far."""
         self.stop_reason = reason
-        self.reports = list(self.reports)
         return self._finish(False, max_moves, None)
 
     def _finish(self, finished: bool, max_moves, cap) -> Result:
