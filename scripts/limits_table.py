@@ -127,14 +127,14 @@ def answer(d: Path) -> str:
         obj = None
     if isinstance(obj, dict):
         status = obj.get("status", "?")
-        if "accepted" in obj:  # certify
-            status += ", certificate " + ("accepted" if obj["accepted"] else
-                                          "rejected" if obj["accepted"] is False else "not built")
         if obj.get("lower_bound") is not None and status.startswith("unknown"):
             status += f" (lb {obj['lower_bound']})"
+        if "accepted" in obj and status != "unknown" and not status.startswith("unknown ("):  # certify
+            status += ", certificate " + ("accepted" if obj["accepted"] else
+                                          "rejected" if obj["accepted"] is False else "not built")
         return status
-    err = (d / "stderr").read_text().strip().splitlines()
-    return (err[-1] if err else "no output")[:90].replace("|", "/")
+    err = (d / "stderr").read_text().strip().splitlines() or text.splitlines()
+    return (err[-1] if err else "no output")[:90].replace("|", "/").replace(str(d) + "/", "")
 
 
 def table(rows: list[Row]) -> str:

@@ -47,7 +47,11 @@ def run(args) -> int:
                        memory_limit=limits.memory_limit)
         if result.status is Status.UNKNOWN:
             why = result.stats.get("stopped", "a limit was hit")
-            print(f"{instance.name}: unknown ({why}; lower bound {result.lower_bound}): nothing to certify")
+            if args.json:
+                print(json.dumps({"name": instance.name, "status": "unknown", "lower_bound": result.lower_bound,
+                                  "stopped": why, "accepted": None}))
+            else:
+                print(f"{instance.name}: unknown ({why}; lower bound {result.lower_bound}): nothing to certify")
             return EXIT_UNKNOWN
         summary, code = certify_report(instance, result, args.output_dir, limits)
     return report(instance, result, summary, code, args.json)
