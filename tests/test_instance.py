@@ -58,3 +58,76 @@ def test_triangular_window_exact_radius():
     assert not inst.board.exact
     assert inst.exact_radius == 3
     assert inst.exact_within(3) and not inst.exact_within(4)
+
+
+def test_graph_names_int_and_string_are_different_cells_and_load_linearly():
+    from coinsat.instance import make_instance as mk
+
+    n = 30_000
+    inst = mk("graph", [0, "0"], [1, "0"], edges=[(i, i + 1) for i in range(n)] + [("0", 0), ("0", 1)])
+    assert inst.board.size == n + 2
+    assert inst.board.has(0) and inst.board.has("0") and inst.board.cell(0) != inst.board.cell("0")
+
+
+def test_graph_cell_listed_twice_is_refused():
+    import pytest
+
+    from coinsat.errors import InstanceError
+    from coinsat.instance import make_instance as mk
+
+    with pytest.raises(InstanceError, match="listed twice"):
+        mk("graph", [1], [1], edges=[(1, 2)], cells=[1, 2, 3, 2])
+
+
+def test_neighbour_masks_are_built_on_first_use_and_never_copied_stale():
+    from dataclasses import replace
+
+    from coinsat.board import graph_board
+
+    b = graph_board([0, 1, 2], [(0, 1), (1, 2)])
+    assert b.neighbour_masks == (0b010, 0b101, 0b010)
+    c = replace(b, neighbours=((1, 2), (0,), (0,)))
+    assert c.neighbour_masks == (0b110, 0b001, 0b001)
+
+
+def test_verify_grows_the_window_only_up_to_the_first_impossible_move():
+    import json
+
+    from coinsat.io.instance_format import read_instance
+    from coinsat.io.solution_format import parse_solution
+    from coinsat.solution import verify
+
+    inst = read_instance("instances/paper/h-to-o.toml")
+    moves = [[[3, 1], [1, 2]]] + [[[i, 1000], [i, 1001]] for i in range(5000)]
+    grown, sol = parse_solution(inst, json.dumps({"moves": moves}))
+    assert len(sol) == 5001
+    assert grown.board.size <= inst.board.size + 4  # not 10,000 far cells
+    verdict = verify(grown, sol)
+    assert not verdict.ok and verdict.step == 2 and verdict.reason == "source cell is empty"
+
+
+def test_a_legal_move_list_that_leaves_the_window_is_still_checked_in_full():
+    import json
+
+    from coinsat.instance import make_instance as mk
+    from coinsat.io.solution_format import parse_solution
+    from coinsat.solution import verify
+
+    # a triangle rolls 10 cells to the right, far out of the margin-1 window
+    tri = [(0, 0), (1, 0), (0, 1)]
+    inst = mk("triangular", tri, tri, margin=1)
+    moves = []
+    for k in range(10):
+        moves += [[[k, 0], [k + 1, 1]], [[k, 1], [k + 2, 0]]]
+    grown, sol = parse_solution(inst, json.dumps({"moves": moves}))
+    assert grown.board.has((11, 0)) and not inst.board.has((11, 0))
+    verdict = verify(grown, sol)
+    assert verdict.step is None and verdict.reason == "the final configuration is not the goal"
+    assert len(verdict.trace) == 21
+
+
+def test_human_output_keeps_graph_names_2_and_quoted_2_apart():
+    from coinsat.io.render import cell_text
+
+    assert cell_text(2) == "2" and cell_text("2") == '"2"'
+    assert cell_text("a") == "a" and cell_text("a b") == '"a b"' and cell_text((3, -1)) == "(3, -1)"

@@ -54,3 +54,102 @@ def test_bad_input_names_file_and_line(case, tmp_path):
     if line is not None:
         assert e.value.line == line, str(e.value)
     assert str(e.value).startswith(f"{path}:{e.value.line}: ")
+
+
+# --- hostile input (reliability-2: D11, D13, D15, D16; scripts/fuzz.py finds more) ---------
+
+from hypothesis import strategies as st  # noqa: E402
+
+from coinsat.io import instance_format  # noqa: E402
+
+SQ3 = "start = [[0, 0], [1, 0], [0, 1]]\ngoal = [[0, 0], [1, 0], [0, 1]]\n"
+
+
+def _error(text, tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InstanceError) as e:
+        read_instance(path)
+    assert e.value.path == str(path)
+    return e.value
+
+
+HOSTILE = [
+    ('board = "square"\nadjacency = ' + "9" * 5000 + "\n" + SQ3, 2, "too many digits"),
+    ('board = "square"\n' + SQ3 + "known_optimal = " + "1_" * 4400 + "1\n", 4, "too many digits"),
+    ('board = "square"\n' + SQ3 + "known_optimal = " + "1_" * 200 + "1\n", 4, "beyond 10^100"),
+    ('board = "square"\nstart = ' + "[" * 5000 + "]" * 5000 + "\ngoal = [[0, 0]]\n", 2, "nested too deeply"),
+    ('board = "square"\nadjacency = 123456789012345678901234567890\n' + SQ3, 2, "between 1 and 64"),
+    ('board = "square"\nadjacency = 65\n' + SQ3, 2, "between 1 and 64"),
+    ('board = "square"\nstart = [[0x' + "f" * 5000 + ', 0]]\ngoal = [[0, 0]]\n', 2, "10^100"),
+    ('board = "square"\nstart = []\ngoal = []\n', 2, "the start has no coins"),
+    ('board = "triangular"\nstart = """\n. .\n"""\ngoal = """\n. .\n"""\n', 2, "the start has no coins"),
+    ('board = "graph"\nstart = []\ngoal = []\n[graph]\nedges = [[1, 2]]\n', 2, "the start has no coins"),
+    ('board = "graph"\ngoal_placement = "translate"\nstart = [1]\ngoal = [1]\n[graph]\nedges = [[1, 2]]\n',
+     2, "goal_placement"),
+    ('board = "square"\nstart = """\no o\no .\n"""\ngoal = """\no o\n', 6, "Unterminated string"),
+    ("board = 'square'\nstart = '''\no o\n'''\n# a comment with a quote \"\ngoal = '''\no\n", 6, "malformed TOML"),
+    ('board = "square"\nstart = """\nó o\no .\n"""\ngoal = """\no o\n. o\n"""\n', 3, "ASCII"),
+    ('board = "square"\nstart = { "é" = [[0, 0]] }\ngoal = { "é" = [[0, 0]] }\n', 2, "ASCII"),
+    ('board = "square"\nstart = """\no .' + "." * 250_001 + '\n"""\ngoal = """\no\n"""\n', 3, "picture row"),
+]
+
+
+@pytest.mark.parametrize("text, line, words", HOSTILE, ids=[f"{i}-{w}" for i, (_, _, w) in enumerate(HOSTILE)])
+def test_hostile_values_are_one_line_errors_at_their_line(text, line, words, tmp_path):
+    err = _error(text, tmp_path)
+    assert err.line == line, str(err)
+    assert words in err.message
+    assert "\n" not in str(err) and len(str(err)) < 400
+
+
+def test_d_up_to_64_is_answered_even_above_every_neighbour_count():
+    inst = parse_instance('board = "square"\nadjacency = 64\n' + SQ3)
+    assert inst.d == 64
+
+
+@pytest.mark.parametrize("ch", list("aZ9é²中ß"))
+def test_pictures_and_tables_accept_the_same_labels(ch, tmp_path):
+    pic = f'board = "square"\nstart = """\n{ch} o\n"""\ngoal = """\n{ch} o\n"""\n'
+    table = f'board = "square"\nstart = {{ "{ch}" = [[0, 0]], o = [[1, 0]] }}\ngoal = {{ "{ch}" = [[0, 0]], o = [[1, 0]] }}\n'
+    outcomes = []
+    for text in (pic, table):
+        try:
+            parse_instance(text)
+            outcomes.append(True)
+        except InstanceError:
+            outcomes.append(False)
+    assert outcomes[0] == outcomes[1] == (ch.isascii() and ch.isalnum())
+
+
+def _reference_picture(picture: str, kind: str) -> dict:
+    """The picture rule of the README, one character at a time."""
+    rows = instance_format._picture_rows(picture)
+    out = {}
+    for i, row in enumerate(rows):
+        y = len(rows) - 1 - i
+        if kind == "square":
+            for x, ch in enumerate(c for c in row if not c.isspace()):
+                if ch != ".":
+                    out[(x, y)] = ch
+        else:
+            for col, ch in enumerate(row):
+                if not ch.isspace() and ch != ".":
+                    out[((col - y) // 2, y)] = ch
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["square", "triangular"]), st.data())
+def test_picture_parsing_follows_the_rule_character_by_character(kind, data):
+    n_rows = data.draw(st.integers(1, 4))
+    rows = []
+    for y in range(n_rows - 1, -1, -1):
+        cells = data.draw(st.lists(st.sampled_from(". . . o A 7".split()), max_size=6))
+        if kind == "square":
+            rows.append(data.draw(st.sampled_from([" ", "", "  "])).join(cells))
+        else:
+            rows.append(" " * y + " ".join(cells))
+    picture = "\n".join(rows) + "\n"
+    ctx = instance_format._Ctx("<p>", "start = '''\n" + picture + "'''\n")
+    assert instance_format._parse_picture(ctx, "start", picture, kind) == _reference_picture(picture, kind)

@@ -180,8 +180,11 @@ def _load_toml(text: str, path: str) -> dict:
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"at line (\d+)", str(e))
         msg = re.sub(r"\s*\((at line \d+, column \d+|at end of document)\)", "", str(e))
-        line = int(m.group(1)) if m else _unclosed_string_line(text) if "Unterminated" in msg else None
-        raise InstanceError(f"malformed TOML: {msg}", path, line or 1) from None
+        if m:
+            line = int(m.group(1))
+        else:  # "at end of document": the string still open there, else the last line
+            line = _unclosed_string_line(text) or max(1, text.count("\n") + (not text.endswith("\n")))
+        raise InstanceError(f"malformed TOML: {msg}", path, line) from None
     except RecursionError:
         raise InstanceError("malformed TOML: arrays or tables nested too deeply", path,
                             _deepest_line(text)) from None

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+import reprlib
 from pathlib import Path
 from typing import Any
 
@@ -68,29 +69,35 @@ def parse_solution(instance: Instance, text: str, path: str = "<solution>") -> t
     if not isinstance(moves, list):
         raise InstanceError("a solution needs a list 'moves' of [source, destination] pairs", path, 1)
     lattice = instance.board.is_lattice
-    pairs = []
+    # Converted in place, so that each JSON list is freed as its tuple replaces it:
+    # memory stays a small multiple of the file (benchmarks/fuzz.md).
     for k, mv in enumerate(moves, start=1):
         if not (isinstance(mv, list) and len(mv) == 2):
-            raise InstanceError(f"move {k}: {mv!r} is not a [source, destination] pair", path, _line(text, k))
-        pair = []
+            raise InstanceError(f"move {k}: {_short(mv)} is not a [source, destination] pair", path, _line(text, k))
         for coord in mv:
             if lattice:
                 if not (isinstance(coord, list) and len(coord) == 2
                         and all(isinstance(v, int) and not isinstance(v, bool) for v in coord)):
-                    raise InstanceError(f"move {k}: {coord!r} is not an [x, y] pair of integers",
+                    raise InstanceError(f"move {k}: {_short(coord)} is not an [x, y] pair of integers",
                                         path, _line(text, k))
-                coord = tuple(coord)
             elif not (isinstance(coord, (int, str)) and not isinstance(coord, bool)):
-                raise InstanceError(f"move {k}: {coord!r} is not a cell name", path, _line(text, k))
-            pair.append(coord)
-        pairs.append(pair)
+                raise InstanceError(f"move {k}: {_short(coord)} is not a cell name", path, _line(text, k))
+        moves[k - 1] = (tuple(mv[0]), tuple(mv[1])) if lattice else (mv[0], mv[1])
     if lattice:
-        reach = _possible_prefix(instance, pairs)
-        instance = with_cells(instance, [c for pair in pairs[:reach] for c in pair])
+        reach = _possible_prefix(instance, moves)
+        instance = with_cells(instance, [c for pair in moves[:reach] for c in pair])
     board = instance.board
-    # A graph cell name that is not on the board maps to -1: verify reports "off the board".
-    cells = [tuple(board.cell(c) if board.has(c) else -1 for c in pair) for pair in pairs]
-    return instance, Solution.of(cells)
+    # A cell not on the board (a graph name, or a lattice cell after the first impossible
+    # move) maps to -1: verify reports "off the board" if it ever gets there.
+    index = board.cell
+    for k, (src, dst) in enumerate(moves):
+        moves[k] = (index(src) if board.has(src) else -1, index(dst) if board.has(dst) else -1)
+    return instance, Solution.of(moves)
+
+
+def _short(v: Any, limit: int = 60) -> str:
+    text = reprlib.repr(v)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def load_json(text: str, path: str) -> Any:
@@ -120,7 +127,7 @@ def _deepest_line(text: str, depth: int = 100) -> int:
     return 1
 
 
-def _possible_prefix(instance: Instance, pairs: list[list]) -> int:
+def _possible_prefix(instance: Instance, pairs: list[tuple]) -> int:
     """How many moves, from the first, to put on the board: up to and including the
     first move that no d >= 1 could make legal (module docstring).  Not a legality
     test: rules.py judges every move of this prefix."""
