@@ -2,7 +2,7 @@
 """Certify every paper and counterexample instance; table of times and sizes.
 
 For each instance: solve (``coinsat.search.methods.solve``, screens first),
-write the certificate of the answer (``coinsat.certificates.make.certify``),
+write the certificate of the answer (``coinsat.certificates.build.make.certify``),
 check it with the independent checker, and record the status, certificate
 kind and scope, solve / certify / check seconds, and for bounded certificates
 the DRAT proof size.  Writes benchmarks/certificates.md.
@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from coinsat.certificates.make import certify  # noqa: E402
+from coinsat.certificates.build.make import certify  # noqa: E402
 from coinsat.io.instance_format import read_instance  # noqa: E402
 from coinsat.result import Status  # noqa: E402
 from coinsat.search.methods import solve  # noqa: E402

@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 from coinsat import geometry  # noqa: E402
 from coinsat.board import lattice_board  # noqa: E402
 from coinsat.certificates.check import check_certificate  # noqa: E402
-from coinsat.certificates.screens import find_screen_certificate  # noqa: E402
+from coinsat.certificates.build.screens import find_screen_certificate  # noqa: E402
 from coinsat.instance import make_instance  # noqa: E402
 from coinsat.io.instance_format import write_instance  # noqa: E402
 from coinsat.result import Status  # noqa: E402

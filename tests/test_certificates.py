@@ -10,18 +10,19 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from coinsat.certificates import closed_set, invariant
-from coinsat.certificates.bounded import build_bounded
+from coinsat.certificates.build import closed_set, invariant
+from coinsat.certificates.build.bounded import build_bounded
 from coinsat.certificates.check import check_certificate
-from coinsat.certificates.make import certify
-from coinsat.certificates.screens import screen
+from coinsat.certificates.build.make import certify
+from coinsat.certificates.build.screens import screen
 from coinsat.cli import main
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.search.bfs import solve_bfs
 from coinsat.search.methods import solve
-from tests.strategies import instances
+from coinsat.certificates.check.placements import is_goal
+from tests.strategies import configurations, instances
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER = ROOT / "instances" / "paper"
@@ -184,11 +185,34 @@ def test_cli_certify_and_check(tmp_path, capsys):
     assert out["certificate_check"]["accepted"] and out["status"] == "optimal"
 
 
-def test_checker_does_not_import_the_finders():
-    src = (ROOT / "coinsat" / "certificates" / "check.py").read_text()
-    imported = {node.module or "" for node in ast.walk(ast.parse(src)) if isinstance(node, ast.ImportFrom)}
-    finders = {"theory", "search", "invariant", "closed_set", "screens", "make", "constructive"}
-    assert not any(part in finders for m in imported for part in m.split(".")), imported
+def _imports(path: Path, package: str) -> set[str]:
+    """Absolute names of every module ``path`` imports (top level and inside functions)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - (node.level - 1)] if node.level else []
+            mod = ".".join(base + ([node.module] if node.module else []))
+            out |= {mod} | {f"{mod}.{a.name}" for a in node.names}
+    return out
+
+
+CHECK_DIR = ROOT / "coinsat" / "certificates" / "check"
+FINDERS = ("coinsat.certificates.build", "coinsat.search", "coinsat.theory", "coinsat.constructive",
+           "coinsat.solve")
+
+
+@pytest.mark.parametrize("module", sorted(p.name for p in CHECK_DIR.glob("*.py")))
+def test_checker_does_not_import_the_finders(module):
+    imported = _imports(CHECK_DIR / module, "coinsat.certificates.check")
+    assert not [m for m in imported if m.startswith(FINDERS)], imported
+
+
+def test_the_import_walk_sees_a_finder_import(tmp_path):  # the test above can fail
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f():\n    from ..build.screens import screen\n")
+    assert "coinsat.certificates.build.screens" in _imports(bad, "coinsat.certificates.check")
 
 
 def test_bounded_in_a_widened_window_is_global(tmp_path):
@@ -208,3 +232,14 @@ def test_every_answer_gets_an_accepted_certificate(tmp_path_factory, inst):
         return
     done = certify(inst, r, tmp_path_factory.mktemp("cert"))
     assert done.check.ok, (done.check.reason, done.certificate.get("kind"))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(configurations())
+def test_the_checkers_goal_placements_restate_the_instances(case):
+    """check/placements.py restates Instance.goal_configurations on purpose: pinned here."""
+    inst, config = case
+    coins = {inst.board.coords[c]: lab for c, lab in config.coins}
+    assert is_goal(inst, coins) == any(config == g for g in inst.goal_configurations)
+    for g in inst.goal_configurations[:3]:
+        assert is_goal(inst, {inst.board.coords[c]: lab for c, lab in g.coins})

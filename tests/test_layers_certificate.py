@@ -10,8 +10,8 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 
 from coinsat.certificates.check import check_certificate
-from coinsat.certificates.layers import U64, _Rule
-from coinsat.certificates.make import certify
+from coinsat.certificates.check.layers import U64, _Rule
+from coinsat.certificates.build.make import certify
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.rules import successors

@@ -30,6 +30,6 @@ def _instance(row):
 @pytest.mark.parametrize("row", ROWS, ids=[r["file"] for r in ROWS])
 def test_manifest_hash_is_the_current_encoding(row):
     pytest.importorskip("gbdc")
-    from coinsat.certificates.bounded import gbd_hash_text
+    from coinsat.certificates.check.bounded import gbd_hash_text
 
     assert gbd_hash_text(write_cnf(_instance(row), int(row["horizon"]))) == row["gbd_hash"]

@@ -1,17 +1,22 @@
 """Certificates: checkable reasons behind every "no" (and every optimality claim).
 
-Kinds (one JSON file each, see :mod:`coinsat.certificates.common` for the header):
+Kinds (one JSON file each; the shared header is :mod:`.check.format`):
 
 * ``invariant``  (scope global) — coin counts, no legal move, goal outside a
-  closed cell set (span), frozen goal (Theorem 1's necessity argument):
-  :mod:`~coinsat.certificates.invariant`;
+  closed cell set (span), frozen goal (Theorem 1's necessity argument);
 * ``closed-set`` (scope global, or window) — configurations closed under
-  moves, holding the start and no goal: :mod:`~coinsat.certificates.closed_set`;
+  moves, holding the start and no goal;
 * ``bounded``    (scope horizon) — "no solution with <= T moves": a DIMACS CNF,
-  its GBD hash and a DRAT proof: :mod:`~coinsat.certificates.bounded`.
+  its GBD hash and a DRAT proof;
+* ``layers``     (scope horizon) — the same claim witnessed by ``spanbfs``'s
+  search layers.
 
-:func:`~coinsat.certificates.check.check_certificate` is the independent
-checker; :func:`~coinsat.certificates.screens.screen` the cheap global screens
-that the solve driver runs first; :mod:`~coinsat.certificates.make` writes the
-certificate of a solve result to a directory and checks it.
+Two sides that share only the format:
+
+* :mod:`.check` — the independent checkers (``check_certificate``): each derives
+  what its evidence proves and accepts a file only when that implies its claim;
+  it imports nothing from :mod:`.build`, ``coinsat.search`` or ``coinsat.theory``;
+* :mod:`.build` — the finders and builders: the cheap global screens
+  (:mod:`.build.screens`), invariants, closed sets, DRAT proofs, layers, and
+  :func:`.build.make.certify`, which writes a result's certificate and checks it.
 """

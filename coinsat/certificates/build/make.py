@@ -29,14 +29,14 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import UsageError
-from ..instance import Instance
-from ..io.atomic import write_atomic
-from ..result import Result, Status
+from ...errors import UsageError
+from ...instance import Instance
+from ...io.atomic import write_atomic
+from ...result import Result, Status
+from ..check import check_certificate
+from ..check.format import Check, cell_json, header
 from .bounded import build_bounded, claim_text
-from .check import check_certificate
 from .closed_set import forward_closure
-from .common import Check, cell_json, header
 from .screens import find_screen_certificate
 
 

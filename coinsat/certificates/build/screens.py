@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import time
 
-from ..errors import VerificationError
-from ..instance import Instance
-from ..result import Result, Status
-from ..theory import triangular
+from ...errors import VerificationError
+from ...instance import Instance
+from ...result import Result, Status
+from ...theory import triangular
+from ..check import check_certificate
 from . import closed_set, invariant
-from .check import check_certificate
 
 FINDERS = (invariant.coin_counts, invariant.no_move, invariant.span_cells, invariant.frozen_goal)
 

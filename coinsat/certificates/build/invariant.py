@@ -33,13 +33,13 @@ from __future__ import annotations
 
 from typing import Any, Hashable
 
-from .. import geometry
-from ..board import Board, lattice_board
-from ..configuration import Configuration
-from ..instance import Instance
-from ..rules import legal_moves
-from ..theory.span import span
-from .common import cell_json, header
+from ... import geometry
+from ...board import Board, lattice_board
+from ...configuration import Configuration
+from ...instance import Instance
+from ...rules import legal_moves
+from ...theory.span import span
+from ..check.format import cell_json, header
 
 CLAIM = "unsolvable"
 

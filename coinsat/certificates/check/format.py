@@ -22,14 +22,10 @@ import json
 from dataclasses import dataclass
 from typing import Any, Hashable
 
-from ..instance import Instance
+from ...instance import Instance
 
 FORMAT_VERSION = 1
 KINDS = ("invariant", "closed-set", "bounded", "layers")
-
-
-class CertificateError(ValueError):
-    """A certificate that cannot be read (malformed); rejection is a :class:`Check` instead."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +103,7 @@ def solution_json(instance: Instance, solution) -> list:
 def checked_solution(instance: Instance, cert: dict, horizon: int):
     """The certificate's solution, replayed by rules.py: ``(solution or None, None)`` or
     ``(None, reason)`` when it is not a solution or does not exceed ``horizon`` moves."""
-    from ..solution import Solution, verify
+    from ...solution import Solution, verify
 
     if cert.get("solution") is None:
         return None, None

@@ -23,11 +23,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..errors import LimitReached
-from ..instance import Instance
-from ..rules import successors
-from ..theory.triangular import ThreeCoinClosure
-from .common import cell_json, header
+from ...errors import LimitReached
+from ...instance import Instance
+from ...rules import successors
+from ...theory.triangular import ThreeCoinClosure
+from ..check.format import cell_json, header
 
 CLAIM = "unsolvable"
 

@@ -33,18 +33,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from .. import geometry
-from ..errors import LimitReached
-from ..instance import Instance
-from ..io.atomic import write_atomic
-from ..solution import Solution
+from ... import geometry
+from ...errors import LimitReached
+from ...instance import Instance
 from .claims import Claim
-from .common import checked_solution, header, solution_json
+from .format import checked_solution
 
 PROOF_SOLVERS = ("cadical195", "cadical153", "glucose4")
 
 
-def _window_exact(instance: Instance, horizon: int) -> bool:
+def window_exact(instance: Instance, horizon: int) -> bool:
     """Is "no solution with <= horizon moves in the window" a global fact?
 
     Yes on exact windows, and when the window holds the layer R_T: R_0 = the
@@ -68,31 +66,13 @@ def _window_exact(instance: Instance, horizon: int) -> bool:
 
 def widened(instance: Instance, margin: int) -> Instance:
     """The same puzzle in the lattice window hull(start, goal) + ``margin``."""
-    from ..instance import make_instance
+    from ...instance import make_instance
 
     b = instance.board
     start = {b.coords[c]: lab for c, lab in instance.start.coins}
     goal = {b.coords[c]: lab for c, lab in instance.goal.coins}
     return make_instance(b.kind, start, goal, adjacency=instance.d, goal_placement=instance.goal_placement,
                          name=instance.name, margin=margin)
-
-
-def exact_margin(instance: Instance, horizon: int) -> int | None:
-    """The smallest margin >= the instance's whose window is exact for ``horizon`` (None: already exact)."""
-    if _window_exact(instance, horizon) or not instance.board.is_lattice:
-        return None
-    m = instance.margin
-    while not _window_exact(widened(instance, m), horizon):
-        m += 1
-    return m
-
-
-def claim_text(instance: Instance, horizon: int, solution) -> str:
-    """What a bounded certificate (with or without a solution) proves, in words."""
-    n = None if solution is None else len(solution)
-    if horizon < 0:
-        return Claim(solution=n).text()
-    return Claim(solution=n, bound=horizon, window=not _window_exact(instance, horizon)).text()
 
 
 def gbd_hash_file(path: str | Path) -> str:
@@ -111,70 +91,6 @@ def gbd_hash_text(text: str) -> str:
         os.unlink(tmp)
 
 
-def build_bounded(instance: Instance, horizon: int, out_dir: str | Path, stem: str,
-                  solution: Solution | None = None, solver: str = "cadical195",
-                  options=None, deadline: float | None = None) -> dict | None:
-    """Write ``stem.h<T>.cnf`` and ``stem.h<T>.drat`` to ``out_dir``; return the certificate.
-
-    None if the formula is satisfiable (then there *is* a solution with <= T moves).
-    With a ``deadline`` (a ``time.perf_counter()`` value) the solver runs in doubling
-    conflict budgets (CaDiCaL cannot be interrupted through PySAT; the proof trace spans
-    the budgets) and :class:`~coinsat.errors.LimitReached` is raised past it, before any
-    file is written.
-    """
-    from pysat.solvers import Solver
-
-    from ..encode.options import DEFAULT_OPTIONS
-    from ..io.dimacs import write_cnf
-
-    if solver not in PROOF_SOLVERS:
-        raise ValueError(f"solver {solver!r} cannot give trusted proofs (use one of {PROOF_SOLVERS})")
-    options = options or DEFAULT_OPTIONS
-    problem = encoding_problem(options.as_dict())
-    if problem:  # the checker would reject it: never write such a certificate
-        raise ValueError(problem)
-    margin = exact_margin(instance, horizon)
-    target = instance if margin is None else widened(instance, margin)
-    out = Path(out_dir)
-    cnf_name, proof_name = f"{stem}.h{horizon}.cnf", f"{stem}.h{horizon}.drat"
-    text = write_cnf(target, horizon, encoding=options)
-    clauses = [[int(x) for x in line.split()[:-1]] for line in text.splitlines() if line and line[0] not in "cp"]
-    t0 = time.perf_counter()
-    with Solver(name=solver, bootstrap_with=clauses, with_proof=True) as s:
-        if not _refuted(s, horizon, deadline):
-            return None
-        proof = s.get_proof()
-    solve_seconds = time.perf_counter() - t0
-    write_atomic(out / cnf_name, text)
-    proof_text = "\n".join(proof) + "\n"
-    write_atomic(out / proof_name, proof_text)
-    cert = header(instance, "bounded", "horizon", claim_text(target, horizon, solution))
-    cert.update(
-        horizon=horizon, margin=margin, encoding=options.as_dict(), cnf=cnf_name, cnf_gbd_hash=gbd_hash_file(out / cnf_name),
-        proof=proof_name, proof_format="drat", solver=solver, proof_lines=len(proof),
-        proof_bytes=len(proof_text.encode()), solve_seconds=round(solve_seconds, 3),
-        window_exact=_window_exact(target, horizon),
-    )
-    if solution is not None:
-        cert["solution"] = solution_json(instance, solution)
-    return cert
-
-
-def _refuted(s, horizon: int, deadline: float | None) -> bool:
-    """Is the solver's formula unsatisfiable?  In doubling conflict budgets under a deadline."""
-    if deadline is None:
-        return not s.solve()
-    budget = 2000
-    while True:
-        if time.perf_counter() > deadline:
-            raise LimitReached(f"no proof of 'no solution with <= {horizon} moves' within the time limit")
-        s.conf_budget(budget)
-        answer = s.solve_limited()
-        if answer is not None:
-            return not answer
-        budget = min(2 * budget, 1 << 20)
-
-
 def encoding_problem(encoding: object) -> str | None:
     """Why a certificate's ``encoding`` object does not keep the formula's meaning
     "a solution with at most T moves exists in the window" (None: it does).
@@ -185,7 +101,7 @@ def encoding_problem(encoding: object) -> str | None:
     sound for "at most T" (all of :class:`~coinsat.encode.options.EncodingOptions`),
     with a JSON boolean value.  Absent fields take their defaults.
     """
-    from ..encode.options import EncodingOptions
+    from ...encode.options import EncodingOptions
 
     if not isinstance(encoding, dict):
         return "the encoding must be an object of option: boolean"
@@ -205,8 +121,8 @@ def check_bounded(instance: Instance, cert: dict, base_dir: Path,
                   deadline: float | None = None) -> tuple[bool, str, Claim | None]:
     """The checker (see the module docstring): what the evidence proves, derived from the
     instance, the proof and the solution alone.  Order: cheap checks first."""
-    from ..encode.options import EncodingOptions
-    from ..io.dimacs import write_cnf
+    from ...encode.options import EncodingOptions
+    from ...io.dimacs import write_cnf
 
     horizon = cert["horizon"]
     if not isinstance(horizon, int) or isinstance(horizon, bool) or horizon < -1:
@@ -225,7 +141,7 @@ def check_bounded(instance: Instance, cert: dict, base_dir: Path,
         if solution is None:
             return False, "horizon -1 certifies a solution, and there is none", None
         return True, f"a verified solution of {length} moves", Claim(solution=length)
-    exact = _window_exact(instance, horizon)
+    exact = window_exact(instance, horizon)
     if bool(cert.get("window_exact")) != exact:
         return False, "window_exact does not match the instance's window", None
     if cert.get("solver") not in PROOF_SOLVERS or cert.get("proof_format") != "drat":

@@ -1,0 +1,59 @@
+"""Builder of layers certificates: ``spanbfs``'s search layers L0..LT in a ``.npz`` file.
+
+The format, the argument and the checker are :mod:`coinsat.certificates.check.layers`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ...errors import LimitReached
+from ...instance import Instance
+from ...io.atomic import write_atomic
+from ...solution import Solution
+from ..check.claims import Claim
+from ..check.format import cell_json, header, solution_json
+from ..check.layers import U64
+
+
+def claim_text(horizon: int, solution: Solution | None) -> str:
+    return Claim(solution=None if solution is None else len(solution), bound=horizon).text()
+
+
+def build_layers(instance: Instance, horizon: int, out_dir: str | Path, stem: str,
+                 solution: Solution | None = None, deadline: float | None = None) -> dict | None:
+    """Search to ``horizon`` with spanbfs and write the certificate's layers file; None if
+    the search does not prove the bound (a solution within the horizon).  Raises
+    :class:`~coinsat.errors.LimitReached` when the search passes ``deadline`` (a
+    ``time.perf_counter()`` value) or its state cap."""
+    from ...result import Status
+    from ...search.spanbfs import solve_spanbfs
+
+    layers: list[np.ndarray] = []
+    left = None if deadline is None else max(1e-3, deadline - time.perf_counter())
+    result = solve_spanbfs(instance, max_moves=horizon, time_limit=left, keep_layers=layers)
+    if result.status is Status.UNKNOWN:
+        raise LimitReached(f"the layers of 'no solution with <= {horizon} moves' were not rebuilt "
+                           f"within the limit", result.lower_bound)
+    if result.status is Status.UNSOLVABLE:  # exhausted before the horizon: the layers still prove it
+        layers += [np.zeros(0, dtype=U64)] * (horizon + 1 - len(layers))
+    elif result.status is not Status.BOUNDED:
+        return None
+    name = f"{stem}.h{horizon}.layers.npz"
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **{f"L{i}": layer for i, layer in enumerate(layers[: horizon + 1])})
+    data = buf.getvalue()
+    write_atomic(Path(out_dir) / name, data)
+    cert = header(instance, "layers", "horizon", claim_text(horizon, solution))
+    coords = instance.board.coords
+    cert.update(horizon=horizon, cells=[cell_json(c) for c in coords], layers=name,
+                layers_sha256=hashlib.sha256(data).hexdigest(),
+                states=int(sum(layer.size for layer in layers[: horizon + 1])))
+    if solution is not None:
+        cert["solution"] = solution_json(instance, solution)
+    return cert

@@ -1,0 +1,86 @@
+"""The independent checker of certificate files: ``check_certificate`` and one checker per kind.
+
+Trust base: rules.py (the one move validator), board.py / geometry.py (the
+lattices and their induced subgraphs), and, for bounded certificates, the
+SAT encoding and the DRAT checker (see :mod:`.bounded`); for layers certificates,
+the span lemma and the checker's own vector kernel (see :mod:`.layers`).
+Nothing in this package imports the code that *finds* certificates
+(``coinsat.certificates.build``, ``coinsat.search``, ``coinsat.theory``): every
+claim is re-derived from the witness (a test walks every module's imports).
+
+Each kind checker has one signature, ``(instance, cert, base_dir, deadline) ->
+(ok, reason, proven)``: ``proven`` is the :class:`~.claims.Claim` the evidence
+implies, and the file is accepted only when that implies its own claim.
+
+Lattice semantics.  Claims of scope ``global`` on a lattice are checked on
+the infinite lattice, not on the instance's window: a legal move lands next
+to coins, so the induced subgraph on the cells within distance 1 of a
+configuration's coins holds every legal move of that configuration with the
+right neighbour counts.  The checkers build such boards themselves.
+"""
+
+from __future__ import annotations
+
+import time
+import zipfile
+from pathlib import Path
+from typing import Any, Callable
+
+from ...errors import LimitReached
+from ...instance import Instance
+from ...registry import load
+from .claims import Claim, judge
+from .format import FORMAT_VERSION, KINDS, Check, instance_digest
+
+#: kind -> "module:function" of its checker (imported on first use: the DRAT checker's
+#: dependencies load only for bounded certificates)
+CHECKERS: dict[str, str] = {
+    "invariant": "coinsat.certificates.check.invariant:check_invariant",
+    "closed-set": "coinsat.certificates.check.closed_set:check_closed_set",
+    "bounded": "coinsat.certificates.check.bounded:check_bounded",
+    "layers": "coinsat.certificates.check.layers:check_layers",
+}
+assert set(CHECKERS) == set(KINDS)
+
+KindChecker = Callable[[Instance, dict, Path, "float | None"], "tuple[bool, str, Claim | None]"]
+
+#: what a malformed certificate can make the kind checkers raise; each means "rejected"
+_MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, RecursionError,
+              OSError, EOFError, zipfile.BadZipFile, MemoryError)
+
+
+def check_certificate(instance: Instance, cert: Any, base_dir: str | Path | None = None,
+                      deadline: float | None = None) -> Check:
+    """Accept or reject ``cert`` (a parsed JSON object) for ``instance``.
+
+    The kind checker derives what the evidence proves (a :class:`~.claims.Claim`) from
+    the instance and the evidence alone; the file is accepted only when that implies the
+    file's own claim (:func:`~.claims.judge`).  The verdict reports the derived claim.
+    A check that cannot finish by ``deadline`` (a ``time.perf_counter()`` value) raises
+    :class:`~coinsat.errors.LimitReached`: neither accepted nor rejected.
+    """
+    t0 = time.perf_counter()
+    claimed = cert.get("claim", "") if isinstance(cert, dict) else ""
+    try:
+        ok, reason, proven = _check(instance, cert, Path(base_dir or "."), deadline)
+        if ok:
+            ok, why = judge(proven, cert)
+            reason = reason if ok else why
+    except LimitReached:
+        raise
+    except _MALFORMED as e:
+        ok, reason, proven = False, f"malformed certificate: {type(e).__name__}: {e}", None
+    if not ok:
+        return Check(False, reason, "", "", time.perf_counter() - t0, claimed if isinstance(claimed, str) else "")
+    return Check(True, reason, proven.text(), proven.scope, time.perf_counter() - t0, claimed)
+
+
+def _check(instance: Instance, cert: Any, base_dir: Path, deadline: float | None) -> tuple[bool, str, Claim | None]:
+    if not isinstance(cert, dict) or cert.get("coinsat_certificate") != FORMAT_VERSION:
+        return False, "not a coinsat certificate (version 1)", None
+    if cert.get("kind") not in CHECKERS:
+        return False, f"unknown certificate kind {cert.get('kind')!r}", None
+    if cert["instance"]["digest"] != instance_digest(instance):
+        return False, "the certificate is for another instance (digest mismatch)", None
+    checker: KindChecker = load(CHECKERS, cert["kind"], "certificate kind")
+    return checker(instance, cert, base_dir, deadline)
