@@ -145,10 +145,11 @@ class Encoder:
         """Clauses of every layer up to ``horizon`` not returned before (plus C1 the first time)."""
         out, self.pending = self.pending, []
         for t in range(self.horizon + 1, horizon + 1):
-            poll()  # a layer of a wide window takes seconds: let a limit stop the run between two
+            poll()  # a layer of a wide window takes seconds: let a limit stop the run inside it
             self._new_layer(t)
             for fid, build, option in LAYER_FAMILIES:
                 if option is None or self.active(option):
+                    poll()
                     out += self._count(fid, build(self, t))
         return out
 
