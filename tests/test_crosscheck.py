@@ -135,6 +135,7 @@ def test_unknown_is_no_disagreement_but_strict_flags_an_early_one():
     assert cc.compare(inst, 5, {"bfs": opt1, "ilp": unknown}, strict=("ilp",), time_limit=10)
     late = Result(Status.UNKNOWN, "x", None, 0, seconds=9.9)
     assert cc.compare(inst, 5, {"bfs": opt1, "ilp": late}, strict=("ilp",), time_limit=10) == []
+    assert cc.compare(inst, 5, {"bfs": unknown, "ilp": unknown}, strict=("ilp",), time_limit=10) == []
     assert cc.compare(inst, 5, {"bfs": Result(Status.UNKNOWN, "x", None, 2), "sat": opt1})  # bound 2 > 1
 
 
@@ -162,7 +163,7 @@ def test_window_answers_are_compared_only_with_answers_about_the_window():
     assert cc.compare(tri, 6, {"bfs": no_window, "sat": NONE_BOUNDED}) == []
     # a lower bound above another's solution is a contradiction whatever the scopes
     assert cc.compare(tri, 6, {"bfs": _found(tri, Status.FEASIBLE, 3, 4), "sat": _found(tri, Status.OPTIMAL, 3, 3)})
-    # strict: the named engines must answer globally
+    # strict: the named engines must decide globally where another engine did
     assert cc.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.OPTIMAL, 3, 3)}, strict=("bfs",))
     assert cc.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.OPTIMAL, 3, 3)}, strict=("sat",)) == []
 
