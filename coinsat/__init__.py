@@ -4,7 +4,7 @@ Public API: build or read an :class:`Instance`, :func:`solve` it, :func:`verify`
 any move list with the single move validator (``coinsat.rules``).
 """
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 from .board import Board
 from .configuration import Configuration

@@ -1,9 +1,11 @@
-"""Typed errors of coinsat.
+"""Typed errors of coinsat: every exception the package raises lives here.
 
 Every error a user can cause derives from :class:`CoinsatError`; the CLI turns
-them into a message and exit code 2.  :class:`VerificationError` is different:
-it means an engine produced a move list that :func:`coinsat.solution.verify`
-rejected — a bug in coinsat, reported with exit code 4, never a result.
+them into a message and exit code 2.  :class:`InternalError` is different: coinsat
+contradicted itself (an engine produced a move list that
+:func:`coinsat.solution.verify` rejected, a certificate builder could not rebuild
+what an engine proved) — a bug, reported with exit code 4, never a result.
+:class:`LimitReached` is neither: a limit stopped the command (exit 3).
 """
 
 from __future__ import annotations
@@ -46,8 +48,30 @@ class IllegalMoveError(CoinsatError):
         super().__init__(f"{at}illegal move {move}: {reason}")
 
 
-class VerificationError(CoinsatError):
+class InternalError(CoinsatError):
+    """coinsat contradicted itself (a bug): exit code 4."""
+
+
+class VerificationError(InternalError):
     """An engine returned a solution that fails verification (a coinsat bug)."""
+
+
+class ConstructionError(CoinsatError):
+    """The constructive algorithm does not apply: the theorem's hypothesis fails,
+    the puzzle is out of scope (board kind, d), or a documented gap was hit."""
+
+
+class GapError(ConstructionError):
+    """A documented gap of the square construction (the message says which)."""
+
+
+class WindowTooSmall(CoinsatError):
+    """Internal to the constructions: a step needs a cell outside the instance's window
+    (caught there, which then widens the window)."""
+
+    def __init__(self, coord):
+        self.coord = coord
+        super().__init__(f"cell {coord} is outside the window")
 
 
 class LimitReached(CoinsatError):

@@ -45,7 +45,8 @@ def apply(m: Matrix, c: Coord) -> Coord:
     return (m[0][0] * c[0] + m[0][1] * c[1], m[1][0] * c[0] + m[1][1] * c[1])
 
 
-def _mul(a: Matrix, b: Matrix) -> Matrix:
+def compose(a: Matrix, b: Matrix) -> Matrix:
+    """The matrix product a·b (apply b first, then a)."""
     return tuple(
         tuple(sum(a[i][k] * b[k][j] for k in range(2)) for j in range(2)) for i in range(2)
     )  # type: ignore[return-value]
@@ -59,7 +60,7 @@ def symmetries(lattice: str) -> tuple[Matrix, ...]:
     while frontier:
         g = frontier.pop()
         for h in _GENERATORS[lattice]:
-            k = _mul(g, h)
+            k = compose(g, h)
             if k not in group:
                 group.append(k)
                 frontier.append(k)

@@ -14,11 +14,10 @@ window) and a ``feasible`` Result whose solution went through
 
 from __future__ import annotations
 
-import importlib
-
-from ..errors import UsageError
+from ..errors import ConstructionError
 from ..instance import Instance
-from .base import Construction, ConstructionError
+from ..registry import load
+from .base import Construction
 
 ALGORITHMS: dict[str, str] = {
     "triangular": "coinsat.constructive.triangular:construct_triangular",
@@ -29,11 +28,7 @@ __all__ = ["ALGORITHMS", "Construction", "ConstructionError", "construct", "get_
 
 
 def get_algorithm(name: str):
-    try:
-        module, func = ALGORITHMS[name].split(":")
-    except KeyError:
-        raise UsageError(f"unknown algorithm {name!r} (choose from {', '.join(ALGORITHMS)})") from None
-    return getattr(importlib.import_module(module), func)
+    return load(ALGORITHMS, name, "algorithm")
 
 
 def construct(instance: Instance, algorithm: str = "auto") -> Construction:

@@ -21,8 +21,9 @@ there; a corner whose diagonal carries no coin gets a junk coin dropped on it.
 
 from __future__ import annotations
 
-from ..geometry import Coord
-from .staircase import IDENTITY, MIRROR, RHO, SIGMA, GapError, Staircase, _mul, dist
+from ..errors import GapError
+from ..geometry import Coord, compose
+from .staircase import IDENTITY, MIRROR, RHO, SIGMA, Staircase, dist
 
 __all__ = ["Engine"]
 
@@ -49,8 +50,8 @@ class Engine(Staircase):
             return "tail"
         if not (x0 <= x <= x1 or y0 <= y <= y1):  # it extends both dimensions, off the diagonal
             return "bad"
-        g = IDENTITY if x > x1 else RHO if x < x0 else _mul(RHO, SIGMA) if y > y1 else SIGMA
-        return ("side", _mul(frame, g))
+        g = IDENTITY if x > x1 else RHO if x < x0 else compose(RHO, SIGMA) if y > y1 else SIGMA
+        return ("side", compose(frame, g))
 
     def classify_framing(self, t: Coord):
         """:meth:`classify`, after choosing the frame while the chain is still a line (a coin at
@@ -206,7 +207,7 @@ class Engine(Staircase):
             self.chain.discard(order[0])
             self.pending.add(order[0])
             peeled.append(order[0])
-        self.frame = _mul(self.frame, MIRROR)
+        self.frame = compose(self.frame, MIRROR)
         self.framed = True
         self.stats["rotations"] += 1
         for t in reversed(peeled):

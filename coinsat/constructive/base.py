@@ -18,25 +18,12 @@ import time
 from typing import Callable, Hashable, NamedTuple
 
 from ..configuration import Configuration
-from ..errors import CoinsatError, IllegalMoveError, VerificationError
+from ..errors import ConstructionError, IllegalMoveError, VerificationError, WindowTooSmall
 from ..geometry import Coord, neighbours
 from ..instance import Instance, make_instance
 from ..result import Result, Status
 from ..rules import Move, apply_move
 from ..solution import Solution, certify_solution
-
-
-class ConstructionError(CoinsatError):
-    """The constructive algorithm does not apply: the theorem's hypothesis fails,
-    the puzzle is out of scope (board kind, d), or a documented gap was hit."""
-
-
-class WindowTooSmall(Exception):
-    """Internal: the construction needs a cell outside the instance's window."""
-
-    def __init__(self, coord):
-        self.coord = coord
-        super().__init__(f"cell {coord} is outside the window")
 
 
 class Construction(NamedTuple):

@@ -55,9 +55,10 @@ from ..geometry import Coord
 from ..instance import Instance
 from ..theory.span import bits, lattice_span, rectangles, span_mask
 from ..theory.square import box_board
-from .base import Construction, ConstructionError, Play, run_construction
+from ..errors import ConstructionError, GapError
+from .base import Construction, Play, run_construction
 from .absorb import Engine
-from .staircase import IDENTITY, MIRROR, GapError, dist, nbrs
+from .staircase import IDENTITY, MIRROR, dist, nbrs
 
 KIND = "square"
 

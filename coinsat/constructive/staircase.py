@@ -30,16 +30,17 @@ goal side of a puzzle (``reversible=True``) each move is also checked to be
 reversible, and helpers are kept in *pockets* (cells with two neighbours) so
 that they can always move again.  Where the local steps are not derived by
 hand (walking a coin along a leg, moving the short step) they come from exact
-search over a small window (coinsat.constructive.window).
+search over a small window (coinsat.constructive.gadgets).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from ..geometry import Coord, apply
-from .base import ConstructionError, Play
-from .window import GoalSpec, solve_window
+from ..geometry import Coord, apply, compose, distance, neighbours
+from ..errors import ConstructionError, GapError
+from .base import Play
+from .gadgets import GoalSpec, solve_window
 
 IDENTITY = ((1, 0), (0, 1))
 MIRROR = ((-1, 0), (0, 1))
@@ -47,25 +48,16 @@ SIGMA = ((0, -1), (-1, 0))  # (x, y) -> (-y, -x): keeps staircases descending, r
 RHO = ((-1, 0), (0, -1))  # half turn: keeps staircases descending, right side -> left
 
 
-def _mul(a, b):
-    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(2)) for j in range(2)) for i in range(2))
-
-
 def _inv(m):  # orthogonal integer matrices: inverse = transpose
     return ((m[0][0], m[1][0]), (m[0][1], m[1][1]))
 
 
-def nbrs(p: Coord):
-    x, y = p
-    return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+def nbrs(p: Coord) -> tuple[Coord, ...]:
+    return neighbours("square", p)
 
 
 def dist(a: Coord, b: Coord) -> int:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1])
-
-
-class GapError(ConstructionError):
-    """A documented gap of the square construction (message says which)."""
+    return distance("square", a, b)
 
 
 class Staircase:

@@ -67,7 +67,8 @@ from collections import Counter, deque
 from ..geometry import Coord, apply, distance, neighbours, symmetries
 from ..instance import Instance
 from ..theory.triangular import decide, placement_of, triangle_type
-from .base import Construction, ConstructionError, Play, WindowTooSmall, run_construction
+from ..errors import ConstructionError, WindowTooSmall
+from .base import Construction, Play, run_construction
 
 KIND = "triangular"
 # The six unit directions in cyclic order: consecutive ones are adjacent to each other.

@@ -91,7 +91,7 @@ def _coins(instance: Instance, config) -> str:
 
 def header_lines(instance: Instance, formula, fmt: str, expected: str | None) -> list[str]:
     """The comment lines (without the comment character) of every format."""
-    from .. import __version__
+    from .._version import __version__
 
     b = instance.board
     T = formula.horizon

@@ -93,7 +93,7 @@ def _slug(name: str) -> str:
 
 
 def _header(instance: Instance, role: str) -> list[str]:
-    from .. import __version__
+    from .._version import __version__
 
     lines = [f"; coinsat {__version__}: {role} of the coin-moving puzzle '{instance.name}'"]
     if instance.source:

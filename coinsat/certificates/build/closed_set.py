@@ -42,8 +42,9 @@ def _space(instance: Instance) -> tuple[str, str]:
 def forward_closure(instance: Instance, max_states: int = 2_000_000, deadline: float | None = None) -> dict | None:
     """The set of configurations reachable from the start in the window, as a certificate.
 
-    None if a goal placement is reachable or the closure exceeds ``max_states``;
-    :class:`~coinsat.errors.LimitReached` past ``deadline`` (a ``time.perf_counter()`` value).
+    None if a goal placement is reachable; :class:`~coinsat.errors.LimitReached` when the
+    closure exceeds ``max_states`` or the search passes ``deadline`` (a
+    ``time.perf_counter()`` value).
     """
     labels = instance.labels
     board, d = instance.board, instance.d
@@ -64,7 +65,7 @@ def forward_closure(instance: Instance, max_states: int = 2_000_000, deadline: f
                 seen.add(nxt)
                 stack.append(nxt)
                 if len(seen) > max_states:
-                    return None
+                    raise LimitReached(f"the closed set has more than {max_states} configurations")
     return _encode(instance, labels, sorted(seen), None)
 
 

@@ -13,7 +13,12 @@ What each status gets:
   carrying the solution; with L = 0 there is nothing to certify but the
   solution, which verify checks;
 * ``bounded`` (no solution with <= T moves) — the bounded certificate for T;
-* ``unknown`` — nothing (UsageError).
+* ``unknown`` — nothing (UsageError: there is no claim to certify).
+
+A builder that cannot rebuild what the engine proved (no closed set for an
+``unsolvable`` answer, a satisfiable formula below a proven lower bound) is a
+coinsat bug: :class:`~coinsat.errors.InternalError`, exit 4.  A builder that runs
+out of time or states raises :class:`~coinsat.errors.LimitReached`, exit 3.
 
 Files: ``<name>.certificate.json`` plus, for bounded certificates, the CNF and
 the DRAT proof beside it.
@@ -29,7 +34,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...errors import UsageError
+from ...errors import InternalError, UsageError
 from ...instance import Instance
 from ...io.atomic import write_atomic
 from ...result import Result, Status
@@ -61,7 +66,7 @@ def build_certificate(instance: Instance, result: Result, out_dir: str | Path, d
     if status is Status.UNSOLVABLE:
         cert = find_screen_certificate(instance) or forward_closure(instance, deadline=deadline)
         if cert is None:
-            raise UsageError("no certificate found for this 'unsolvable' answer (closure too large)")
+            raise InternalError("a goal placement is reachable, yet the answer was 'unsolvable'")
         return cert
     if status is Status.UNKNOWN:
         raise UsageError("an 'unknown' answer has nothing to certify")
@@ -79,11 +84,11 @@ def build_certificate(instance: Instance, result: Result, out_dir: str | Path, d
 
         cert = build_layers(instance, horizon, out_dir, stem(instance), solution, deadline=deadline)
         if cert is None:
-            raise UsageError(f"spanbfs did not prove 'no solution with <= {horizon} moves' again")
+            raise InternalError(f"spanbfs did not prove 'no solution with <= {horizon} moves' again")
         return cert
     cert = build_bounded(instance, horizon, out_dir, stem(instance), solution, deadline=deadline)
     if cert is None:
-        raise UsageError(f"the formula for horizon {horizon} is satisfiable: the lower bound was wrong")
+        raise InternalError(f"the formula for horizon {horizon} is satisfiable: the lower bound was wrong")
     return cert
 
 

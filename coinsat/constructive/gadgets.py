@@ -26,14 +26,13 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from ..geometry import Coord
+from ..geometry import Coord, neighbours
 
 DIRS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
-def _nbrs(p: Coord):
-    x, y = p
-    return ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+def _nbrs(p: Coord) -> tuple[Coord, ...]:
+    return neighbours("square", p)
 
 
 @dataclass(frozen=True)
