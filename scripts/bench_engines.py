@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+
 
 CORE_ENGINES = ("bfs", "spanbfs", "sat", "ilp")
 SCALING = {

@@ -13,18 +13,17 @@ the DRAT proof size.  Writes benchmarks/certificates.md.
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from coinsat.certificates.build.make import certify  # noqa: E402
-from coinsat.io.instance_format import read_instance  # noqa: E402
-from coinsat.result import Status  # noqa: E402
-from coinsat.search.methods import solve  # noqa: E402
+from coinsat.certificates.build.make import certify
+from coinsat.io.instance_format import read_instance
+from coinsat.result import Status
+from coinsat.search.methods import solve
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def main(argv=None) -> int:

@@ -28,20 +28,20 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from coinsat.constructive import ConstructionError, construct  # noqa: E402
-from coinsat.errors import VerificationError  # noqa: E402
-from coinsat.families import TARGETS, vdiag  # noqa: E402
-from coinsat.geometry import distance  # noqa: E402
-from coinsat.instance import make_instance  # noqa: E402
-from coinsat.io.atomic import write_atomic  # noqa: E402
-from coinsat.search.methods import METHODS, solve  # noqa: E402
-from coinsat.solution import verify  # noqa: E402
-from coinsat.theory.span import lattice_span  # noqa: E402
-from coinsat.theory.square import hypothesis  # noqa: E402
-from coinsat.theory.triangular import decide  # noqa: E402
+from coinsat.constructive import ConstructionError, construct
+from coinsat.errors import VerificationError
+from coinsat.families import TARGETS, vdiag
+from coinsat.geometry import distance
+from coinsat.instance import make_instance
+from coinsat.io.atomic import write_atomic
+from coinsat.search.methods import METHODS, solve
+from coinsat.solution import verify
+from coinsat.theory.span import lattice_span
+from coinsat.theory.square import hypothesis
+from coinsat.theory.triangular import decide
+
+ROOT = Path(__file__).resolve().parent.parent
 
 RING = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
 

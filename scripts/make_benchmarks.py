@@ -30,14 +30,14 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from coinsat import families  # noqa: E402
-from coinsat.commands.export import export, write_output  # noqa: E402
-from coinsat.io.atomic import write_atomic  # noqa: E402
-from coinsat.io.dimacs import expected_answer, gbd_hash  # noqa: E402
-from coinsat.io.instance_format import read_instance  # noqa: E402
+from coinsat import families
+from coinsat.commands.export import export, write_output
+from coinsat.io.atomic import write_atomic
+from coinsat.io.dimacs import expected_answer, gbd_hash
+from coinsat.io.instance_format import read_instance
+
+ROOT = Path(__file__).resolve().parent.parent
 
 MEMBERS = {
     "paper": None,  # instances/paper/*.toml with a known optimum

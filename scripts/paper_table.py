@@ -14,12 +14,12 @@ import argparse
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from coinsat.io.atomic import write_atomic  # noqa: E402
-from coinsat.io.instance_format import read_instance  # noqa: E402
-from coinsat.search.methods import solve  # noqa: E402
+from coinsat.io.atomic import write_atomic
+from coinsat.io.instance_format import read_instance
+from coinsat.search.methods import solve
+
+ROOT = Path(__file__).resolve().parent.parent
 
 HEADER = """# The paper's puzzles
 

@@ -21,15 +21,15 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from coinsat.backends.sat_backend import CADICAL_DEFAULTS, SatBackend  # noqa: E402
-from coinsat.encode.options import EncodingOptions  # noqa: E402
-from coinsat.encode.sat import Encoder  # noqa: E402
-from coinsat.io.atomic import write_atomic  # noqa: E402
-from coinsat.io.instance_format import read_instance  # noqa: E402
-from coinsat.search.driver import STRATEGIES, solve_sat  # noqa: E402
+from coinsat.backends.sat_backend import CADICAL_DEFAULTS, SatBackend
+from coinsat.encode.options import EncodingOptions
+from coinsat.encode.sat import Encoder
+from coinsat.io.atomic import write_atomic
+from coinsat.io.instance_format import read_instance
+from coinsat.search.driver import STRATEGIES, solve_sat
+
+ROOT = Path(__file__).resolve().parent.parent
 
 DEFAULT = EncodingOptions()
 NAIVE = EncodingOptions.naive()

@@ -32,26 +32,25 @@ names at its top):
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections import Counter, defaultdict
 from itertools import combinations, permutations
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from coinsat import geometry  # noqa: E402
-from coinsat.board import lattice_board  # noqa: E402
-from coinsat.certificates.check import check_certificate  # noqa: E402
-from coinsat.certificates.build.screens import find_screen_certificate  # noqa: E402
-from coinsat.instance import make_instance  # noqa: E402
-from coinsat.io.instance_format import write_instance  # noqa: E402
-from coinsat.result import Status  # noqa: E402
-from coinsat.rules import successors  # noqa: E402
-from coinsat.search.bfs import solve_bfs  # noqa: E402
-from coinsat.theory import square, triangular  # noqa: E402
-from coinsat.theory.span import bits, span_mask  # noqa: E402
+from coinsat import geometry
+from coinsat.board import lattice_board
+from coinsat.certificates.check import check_certificate
+from coinsat.certificates.build.screens import find_screen_certificate
+from coinsat.instance import make_instance
+from coinsat.io.instance_format import write_instance
+from coinsat.result import Status
+from coinsat.rules import successors
+from coinsat.search.bfs import solve_bfs
+from coinsat.theory import square, triangular
+from coinsat.theory.span import bits, span_mask
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # --- canonical forms of puzzles --------------------------------------------------------------
 

@@ -34,12 +34,12 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from coinsat.families import vdiag  # noqa: E402
-from coinsat.io.atomic import write_atomic  # noqa: E402
-from coinsat.io.instance_format import write_instance  # noqa: E402
+from coinsat.families import vdiag
+from coinsat.io.atomic import write_atomic
+from coinsat.io.instance_format import write_instance
+
+ROOT = Path(__file__).resolve().parent.parent
 
 FAMILIES = ROOT / "instances/families"
 RESULTS = ROOT / "benchmarks/vfamily_results.json"
