@@ -21,7 +21,6 @@ Timings are wall-clock on a shared machine: noisy.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -31,143 +30,22 @@ from pathlib import Path
 
 from coinsat.constructive import ConstructionError, construct
 from coinsat.errors import VerificationError
-from coinsat.families import TARGETS, vdiag
+from coinsat.analysis import fit_power_law, proven_optimum
+from coinsat.families import TARGETS, random_theorem1, random_theorem2, vdiag
 from coinsat.geometry import distance
-from coinsat.instance import make_instance
 from coinsat.io.atomic import write_atomic
-from coinsat.search.methods import METHODS, solve
+from coinsat.search.methods import METHODS
 from coinsat.solution import verify
-from coinsat.theory.span import lattice_span
-from coinsat.theory.square import hypothesis
 from coinsat.theory.triangular import decide
 
 ROOT = Path(__file__).resolve().parent.parent
 
-RING = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
-
-
-# --- instance generators -------------------------------------------------------------------
-
-def _hexagon(r, cx=0, cy=0):
-    return [(x + cx, y + cy) for x in range(-r, r + 1) for y in range(-r, r + 1) if abs(x + y) <= r]
-
-
-def _labels(rng, n):
-    scheme = rng.choice(("o", "o", "AB", "full"))
-    if scheme == "o":
-        return ["o"] * n
-    if scheme == "AB":
-        return [rng.choice("AB") for _ in range(n)]
-    return [f"c{i}" for i in range(n)]
-
-
-def _sparse(rng, n, planted):
-    """``planted`` plus isolated coins (pairwise at distance >= 2): goals without triangles."""
-    cells = set(planted)
-    r = 2 + 2 * int(n ** 0.5)
-    for _ in range(20000):
-        if len(cells) >= n:
-            break
-        p = (rng.randint(-r, r), rng.randint(-r, r))
-        if p not in cells and all((p[0] + dx, p[1] + dy) not in cells for dx, dy in RING):
-            cells.add(p)
-    return list(cells)[:n] if len(cells) >= n else None
-
-
-PLANTS = ([(0, 0), (1, 0), (2, 0), (3, 0)], [(0, 0), (1, 0), (2, 0), (6, 0), (7, 0)],
-          [(0, 0), (1, 0), (0, 1)], [(0, 0), (1, 0), (1, 1), (1, 2)])
-
-
-def tri_instance(rng, n_max, n_min=3):
-    """A random triangular instance (dense or with a sparse goal), labeled or not."""
-    n = rng.randint(n_min, n_max)
-    if rng.random() < 0.7:
-        r = max(2, int((n * rng.uniform(1.2, 3.5)) ** 0.5))
-        a = rng.sample(_hexagon(r), n)
-        b = rng.sample(_hexagon(r, rng.randint(-3, 3), rng.randint(-3, 3)), n)
-    else:
-        a = _sparse(rng, n, [(x + 1, y - 2) for x, y in rng.choice(PLANTS)])
-        b = _sparse(rng, n, rng.choice(PLANTS))
-        if a is None or b is None or len(a) != n or len(b) != n:
-            return None
-    labels = _labels(rng, n)
-    goal_labels = labels[:]
-    rng.shuffle(goal_labels)
-    return make_instance("triangular", dict(zip(a, labels)), dict(zip(b, goal_labels)), name="random")
-
-
-STEPS = ((2, 0), (0, 2), (-2, 0), (0, -2), (1, 1), (1, -1), (-1, 1), (-1, -1))
-SIDES = ((1, 0), (-1, 0), (0, 1), (0, -1))
-
-
-def _chain_with_extras(rng, n):
-    """n - 2 coins grown by steps of length 2 (a sparse, nearly span-minimal set) plus two
-    coins dropped next to two others: the hypothesis' extra coins."""
-    cells = [(0, 0)]
-    for _ in range(1000):
-        if len(cells) >= n - 2:
-            break
-        p = rng.choice(cells)
-        dx, dy = rng.choice(STEPS)
-        q = (p[0] + dx, p[1] + dy)
-        if all(abs(q[0] - c[0]) + abs(q[1] - c[1]) >= 2 for c in cells):
-            cells.append(q)
-    for _ in range(2):
-        cand = sorted({(c[0] + dx, c[1] + dy) for c in cells for dx, dy in SIDES} - set(cells))
-        cand = [q for q in cand if sum((q[0] + dx, q[1] + dy) in cells for dx, dy in SIDES) >= 2]
-        if not cand:
-            return None
-        cells.append(rng.choice(cand))
-    return cells if len(cells) == n else None
-
-
-def square_instance(rng, n_max):
-    """A random square instance kept when Theorem 2's hypothesis holds: half dense (A random
-    in a box, B random in span(A)), half sparse (A a chain of coins two apart plus two extra
-    coins; B the same kind of set moved into span(A), or random in span(A))."""
-    n = rng.randint(4, n_max)
-    if rng.random() < 0.5:
-        w, h = rng.randint(2, 6), rng.randint(2, 6)
-        cells = [(x, y) for x in range(w) for y in range(h)]
-        if len(cells) < n + 1:
-            return None
-        a = rng.sample(cells, n)
-    else:
-        a = _chain_with_extras(rng, n)
-        if a is None:
-            return None
-    span = sorted(lattice_span("square", a, 2))
-    if len(span) < n:
-        return None
-    b = _chain_with_extras(rng, n) if rng.random() < 0.3 else rng.sample(span, n)
-    if b is None:
-        return None
-    if not set(b) <= set(span):
-        dx = min(p[0] for p in span) - min(p[0] for p in b)
-        dy = min(p[1] for p in span) - min(p[1] for p in b)
-        b = [(x + dx, y + dy) for x, y in b]
-        if not set(b) <= set(span):
-            return None
-    inst = make_instance("square", a, b, name="random")
-    return inst if hypothesis(inst) is not None else None
-
-
 # --- runs ------------------------------------------------------------------------------------
 
 def optimum(inst, time_limit):
-    """A proven optimal length, or None (BFS first, then SAT when registered)."""
-    for method in ("bfs", "sat"):
-        if method not in METHODS:
-            continue
-        try:
-            r = solve(inst, method, time_limit=time_limit)
-        except Exception:  # an engine failing here is reported by its own tests
-            continue
-        if r.status.value == "optimal":
-            return len(r.solution), method
-        if r.status.value == "unsolvable":
-            return None, f"{method}:unsolvable"
-    return None, None
+    """A proven optimal length, or None; the second item says how (ends in "unsolvable" when proven)."""
+    methods = [m for m in ("bfs", "sat") if m in METHODS]
+    return proven_optimum(inst, methods, time_limit)
 
 
 def _coords(inst, config):
@@ -184,9 +62,9 @@ def run(kind, count, rng, n_max, opt_max, opt_time):
     tries = 0
     while len(rows) < count and tries < 50 * count:
         tries += 1
-        inst = tri_instance(rng, n_max) if kind == "triangular" else square_instance(rng, n_max)
+        inst = random_theorem1(rng, n_max) if kind == "triangular" else random_theorem2(rng, n_max)
         if kind == "triangular" and len(rows) % 4 == 0:  # one in four small: optima are known
-            inst = tri_instance(rng, min(n_max, opt_max))
+            inst = random_theorem1(rng, min(n_max, opt_max))
         if inst is None:
             continue
         if kind == "triangular" and not decide(inst).solvable:
@@ -211,9 +89,9 @@ def run(kind, count, rng, n_max, opt_max, opt_time):
             row["seconds"] = time.perf_counter() - t0
             row["error"] = str(e)
             if inst.n_coins <= opt_max:
-                _, by = optimum(inst, opt_time)
-                row["verdict"] = ("counterexample" if by and by.endswith("unsolvable") else
-                                  "gap" if by else "unclassified")
+                length, how = optimum(inst, opt_time)
+                row["verdict"] = ("counterexample" if how.endswith("unsolvable") else
+                                  "gap" if length is not None else "unclassified")
             else:
                 row["verdict"] = "unclassified"
         rows.append(row)
@@ -238,14 +116,9 @@ def family_rows():
 # --- report ----------------------------------------------------------------------------------
 
 def exponent(xs, ys):
-    """Least-squares k in y ~ c x^k."""
-    pts = [(math.log(x), math.log(y)) for x, y in zip(xs, ys) if x > 0 and y > 0]
-    if len(pts) < 2:
-        return float("nan")
-    mx = sum(p[0] for p in pts) / len(pts)
-    my = sum(p[1] for p in pts) / len(pts)
-    sxx = sum((p[0] - mx) ** 2 for p in pts)
-    return sum((p[0] - mx) * (p[1] - my) for p in pts) / sxx if sxx else float("nan")
+    """Least-squares k in y ~ c x^k (nan without two distinct x)."""
+    fit = fit_power_law(zip(xs, ys))
+    return float("nan") if fit is None else fit[0]
 
 
 def summary(kind, rows):

@@ -32,6 +32,7 @@ from pathlib import Path
 
 
 from coinsat import families
+from coinsat.analysis import proven_optimum
 from coinsat.commands.export import export, write_output
 from coinsat.io.atomic import write_atomic
 from coinsat.io.dimacs import expected_answer, gbd_hash
@@ -59,23 +60,6 @@ def members(groups: list[str]):
         else:
             for func, params in MEMBERS[g]:
                 yield g, params, getattr(families, func)(**params)
-
-
-def optimum(inst, methods: list[str], time_limit: float) -> tuple[int | None, str]:
-    """(L, source): the known optimum, or one proven now by the first method that can; (None, why) otherwise."""
-    if inst.known_optimal is not None:
-        return inst.known_optimal, "known_optimal (instance file; checked by the test suite)"
-    from coinsat.search.methods import solve
-
-    why = []
-    for method in methods:
-        r = solve(inst, method, time_limit=time_limit)
-        if r.status.value == "optimal":
-            return r.length, f"proven here by {r.method} in {r.seconds:.1f} s"
-        why.append(f"{r.method}: {r.status.value} after {r.seconds:.1f} s")
-        if r.status.value == "unsolvable":
-            break
-    return None, "; ".join(why)
 
 
 def header_value(text: str, key: str) -> str:
@@ -147,7 +131,7 @@ def main(argv=None) -> int:
     rows, skipped = [], []
     seen: dict[str, str] = {}  # hash -> file
     for family, params, inst in members(args.members.split(",")):
-        L, source = optimum(inst, methods, args.solve_time_limit)
+        L, source = proven_optimum(inst, methods, args.solve_time_limit, trust_known=True)
         if L is None or L < 1:
             skipped.append((inst.name, source if L is None else "optimum 0: no UNSAT side"))
             print(f"skip {inst.name}: {skipped[-1][1]}", file=sys.stderr)

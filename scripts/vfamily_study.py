@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 
+from coinsat.analysis import fit_power_law
 from coinsat.families import vdiag
 from coinsat.io.atomic import write_atomic
 from coinsat.io.instance_format import write_instance
@@ -129,20 +129,6 @@ def record(name: str, entry: dict, method: str, run: dict, field: str = "runs") 
     return results
 
 
-def fit_exponent(points: list[tuple[int, int]]) -> tuple[float, float] | None:
-    """Least squares of log(moves) = k log(n) + log(c); returns (k, c)."""
-    if len(points) < 2:
-        return None
-    xs = [math.log(n) for n, _ in points]
-    ys = [math.log(m) for _, m in points]
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    sxx = sum((x - mx) ** 2 for x in xs)
-    if sxx == 0:
-        return None
-    k = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
-    return k, math.exp(my - k * mx)
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--max-a", type=int, default=3)
@@ -230,7 +216,7 @@ def write_table(results: dict, args) -> None:
                      f"| {cert_cells(e.get('certificates', {}))} | {runs} |")
     lines.append("")
     for target, p in pts.items():
-        fit = fit_exponent(p)
+        fit = fit_power_law(p)
         if fit:
             lines.append(f"Fitted exponent ({target}, proven optima {p}): moves ≈ {fit[1]:.3g}·n^{fit[0]:.2f} "
                          f"— a least-squares fit over {len(p)} points, not evidence of an asymptotic rate.")

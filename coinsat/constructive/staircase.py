@@ -37,8 +37,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..geometry import Coord, apply, compose, distance, neighbours
-from ..errors import ConstructionError, GapError
+from ..geometry import Coord, apply, distance, neighbours
+from ..errors import GapError
 from .base import Play
 from .gadgets import GoalSpec, solve_window
 
