@@ -34,14 +34,22 @@ class Verdict:
     ok: bool
     step: int | None  # 1-based step of the first illegal move, or None
     reason: str
-    trace: tuple[Configuration, ...]  # C_0 .. C_k for the legal prefix
+    trace: tuple[Configuration, ...]  # C_0 .. C_k for the legal prefix (only C_k without keep_trace)
 
     def __bool__(self) -> bool:
         return self.ok
 
 
-def verify(instance: Instance, solution: Solution) -> Verdict:
-    """Replay ``solution`` from the start; accept iff every move is legal and a goal placement is reached."""
+def verify(instance: Instance, solution: Solution, keep_trace: bool = True) -> Verdict:
+    """Replay ``solution`` from the start; accept iff every move is legal and a goal placement is reached.
+
+    ``keep_trace=False`` keeps only the last configuration and replays on one set of
+    occupied cells updated in place, so that time and memory stay linear in the input
+    (``verify`` of many moves of many coins; a trace would hold moves x coins cells).
+    rules.check_move judges every move either way.
+    """
+    if not keep_trace:
+        return _verify_in_place(instance, solution)
     config = instance.start
     trace = [config]
     for t, move in enumerate(solution.moves, start=1):
@@ -53,6 +61,31 @@ def verify(instance: Instance, solution: Solution) -> Verdict:
     if not instance.is_goal(config):
         return Verdict(False, None, "the final configuration is not the goal", tuple(trace))
     return Verdict(True, None, "ok", tuple(trace))
+
+
+class _Occupied:
+    """All that check_move reads of a configuration: its occupied cells (here a mutable set)."""
+
+    __slots__ = ("cell_set",)
+
+    def __init__(self, cells: Iterable[int]):
+        self.cell_set = set(cells)
+
+
+def _verify_in_place(instance: Instance, solution: Solution) -> Verdict:
+    labels = dict(instance.start.coins)
+    occupied = _Occupied(labels)
+    for t, move in enumerate(solution.moves, start=1):
+        reason = check_move(instance.board, occupied, move, instance.d)  # type: ignore[arg-type]
+        if reason is not None:
+            return Verdict(False, t, reason, (Configuration(tuple(labels.items())),))
+        labels[move.dst] = labels.pop(move.src)
+        occupied.cell_set.discard(move.src)
+        occupied.cell_set.add(move.dst)
+    config = Configuration(tuple(labels.items()))
+    if not instance.is_goal(config):
+        return Verdict(False, None, "the final configuration is not the goal", (config,))
+    return Verdict(True, None, "ok", (config,))
 
 
 def certify_solution(instance: Instance, solution: Solution, engine: str) -> Solution:

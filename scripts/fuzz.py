@@ -523,6 +523,11 @@ def memory_cases() -> dict[str, tuple[tuple[str, ...], dict[str, bytes]]]:
             'board = "square"\nadjacency = ' + "9" * 100_000 + '\nstart = [[0, 0]]\ngoal = [[0, 0]]\n').encode()}),
         "hex integer of 100k digits": (("show", "{dir}/x.toml"), {"x.toml": (
             'board = "square"\nstart = [[0x' + "f" * 100_000 + ', 0]]\ngoal = [[0, 0]]\n').encode()}),
+        "verify: 5k legal moves of 5k coins": (("verify", "{dir}/x.toml", "{dir}/s.json"), {
+            "x.toml": ('board = "square"\nstart = [[0, 0], [1, 0], [0, 1], ' + ", ".join(
+                f"[{i}, 10]" for i in range(5000)) + ']\ngoal = [[0, 0], [1, 0], [0, 1], ' + ", ".join(
+                f"[{i}, 10]" for i in range(5000)) + "]\n").encode(),
+            "s.json": json.dumps({"moves": [[[0, 0], [1, 1]], [[1, 1], [0, 0]]] * 2500}).encode()}),
         "20k coins in a row": (("show", "{dir}/x.toml"), {"x.toml": (
             'board = "square"\nstart = [' + ", ".join(f"[{i}, 0]" for i in range(20_000)) + ']\ngoal = ['
             + ", ".join(f"[{i}, 1]" for i in range(20_000)) + "]\n").encode()}),

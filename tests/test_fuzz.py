@@ -165,6 +165,7 @@ def _regressions():
     for where in sorted(p for p in REGRESSIONS.iterdir() if (p / "case.json").is_file()):
         meta = json.loads((where / "case.json").read_text())
         marks = [pytest.mark.xfail(reason=meta["xfail"], strict=False)] if meta.get("xfail") else []
+        marks += [pytest.mark.slow] if meta.get("slow") else []
         out.append(pytest.param(where, id=where.name, marks=marks))
     return out
 

@@ -131,3 +131,27 @@ def test_human_output_keeps_graph_names_2_and_quoted_2_apart():
 
     assert cell_text(2) == "2" and cell_text("2") == '"2"'
     assert cell_text("a") == "a" and cell_text("a b") == '"a b"' and cell_text((3, -1)) == "(3, -1)"
+
+
+@settings(max_examples=150, deadline=None)
+@given(instances(), st.data())
+def test_verify_without_trace_gives_the_same_verdict(inst, data):
+    from coinsat.solution import Solution, verify
+
+    n = inst.board.size
+    moves = data.draw(st.lists(st.tuples(st.integers(-1, n), st.integers(-1, n)), max_size=6))
+    if data.draw(st.booleans()):  # also long legal prefixes: follow legal moves
+        from coinsat.rules import legal_moves
+
+        config, moves = inst.start, []
+        for _ in range(data.draw(st.integers(0, 6))):
+            options = legal_moves(inst.board, config, inst.d)
+            if not options:
+                break
+            mv = data.draw(st.sampled_from(options))
+            moves.append(mv)
+            config = config.moved(*mv)
+    sol = Solution.of(moves)
+    full, lean = verify(inst, sol), verify(inst, sol, keep_trace=False)
+    assert (full.ok, full.step, full.reason) == (lean.ok, lean.step, lean.reason)
+    assert full.trace[-1] == lean.trace[-1]

@@ -23,7 +23,7 @@ def run(args) -> int:
 
     instance = read_instance(args.file)
     instance, solution = read_solution(instance, args.solution)
-    verdict = verify(instance, solution)
+    verdict = verify(instance, solution, keep_trace=False)
     if args.json:
         print(json.dumps({"ok": verdict.ok, "step": verdict.step, "reason": verdict.reason,
                           "length": len(solution)}))
