@@ -111,5 +111,12 @@ def human(instance, result: Result, obj: dict) -> str:
     if result.stats.get("window_optimal"):
         lines.append("  note: shortest among solutions inside the window; not proven globally optimal")
     for t, (s, p) in enumerate(obj["moves"], start=1):
-        lines.append(f"  {t:3d}. {s} -> {p}")
+        lines.append(f"  {t:3d}. {_cell(s)} -> {_cell(p)}")
     return "\n".join(lines)
+
+
+def _cell(c) -> str:
+    """A cell of the JSON move list for people: [x, y] as is; graph names 2 and "2" kept apart."""
+    from ..io.render import cell_text
+
+    return str(c) if isinstance(c, list) else cell_text(c)
