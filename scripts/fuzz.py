@@ -31,11 +31,11 @@ import contextlib
 import hashlib
 import io
 import json
+import math
 import multiprocessing
 import os
 import random
 import resource
-import shutil
 import signal
 import subprocess
 import sys
@@ -153,7 +153,7 @@ def judge(code: int | None, stderr: str, paths: list[str], argv: tuple[str, ...]
         return None
     lines = [l for l in stderr.splitlines() if l.strip()]
     errors = [l for l in lines if l.startswith("coinsat: error: ")]
-    usage = [l for l in lines if l.startswith("usage:") or l.startswith(" ")]
+    usage = [l for l in lines if l.startswith(("usage:", " "))]
     if len(errors) != 1 or len(errors) + len(usage) != len(lines):
         return "exit 2 without exactly one 'coinsat: error:' line"
     if usage:  # argparse: the message names the argument, not a file
@@ -340,7 +340,9 @@ def _toml_value(v) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, float):
-        return "nan" if v != v else ("inf" if v > 0 else "-inf") if v in (float("inf"), float("-inf")) else repr(v)
+        if math.isnan(v) or math.isinf(v):
+            return "nan" if math.isnan(v) else "inf" if v > 0 else "-inf"
+        return repr(v)
     if isinstance(v, int):
         return str(v)
     if isinstance(v, str):
@@ -393,7 +395,7 @@ def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
 # --- cases per surface -------------------------------------------------------------------
 
 def instance_case(seeds: Seeds, rng: random.Random) -> Case:
-    name, data = rng.choice(sorted(seeds.instances.items()))
+    _, data = rng.choice(sorted(seeds.instances.items()))
     if rng.random() < 0.5:
         obj = tomllib.loads(data.decode())
         for _ in range(rng.randint(1, 3)):
@@ -479,7 +481,7 @@ def cli_case(seeds: Seeds, rng: random.Random) -> Case:
         argv += ["--time-limit", "3"]  # arguments are fuzzed, not the engines' running time
     if command == "export":
         argv = [a for a in argv if a != "9" * 5000] + ["--horizon", str(rng.randint(0, 3))]
-    name, data = rng.choice([("h-to-o.toml", seeds.instances["h-to-o.toml"]),
+    _, data = rng.choice([("h-to-o.toml", seeds.instances["h-to-o.toml"]),
                              ("graph.toml", seeds.instances["graph.toml"])])
     files = [("x.toml", data)]
     if seeds.solutions:
@@ -664,9 +666,10 @@ def write_table(path: Path, command: str, minutes: float, tried: dict, failures:
     lines = [
         "# Fuzz campaign", "",
         f"Command: `{command}` (made by `scripts/fuzz.py`).", "",
-        "Invariant for every input: exit 0, 1, 2 or 3; no traceback; an exit 2 is one line "
-        "`coinsat: error: FILE[:LINE]: ...` naming an input file (or an argparse usage error); "
-        f"memory cases (child processes): peak RSS <= {MEMORY_BASE // 2**20} MB + {MEMORY_PER_BYTE} x input bytes.", "",
+        ("Invariant for every input: exit 0, 1, 2 or 3; no traceback; an exit 2 is one line "
+         "`coinsat: error: FILE[:LINE]: ...` naming an input file (or an argparse usage error); "
+         f"memory cases (child processes): peak RSS <= {MEMORY_BASE // 2**20} MB + {MEMORY_PER_BYTE} x "
+         "input bytes."), "",
         f"Wall time: {minutes:.1f} min; slowest in-process case: {slowest:.1f} s.", "",
         "| surface | inputs tried | failures |", "|---|---:|---:|",
     ]
