@@ -191,7 +191,8 @@ def _load_toml(text: str, path: str) -> dict:
     except ValueError as e:  # int("9" * 5000): Python refuses more than 4300 digits
         if "digits" not in str(e):
             raise
-        raise InstanceError("an integer has too many digits (at most 101)", path, _long_number_line(text)) from None
+        raise InstanceError("an integer has too many digits (integers are limited to 10^100)", path,
+                            _long_number_line(text)) from None
 
 
 def _line_at(text: str, pos: int) -> int:
