@@ -1,80 +1,157 @@
-"""Lattice maths: directions, neighbours of a coordinate, distances, symmetries.
+"""Lattice maths: a lattice is data — its neighbour vectors, its point group, its hull forms.
 
 Square grid: ``(x, y)`` with the 4 unit directions.  Triangular grid: axial
 ``(x, y)`` with neighbours (±1,0), (0,±1), (1,−1), (−1,1), drawn at Cartesian
-(x + y/2, y·√3/2).  Symmetries are integer 2x2 matrices acting on coordinates
-(the point group of the lattice: 8 for the square grid, 12 for the triangular).
+(x + y/2, y·√3/2).  Cubic grid: ``(x, y, z)`` with the 6 unit directions, and the
+d-dimensional hypercubic grid ``hypercubic-<d>`` with its 2d.  Symmetries are
+integer matrices acting on coordinates (the point group of the lattice: 8 for the
+square grid, 12 for the triangular, 48 for the cubic, 2^d·d! for the hypercubic).
+
+Adding a lattice is one :class:`Lattice` entry: its directions, generators of its
+point group, the linear forms that bound its hull (the box's axes; the
+triangular hexagon adds x + y) and its graph distance.  The boards that
+instance files can name are :data:`LATTICES` — the lattices that also have a
+picture syntax and 2-D windows (``board.py``, ``io/instance_format.py``); the
+cubic and hypercubic lattices are here as the seam for the paper's open
+problem 3, ready for a board and a syntax of their own.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import permutations, product
 from typing import Iterable
 
-Coord = tuple[int, int]
-Matrix = tuple[tuple[int, int], tuple[int, int]]
+Coord = tuple[int, ...]
+Matrix = tuple[tuple[int, ...], ...]
 
+
+@dataclass(frozen=True)
+class Lattice:
+    """One lattice: ``directions`` (the neighbour vectors), ``generators`` of the point group
+    fixing the origin, ``forms`` (linear forms whose ranges cut out the hull), and whether
+    its graph distance is the L1 norm (``l1``) or the hexagonal one (``hexagonal``)."""
+
+    name: str
+    directions: tuple[Coord, ...]
+    generators: tuple[Matrix, ...]
+    forms: tuple[Coord, ...]
+    metric: str = "l1"
+
+    @property
+    def dimension(self) -> int:
+        return len(self.directions[0])
+
+
+def _units(dim: int) -> tuple[Coord, ...]:
+    return tuple(tuple(s * (i == k) for k in range(dim)) for i in range(dim) for s in (1, -1))
+
+
+def _hypercube_group(dim: int) -> tuple[Matrix, ...]:
+    """Generators of the hyperoctahedral group: every axis permutation and one sign flip
+    (the whole signed-permutation group, which :func:`symmetries` closes)."""
+    perms = tuple(tuple(tuple(int(p[i] == k) for k in range(dim)) for i in range(dim))
+                  for p in permutations(range(dim)))
+    flip = tuple(tuple((-1 if i == 0 else 1) * (i == k) for k in range(dim)) for i in range(dim))
+    return perms + (flip,)
+
+
+def hypercubic(dim: int) -> Lattice:
+    """The d-dimensional hypercubic lattice Z^d (dim >= 1)."""
+    if dim < 1:
+        raise ValueError(f"a hypercubic lattice has dimension >= 1, not {dim}")
+    return Lattice(f"hypercubic-{dim}", _units(dim), _hypercube_group(dim), _units(dim)[::2])
+
+
+SQUARE = Lattice("square", ((1, 0), (-1, 0), (0, 1), (0, -1)),
+                 # a rotation of order 4 and a reflection
+                 (((0, -1), (1, 0)), ((1, 0), (0, -1))), ((1, 0), (0, 1)))
+TRIANGULAR = Lattice("triangular", ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)),
+                     # axial rotation by 60 degrees: (x, y) -> (-y, x + y); reflection swaps the axes
+                     (((0, -1), (1, 1)), ((0, 1), (1, 0))), ((1, 0), (0, 1), (1, 1)), metric="hexagonal")
+CUBIC = Lattice("cubic", _units(3), _hypercube_group(3), _units(3)[::2])
+
+#: every lattice by name (``hypercubic-<d>`` is made on demand by :func:`lattice`)
+TABLE: dict[str, Lattice] = {lat.name: lat for lat in (SQUARE, TRIANGULAR, CUBIC)}
+#: the lattices an instance file can name as its board (a picture syntax and 2-D windows exist)
 LATTICES = ("square", "triangular")
-
-DIRECTIONS: dict[str, tuple[Coord, ...]] = {
-    "square": ((1, 0), (-1, 0), (0, 1), (0, -1)),
-    "triangular": ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)),
-}
-
-# Generators of the point groups: a rotation of order 4 (resp. 6) and a reflection.
-_GENERATORS: dict[str, tuple[Matrix, Matrix]] = {
-    "square": (((0, -1), (1, 0)), ((1, 0), (0, -1))),
-    # axial rotation by 60 degrees: (x, y) -> (-y, x + y); reflection swaps the axes.
-    "triangular": (((0, -1), (1, 1)), ((0, 1), (1, 0))),
-}
+#: kept for callers that want the vectors alone
+DIRECTIONS: dict[str, tuple[Coord, ...]] = {name: lat.directions for name, lat in TABLE.items()}
 
 
-def neighbours(lattice: str, c: Coord) -> tuple[Coord, ...]:
-    x, y = c
-    return tuple((x + dx, y + dy) for dx, dy in DIRECTIONS[lattice])
+def lattice(name: str) -> Lattice:
+    """The lattice called ``name`` (``square``, ``triangular``, ``cubic``, ``hypercubic-<d>``)."""
+    if name in TABLE:
+        return TABLE[name]
+    if name.startswith("hypercubic-") and name[len("hypercubic-"):].isdigit():
+        return hypercubic(int(name[len("hypercubic-"):]))
+    raise ValueError(f"unknown lattice {name!r}")
 
 
-def distance(lattice: str, a: Coord, b: Coord) -> int:
+def neighbours(name: str, c: Coord) -> tuple[Coord, ...]:
+    dirs = DIRECTIONS[name] if name in DIRECTIONS else lattice(name).directions
+    if len(c) == 2:  # the hot path of every 2-D search
+        x, y = c
+        return tuple((x + dx, y + dy) for dx, dy in dirs)
+    return tuple(tuple(a + b for a, b in zip(c, v)) for v in dirs)
+
+
+def distance(name: str, a: Coord, b: Coord) -> int:
     """Graph distance on the infinite lattice."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    if lattice == "square":
-        return abs(dx) + abs(dy)
-    return (abs(dx) + abs(dy) + abs(dx + dy)) // 2
+    if len(a) == 2:  # the hot path
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        if name == "triangular":
+            return (abs(dx) + abs(dy) + abs(dx + dy)) // 2
+        if name == "square":
+            return abs(dx) + abs(dy)
+    if lattice(name).metric == "hexagonal":
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        return (abs(dx) + abs(dy) + abs(dx + dy)) // 2
+    return sum(abs(q - p) for p, q in zip(a, b))
 
 
 def apply(m: Matrix, c: Coord) -> Coord:
-    return (m[0][0] * c[0] + m[0][1] * c[1], m[1][0] * c[0] + m[1][1] * c[1])
+    return tuple(sum(row[k] * c[k] for k in range(len(c))) for row in m)
 
 
 def compose(a: Matrix, b: Matrix) -> Matrix:
     """The matrix product a·b (apply b first, then a)."""
-    return tuple(
-        tuple(sum(a[i][k] * b[k][j] for k in range(2)) for j in range(2)) for i in range(2)
-    )  # type: ignore[return-value]
+    n = len(a)
+    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(n)) for j in range(n)) for i in range(n))
 
 
-def symmetries(lattice: str) -> tuple[Matrix, ...]:
+def symmetries(name: str) -> tuple[Matrix, ...]:
     """All lattice symmetries fixing the origin (identity first)."""
-    identity: Matrix = ((1, 0), (0, 1))
+    return _group(lattice(name))
+
+
+@lru_cache(maxsize=None)
+def _group(lat: Lattice) -> tuple[Matrix, ...]:
+    dim = lat.dimension
+    identity: Matrix = tuple(tuple(int(i == k) for k in range(dim)) for i in range(dim))
     group = [identity]
+    seen = {identity}
     frontier = [identity]
     while frontier:
         g = frontier.pop()
-        for h in _GENERATORS[lattice]:
+        for h in lat.generators:
             k = compose(g, h)
-            if k not in group:
+            if k not in seen:
+                seen.add(k)
                 group.append(k)
                 frontier.append(k)
     return tuple(group)
 
 
-def ball(lattice: str, centre: Iterable[Coord], radius: int) -> frozenset[Coord]:
+def ball(name: str, centre: Iterable[Coord], radius: int) -> frozenset[Coord]:
     """All coordinates within lattice distance ``radius`` of the set ``centre``."""
     seen = set(centre)
     frontier = list(seen)
     for _ in range(radius):
         nxt = []
         for c in frontier:
-            for n in neighbours(lattice, c):
+            for n in neighbours(name, c):
                 if n not in seen:
                     seen.add(n)
                     nxt.append(n)
@@ -82,19 +159,25 @@ def ball(lattice: str, centre: Iterable[Coord], radius: int) -> frozenset[Coord]
     return frozenset(seen)
 
 
-def hull(lattice: str, coords: Iterable[Coord], margin: int = 0) -> frozenset[Coord]:
-    """The lattice hull of ``coords`` grown by ``margin``.
+def hull(name: str, coords: Iterable[Coord], margin: int = 0) -> frozenset[Coord]:
+    """The lattice hull of ``coords`` grown by ``margin``: the cells on which each of the
+    lattice's forms takes a value within the range it takes on ``coords``, ± ``margin``.
 
-    Square grid: the bounding box.  Triangular grid: the bounding hexagon, the
+    Square (and cubic) grid: the bounding box.  Triangular grid: the bounding hexagon, the
     cells whose x, y and x + y all lie in the ranges spanned by ``coords``.
     """
+    lat = lattice(name)
     cs = list(coords)
-    xs = [c[0] for c in cs]
-    ys = [c[1] for c in cs]
-    x0, x1, y0, y1 = min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin
-    box = ((x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1))
-    if lattice == "square":
+    dim = lat.dimension
+    lows = [min(c[i] for c in cs) - margin for i in range(dim)]
+    highs = [max(c[i] for c in cs) + margin for i in range(dim)]
+    box = product(*(range(lo, hi + 1) for lo, hi in zip(lows, highs)))
+    extra = [f for f in lat.forms if sum(1 for t in f if t) > 1]  # the forms beyond the axes
+    if not extra:
         return frozenset(box)
-    ss = [x + y for x, y in cs]
-    s0, s1 = min(ss) - margin, max(ss) + margin
-    return frozenset((x, y) for x, y in box if s0 <= x + y <= s1)
+    ranges = [(min(_dot(f, c) for c in cs) - margin, max(_dot(f, c) for c in cs) + margin) for f in extra]
+    return frozenset(p for p in box if all(lo <= _dot(f, p) <= hi for f, (lo, hi) in zip(extra, ranges)))
+
+
+def _dot(f: Coord, c: Coord) -> int:
+    return sum(a * b for a, b in zip(f, c))

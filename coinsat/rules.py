@@ -9,6 +9,14 @@ A move ``(src, dst)`` lifts the coin on cell ``src`` and drops it on cell
    (equivalently: after the move, ``dst`` has >= d occupied neighbours).
 
 :func:`check_move` is the definition; it says why a move is illegal.
+
+**Move models.**  Conditions 1–3 are the paper's *jump* model: the coin leaves
+the plane and lands anywhere.  A move model adds one more condition on the
+path the coin takes (the paper's open problem 2 asks about *slides*, where the
+coin must travel in the plane without overlapping others).  Models are
+entries of :data:`MOVE_MODELS`, each a function ``(board, config, move) ->
+reason or None`` applied after 1–3; ``"jump"`` adds nothing.  The bitmask
+kernels below implement the jump model only.
 :func:`legal_moves` and :func:`apply_move` are built on it.  The bitmask
 kernels :func:`successors` and :func:`predecessors` are the same rule
 specialised for explicit-state search (tests check that they enumerate
@@ -17,11 +25,11 @@ exactly what :func:`check_move` accepts, in both directions of time).
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 from .board import Board
 from .configuration import Configuration
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, UsageError
 
 
 class Move(NamedTuple):
@@ -36,9 +44,27 @@ SOURCE_EMPTY = "source cell is empty"
 DEST_OCCUPIED = "destination cell is occupied"
 TOO_FEW = "destination is adjacent to fewer than {d} other coins"
 
+JUMP = "jump"
 
-def check_move(board: Board, config: Configuration, move: Move, d: int = 2) -> str | None:
-    """None if ``move`` is legal in ``config``; otherwise the reason it is not."""
+
+def _jump(board: Board, config: Configuration, move: "Move") -> str | None:
+    return None  # a jump may go anywhere: conditions 1-3 are the whole rule
+
+
+#: move model -> the extra condition it puts on a move that meets conditions 1-3
+MOVE_MODELS: dict[str, Callable[[Board, Configuration, "Move"], str | None]] = {JUMP: _jump}
+
+
+def _model(name: str) -> Callable[[Board, Configuration, "Move"], str | None]:
+    try:
+        return MOVE_MODELS[name]
+    except KeyError:
+        raise UsageError(f"unknown move model {name!r} (choose from {', '.join(MOVE_MODELS)})") from None
+
+
+def check_move(board: Board, config: Configuration, move: Move, d: int = 2, model: str = JUMP) -> str | None:
+    """None if ``move`` is legal in ``config`` under the move ``model``; otherwise the reason it is not."""
+    extra = _model(model)
     src, dst = move
     if not (0 <= src < board.size and 0 <= dst < board.size):
         return OFF_BOARD
@@ -52,7 +78,7 @@ def check_move(board: Board, config: Configuration, move: Move, d: int = 2) -> s
     support = sum(1 for n in board.neighbours[dst] if n in occupied and n != src)
     if support < d:
         return TOO_FEW.format(d=d)
-    return None
+    return extra(board, config, move)
 
 
 def legal_moves(board: Board, config: Configuration, d: int = 2) -> list[Move]:

@@ -81,3 +81,17 @@ def test_source_empty_and_too_few():
     assert "fewer than 3" in check_move(b, inst.start, Move(b.cell((1, 1)), b.cell((1, 0))), 3)
     with pytest.raises(IllegalMoveError):
         apply_move(b, inst.start, Move(b.cell((1, 1)), b.cell((1, 0))), 3)
+
+
+def test_a_move_model_adds_its_condition_and_unknown_models_are_refused(monkeypatch):
+    from coinsat import rules
+    from coinsat.errors import UsageError
+    from coinsat.instance import make_instance
+
+    inst = make_instance("square", [(0, 0), (1, 0), (0, 1)], [(1, 1), (1, 0), (0, 1)])
+    (move,) = [m for m in rules.legal_moves(inst.board, inst.start) if inst.board.coords[m.dst] == (1, 1)]
+    assert rules.check_move(inst.board, inst.start, move, 2, model="jump") is None
+    monkeypatch.setitem(rules.MOVE_MODELS, "blocked", lambda board, config, mv: "the path is blocked")
+    assert rules.check_move(inst.board, inst.start, move, 2, model="blocked") == "the path is blocked"
+    with pytest.raises(UsageError):
+        rules.check_move(inst.board, inst.start, move, 2, model="teleport")
