@@ -82,17 +82,13 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from coinsat import geometry
+from coinsat.certificates.build.screens import screen
 from coinsat.instance import Instance, make_instance
 from coinsat.io.instance_format import read_instance, write_instance
 from coinsat.result import Result, Status
 from coinsat.rules import apply_move, legal_moves
 from coinsat.search.methods import METHODS, get_method, inapplicable
 from coinsat.solution import verify
-
-try:  # the screens' module is moving into certificates/build/ (work in progress elsewhere)
-    from coinsat.certificates.build.screens import screen
-except ImportError:
-    from coinsat.certificates.screens import screen
 
 ROOT = Path(__file__).resolve().parent.parent
 FAILURES = ROOT / "tests" / "data" / "crosscheck_failures"
