@@ -290,6 +290,7 @@ def test_a_limit_incumbent_is_feasible_with_the_proven_bound():
     purpose): the incumbent is verified and reported feasible; the solver's dual bound b
     proves only "no solution with <= min(T, ceil(b) - 1) moves"."""
     from coinsat.backends.ilp_backend import IlpAnswer
+    from coinsat.limits import Limits
     from coinsat.search.ilp import _Run
 
     inst = swap_instance()  # optimum 3
@@ -297,7 +298,7 @@ def test_a_limit_incumbent_is_feasible_with_the_proven_bound():
     model = build_ilp(inst, T)
     assert run_ilp(model.problem).optimal
     for bound, lb in ((None, 0), (1.0, 1), (2.5, 3), (9.0, 3)):
-        run = _Run(inst, {}, 0.0)
+        run = _Run(inst, {}, Limits())
         r = run.found(IlpAnswer(SAT, False, 3.0, bound, "highs", "TimeLimit", 1.0), model, T)
         assert r.length == 3 and verify(inst, r.solution).ok
         assert r.lower_bound == lb  # capped by the solution itself, never above it

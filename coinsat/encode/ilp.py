@@ -41,10 +41,11 @@ infeasibility proves that no such solution exists.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..configuration import Configuration
 from ..instance import Instance
+from ..limits import poll
 from ..solution import Solution
 
 
@@ -141,6 +142,10 @@ def build_ilp(instance: Instance, horizon: int, *, noop_last: bool = True, windo
               no_return: bool = True, counts: bool = False, name: str | None = None) -> IlpModel:
     """The integer program "a solution with <= ``horizon`` moves, minimising moves".
 
+    The build polls the ambient budget (``coinsat.limits.poll``) once per step of
+    every family, so under ``limits.enforced`` a spent budget stops it with
+    :class:`~coinsat.errors.LimitReached`.
+
     The options switch the optional families I10, I11, I12, I13 (each keeps the
     optimum within the horizon: encodings/ilp.md, "Options").  Raises
     ValueError for a negative horizon.
@@ -190,18 +195,26 @@ class _Builder:
         self.L = range(len(labels))
         self.vars: dict[Any, Any] = {}
         self.steps = range(1, horizon + 1)
-        for t in self.steps:
+        for t in self._steps(self.steps):
             self._var(Noop(t), f"n_{t}")
             for c in self.cells:
                 for li in self.L:
                     fix = None if windows.fillable(c, t) else 0  # I11
                     self._var(Fill(c, li, t), f"f_{c}_{li}_{t}", fix)
                     self._var(Vacate(c, li, t), f"v_{c}_{li}_{t}")
-        for t in range(1, horizon + 1):
+        for t in self._steps(range(1, horizon + 1)):
             for c in self.cells:
                 fix = None if windows.occupiable(c, t) else 0  # I11
                 for li in self.L:
                     self._var(Occ(c, li, t), f"x_{c}_{li}_{t}", fix)
+
+    @staticmethod
+    def _steps(steps: Iterable[int]) -> Iterator[int]:
+        """``steps``, polling the ambient budget before each (``limits.poll``): a step of a
+        wide window takes a while to build, and a limit must be able to stop the build."""
+        for t in steps:
+            poll()
+            yield t
 
     def _var(self, key, name: str, fixed: int | None = None):
         lo, hi = (0, 1) if fixed is None else (fixed, fixed)
@@ -234,7 +247,7 @@ class _Builder:
 
     def dynamics(self) -> None:
         """I4: a cell's class-l occupancy changes only by a fill or a vacate of class l."""
-        for t in self.steps:
+        for t in self._steps(self.steps):
             for c in self.cells:
                 for li in self.L:
                     self.prob += (self.x(c, li, t) == self.x(c, li, t - 1)
@@ -244,7 +257,7 @@ class _Builder:
     def one_move_or_noop(self) -> None:
         """I5: exactly one fill and one vacate per step, or neither (a no-op)."""
         lp = self.pulp.lpSum
-        for t in self.steps:
+        for t in self._steps(self.steps):
             active = 1 - self.vars[Noop(t)]
             self.prob += lp(self.fill(c, t) for c in self.cells) == active, f"I5f_{t}"
             self.prob += lp(self.vacate(c, t) for c in self.cells) == active, f"I5v_{t}"
@@ -254,7 +267,7 @@ class _Builder:
         if len(self.labels) < 2:
             return
         lp = self.pulp.lpSum
-        for t in self.steps:
+        for t in self._steps(self.steps):
             for li in self.L:
                 self.prob += (lp(self.vars[Fill(c, li, t)] for c in self.cells)
                               == lp(self.vars[Vacate(c, li, t)] for c in self.cells), f"I6_{li}_{t}")
@@ -263,32 +276,32 @@ class _Builder:
         """I7: at most one coin per cell (implied by binarity when there is one class)."""
         if len(self.labels) < 2:
             return
-        for t in self.steps:
+        for t in self._steps(self.steps):
             for c in self.cells:
                 self.prob += self.occ(c, t) <= 1, f"I7_{c}_{t}"
 
     def distinct_cells(self) -> None:
         """I8: a move's source and destination differ."""
-        for t in self.steps:
+        for t in self._steps(self.steps):
             for c in self.cells:
                 self.prob += self.fill(c, t) + self.vacate(c, t) <= 1, f"I8_{c}_{t}"
 
     def support(self) -> None:
         """I9: a filled cell has >= d occupied neighbours after the move."""
         d, nbrs = self.inst.d, self.inst.board.neighbours
-        for t in self.steps:
+        for t in self._steps(self.steps):
             for c in self.cells:  # a cell with < d neighbours gets d * fill <= (< d): never filled
                 around = self.pulp.lpSum(self.occ(q, t) for q in nbrs[c])
                 self.prob += d * self.fill(c, t) <= around, f"I9_{c}_{t}"
 
     def noops_last(self) -> None:
         """I10: once a step is a no-op, every later step is one."""
-        for t in range(1, self.T):
+        for t in self._steps(range(1, self.T)):
             self.prob += self.vars[Noop(t)] <= self.vars[Noop(t + 1)], f"I10_{t}"
 
     def no_return(self) -> None:
         """I12: the cell filled at step t is not vacated at step t + 1."""
-        for t in range(1, self.T):
+        for t in self._steps(range(1, self.T)):
             for c in self.cells:
                 self.prob += self.fill(c, t) + self.vacate(c, t + 1) <= 1, f"I12_{c}_{t}"
 
@@ -300,7 +313,7 @@ class _Builder:
         start = [(c, index[lab]) for c, lab in self.inst.start.coins]
         goal = [(c, index[lab]) for c, lab in placements[0].coins] if len(placements) == 1 else None
         moved = lambda ts: lp(1 - self.vars[Noop(u)] for u in ts)  # noqa: E731
-        for t in self.steps:
+        for t in self._steps(self.steps):
             self.prob += (lp(1 - self.x(c, li, t) for c, li in start) <= moved(range(1, t + 1)),
                           f"I13s_{t}")
             if goal is not None and t < self.T:

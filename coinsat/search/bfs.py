@@ -7,108 +7,238 @@ smaller frontier; the first level that meets the other side gives an optimal
 solution (every meeting found while completing the level has the same total
 length, because the two explored balls were disjoint before it).
 
-Answers and their scope:
+**Exact windows** (square grid with d >= 2, graph boards; and any window with
+``grow=False``): one search of the instance's window.
 
 * ``optimal`` when a solution is found and the window is exact up to its
-  length minus one (Instance.exact_within); otherwise ``feasible`` with the
+  length minus one (``bounds.exact_for``); otherwise ``feasible`` with the
   lower bound that the window does prove;
 * ``unsolvable`` when one side is exhausted: scope ``global`` on an exact
   window (square grid: span(start), by Lemma "span monotone"; graph boards),
   scope ``window`` otherwise — then it means "no solution that stays inside
   the window", and ``lower_bound`` is only what the window proves globally;
 * ``bounded`` when ``max_moves`` is reached and the window is exact for that
-  horizon; ``unknown`` when it is not (the window is then the limit: give the
-  instance a larger ``margin``), and on a time or state limit.
+  horizon; ``unknown`` when it is not, and on a time, memory or state limit.
+
+**Inexact windows** (triangular grid, square grid with d = 1): the window grows
+until it is exact for the horizon searched (``search/windows.py``: round H
+searches the smallest window holding the lattice layer R_H, to total depth H).
+Every answer is then global: ``optimal``, ``bounded`` at ``max_moves``,
+``unsolvable`` from the screens or from a forward side that runs out inside a
+window holding R_{f+1} (the set of every reachable configuration), and
+``unknown``/``feasible`` with the proven lower bound when a limit (time, memory,
+the state budget shared by all rounds, the window cap) stops the growth.
+
+In a round at horizon H the backward side is pruned by the same lemma: a
+configuration k moves before the end of a solution with <= H moves lies in
+R_{H-k}, so a backward state at depth k outside R_{H-k} is dropped.  Every
+state of a shortest solution of length L <= H survives (C_{L-k} lies in
+R_{L-k}, inside R_{H-k}), so the first meeting still gives the optimum, and a
+level pair (f, b) with f + b = H and no meeting still proves "none with <= H
+moves"; a pruned backward side that runs out proves only that.
 """
 
 from __future__ import annotations
 
-import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
 
+from ..errors import LimitReached
 from ..instance import Instance
+from ..limits import Limits, enforced
 from ..result import Result, Status
 from ..rules import predecessors, successors
 from ..solution import Solution, certify_solution
+from .bounds import exact_for, layer_steps
+from .windows import Step, elapsed, exact_horizon, fits, grow, result_of
 
-INF = float("inf")
+#: states expanded between two polls of the time and memory limits
+POLL = 256
 
 
-def solve_bfs(
-    instance: Instance,
-    max_moves: int | None = None,
-    time_limit: float | None = None,
-    max_states: int = 20_000_000,
-) -> Result:
-    t0 = time.perf_counter()
-    deadline = INF if time_limit is None else t0 + time_limit
+@dataclass(frozen=True)
+class _Outcome:
+    """How one bidirectional search ended.  ``explored`` = f + b: no solution with
+    <= explored moves inside the window (for a meeting: its length minus one)."""
+
+    kind: str  # meet | forward | backward (that side ran out) | horizon | limit
+    explored: int
+    forward_depth: int
+    states: int
+    moves: list | None = None
+    reason: str | None = None
+
+
+def solve_bfs(instance: Instance, max_moves: int | None = None, time_limit: float | None = None,
+              max_states: int = 20_000_000, memory_limit: int | None = None, grow: bool = True) -> Result:
+    """Shortest solution by bidirectional BFS (module docstring).  ``max_states`` bounds the
+    states held (summed over the rounds of a growing window); ``grow=False`` searches an
+    inexact window as given (answers then speak of the window)."""
+    limits = Limits(time_limit, memory_limit)
+    if grow and instance.board.is_lattice and not instance.board.exact:
+        return _grown(instance, max_moves, limits, max_states)
+    return _fixed(instance, max_moves, limits, max_states)
+
+
+# --- one window, as given -----------------------------------------------------------------------
+
+
+def _fixed(instance: Instance, max_moves: int | None, limits: Limits, max_states: int) -> Result:
+    with enforced(limits):
+        out = _search(instance, max_moves, limits, max_states)
+    stats = {"states": out.states, "forward_depth": out.forward_depth,
+             "backward_depth": out.explored - out.forward_depth}
+    if out.reason:
+        stats["stopped"] = out.reason
+
+    def result(status, solution=None, lb=None, certificate=None) -> Result:
+        return Result(status, "bfs", solution, lb, certificate, elapsed(limits), stats)
+
+    radius = exact_horizon(instance)  # None: exact for every horizon
+    if out.kind == "meet":
+        solution = certify_solution(instance, Solution.of(out.moves), "bfs")
+        n = len(solution)
+        if radius is None or n - 1 <= radius:
+            return result(Status.OPTIMAL, solution, n)
+        stats["window_optimal"] = True  # optimal among solutions that stay in the window
+        return result(Status.FEASIBLE, solution, min(n, radius + 1))
+    proven = out.explored if radius is None else min(out.explored, radius)
+    if out.kind in ("forward", "backward"):
+        scope = "global" if radius is None else "window"
+        cert = {"kind": "exhaustive-search", "scope": scope, "window": instance.board.window,
+                "states": out.states, "side": out.kind}
+        return result(Status.UNSOLVABLE, lb=None if scope == "global" else radius + 1, certificate=cert)
+    if out.kind == "horizon" and exact_for(instance, max_moves):
+        cert = {"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves}
+        return result(Status.BOUNDED, lb=max_moves + 1, certificate=cert)
+    # a limit, or "none within max_moves" inside a window not exact for it: not a bounded answer
+    return result(Status.UNKNOWN, lb=proven + 1)
+
+
+# --- a window grown to each horizon -------------------------------------------------------------
+
+
+def _grown(instance: Instance, max_moves: int | None, limits: Limits, max_states: int) -> Result:
+    g = grow(instance, _round(instance), limits, max_moves=max_moves, max_states=max_states)
+    stats = g.stats()
+
+    def result(status, solution=None, lb=None, certificate=None) -> Result:
+        return Result(status, "bfs", solution, lb, certificate, elapsed(limits), stats)
+
+    return result_of(g, result, lambda: _fixed(instance, None, limits, max_states),
+                     {"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves})
+
+
+def _round(original: Instance):
+    """The round of the growth loop: search ``work`` (exact for H) to total depth H."""
+
+    def run(work: Instance, H: int, limits: Limits, budget: int | None) -> Step:
+        allowed = None if work.board.exact else _allowed(work, H)
+        out = _search(work, H, limits, budget, allowed, fits(original, work))
+        if out.kind == "meet":
+            solution = certify_solution(work, Solution.of(out.moves), "bfs")
+            return Step("found", len(solution) - 1, solution, states=out.states)
+        if out.kind == "forward" and exact_for(work, out.forward_depth + 1):
+            # every configuration reachable on the lattice was enumerated (windows.py)
+            cert = {"kind": "exhaustive-search", "scope": "global", "window": work.board.window,
+                    "states": out.states, "side": "forward"}
+            return Step("closed", H, certificate=cert, states=out.states)
+        if out.kind == "backward" and allowed is None:  # an exact window, unpruned
+            cert = {"kind": "exhaustive-search", "scope": "global", "window": work.board.window,
+                    "states": out.states, "side": "backward"}
+            return Step("closed", H, certificate=cert, states=out.states)
+        if out.kind == "limit":
+            return Step("stopped", out.explored, reason=out.reason, states=out.states)
+        return Step("none", H, states=out.states)  # horizon reached, or a side ran out
+
+    return run
+
+
+def _allowed(work: Instance, H: int) -> list[int]:
+    """``allowed[k]``: the cells of R_{H-k} as a bitmask (backward pruning, module docstring)."""
+    step = layer_steps(work.board.neighbours, work.start.cells, work.d)
+    out = []
+    for k in range(H + 1):
+        out.append(sum(1 << c for c, s in enumerate(step) if s is not None and s <= H - k))
+    return out
+
+
+# --- the search ----------------------------------------------------------------------------------
+
+
+def _search(instance: Instance, horizon: int | None, limits: Limits, max_states: int | None,
+            allowed: Sequence[int] | None = None,
+            prefer: Callable[[list], bool] | None = None) -> _Outcome:
+    """Bidirectional BFS to total depth ``horizon`` (None: until a side runs out).
+
+    ``allowed[k]`` (optional) is the mask of cells a backward state at depth k may
+    occupy; ``prefer(moves)`` picks, among the meetings of the last level, one whose
+    path it accepts (when there is one)."""
     labels = instance.labels
     board, d = instance.board, instance.d
     start = instance.start.masks(labels)
     goals = {g.masks(labels) for g in instance.goal_configurations}
-
+    if allowed is not None:
+        goals = {g for g in goals if _inside(g, allowed[0])}
     fwd: dict = {start: None}  # state -> (previous state, move)
     bwd: dict = {g: None for g in goals}  # state -> (next state, move)
     f_front, b_front = [start], list(goals)
     f_depth = b_depth = 0
 
-    def done(status: Status, meet=None, certificate=None) -> Result:
-        stats = {"states": len(fwd) + len(bwd), "forward_depth": f_depth, "backward_depth": b_depth}
-        seconds = time.perf_counter() - t0
-        if meet is None:
-            explored = f_depth + b_depth  # no solution with <= explored moves in the window
-            if status is Status.UNSOLVABLE and certificate["scope"] == "global":
-                return Result(status, "bfs", None, None, certificate, seconds, stats)
-            if status is Status.UNSOLVABLE or not instance.exact_within(explored):
-                explored = instance.exact_radius  # type: ignore[assignment]
-            return Result(status, "bfs", None, explored + 1, certificate, seconds, stats)
-        moves = _path(fwd, bwd, meet)
-        solution = certify_solution(instance, Solution.of(moves), "bfs")
-        n = len(solution)
-        if instance.exact_within(n - 1):
-            return Result(Status.OPTIMAL, "bfs", solution, n, None, seconds, stats)
-        lb = min(n, instance.exact_radius + 1)  # type: ignore[operator]
-        stats["window_optimal"] = True  # optimal among solutions that stay in the window
-        return Result(Status.FEASIBLE, "bfs", solution, lb, None, seconds, stats)
+    def end(kind, moves=None, reason=None) -> _Outcome:
+        return _Outcome(kind, f_depth + b_depth, f_depth, len(fwd) + len(bwd), moves, reason)
 
     if start in bwd:
-        return done(Status.OPTIMAL, meet=start)
-    while True:
-        if not f_front or not b_front:
-            scope = "global" if instance.board.exact else "window"
-            cert = {
-                "kind": "exhaustive-search",
-                "scope": scope,
-                "window": instance.board.window,
-                "states": len(fwd) if not f_front else len(bwd),
-                "side": "forward" if not f_front else "backward",
-            }
-            return done(Status.UNSOLVABLE, certificate=cert)
-        if max_moves is not None and f_depth + b_depth >= max_moves:
-            if instance.exact_within(max_moves):
-                return done(Status.BOUNDED, certificate={"kind": "exhaustive-search",
-                                                         "scope": "horizon", "horizon": max_moves})
-            # "none within max_moves" holds only inside this window: not a bounded answer.
-            return done(Status.UNKNOWN)
-        forward = len(f_front) <= len(b_front)
-        expand = successors if forward else predecessors
-        seen, other = (fwd, bwd) if forward else (bwd, fwd)
-        nxt, meets = [], []
-        for state in (f_front if forward else b_front):
-            for move, new in expand(board, d, state):
-                if new in seen:
-                    continue
-                seen[new] = (state, move)
-                nxt.append(new)
-                if new in other:
-                    meets.append(new)
-            if time.perf_counter() > deadline or len(fwd) + len(bwd) > max_states:
-                return done(Status.UNKNOWN)
-        if forward:
-            f_front, f_depth = nxt, f_depth + 1
-        else:
-            b_front, b_depth = nxt, b_depth + 1
-        if meets:
-            return done(Status.OPTIMAL, meet=meets[0])
+        return end("meet", [])
+    polled = 0
+    try:
+        while True:
+            if not f_front:
+                return end("forward")
+            if not b_front:
+                return end("backward")
+            if horizon is not None and f_depth + b_depth >= horizon:
+                return end("horizon")
+            reason = limits.exceeded()
+            if reason:
+                return end("limit", reason=reason)
+            forward = len(f_front) <= len(b_front)
+            expand = successors if forward else predecessors
+            seen, other = (fwd, bwd) if forward else (bwd, fwd)
+            mask = None if forward or allowed is None else allowed[b_depth + 1]
+            nxt, meets = [], []
+            for state in (f_front if forward else b_front):
+                for move, new in expand(board, d, state):
+                    if new in seen or (mask is not None and not _inside(new, mask)):
+                        continue
+                    seen[new] = (state, move)
+                    nxt.append(new)
+                    if new in other:
+                        meets.append(new)
+                polled += 1
+                if polled >= POLL:
+                    polled = 0
+                    reason = limits.exceeded()
+                    if reason is None and max_states is not None and len(fwd) + len(bwd) > max_states:
+                        reason = "state limit"
+                    if reason:
+                        return end("limit", reason=reason)
+            if forward:
+                f_front, f_depth = nxt, f_depth + 1
+            else:
+                b_front, b_depth = nxt, b_depth + 1
+            if meets:
+                paths = (_path(fwd, bwd, m) for m in meets[:64])
+                chosen = None if prefer is None else next((p for p in paths if prefer(p)), None)
+                return end("meet", chosen if chosen is not None else _path(fwd, bwd, meets[0]))
+    except LimitReached as e:  # the ambient budget (limits.poll) or its watchdog
+        return end("limit", reason=str(e))
+    except KeyboardInterrupt:
+        return end("limit", reason="interrupted")
+
+
+def _inside(state: tuple, mask: int) -> bool:
+    return not any(m & ~mask for m in state)
 
 
 def _path(fwd: dict, bwd: dict, meet) -> list:

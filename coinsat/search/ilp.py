@@ -36,6 +36,22 @@ The first horizon is the lower bound of search/bounds.py (shared with the
 SAT engine); when it finds no goal placement in the span of the start the
 answer is ``unsolvable`` (certificate ``goal-outside-span``) without a solve.
 
+**Inexact windows** (triangular grid, square grid with d = 1) grow as for
+``bfs`` (``search/windows.py``): the horizon H = (proven bound) + 1, ... is
+posed on the smallest window holding the lattice layer R_H, where every
+solution with <= H moves lives, so an infeasible model proves "no solution with
+<= H moves" globally and the optimum of a feasible one is the global optimum.
+``geometric`` doubles H there instead.  Answers are global: ``optimal``,
+``bounded`` at ``max_moves`` (or ``max_horizon``), ``unsolvable`` only from the
+screens or on a window that turns out exact, and ``feasible``/``unknown`` with
+the proven bound at a limit.  ``grow=False`` keeps the old window-only answers.
+
+Limits: ``time_limit`` and ``memory_limit`` (``coinsat.limits.Limits``) are
+polled before every model, while it is built (``build_ilp`` polls the ambient
+budget once per step of every constraint family) and after every solve; the
+solver itself gets the time that is left (HiGHS has no memory limit of its
+own, so a solve may overshoot the memory limit until it returns).
+
 Options: ``solver`` ("highs" | "cbc"), ``threads``, ``max_horizon``, ``strategy``, and the
 encoding families ``noop_last`` (I10), ``windows`` (I11), ``no_return`` (I12),
 on by default, and ``counts`` (I13), off by default.  Every decoded solution
@@ -45,15 +61,16 @@ is replayed by ``certify_solution``.
 from __future__ import annotations
 
 import math
-import time
 
 from ..backends.ilp_backend import SAT, UNKNOWN, UNSAT, IlpAnswer, run_ilp
 from ..encode.ilp import DecodeError, build_ilp
-from ..errors import UsageError
+from ..errors import LimitReached, UsageError
 from ..instance import Instance
+from ..limits import Limits, enforced
 from ..result import Result, Status
 from ..solution import certify_solution
-from .bounds import configuration_count, lower_bound
+from .bounds import configuration_count, exact_for, lower_bound
+from .windows import Step, elapsed, exact_horizon, grow, result_of
 
 ENCODING_OPTIONS = ("noop_last", "windows", "no_return", "counts")
 OPTIONS = ("solver", "threads", "max_horizon", "strategy") + ENCODING_OPTIONS
@@ -62,29 +79,41 @@ DEFAULT_STRATEGY = "linear"
 
 
 def solve_ilp(instance: Instance, *, max_moves: int | None = None, time_limit: float | None = None,
-              **options) -> Result:
+              memory_limit: int | None = None, grow: bool = True, **options) -> Result:
     unknown = set(options) - set(OPTIONS)
     if unknown:
         raise UsageError(f"unknown option(s) for method 'ilp': {', '.join(sorted(unknown))}")
-    t0 = time.perf_counter()
-    deadline = math.inf if time_limit is None else t0 + time_limit
-    run = _Run(instance, options, t0)
+    strategy = options.get("strategy", DEFAULT_STRATEGY)
+    if strategy not in STRATEGIES:
+        raise UsageError(f"unknown strategy {strategy!r} (choose from {', '.join(STRATEGIES)})")
+    limits = Limits(time_limit, memory_limit)
+    run = _Run(instance, options, limits)
+    if grow and instance.board.is_lattice and not instance.board.exact:
+        return run.grown(max_moves, strategy)
+    with enforced(limits):
+        try:
+            return _fixed(run, max_moves, strategy)
+        except LimitReached as e:
+            return run.stopped(str(e))
+        except KeyboardInterrupt:
+            return run.stopped("interrupted")
+
+
+def _fixed(run: "_Run", max_moves: int | None, strategy: str) -> Result:
+    """One window, as given (the module docstring's first part)."""
+    instance = run.inst
     window_lb = lower_bound(instance)
     if window_lb is None:
         return run.unsolvable(0, None)
-    r = instance.exact_radius
+    r = run.radius
     run.known_lb = window_lb if r is None else min(window_lb, r + 1)
     cap = configuration_count(instance) - 1
     if max_moves is not None:
         horizons = [min(max_moves, cap)]
     else:
-        strategy = options.get("strategy", DEFAULT_STRATEGY)
-        if strategy not in STRATEGIES:
-            raise UsageError(f"unknown strategy {strategy!r} (choose from {', '.join(STRATEGIES)})")
-        horizons = _schedule(max(1, window_lb), cap, options.get("max_horizon"), strategy)
+        horizons = _schedule(max(1, window_lb), cap, run.opts.get("max_horizon"), strategy)
     for T in horizons:
-        remaining = None if deadline == math.inf else deadline - time.perf_counter()
-        answer, model = run.solve_at(T, remaining)
+        answer, model = run.solve_at(instance, T)
         if answer.outcome == SAT:
             return run.found(answer, model, T)
         if answer.outcome != UNSAT:
@@ -110,19 +139,36 @@ def _schedule(first: int, cap: int, max_horizon: int | None, strategy: str):
 class _Run:
     """The proofs gathered so far and the Result each way of ending gives."""
 
-    def __init__(self, instance: Instance, options: dict, t0: float):
-        self.inst, self.opts, self.t0 = instance, options, t0
+    def __init__(self, instance: Instance, options: dict, limits: Limits):
+        self.inst, self.opts, self.limits = instance, options, limits
         self.none_upto = -1  # no solution in the window with <= none_upto moves (proven)
         self.known_lb = 0
         self.stats: dict = {"horizons": []}
+        self.stop_reason: str | None = None
 
-    def solve_at(self, T: int, remaining: float | None):
-        if remaining is not None and remaining <= 0:  # no time left: do not even build
-            return IlpAnswer(UNKNOWN, False, None, None, self.opts.get("solver", "highs"),
-                             "time limit", 0.0), None
-        model = build_ilp(self.inst, T, **{k: v for k, v in self.opts.items() if k in ENCODING_OPTIONS})
-        answer = run_ilp(model.problem, self.opts.get("solver", "highs"), time_limit=remaining,
+    @property
+    def radius(self) -> int | None:
+        """The largest horizon the instance's window is exact for (None: every horizon)."""
+        if "_radius" not in self.__dict__:
+            self._radius = exact_horizon(self.inst)
+        return self._radius
+
+    def solve_at(self, work: Instance, T: int):
+        """Build and solve the model of ``work`` at horizon T, within the limits (the build
+        polls the ambient budget: a LimitReached from it ends the run)."""
+        solver = self.opts.get("solver", "highs")
+        reason = self.limits.exceeded()
+        if reason is None:
+            model = build_ilp(work, T, **{k: v for k, v in self.opts.items() if k in ENCODING_OPTIONS})
+            reason = self.limits.exceeded()
+        if reason is not None:  # no time (or memory) left: do not solve
+            self.stop_reason = reason
+            return IlpAnswer(UNKNOWN, False, None, None, solver, reason, 0.0), None
+        left = self.limits.remaining()
+        answer = run_ilp(model.problem, solver, time_limit=None if left is None else max(left, 1e-3),
                          threads=self.opts.get("threads"))
+        if answer.outcome == UNKNOWN or (answer.outcome == SAT and not answer.optimal):
+            self.stop_reason = self.limits.exceeded() or answer.status_text
         self.stats["horizons"].append({"horizon": T, "answer": answer.outcome,
                                        "seconds": round(answer.seconds, 4), **model.size})
         self.stats["solver"] = answer.solver
@@ -131,13 +177,15 @@ class _Run:
     def lower_bound(self) -> int:
         """The largest L such that every solution (globally) needs >= L moves."""
         proven = self.none_upto
-        r = self.inst.exact_radius
+        r = self.radius
         if r is not None:
-            proven = min(proven, r)  # beyond the exact radius only the window is covered
+            proven = min(proven, r)  # beyond the exact horizon only the window is covered
         return max(self.known_lb, proven + 1)
 
     def _result(self, status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(status, "ilp", solution, lb, certificate, time.perf_counter() - self.t0, self.stats)
+        if status in (Status.UNKNOWN, Status.FEASIBLE) and self.stop_reason:
+            self.stats["stopped"] = self.stop_reason
+        return Result(status, "ilp", solution, lb, certificate, elapsed(self.limits), self.stats)
 
     def found(self, answer, model, T: int) -> Result:
         try:
@@ -163,20 +211,23 @@ class _Run:
         """A proven lower bound on the horizon-T objective: no window solution with
         <= min(T, ceil(bound) - 1) moves (longer ones are not in the model)."""
         if bound is not None:
-            self.none_upto = max(self.none_upto, min(T, math.ceil(bound - 1e-6) - 1))
+            self.none_upto = max(self.none_upto, _bound_upto(bound, T))
 
     def unknown(self, answer, T: int) -> Result:
-        self.stats["limit"] = answer.status_text
         self._use_bound(answer.best_bound, T)
         return self._result(Status.UNKNOWN, None, self.lower_bound())
 
+    def stopped(self, reason: str) -> Result:
+        """A limit or Ctrl-C outside a solve: what was proven so far."""
+        self.stop_reason = reason
+        return self._result(Status.UNKNOWN, None, self.lower_bound())
+
     def bounded(self, T: int) -> Result:
-        if not self.inst.exact_within(T):
+        if not exact_for(self.inst, T):
             # infeasible only inside a window that is not exact for T: not a bounded answer
-            self.stats["limit"] = f"window {self.inst.board.window} not exact for horizon {T}"
+            self.stop_reason = f"window {self.inst.board.window} not exact for horizon {T}"
             return self._result(Status.UNKNOWN, None, self.lower_bound())
-        scope = "horizon"
-        cert = {"kind": "ilp-infeasible", "scope": scope, "horizon": T,
+        cert = {"kind": "ilp-infeasible", "scope": "horizon", "horizon": T,
                 "window": self.inst.board.window}
         return self._result(Status.BOUNDED, None, self.lower_bound(), cert)
 
@@ -184,7 +235,7 @@ class _Run:
         """No solution inside the window: the model is infeasible at a horizon that every
         shortest solution fits in, or (configurations None) no goal placement lies in the
         span of the start (search/bounds.py)."""
-        exact = self.inst.board.exact
+        exact = self.radius is None
         scope = "global" if exact else "window"
         if configurations is None:
             cert = {"kind": "goal-outside-span", "scope": scope, "window": self.inst.board.window}
@@ -192,5 +243,53 @@ class _Run:
             cert = {"kind": "ilp-infeasible", "scope": scope, "horizon": T,
                     "window": self.inst.board.window, "configurations": configurations}
         # Window scope: a solution with <= r moves stays in the window, so every one has > r.
-        lb = None if exact else max(self.known_lb, self.inst.exact_radius + 1)
+        lb = None if exact else max(self.known_lb, self.radius + 1)
         return self._result(Status.UNSOLVABLE, None, lb, cert)
+
+    # --- a window grown to each horizon (search/windows.py) ------------------------------------
+
+    def grown(self, max_moves: int | None, strategy: str) -> Result:
+        tops = [x for x in (max_moves, self.opts.get("max_horizon")) if x is not None]
+        top = min(tops) if tops else None
+        g = grow(self.inst, self._round, self.limits, max_moves=top, geometric=strategy == "geometric")
+        self.stats.update(g.stats())
+        self.stop_reason = g.reason or self.stop_reason
+
+        def inside() -> Result:
+            left = self.limits.remaining()
+            return solve_ilp(self.inst, max_moves=None, grow=False, memory_limit=self.limits.memory_limit,
+                             time_limit=None if left is None else max(left, 1e-3), **self.opts)
+
+        return result_of(g, self._result, inside, {"kind": "ilp-infeasible", "scope": "horizon",
+                                                   "horizon": top})
+
+    def _round(self, work: Instance, H: int, limits: Limits, budget: int | None) -> Step:
+        """Round H of the growth loop: the model of ``work`` (exact for H) at horizon H."""
+        answer, model = self.solve_at(work, H)
+        proven = -1 if answer.best_bound is None else _bound_upto(answer.best_bound, H)
+        if answer.outcome == UNSAT:
+            cap = configuration_count(work) - 1 if work.board.exact else None
+            if cap is not None and H >= cap:  # a window that turned out exact (finite span)
+                cert = {"kind": "ilp-infeasible", "scope": "global", "horizon": H,
+                        "window": work.board.window, "configurations": cap + 1}
+                return Step("closed", H, certificate=cert)
+            return Step("none", H)
+        if answer.outcome == SAT:
+            try:
+                solution = certify_solution(work, model.decode(), "ilp")
+            except DecodeError:
+                if answer.optimal:
+                    raise
+                return Step("stopped", proven, reason=self.stop_reason)
+            n = len(solution)
+            if answer.objective is not None and round(answer.objective) != n:
+                raise AssertionError(f"ILP objective {answer.objective} but {n} moves decoded")
+            if answer.optimal:
+                return Step("found", n - 1, solution)
+            return Step("incumbent", min(proven, n - 1), solution, reason=self.stop_reason)
+        return Step("stopped", proven, reason=self.stop_reason)
+
+
+def _bound_upto(bound: float, T: int) -> int:
+    """The horizon-T objective is >= ``bound``: no solution with <= this many moves."""
+    return min(T, math.ceil(bound - 1e-6) - 1)

@@ -33,24 +33,37 @@ spanning state spans too, so a backward frontier is not pruned at all.
 
 **Answers.**  ``optimal`` at the first layer holding a goal (every shorter
 path was enumerated); ``unsolvable`` (certificate ``exhaustive-search``) when
-a layer comes out empty; ``bounded`` at ``max_moves``; ``unknown`` at the time
-or state limit, with the lower bound = the first depth not yet enumerated.
-Scopes follow ``bfs``: global on exact windows, otherwise what the window
-proves (``Instance.exact_within``).
+a layer comes out empty; ``bounded`` at ``max_moves``; ``unknown`` at the time,
+memory or state limit (polled once per chunk of states), with the lower bound
+= the first depth not yet enumerated.  On exact windows these are global.
+
+**Inexact windows** (triangular grid, square grid with d = 1) grow as for
+``bfs`` (``search/windows.py``): round H searches, to depth H, the smallest
+window holding the lattice layer R_H, where every solution with <= H moves
+lives; the span pruning is sound there for those solutions (Lemma "span
+monotone" holds for moves inside any window, and such a solution never leaves
+it).  So a goal found at depth n <= H is a global optimum and a round that ends
+without one proves "none with <= H moves".  An empty layer is a global
+``unsolvable`` only on an exact window: in an inexact one the pruning may have
+dropped the first configurations of a longer solution that leaves it.  The
+window must keep to 64 cells: a horizon whose window is larger ends the run
+with ``unknown`` and the proven bound.
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import LimitReached, UsageError
 from ..instance import Instance
+from ..limits import Limits, enforced
 from ..result import Result, Status
 from ..rules import predecessors
 from ..solution import Solution, certify_solution
+from .bounds import exact_for
+from .windows import Step, elapsed, exact_horizon, grow, result_of
 
 U64 = np.uint64
 ONE = U64(1)
@@ -69,10 +82,14 @@ class LayerReport:
     seconds: float
 
 
+#: a state is one 64-bit word
+MAX_CELLS = 64
+
+
 def applicable(instance: Instance) -> str | None:
     """None if ``spanbfs`` can run on ``instance``, else the reason it cannot."""
-    if instance.board.size > 64:
-        return f"the window has {instance.board.size} cells (at most 64)"
+    if instance.board.size > MAX_CELLS:
+        return f"the window has {instance.board.size} cells (at most {MAX_CELLS})"
     if len(instance.labels) > 1:
         return "the coins are labeled (spanbfs handles one colour class)"
     return None
@@ -89,7 +106,7 @@ class _Kernel:
 
     def __init__(self, instance: Instance):
         board = instance.board
-        self.n, self.d = board.size, instance.d
+        self.n = board.size
         self.full = ~U64(0) if self.n == 64 else (ONE << U64(self.n)) - ONE
         by_delta: dict[int, int] = {}
         for p, mask in enumerate(board.neighbour_masks):
@@ -97,10 +114,18 @@ class _Kernel:
                 if mask >> q & 1:
                     by_delta[q - p] = by_delta.get(q - p, 0) | (1 << p)
         self.shifts = [(U64(abs(k)), k > 0, U64(m)) for k, m in sorted(by_delta.items())]
+        degree = max((len(nb) for nb in board.neighbours), default=0)
+        self.d = instance.d if instance.d <= degree else None  # None: no cell is ever supported
         self.cells = np.arange(self.n, dtype=U64)
 
     def supported(self, m: np.ndarray) -> np.ndarray:
-        """Words of the cells with >= d occupied neighbours in ``m``."""
+        """Words of the cells with >= d occupied neighbours in ``m``.
+
+        A cell has at most ``len(self.shifts)`` neighbours (one per shift), so a d above
+        that (``self.d`` is then None) means no cell is ever supported: the counter needs
+        d + 1 levels only when d is at most the number of shifts (never ~d work)."""
+        if self.d is None:
+            return np.zeros_like(m)
         ge = [None] * (self.d + 1)  # ge[k]: cells with >= k occupied neighbours so far
         for amount, up, mask in self.shifts:
             plane = ((m >> amount) if up else (m << amount)) & mask
@@ -172,78 +197,162 @@ def _member(sorted_arr: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 def solve_spanbfs(instance: Instance, max_moves: int | None = None, time_limit: float | None = None,
                   max_states: int = 400_000_000, prune: bool = True, progress=None,
-                  keep_layers: list | None = None) -> Result:
+                  keep_layers: list | None = None, memory_limit: int | None = None,
+                  grow: bool = True) -> Result:
     """Shortest solution by span-pruned layered BFS (module docstring).
 
     ``prune=False`` turns the span pruning off (for tests and benchmarks);
     ``progress(LayerReport)`` is called after every layer; ``keep_layers``, a list,
     receives the layers (sorted uint64 arrays, bit c = board cell c) when the run
-    ends — the witness of a ``layers`` certificate (certificates/layers.py)."""
+    ends — the witness of a ``layers`` certificate (certificates/layers.py), so the
+    instance's own window is searched then (``grow=False``: its cells name the bits)."""
     why = applicable(instance)
     if why is not None:
         raise UsageError(f"method 'spanbfs' cannot solve this instance: {why}")
-    t0 = time.perf_counter()
-    deadline = float("inf") if time_limit is None else t0 + time_limit
-    kernel = _Kernel(instance)
+    limits = Limits(time_limit, memory_limit)
+    if grow and keep_layers is None and instance.board.is_lattice and not instance.board.exact:
+        return _grown(instance, max_moves, limits, max_states, prune, progress)
+    with enforced(limits):
+        out = _forward(instance, max_moves, limits, max_states, prune, progress)
+    if keep_layers is not None:
+        keep_layers.extend(out.layers)
+    return _fixed_result(instance, out, max_moves, limits, prune)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """How one forward search ended: ``found`` (a goal at ``depth``), ``empty`` (layer
+    ``depth`` + 1 is empty), ``horizon`` (``depth`` = max_moves reached), ``limit``
+    (``depth`` = the last layer completed)."""
+
+    kind: str
+    depth: int
+    states: int
+    layers: list = field(repr=False)
+    moves: list | None = None
+    reason: str | None = None
+    stats: dict = field(default_factory=dict, repr=False)
+
+
+def _forward(instance: Instance, horizon: int | None, limits: Limits, max_states: int | None,
+             prune: bool, progress) -> _Outcome:
+    """Layered forward BFS with span pruning to depth ``horizon`` (None: no horizon)."""
     (start_word,) = instance.start.masks(instance.labels)
     goals = _unique(np.array([g.masks(instance.labels)[0] for g in instance.goal_configurations], dtype=U64))
-    need = _goal_spans(kernel, goals) if prune else np.zeros(1, dtype=U64)
-
     layers = [np.array([start_word], dtype=U64)]
+    stats = {"layers": [1], "pruning": prune}
     visited = layers[0]
-    stats = {"states": 1, "layers": [1], "pruning": prune}
+    depth = 0
+
+    def end(kind, moves=None, reason=None) -> _Outcome:
+        return _Outcome(kind, depth, int(visited.size), layers, moves, reason, stats)
+
+    if _member(goals, layers[0])[0]:
+        return end("found", [])
+    try:
+        kernel = _Kernel(instance)
+        need = _goal_spans(kernel, goals) if prune else np.zeros(1, dtype=U64)
+        while True:
+            if horizon is not None and depth >= horizon:
+                return end("horizon")
+            reason = limits.exceeded()
+            if reason:
+                return end("limit", reason=reason)
+            front = layers[-1]
+            parts = []
+            for i in range(0, front.size, CHUNK):
+                succ = _unique(kernel.successors(front[i:i + CHUNK]))
+                parts.append(succ[kernel.spans_one_of(succ, need)])
+                reason = limits.exceeded()
+                if reason:
+                    return end("limit", reason=reason)
+            nxt = _unique(np.concatenate(parts)) if parts else np.zeros(0, U64)
+            nxt = nxt[~_member(visited, nxt)]
+            if nxt.size == 0:
+                return end("empty")
+            layers.append(nxt)
+            visited = np.insert(visited, np.searchsorted(visited, nxt), nxt)
+            depth += 1
+            stats["layers"].append(int(nxt.size))
+            if progress is not None:
+                progress(LayerReport(depth, int(nxt.size), int(visited.size), elapsed(limits)))
+            hit = nxt[_member(goals, nxt)]
+            if hit.size:
+                return end("found", _path(instance, layers, int(hit[0])))
+            if max_states is not None and visited.size > max_states:
+                return end("limit", reason="state limit")
+    except LimitReached as e:  # the ambient budget (limits.poll) or its watchdog
+        return end("limit", reason=str(e))
+    except KeyboardInterrupt:
+        return end("limit", reason="interrupted")
+
+
+def _fixed_result(instance: Instance, out: _Outcome, max_moves: int | None, limits: Limits,
+                  prune: bool) -> Result:
+    """The answer of one search of the instance's window, as given."""
+    stats = dict(out.stats, states=out.states)
+    if out.reason:
+        stats["stopped"] = out.reason
+    radius = exact_horizon(instance)  # None: exact for every horizon
 
     def result(status, solution=None, lb=None, certificate=None) -> Result:
-        stats["states"] = int(visited.size)
-        if keep_layers is not None:
-            keep_layers.extend(layers)
-        return Result(status, "spanbfs", solution, lb, certificate, time.perf_counter() - t0, stats)
+        return Result(status, "spanbfs", solution, lb, certificate, elapsed(limits), stats)
 
     def partial(depth_done: int) -> int:
         """Lower bound when every path of <= depth_done moves was enumerated."""
-        return depth_done + 1 if instance.exact_within(depth_done) else instance.exact_radius + 1
+        return depth_done + 1 if radius is None else min(depth_done, radius) + 1
 
-    if _member(goals, layers[0])[0]:
-        return result(Status.OPTIMAL, certify_solution(instance, Solution.of([]), "spanbfs"), 0)
-    depth = 0
-    while True:
-        if max_moves is not None and depth >= max_moves:
-            if instance.exact_within(max_moves):
-                return result(Status.BOUNDED, lb=max_moves + 1,
-                              certificate={"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves})
-            return result(Status.UNKNOWN, lb=partial(depth))
-        front = layers[-1]
-        parts = []
-        for i in range(0, front.size, CHUNK):
-            succ = _unique(kernel.successors(front[i:i + CHUNK]))
-            parts.append(succ[kernel.spans_one_of(succ, need)])
-            if time.perf_counter() > deadline:
-                return result(Status.UNKNOWN, lb=partial(depth))
-        nxt = _unique(np.concatenate(parts)) if parts else np.zeros(0, U64)
-        nxt = nxt[~_member(visited, nxt)]
-        depth += 1
-        if nxt.size == 0:
-            scope = "global" if instance.board.exact else "window"
-            cert = {"kind": "exhaustive-search", "scope": scope, "window": instance.board.window,
-                    "states": int(visited.size), "side": "forward", "pruning": "span" if prune else "none"}
-            if scope == "global":
-                return result(Status.UNSOLVABLE, certificate=cert)
-            return result(Status.UNSOLVABLE, lb=instance.exact_radius + 1, certificate=cert)
-        layers.append(nxt)
-        visited = np.insert(visited, np.searchsorted(visited, nxt), nxt)
-        stats["layers"].append(int(nxt.size))
-        if progress is not None:
-            progress(LayerReport(depth, int(nxt.size), int(visited.size), time.perf_counter() - t0))
-        hit = nxt[_member(goals, nxt)]
-        if hit.size:
-            moves = _path(instance, layers, int(hit[0]))
-            solution = certify_solution(instance, Solution.of(moves), "spanbfs")
-            if instance.exact_within(depth - 1):
-                return result(Status.OPTIMAL, solution, depth)
-            stats["window_optimal"] = True
-            return result(Status.FEASIBLE, solution, min(depth, instance.exact_radius + 1))
-        if visited.size > max_states or time.perf_counter() > deadline:
-            return result(Status.UNKNOWN, lb=partial(depth))
+    if out.kind == "found":
+        solution = certify_solution(instance, Solution.of(out.moves), "spanbfs")
+        n = len(solution)
+        if radius is None or n - 1 <= radius:
+            return result(Status.OPTIMAL, solution, n)
+        stats["window_optimal"] = True
+        return result(Status.FEASIBLE, solution, radius + 1)
+    if out.kind == "empty":
+        scope = "global" if radius is None else "window"
+        cert = {"kind": "exhaustive-search", "scope": scope, "window": instance.board.window,
+                "states": out.states, "side": "forward", "pruning": "span" if prune else "none"}
+        return result(Status.UNSOLVABLE, lb=None if radius is None else radius + 1, certificate=cert)
+    if out.kind == "horizon" and exact_for(instance, max_moves):
+        return result(Status.BOUNDED, lb=max_moves + 1,
+                      certificate={"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves})
+    return result(Status.UNKNOWN, lb=partial(out.depth))
+
+
+def _grown(instance: Instance, max_moves: int | None, limits: Limits, max_states: int,
+           prune: bool, progress) -> Result:
+    """The window grows until it is exact for each horizon (search/windows.py), within 64 cells."""
+    def run(work: Instance, H: int, lim: Limits, budget: int | None) -> Step:
+        out = _forward(work, H, lim, budget, prune, progress)
+        if out.kind == "found":
+            solution = certify_solution(work, Solution.of(out.moves), "spanbfs")
+            return Step("found", len(solution) - 1, solution, states=out.states)
+        if out.kind == "empty" and work.board.exact:  # the span pruning is global there
+            cert = {"kind": "exhaustive-search", "scope": "global", "window": work.board.window,
+                    "states": out.states, "side": "forward", "pruning": "span" if prune else "none"}
+            return Step("closed", H, certificate=cert, states=out.states)
+        if out.kind == "empty" and not prune and exact_for(work, out.depth + 1):
+            cert = {"kind": "exhaustive-search", "scope": "global", "window": work.board.window,
+                    "states": out.states, "side": "forward", "pruning": "none"}
+            return Step("closed", H, certificate=cert, states=out.states)
+        if out.kind == "limit":
+            return Step("stopped", out.depth, reason=out.reason, states=out.states)
+        return Step("none", H, states=out.states)
+
+    g = grow(instance, run, limits, max_moves=max_moves, max_states=max_states, max_cells=MAX_CELLS)
+    stats = dict(g.stats(), pruning=prune)
+
+    def result(status, solution=None, lb=None, certificate=None) -> Result:
+        return Result(status, "spanbfs", solution, lb, certificate, elapsed(limits), stats)
+
+    def inside() -> Result:
+        with enforced(limits):
+            out = _forward(instance, None, limits, max_states, prune, None)
+        return _fixed_result(instance, out, None, limits, prune)
+
+    return result_of(g, result, inside, {"kind": "exhaustive-search", "scope": "horizon",
+                                         "horizon": max_moves})
 
 
 def _path(instance: Instance, layers: list[np.ndarray], word: int) -> list:

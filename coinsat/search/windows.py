@@ -1,0 +1,346 @@
+"""Growing a lattice window until it is exact for the horizon an explicit engine proves.
+
+The explicit engines (``bfs``, ``spanbfs``, ``ilp``) search one finite board.
+On an *exact* window (square grid with d >= 2: span(start); graph boards) every
+answer is global and nothing here is used.  On an inexact window (triangular
+grid, square grid with d = 1) a "no" found in the window is global only up to
+the horizons the window is exact for, and the instance's default window
+(hull of start and goal + margin) is usually exact for a few moves only.  This
+module is the loop that lets those engines answer globally anyway, as the SAT
+driver does (``search/driver.py``, ``widen``).
+
+**Why a window exact for T suffices (Lemma W, encodings/sat.md).**  Let R_0 be
+the start's cells and R_{t+1} = R_t plus every lattice cell with >= d
+neighbours in R_t.  The cell filled by move t has d coin neighbours that were
+already occupied in C_{t-1}, so by induction every coin of C_t lies in R_t.
+A solution with <= T moves therefore never occupies a cell outside R_T, and it
+ends on a goal placement inside R_T: it is a solution of the puzzle on any
+window W containing R_T (``bounds.exact_for``).  So, on such a W,
+
+* an explicit search that has enumerated every configuration reachable within
+  k <= T moves (forward) and every one within T - k moves of a goal placement
+  (backward), with no meeting, proves "no solution with <= T moves" globally;
+* a shortest solution found in W with n <= T moves is a shortest one on the
+  whole lattice (a shorter one would lie in W too);
+* a forward search that runs out of new configurations at depth f, with
+  R_{f+1} inside W, has found the set of *all* configurations reachable on the
+  lattice (every move from depth <= f lands in R_{f+1}): no goal in it means
+  ``unsolvable`` with global scope.  A backward search that runs out proves
+  nothing beyond T (on the lattice a coin can always have come from farther
+  away), and neither does a pruned search: both only give "none with <= T".
+
+**The loop (``grow``).**  ``none_upto`` is what is proven globally ("no
+solution with <= none_upto moves"); the next horizon is H = none_upto + 1
+(``geometric``: at least twice the last one).  Each round builds the smallest
+window exact for H (``window_for``: the lattice layer R_H plus the goal's cells;
+the instance's own window when it is already exact for H), first tries the
+cheap lower bound of search/bounds.py on it (on a window exact for H, "every
+solution in the window needs >= L moves" gives min(L, H + 1) globally, so a
+bound above H skips the search), and otherwise runs the engine at horizon H
+there.  It stops at a solution, a global ``unsolvable``, ``max_moves``, or a
+limit: time or memory (``coinsat.limits.Limits``), the engine's state budget
+(shared by all rounds), or a window over ``max_cells`` cells — an engine-side
+limit, answered ``unknown`` with the proven bound, never bad input.  Restarting
+each round costs at most a constant factor: the work of a round grows
+exponentially with H.  Before the first round the cheap global screens
+(certificates/screens.py; Theorem 1 decides every triangular d = 2 puzzle) may
+answer ``unsolvable``: without them a search could only end at a limit there.
+
+A solution found in a grown window is mapped back to the instance's cells; one
+that leaves the instance's window cannot be expressed (a ``Result`` names
+board cells), so the engine then searches the instance's own window for the
+shortest solution that stays inside it (``optimal`` if its length is the proven
+bound, else ``feasible`` with that bound) — the SAT driver's fallback.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from .. import geometry
+from ..board import MAX_WINDOW_CELLS, lattice_board
+from ..configuration import Configuration
+from ..instance import Instance
+from ..errors import LimitReached
+from ..limits import Limits, enforced, poll
+from ..result import Result, Status
+from ..solution import Solution, certify_solution
+from .bounds import distance_bound, exact_for, lower_bound
+
+
+# --- the lattice layers R_t -------------------------------------------------------------------
+
+
+class Layers:
+    """The span layers R_0 ⊆ R_1 ⊆ ... of an instance's start on its infinite lattice,
+    computed on demand (``step[c]`` = the first t with c in R_t)."""
+
+    def __init__(self, instance: Instance):
+        b = instance.board
+        self.kind, self.d = b.kind, instance.d
+        self.step: dict = {b.coords[c]: 0 for c in instance.start.cells}
+        self._frontier = list(self.step)
+        self.depth = 0  # R_depth is complete in ``step``
+        self.stable = False  # R_{depth+1} = R_depth: the layers are span(start), finite
+
+    def grow_to(self, t: int, max_cells: int | None = None) -> bool:
+        """Compute R_t (False if it would exceed ``max_cells`` cells)."""
+        while self.depth < t and not self.stable:
+            poll()
+            count: dict = {}
+            for c in self._frontier:
+                for n in geometry.neighbours(self.kind, c):
+                    if n not in self.step:
+                        count[n] = count.get(n, 0) + 1
+            # a cell joins R_{t+1} when >= d of its neighbours are in R_t; only cells next to
+            # the newest layer can have gained neighbours, but their old ones count too
+            new = [n for n in count
+                   if sum(q in self.step for q in geometry.neighbours(self.kind, n)) >= self.d]
+            self.depth += 1
+            if not new:
+                self.stable = True
+                break
+            for n in new:
+                self.step[n] = self.depth
+            self._frontier = new
+            if max_cells is not None and len(self.step) > max_cells:
+                return False
+        return True
+
+    def cells(self, t: int) -> list:
+        """R_t (after ``grow_to(t)``)."""
+        return [c for c, s in self.step.items() if s <= t]
+
+
+def exact_horizon(instance: Instance, limit: int = 10_000) -> int | None:
+    """The largest T (at most ``limit``) such that the instance's window is exact for T:
+    it holds R_T.  None when it is exact for every T (an exact board, or a window that
+    holds the whole, finite, span(start))."""
+    b = instance.board
+    if b.exact:
+        return None
+    layers = Layers(instance)
+    for t in range(limit):
+        layers.grow_to(t + 1)
+        if not all(b.has(c) for c in layers.cells(t + 1)):
+            return t
+        if layers.stable:
+            return None
+    return limit
+
+
+def window_for(original: Instance, layers: Layers, horizon: int,
+               max_cells: int = MAX_WINDOW_CELLS) -> Instance | None:
+    """The puzzle on a window exact for ``horizon`` moves (None: more than ``max_cells`` cells).
+
+    The instance itself when its window already is; otherwise the board R_horizon plus
+    the goal's cells, declared exact when the layers have stopped growing (R is then
+    span(start), which no coin ever leaves)."""
+    if original.board.size <= max_cells and exact_for(original, horizon):
+        return original
+    if not layers.grow_to(horizon, max_cells):
+        return None
+    b = original.board
+    cells = set(layers.cells(horizon)) | {b.coords[c] for c in original.goal.cells}
+    if len(cells) > max_cells:
+        return None
+    exact = layers.stable
+    board = lattice_board(b.kind, cells, exact=exact, window="span" if exact else f"R_{horizon}")
+
+    def moved(config: Configuration) -> Configuration:
+        return Configuration(tuple((board.cell(b.coords[c]), lab) for c, lab in config.coins))
+
+    return replace(original, board=board, start=moved(original.start), goal=moved(original.goal))
+
+
+def to_original(original: Instance, work: Instance, solution: Solution) -> Solution | None:
+    """``solution`` (cells of ``work``) in the cells of ``original``; None if it leaves its window."""
+    if work is original:
+        return solution
+    coords, b = work.board.coords, original.board
+    if not all(b.has(coords[c]) for move in solution.moves for c in move):
+        return None
+    moves = [(b.cell(coords[s]), b.cell(coords[p])) for s, p in solution.moves]
+    return Solution.of(moves)
+
+
+def fits(original: Instance, work: Instance) -> Callable[[list], bool]:
+    """A test "these moves (cells of ``work``) stay inside the original window"."""
+    if work is original:
+        return lambda moves: True
+    coords, b = work.board.coords, original.board
+    inside = [b.has(c) for c in coords]
+    return lambda moves: all(inside[s] and inside[p] for s, p in moves)
+
+
+# --- one round and the loop ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one engine run on a window exact for horizon H proved.
+
+    ``kind``: ``found`` (``solution``, a shortest one in the window: nothing shorter
+    exists), ``incumbent`` (a solution, optimality not proven), ``none`` (no solution
+    with <= H moves in the window), ``closed`` (no solution at all, globally:
+    ``certificate``), ``stopped`` (a limit, named by ``reason``).  ``none_upto``: no
+    solution with <= none_upto moves in the window (what the run proved)."""
+
+    kind: str
+    none_upto: int = -1
+    solution: Solution | None = None
+    reason: str | None = None
+    certificate: dict | None = None
+    states: int = 0
+
+
+#: An engine's round: (work instance, horizon H, limits, states it may still use) -> Step.
+Round = Callable[[Instance, int, Limits, int | None], Step]
+
+
+@dataclass
+class Grown:
+    """How the loop ended.  ``none_upto`` is global; ``solution`` is in the original's cells."""
+
+    kind: str  # found | incumbent | none | closed | stopped | outside
+    none_upto: int
+    solution: Solution | None = None
+    outside: int | None = None  # length of a solution that leaves the original window
+    reason: str | None = None
+    certificate: dict | None = None
+    rounds: list = field(default_factory=list)
+    window: str = ""
+
+    @property
+    def lower_bound(self) -> int:
+        return self.none_upto + 1
+
+    def stats(self) -> dict:
+        out = {"windows": self.rounds, "window": self.window, "grown": True}
+        if self.reason:
+            out["stopped"] = self.reason
+        if self.outside is not None:
+            out["outside"] = self.outside
+        return out
+
+
+def screened(instance: Instance) -> dict | None:
+    """A global unsolvability certificate from the cheap screens, or None."""
+    try:
+        from ..certificates.build.screens import find_screen_certificate
+    except ImportError:  # the layout before certificates/build/ (transitional)
+        from ..certificates.screens import find_screen_certificate  # type: ignore[no-redef]
+
+    return find_screen_certificate(instance)
+
+
+def grow(original: Instance, engine: Round, limits: Limits, *, max_moves: int | None = None,
+         max_states: int | None = None, max_cells: int = MAX_WINDOW_CELLS,
+         geometric: bool = False) -> Grown:
+    """The growth loop of the module docstring.  A limit met anywhere in it (the engine's
+    own polls, ``limits.poll`` in shared code, Ctrl-C) ends it as ``stopped`` with what
+    was proven before."""
+    g = Grown("none", -1)
+    if original.start in original.goal_set:
+        g.kind, g.solution = "found", Solution.of([])
+        return g
+    g.none_upto = 0
+    with enforced(limits):
+        try:
+            _loop(original, engine, limits, g, max_moves, max_states, max_cells, geometric)
+        except LimitReached as e:
+            g.kind, g.reason = "stopped", str(e)
+        except KeyboardInterrupt:
+            g.kind, g.reason = "stopped", "interrupted"
+    return g
+
+
+def _loop(original: Instance, engine: Round, limits: Limits, g: Grown, max_moves: int | None,
+          max_states: int | None, max_cells: int, geometric: bool) -> None:
+    far = distance_bound(original)  # global, whatever the window (fixed goals)
+    if far is not None:
+        g.none_upto = max(g.none_upto, far - 1)
+    cert = screened(original)
+    if cert is not None:
+        g.kind, g.certificate = "closed", cert
+        return
+    layers = Layers(original)
+    used, last = 0, 0
+    while True:
+        if max_moves is not None and g.none_upto >= max_moves:
+            g.kind = "none"
+            return
+        H = g.none_upto + 1 if not geometric else max(g.none_upto + 1, 2 * last)
+        if max_moves is not None:
+            H = min(H, max_moves)
+        reason = limits.exceeded()
+        if reason is None and max_states is not None and used >= max_states:
+            reason = "state limit"
+        work = None if reason else window_for(original, layers, H, max_cells)
+        if work is None:
+            g.kind, g.reason = "stopped", reason or window_cap(max_cells)
+            return
+        g.window = work.board.window
+        wlb = lower_bound(work)
+        if wlb is None or wlb > H:  # every solution in the window needs > H moves
+            g.none_upto = H
+            continue
+        if wlb - 1 > g.none_upto:
+            g.none_upto = wlb - 1
+            continue
+        t0 = time.perf_counter()
+        step = engine(work, H, limits, None if max_states is None else max_states - used)
+        used += step.states
+        last = H
+        g.rounds.append({"horizon": H, "cells": work.board.size, "answer": step.kind,
+                         "states": step.states, "seconds": round(time.perf_counter() - t0, 4)})
+        g.none_upto = max(g.none_upto, min(step.none_upto, H))
+        if step.kind == "none":
+            continue
+        g.kind, g.reason, g.certificate = step.kind, step.reason, step.certificate
+        if step.solution is not None:
+            mapped = to_original(original, work, step.solution)
+            if mapped is None:
+                g.kind, g.outside = "outside", len(step.solution)
+            else:
+                g.solution = certify_solution(original, mapped, "window growth")
+        return
+
+
+def result_of(g: Grown, result: Callable[..., Result], inside: Callable[[], Result],
+              bounded_certificate: dict) -> Result:
+    """The Result of a growth loop.  ``result(status, solution, lb, certificate)`` makes
+    the engine's Result; ``inside()`` searches the instance's own window, for when the
+    solution found leaves it (module docstring)."""
+    lb = g.lower_bound
+    solution = g.solution
+    if g.kind == "outside":
+        solution = inside().solution
+        if solution is None:
+            return result(Status.UNKNOWN, None, lb)
+    if solution is not None:
+        n = len(solution)
+        return result(Status.OPTIMAL if lb >= n else Status.FEASIBLE, solution, min(lb, n))
+    if g.kind == "closed":
+        return result(Status.UNSOLVABLE, None, None, g.certificate)
+    if g.kind == "none":  # max_moves reached, every horizon up to it proven
+        return result(Status.BOUNDED, None, lb, bounded_certificate)
+    return result(Status.UNKNOWN, None, lb)
+
+
+def window_cap(max_cells: int) -> str:
+    """``stats["stopped"]`` when the window exact for the next horizon is too large."""
+    return f"window cap (a window exact for the next horizon would have over {max_cells:,} cells)"
+
+
+def remaining(limits: Limits) -> float | None:
+    """Seconds left on ``limits`` (a small positive number once spent)."""
+    r = limits.remaining()
+    return None if r is None else max(r, 1e-3)
+
+
+def elapsed(limits: Limits) -> float:
+    """Seconds since the run (and its ``limits``) started."""
+    return time.perf_counter() - limits.t0
