@@ -40,6 +40,9 @@ def run(args) -> int:
     except json.JSONDecodeError as e:
         cert = None
         reason = f"malformed JSON: {e.msg} (line {e.lineno})"
+    except (ValueError, RecursionError) as e:  # an integer of > 4300 digits, nesting too deep
+        cert = None
+        reason = f"malformed JSON: {str(e).split(';')[0] if isinstance(e, ValueError) else 'nested too deeply'}"
     if cert is not None:
         try:
             c = check_certificate(instance, cert, path.parent, deadline)

@@ -29,6 +29,9 @@ A solution, when present, is replayed with rules.py (``solution.verify``).
 from __future__ import annotations
 
 import os
+import pickle
+import select
+import signal
 import tempfile
 import time
 from pathlib import Path
@@ -78,7 +81,10 @@ def widened(instance: Instance, margin: int) -> Instance:
 def gbd_hash_file(path: str | Path) -> str:
     import gbdc
 
-    return gbdc.gbdhash(str(path))
+    try:
+        return gbdc.gbdhash(str(path))
+    except RuntimeError as e:  # gbdc's parser refuses a malformed DIMACS file
+        raise ValueError(f"the CNF file cannot be hashed: {e}") from None
 
 
 def gbd_hash_text(text: str) -> str:
@@ -174,36 +180,38 @@ def _drat_in_process(cnf_path: Path, proof_path: Path) -> tuple[bool, str, int]:
     return bool(result.ok), str(result.reason), int(result.steps or 0)
 
 
-def _drat_child(conn, cnf_path: Path, proof_path: Path) -> None:
-    try:
-        conn.send(_drat_in_process(cnf_path, proof_path))
-    except Exception as e:  # noqa: BLE001 — reported to the parent as a rejection
-        conn.send((False, f"{type(e).__name__}: {e}", 0))
-    finally:
-        conn.close()
-
-
 def _drat(cnf_path: Path, proof_path: Path, deadline: float | None) -> tuple[bool, str, int]:
     """dratify's verdict on the proof.  dratify has no time limit of its own, so under a
-    deadline it runs in a child process that is stopped when the deadline passes."""
-    if deadline is None:
+    deadline it runs in a forked child that is killed when the deadline passes (a plain
+    ``os.fork``: it works inside daemonic worker processes too, where multiprocessing
+    refuses children).  Without ``fork`` the check runs here, unbounded."""
+    if deadline is None or not hasattr(os, "fork"):
         return _drat_in_process(cnf_path, proof_path)
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_drat_child, args=(child, cnf_path, proof_path), daemon=True)
-    proc.start()
-    child.close()
-    try:
-        if not parent.poll(max(0.0, deadline - time.perf_counter())):
-            raise LimitReached("the DRAT check did not finish within the time limit")
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: check, send the verdict, leave without running any cleanup
+        os.close(read_end)
         try:
-            return parent.recv()
-        except EOFError:  # the child died (killed, out of memory): no verdict is a rejection
-            return False, "the DRAT checker stopped without a verdict", 0
+            verdict = _drat_in_process(cnf_path, proof_path)
+        except BaseException as e:  # noqa: BLE001 — any failure is a rejection, reported
+            verdict = (False, f"{type(e).__name__}: {e}", 0)
+        with os.fdopen(write_end, "wb") as out:
+            out.write(pickle.dumps(verdict))
+        os._exit(0)
+    os.close(write_end)
+    try:
+        with os.fdopen(read_end, "rb") as answer:
+            ready, _, _ = select.select([answer], [], [], max(0.0, deadline - time.perf_counter()))
+            if not ready:
+                raise LimitReached("the DRAT check did not finish within the time limit")
+            data = answer.read()
     finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
-        parent.close()
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+    if not data:  # the child died (killed, out of memory): no verdict is a rejection
+        return False, "the DRAT checker stopped without a verdict", 0
+    ok, why, steps = pickle.loads(data)
+    return bool(ok), str(why), int(steps)
