@@ -175,8 +175,11 @@ def _drat_in_process(cnf_path: Path, proof_path: Path) -> tuple[bool, str, int]:
     import cdclkit  # noqa: F401  (registers the native DRAT engine with dratify)
     import dratify
 
-    formula = dratify.parse_dimacs(cnf_path.read_text(encoding="utf-8"))
-    result = dratify.check_proof(formula, proof_path.read_text(encoding="utf-8"))
+    try:
+        formula = dratify.parse_dimacs(cnf_path.read_text(encoding="utf-8"))
+        result = dratify.check_proof(formula, proof_path.read_text(encoding="utf-8"))
+    except Exception as e:  # noqa: BLE001 — a proof the checker cannot read is a rejected proof
+        return False, f"unreadable proof: {type(e).__name__}: {e}", 0
     return bool(result.ok), str(result.reason), int(result.steps or 0)
 
 
