@@ -30,9 +30,9 @@ import argparse
 import contextlib
 import hashlib
 import io
+import concurrent.futures
 import json
 import math
-import multiprocessing
 import os
 import random
 import resource
@@ -159,7 +159,7 @@ def judge(code: int | None, stderr: str, paths: list[str], argv: tuple[str, ...]
     if usage:  # argparse: the message names the argument, not a file
         return None
     named = any(p in errors[0] for p in paths) or any(
-        errors[0].startswith(f"coinsat: error: {a}:") for a in argv if a)
+        errors[0].startswith(f"coinsat: error: {a or repr('')}:") for a in argv)
     if (paths or argv) and not named:
         return "exit 2 message names no input file"
     return None
@@ -645,8 +645,10 @@ def main(argv: list[str] | None = None) -> int:
               + (f"  FAIL {fail}" if fail else ""), flush=True)
     budget = max(1.0, args.minutes * 60 - (time.monotonic() - t0))
     jobs = [(budget, args.seed + i) for i in range(args.workers)]
-    with multiprocessing.Pool(args.workers) as pool:
-        results = pool.map(_worker, jobs)
+    # Not multiprocessing.Pool: its workers are daemons, which may not start the child
+    # processes some commands use (certify), so every such case would fail spuriously.
+    with concurrent.futures.ProcessPoolExecutor(args.workers) as pool:
+        results = list(pool.map(_worker, jobs))
     tried = {s: sum(r["tried"][s] for r in results) for s in SURFACES}
     failures = [f for r in results for f in r["failures"]]
     by_kind: dict[tuple[str, str], int] = {}

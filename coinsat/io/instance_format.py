@@ -74,6 +74,8 @@ class _Ctx:
 
 def read_instance(path: str | Path) -> Instance:
     path = str(path)
+    if not path:  # Path("") is the current directory: say what is wrong instead
+        raise InstanceError("the file name is empty", "''", None)
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:

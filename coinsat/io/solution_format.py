@@ -152,6 +152,8 @@ def _line(text: str, k: int) -> int | None:
 
 
 def read_solution(instance: Instance, path: str | Path) -> tuple[Instance, Solution]:
+    if not str(path):  # Path("") is the current directory: say what is wrong instead
+        raise InstanceError("the solution file name is empty", "''", None)
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
