@@ -41,6 +41,7 @@ KNOWN_ELSEWHERE = {
     "Theorem": "commands/construct.py: exit 2 for 'no construction', message names no file",
     "no constructive algorithm": "commands/construct.py: exit 2 for 'no construction', message names no file",
     "construct": "commands/construct.py / constructive: exit 2 message names no file",
+    "File name too long": "commands/solve.py -o handling: OSError on an over-long file name",
 }
 
 
