@@ -126,7 +126,8 @@ def parse_instance(text: str, path: str = "<string>") -> Instance:
         if not isinstance(edges, list) or not all(
             isinstance(e, list) and len(e) == 2 and all(_is_name(v) for v in e) for e in edges
         ):
-            raise ctx.error("edges must be a list of [u, v] pairs of cell names", "edges", table="graph")
+            raise ctx.error("edges must be a list of [u, v] pairs of cell names (strings, or integers "
+                            "at most 10^100)", "edges", table="graph")
         cells = graph.get("cells")
         if cells is not None and not (isinstance(cells, list) and all(_is_name(c) for c in cells)):
             raise ctx.error("cells must be a list of cell names", "cells", table="graph")
@@ -243,7 +244,7 @@ def _unclosed_string_line(text: str) -> int | None:
 
 
 def _is_name(v: Any) -> bool:
-    return isinstance(v, (int, str)) and not isinstance(v, bool)
+    return isinstance(v, str) or _small_int(v)
 
 
 def _int(ctx: _Ctx, data: dict, key: str, default, minimum: int, maximum: int = MAX_INTEGER):
