@@ -21,10 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations, product
-from typing import Iterable
+from typing import Iterable, TypeVar, cast
 
-Coord = tuple[int, ...]
+Coord = tuple[int, int]  # a cell of the 2-D lattices that boards use
+Point = tuple[int, ...]  # a lattice point of any dimension
 Matrix = tuple[tuple[int, ...], ...]
+P = TypeVar("P", bound=Point)  # the functions below keep the dimension of what they are given
 
 
 @dataclass(frozen=True)
@@ -34,9 +36,9 @@ class Lattice:
     its graph distance is the L1 norm (``l1``) or the hexagonal one (``hexagonal``)."""
 
     name: str
-    directions: tuple[Coord, ...]
+    directions: tuple[Point, ...]
     generators: tuple[Matrix, ...]
-    forms: tuple[Coord, ...]
+    forms: tuple[Point, ...]
     metric: str = "l1"
 
     @property
@@ -44,7 +46,7 @@ class Lattice:
         return len(self.directions[0])
 
 
-def _units(dim: int) -> tuple[Coord, ...]:
+def _units(dim: int) -> tuple[Point, ...]:
     return tuple(tuple(s * (i == k) for k in range(dim)) for i in range(dim) for s in (1, -1))
 
 
@@ -77,7 +79,7 @@ TABLE: dict[str, Lattice] = {lat.name: lat for lat in (SQUARE, TRIANGULAR, CUBIC
 #: the lattices an instance file can name as its board (a picture syntax and 2-D windows exist)
 LATTICES = ("square", "triangular")
 #: kept for callers that want the vectors alone
-DIRECTIONS: dict[str, tuple[Coord, ...]] = {name: lat.directions for name, lat in TABLE.items()}
+DIRECTIONS: dict[str, tuple[Point, ...]] = {name: lat.directions for name, lat in TABLE.items()}
 
 
 def lattice(name: str) -> Lattice:
@@ -89,15 +91,15 @@ def lattice(name: str) -> Lattice:
     raise ValueError(f"unknown lattice {name!r}")
 
 
-def neighbours(name: str, c: Coord) -> tuple[Coord, ...]:
+def neighbours(name: str, c: P) -> tuple[P, ...]:
     dirs = DIRECTIONS[name] if name in DIRECTIONS else lattice(name).directions
     if len(c) == 2:  # the hot path of every 2-D search
         x, y = c
-        return tuple((x + dx, y + dy) for dx, dy in dirs)
-    return tuple(tuple(a + b for a, b in zip(c, v)) for v in dirs)
+        return cast("tuple[P, ...]", tuple((x + dx, y + dy) for dx, dy in dirs))
+    return cast("tuple[P, ...]", tuple(tuple(a + b for a, b in zip(c, v)) for v in dirs))
 
 
-def distance(name: str, a: Coord, b: Coord) -> int:
+def distance(name: str, a: Point, b: Point) -> int:
     """Graph distance on the infinite lattice."""
     if len(a) == 2:  # the hot path
         dx, dy = b[0] - a[0], b[1] - a[1]
@@ -111,8 +113,8 @@ def distance(name: str, a: Coord, b: Coord) -> int:
     return sum(abs(q - p) for p, q in zip(a, b))
 
 
-def apply(m: Matrix, c: Coord) -> Coord:
-    return tuple(sum(row[k] * c[k] for k in range(len(c))) for row in m)
+def apply(m: Matrix, c: P) -> P:
+    return cast(P, tuple(sum(row[k] * c[k] for k in range(len(c))) for row in m))
 
 
 def compose(a: Matrix, b: Matrix) -> Matrix:
@@ -144,7 +146,7 @@ def _group(lat: Lattice) -> tuple[Matrix, ...]:
     return tuple(group)
 
 
-def ball(name: str, centre: Iterable[Coord], radius: int) -> frozenset[Coord]:
+def ball(name: str, centre: Iterable[P], radius: int) -> frozenset[P]:
     """All coordinates within lattice distance ``radius`` of the set ``centre``."""
     seen = set(centre)
     frontier = list(seen)
@@ -159,7 +161,7 @@ def ball(name: str, centre: Iterable[Coord], radius: int) -> frozenset[Coord]:
     return frozenset(seen)
 
 
-def hull(name: str, coords: Iterable[Coord], margin: int = 0) -> frozenset[Coord]:
+def hull(name: str, coords: Iterable[P], margin: int = 0) -> frozenset[P]:
     """The lattice hull of ``coords`` grown by ``margin``: the cells on which each of the
     lattice's forms takes a value within the range it takes on ``coords``, ± ``margin``.
 
@@ -174,10 +176,11 @@ def hull(name: str, coords: Iterable[Coord], margin: int = 0) -> frozenset[Coord
     box = product(*(range(lo, hi + 1) for lo, hi in zip(lows, highs)))
     extra = [f for f in lat.forms if sum(1 for t in f if t) > 1]  # the forms beyond the axes
     if not extra:
-        return frozenset(box)
+        return cast("frozenset[P]", frozenset(box))
     ranges = [(min(_dot(f, c) for c in cs) - margin, max(_dot(f, c) for c in cs) + margin) for f in extra]
-    return frozenset(p for p in box if all(lo <= _dot(f, p) <= hi for f, (lo, hi) in zip(extra, ranges)))
+    return cast("frozenset[P]", frozenset(p for p in box
+                                          if all(lo <= _dot(f, p) <= hi for f, (lo, hi) in zip(extra, ranges))))
 
 
-def _dot(f: Coord, c: Coord) -> int:
+def _dot(f: Point, c: Point) -> int:
     return sum(a * b for a, b in zip(f, c))
