@@ -10,7 +10,6 @@ error leaves no partial certificate behind.
 
 from __future__ import annotations
 
-import inspect
 import json
 from pathlib import Path
 
@@ -75,17 +74,12 @@ def certify_report(instance, result, out_dir, limits=None) -> tuple[dict, int]:
 
 
 def _certify_into(instance, result, out: Path, limits):
-    """``certificates.make.certify`` with the command's deadline (it builds in a scratch
+    """``certificates.build.make.certify`` with the command's deadline (it builds in a scratch
     folder and moves the files into ``out`` only after the check)."""
-    try:
-        from ..certificates.build.make import certify
-    except ImportError:  # before the certificates package was split into build/ and check/
-        from ..certificates.make import certify
+    from ..certificates.build.make import certify
 
-    kwargs = {}
-    if limits is not None and limits.time_limit is not None and "deadline" in inspect.signature(certify).parameters:
-        kwargs["deadline"] = limits.deadline
-    return certify(instance, result, out, **kwargs)
+    deadline = None if limits is None or limits.time_limit is None else limits.deadline
+    return certify(instance, result, out, deadline=deadline)
 
 
 def format_report(summary: dict) -> str:

@@ -14,7 +14,6 @@ or an engine's loop that does not poll) gives ``unknown`` with the cheap bound
 
 from __future__ import annotations
 
-import inspect
 import time
 from typing import Callable
 
@@ -65,8 +64,8 @@ def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = N
             screened = screen(instance)
             if screened is not None:
                 return screened
-            return call_engine(engine, instance, max_moves=max_moves, time_limit=_left(budget),
-                               memory_limit=budget.memory_limit, **options)
+            return engine(instance, max_moves=max_moves, time_limit=_left(budget),
+                          memory_limit=budget.memory_limit, **options)
         except LimitReached as e:
             from .bounds import fill_count_bound
 
@@ -77,15 +76,6 @@ def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = N
 def _left(budget: Limits) -> float | None:
     left = budget.remaining()
     return None if left is None else max(left, 1e-3)
-
-
-def call_engine(engine: Callable[..., Result], instance: Instance, *, memory_limit: int | None,
-                **kwargs) -> Result:
-    """Call ``engine`` with ``memory_limit`` if it takes one (the explicit engines gain the
-    keyword in parallel work; until then the ambient budget's watchdog is their limit)."""
-    if "memory_limit" in inspect.signature(engine).parameters:
-        kwargs["memory_limit"] = memory_limit
-    return engine(instance, **kwargs)
 
 
 #: solve_auto uses BFS on exact windows with at most this many configurations, SAT elsewhere.
@@ -120,8 +110,8 @@ def solve_auto(instance: Instance, *, max_moves: int | None = None,
         name = "sat"
     if name in EXPLICIT_OPTIONS:
         options = {k: v for k, v in options.items() if k in EXPLICIT_OPTIONS[name]}
-    result = call_engine(get_method(name), instance, max_moves=max_moves, time_limit=time_limit,
-                         memory_limit=memory_limit, **options)
+    result = get_method(name)(instance, max_moves=max_moves, time_limit=time_limit,
+                              memory_limit=memory_limit, **options)
     result.method = f"auto:{result.method}"
     return result
 
