@@ -42,6 +42,7 @@ KNOWN_ELSEWHERE = {
     "no constructive algorithm": "commands/construct.py: exit 2 for 'no construction', message names no file",
     "construct": "commands/construct.py / constructive: exit 2 message names no file",
     "File name too long": "commands/solve.py -o handling: OSError on an over-long file name",
+    "<instance>: the window would have": "certificates/check/bounded.py: a huge margin is an error naming no file",
 }
 
 
