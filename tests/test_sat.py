@@ -56,7 +56,7 @@ LIMIT = 7  # horizons checked
 
 def window_distance(inst, limit=LIMIT):
     """BFS distance inside the window, or None if > limit (the oracle)."""
-    r = solve_bfs(inst, max_moves=limit)
+    r = solve_bfs(inst, max_moves=limit, grow=False)
     return r.length if r.solution is not None else None
 
 

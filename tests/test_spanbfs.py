@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from coinsat.board import span_coords
 from coinsat.errors import UsageError
 from coinsat.families import vdiag
+from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
+from coinsat.limits import rss_bytes
 from coinsat.result import Status
 from coinsat.rules import successors
 from coinsat.search.bfs import solve_bfs
@@ -19,6 +21,7 @@ from coinsat.search.spanbfs import U64, _Kernel, solve_spanbfs
 from coinsat.solution import verify
 
 from .strategies import configurations, instances
+from .test_sat import walked
 
 UNLABELED = instances(labeled=False, max_coins=5)
 
@@ -53,6 +56,8 @@ def _answer(r):
 @given(UNLABELED, st.booleans(), st.sampled_from([None, 2, 4]))
 def test_spanbfs_agrees_with_bfs(inst, prune, max_moves):
     """Same status, length and lower bound as the BFS oracle, pruning on and off."""
+    if max_moves is None and not inst.board.exact:
+        max_moves = 5  # both grow the window to the horizon: keep it small (d = 1 branches widely)
     want = solve_bfs(inst, max_moves=max_moves)
     got = solve_spanbfs(inst, max_moves=max_moves, prune=prune)
     none = (Status.UNSOLVABLE, Status.BOUNDED, Status.UNKNOWN)
@@ -102,3 +107,73 @@ def test_auto_picks_spanbfs_when_the_goal_spans_the_window():
     r = solve(read_instance("instances/paper/diagonal.toml"))
     assert r.method == "auto:spanbfs" and r.status is Status.OPTIMAL
     assert solve(read_instance("instances/paper/swap5-a.toml")).method == "auto:bfs"
+
+
+# --- D12, limits, grown windows ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("d", [5, 10**8, 10**30])
+def test_an_adjacency_above_every_degree_supports_no_cell(d):
+    """D12: no counter of d levels (it took 19 s and 816 MB at d = 10^8): no cell is a
+    destination, so the start is frozen and the window (span(start)) proves it."""
+    inst = make_instance("square", [(0, 0), (1, 0), (0, 1)], [(0, 0), (1, 0), (1, 1)], adjacency=d)
+    kernel = _Kernel(inst)
+    words = np.array([0b111, kernel.full], dtype=U64)
+    assert not kernel.supported(words).any()
+    assert kernel.successors(words).size == 0
+    r = solve_spanbfs(inst)
+    assert r.status is Status.UNSOLVABLE and r.certificate["scope"] == "global"
+    same = make_instance("square", [(0, 0), (1, 0), (0, 1)], [(0, 0), (1, 0), (0, 1)], adjacency=d)
+    assert _answer(solve_spanbfs(same)) == (Status.OPTIMAL, 0, 0)
+
+
+def test_the_kernel_threshold_is_exact_at_every_d():
+    """d from 1 to one above the degree: supported(m) is "at least d occupied neighbours"."""
+    rng = np.random.default_rng(0)
+    for d in range(1, 8):
+        inst = make_instance("triangular", [(0, 0), (1, 0), (0, 1), (1, 1)], [(0, 0), (1, 0), (0, 1), (2, 0)],
+                             adjacency=d, margin=1)
+        board = inst.board
+        words = rng.integers(0, 1 << board.size, size=200, dtype=np.uint64)
+        got = _Kernel(inst).supported(words)
+        for w, s in zip(words.tolist(), got.tolist()):
+            want = sum(1 << c for c in range(board.size)
+                       if sum(w >> q & 1 for q in board.neighbours[c]) >= d)
+            assert s == want
+
+
+def test_a_memory_limit_gives_unknown_with_a_lower_bound():
+    inst = read_instance("instances/paper/vee-2-2.toml")  # 24 moves, many states
+    r = solve_spanbfs(inst, memory_limit=rss_bytes() + 1)
+    assert r.status is Status.UNKNOWN and r.solution is None
+    assert r.stats["stopped"] == "memory limit"
+    assert 0 <= r.lower_bound <= 24
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.one_of(walked(kinds=("triangular",), max_coins=4), instances(kinds=("triangular",), labeled=False,
+                                                                       max_coins=4)),
+       st.sampled_from([None, 3, 5]))
+def test_grown_spanbfs_answers_as_sat_within_64_cells(inst, max_moves):
+    """Global answers; where the window for a horizon passes 64 cells: unknown, with a
+    lower bound that SAT's answer respects."""
+    assume(len(inst.labels) == 1)
+    want = solve(inst, "sat", max_moves=max_moves)
+    got = solve(inst, "spanbfs", max_moves=max_moves)
+    if got.status is Status.UNKNOWN:
+        assert got.stats["stopped"].startswith("window cap")
+        assert want.lower_bound is None or got.lower_bound <= want.lower_bound
+        assert want.length is None or got.lower_bound <= want.length
+        return
+    assert _answer(got) == _answer(want)
+    if got.solution is not None:
+        assert verify(inst, got.solution).ok
+
+
+def test_paper_triangular_puzzles():
+    for name in ("rhomboid", "upside-down"):
+        inst = read_instance(f"instances/paper/{name}.toml")
+        r = solve(inst, "spanbfs")
+        assert _answer(r) == (Status.OPTIMAL, inst.known_optimal, inst.known_optimal)
+    r = solve(read_instance("instances/paper/pyramid-to-line.toml"), "spanbfs")  # 7 moves: R_6 > 64 cells
+    assert r.status is Status.UNKNOWN and 1 <= r.lower_bound <= 7
