@@ -546,8 +546,8 @@ class Tally:
         out.append(f"- neither (every engine unknown or window-only): "
                    f"{sum(r.optimum is None and not r.none_within and not r.stalled for r in recs)}")
         cats = Counter(r.category[:4] for r in recs)
-        out.append(f"- categories (board/coins/d/placement): {len(cats)} of "
-                   f"{2 * 3 * 3 + 2 * 2 * 3 * 3} possible")
+        possible = 2 * 2 * 3 * 3 + 2 * 3  # lattices: labels x d x placements; graphs: fixed only
+        out.append(f"- categories (board/coins/d/placement): {len(cats)} of {possible} possible")
         out += ["", "## Answers by engine", "", "| engine | ran | unknown at the limit | unknown early | seconds (sum) |",
                 "|---|---:|---:|---:|---:|"]
         for e in names + ("screen",):
