@@ -254,3 +254,10 @@ def test_cheap_bounds_never_exceed_known_optima():
         assert far is None or far <= inst.known_optimal, path
         checked += 1
     assert checked >= 5
+
+
+def test_output_name_too_long_is_a_usage_error(capsys, tmp_path):
+    for name in ("a" * 300 + ".json", "a/" * 3000 + "x.json"):
+        code, out, err = run(capsys, "solve", H_TO_O, "-o", tmp_path / name)
+        assert code == 2 and out == "" and "cannot write there" in err and "Traceback" not in err
+        assert len(err.splitlines()) == 1 and len(err) < 400

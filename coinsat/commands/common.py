@@ -76,7 +76,19 @@ def limits_of(args) -> Limits:
 
 def check_output_file(path: str | os.PathLike, *inputs: str | os.PathLike | None) -> None:
     """UsageError unless a new file can be written at ``path`` (module docstring)."""
-    p = Path(path)
+    try:
+        _check_output_file(Path(path), inputs)
+    except OSError as e:  # e.g. a name too long for the file system
+        raise UsageError(f"{_short(path)}: cannot write there: {e.strerror or e}") from None
+
+
+def _short(path) -> str:
+    text = os.fspath(path)
+    return text if len(text) <= 120 else text[:60] + "..." + text[-40:]
+
+
+def _check_output_file(p: Path, inputs) -> None:
+    path = _short(p)
     if p.is_dir():
         raise UsageError(f"{path}: is a directory (give a file name)")
     if p.exists() and not p.is_file():
@@ -90,9 +102,12 @@ def check_output_file(path: str | os.PathLike, *inputs: str | os.PathLike | None
 def check_output_dir(path: str | os.PathLike) -> None:
     """UsageError unless ``path`` is, or can be created as, a writable directory."""
     p = Path(path)
-    if p.exists() and not p.is_dir():
-        raise UsageError(f"{path}: exists and is not a directory")
-    _check_writable_dir(p, path)
+    try:
+        if p.exists() and not p.is_dir():
+            raise UsageError(f"{_short(path)}: exists and is not a directory")
+        _check_writable_dir(p, _short(path))
+    except OSError as e:
+        raise UsageError(f"{_short(path)}: cannot write there: {e.strerror or e}") from None
 
 
 def _check_writable_dir(directory: Path, path) -> None:
