@@ -50,10 +50,11 @@ status string, so that the rules hold whatever scope an engine reaches:
    engine did — an answer of theirs with no global decision for T (``unknown``,
    ``feasible`` without the optimum, ``unsolvable`` with scope ``window``) next
    to another engine's global decision is a disagreement unless it used at
-   least half its time limit (a state limit counts against it too).  Today
-   bfs/ilp/spanbfs search the triangular window as given, so this is off by
-   default; once they grow windows as the SAT driver does, run with
-   ``--strict bfs,ilp,spanbfs`` (rule 2 then compares their answers strictly).
+   least half its time limit (a state or window-size limit counts against it
+   too).  Off by default.  Since bfs/ilp/spanbfs grow triangular (and d = 1
+   square) windows as the SAT driver does, run ``--strict bfs,ilp``; spanbfs
+   stops growing at its 64-cell cap (an honest ``unknown``), which the flag
+   would report (seed 30016: R_5 of a d = 1 square puzzle).
 
 ``unknown`` (a limit hit, or a window engine whose window cannot prove T) is
 never a disagreement; unknowns are counted per engine and reported.  Each
