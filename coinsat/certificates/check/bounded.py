@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 from ... import geometry
-from ...errors import LimitReached
+from ...errors import CoinsatError, LimitReached
 from ...instance import Instance
 from .claims import Claim
 from .format import checked_solution
@@ -138,7 +138,10 @@ def check_bounded(instance: Instance, cert: dict, base_dir: Path,
         if (not instance.board.is_lattice or not isinstance(margin, int) or isinstance(margin, bool)
                 or margin < instance.margin):
             return False, "a margin is only for widening a lattice window", None
-        instance = widened(instance, margin)
+        try:
+            instance = widened(instance, margin)
+        except CoinsatError as e:  # e.g. a window far past the board size cap
+            return False, f"the margin {margin} gives no window the checker can build: {e}", None
     solution, why = checked_solution(instance, cert, horizon)
     if why:
         return False, why, None
