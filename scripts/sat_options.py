@@ -141,7 +141,7 @@ def section_crossover(limit) -> list[str]:
     """BFS against SAT where solve_auto switches (methods.AUTO_BFS_CONFIGURATIONS)."""
     from coinsat.families import vdiag
     from coinsat.search.bfs import solve_bfs
-    from coinsat.search.bounds import configuration_count
+    from coinsat.theory.reach import configuration_count
     from coinsat.search.methods import AUTO_BFS_CONFIGURATIONS
 
     cases = [("vdiag-1-1-nwse", vdiag(1, 1, "nwse")), ("vdiag-1-1-swne", vdiag(1, 1, "swne")),
@@ -170,7 +170,7 @@ def section_limits(specs: list[str], out: str) -> None:
     """Long runs of solve_sat on V(a, b) -> NW-SE diagonal (families.vdiag): one row per
     horizon, written as the run goes (so an interrupted run still leaves its table)."""
     from coinsat.families import vdiag
-    from coinsat.search.bounds import lower_bound
+    from coinsat.theory.reach import lower_bound
 
     lines = ["# SAT engine: where the limits are (V-to-diagonal family)", "",
              f"Command: `python3 scripts/sat_options.py --limits {' '.join(specs)}`  ",

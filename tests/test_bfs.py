@@ -12,7 +12,7 @@ from coinsat.limits import rss_bytes
 from coinsat.result import Status
 from coinsat.rules import apply_move, legal_moves
 from coinsat.search.bfs import solve_bfs
-from coinsat.search.bounds import exact_for
+from coinsat.theory.reach import exact_for
 from coinsat.search.methods import solve
 from coinsat.solution import verify
 

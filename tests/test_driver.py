@@ -14,7 +14,7 @@ from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.search.bfs import solve_bfs
-from coinsat.search.bounds import exact_for, lower_bound
+from coinsat.theory.reach import exact_for, lower_bound
 from coinsat.search.driver import STRATEGIES, widen, solve_sat
 from coinsat.search.methods import solve
 from coinsat.solution import verify

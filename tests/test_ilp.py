@@ -28,7 +28,7 @@ from coinsat.io.instance_format import read_instance
 from coinsat.io.lp_export import lp_text, mps_text, write_lp, write_mps
 from coinsat.result import Status
 from coinsat.search.bfs import solve_bfs
-from coinsat.search.bounds import configuration_count
+from coinsat.theory.reach import configuration_count
 from coinsat.search.ilp import solve_ilp
 from coinsat.solution import verify
 

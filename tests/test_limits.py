@@ -20,7 +20,7 @@ from coinsat.errors import LimitReached, UsageError
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.limits import Limits, active, enforced, parse_memory, poll
-from coinsat.search.bounds import distance_bound, exact_for, fill_count_bound
+from coinsat.theory.reach import distance_bound, exact_for, fill_count_bound
 
 H_TO_O = "instances/paper/h-to-o.toml"
 ROOT = Path(__file__).resolve().parent.parent

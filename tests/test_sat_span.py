@@ -10,7 +10,7 @@ from coinsat.configuration import Configuration
 from coinsat.encode.options import EncodingOptions
 from coinsat.instance import make_instance
 from coinsat.rules import apply_move, legal_moves, predecessors
-from coinsat.search.bounds import edge_budget, spanning_lines
+from coinsat.theory.reach import edge_budget, spanning_lines
 
 from .test_sat import check_horizons
 
@@ -122,7 +122,7 @@ def symmetric_instances(draw):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(symmetric_instances())
 def test_symmetry_breaking_against_bfs(inst):
-    from coinsat.search.bounds import symmetries
+    from coinsat.theory.reach import symmetries
 
     for g in symmetries(inst):
         b = inst.board

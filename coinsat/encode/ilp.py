@@ -22,7 +22,7 @@ The model over horizon T, cells c, label classes l, steps t = 1..T
 * I9  d * sum_l fill[c,l,t] <= sum_{q in N(c)} sum_l x[q,l,t]   (post-state support)
 * I10 noop[t] <= noop[t+1]                              (no-ops last; option noop_last)
 * I11 x[c,l,t] = 0 unless c is in the span layer R_t; fill[c,l,t] = 0 unless c is
-      fillable at t (search/bounds.py, Lemma W of encodings/sat.md; option windows)
+      fillable at t (theory/reach.py, Lemma W of encodings/sat.md; option windows)
 * I12 sum_l fill[c,l,t] + sum_l vacate[c,l,t+1] <= 1     (no coin moves twice in a
       row; option no_return)
 * I13 start cells left <= moves so far; goal cells missing <= moves to come
@@ -152,7 +152,7 @@ def build_ilp(instance: Instance, horizon: int, *, noop_last: bool = True, windo
     """
     import pulp
 
-    from ..search.bounds import Windows, open_windows
+    from ..theory.reach import SpanLayers, open_windows
 
     if horizon < 0:
         raise ValueError(f"horizon must be >= 0, not {horizon}")
@@ -161,7 +161,7 @@ def build_ilp(instance: Instance, horizon: int, *, noop_last: bool = True, windo
     if not placements:
         raise ValueError("the goal has no placement inside the window")
     prob = pulp.LpProblem(_lp_name(name or instance.name), pulp.LpMinimize)
-    w = Windows(instance) if windows else open_windows(instance)
+    w = SpanLayers(instance) if windows else open_windows(instance)
     b = _Builder(pulp, prob, instance, horizon, labels, w)
     b.start()                       # I2
     b.dynamics()                    # I4

@@ -10,7 +10,7 @@ Public API (relied on by the exporter, the certificate engine and the driver):
     unit g[T]).  With ``options.noop`` (the default) it is satisfiable iff
     some solution has *at most* T moves inside the board's window, so
     UNSAT proves "no solution with <= T moves" (globally when the window is
-    exact for T: ``coinsat.search.bounds.exact_for``; on an inexact window
+    exact for T: ``coinsat.theory.reach.exact_for``; on an inexact window
     encode ``coinsat.search.driver.widen(instance, T)`` instead, the same
     puzzle on a window exact for T).  This single CNF, goal selectors
     included, is what the DIMACS export and the DRAT certificates use.  The
@@ -44,7 +44,7 @@ from pysat.formula import IDPool
 from ..instance import Instance
 from ..limits import poll
 from ..rules import Move
-from ..search.bounds import (Windows, edge_budget, open_windows, placement_bounds, spanning_lines,
+from ..theory.reach import (SpanLayers, edge_budget, open_windows, placement_bounds, spanning_lines,
                              symmetries)
 from ..solution import Solution
 from . import sat_families as fam
@@ -89,7 +89,7 @@ class Encoder:
         self.nbr_sets = tuple(frozenset(n) for n in b.neighbours)
         labels = instance.labels
         self.labels: tuple[str, ...] = labels if len(labels) > 1 else ()
-        self.windows = Windows(instance) if self.options.windows else open_windows(instance)
+        self.windows = SpanLayers(instance) if self.options.windows else open_windows(instance)
         self.cells: list[tuple[int, ...]] = []  # cells[t] = R_t
         self.fills: list[tuple[int, ...]] = [()]  # fills[t] = cells fillable at t (t >= 1)
         self.horizon = -1

@@ -49,7 +49,7 @@ from ..limits import Limits, enforced
 from ..result import Result, Status
 from ..rules import predecessors, successors
 from ..solution import Solution, certify_solution
-from .bounds import exact_for, layer_steps
+from ..theory.reach import exact_for, layer_steps
 from .windows import Step, elapsed, exact_horizon, fits, grow, result_of
 
 #: states expanded between two polls of the time and memory limits

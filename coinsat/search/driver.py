@@ -58,7 +58,7 @@ from ..instance import Instance, make_instance
 from ..limits import Limits, enforced, poll
 from ..result import Result, Status
 from ..solution import Solution, certify_solution
-from .bounds import configuration_count, distance_bound, exact_for, lower_bound
+from ..theory.reach import configuration_count, distance_bound, exact_for, lower_bound
 
 #: ``stats["stopped"]`` when the window exact for the next horizon is over board.py's cap
 WINDOW_CAP = f"window cap (a window exact for the next horizon would have over {MAX_WINDOW_CELLS:,} cells)"
@@ -130,7 +130,7 @@ class _Session:
             be.add(enc.extend(T))
             poll()
         assumptions, clauses = enc.goal(T)
-        if assumptions is None:  # no goal placement reachable within T (bounds.py)
+        if assumptions is None:  # no goal placement reachable within T (theory/reach.py)
             return Outcome.UNSAT, None, HorizonReport(T, "UNSAT", 0.0, be.nvars, be.nclauses, 0)
         be.add(clauses)
         assumptions = assumptions + [enc.noop(t) for t in range(T + 1, enc.horizon + 1)]

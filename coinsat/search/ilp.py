@@ -32,7 +32,7 @@ same cap turns a ``max_moves >= N - 1`` run into that proof.  On boards with
 many cells N is astronomically large: an unsolvable instance then ends only
 at ``time_limit`` or at the ``max_horizon`` option (answer ``bounded``).
 
-The first horizon is the lower bound of search/bounds.py (shared with the
+The first horizon is the lower bound of theory/reach.py (shared with the
 SAT engine); when it finds no goal placement in the span of the start the
 answer is ``unsolvable`` (certificate ``goal-outside-span``) without a solve.
 
@@ -69,7 +69,7 @@ from ..instance import Instance
 from ..limits import Limits, enforced
 from ..result import Result, Status
 from ..solution import certify_solution
-from .bounds import configuration_count, exact_for, lower_bound
+from ..theory.reach import configuration_count, exact_for, lower_bound
 from .windows import Step, elapsed, exact_horizon, grow, result_of
 
 ENCODING_OPTIONS = ("noop_last", "windows", "no_return", "counts")
@@ -234,7 +234,7 @@ class _Run:
     def unsolvable(self, T: int, configurations: int | None) -> Result:
         """No solution inside the window: the model is infeasible at a horizon that every
         shortest solution fits in, or (configurations None) no goal placement lies in the
-        span of the start (search/bounds.py)."""
+        span of the start (theory/reach.py)."""
         exact = self.radius is None
         scope = "global" if exact else "window"
         if configurations is None:

@@ -67,7 +67,7 @@ def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = N
             return engine(instance, max_moves=max_moves, time_limit=_left(budget),
                           memory_limit=budget.memory_limit, **options)
         except LimitReached as e:
-            from .bounds import fill_count_bound
+            from ..theory.reach import fill_count_bound
 
             return Result(Status.UNKNOWN, method, None, fill_count_bound(instance), None,
                           time.perf_counter() - t0, {"stopped": str(e)})
@@ -100,7 +100,7 @@ def solve_auto(instance: Instance, *, max_moves: int | None = None,
       driver widens the window and proves optimality globally while the
       explicit engines can only answer for the window.
     """
-    from .bounds import configuration_count
+    from ..theory.reach import configuration_count
 
     if instance.board.exact and inapplicable("spanbfs", instance) is None and _goal_spans_window(instance):
         name = "spanbfs"

@@ -62,7 +62,7 @@ from ..limits import Limits, enforced
 from ..result import Result, Status
 from ..rules import predecessors
 from ..solution import Solution, certify_solution
-from .bounds import exact_for
+from ..theory.reach import exact_for
 from .windows import Step, elapsed, exact_horizon, grow, result_of
 
 U64 = np.uint64

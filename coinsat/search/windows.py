@@ -34,7 +34,7 @@ solution with <= none_upto moves"); the next horizon is H = none_upto + 1
 (``geometric``: at least twice the last one).  Each round builds the smallest
 window exact for H (``window_for``: the lattice layer R_H plus the goal's cells;
 the instance's own window when it is already exact for H), first tries the
-cheap lower bound of search/bounds.py on it (on a window exact for H, "every
+cheap lower bound of theory/reach.py on it (on a window exact for H, "every
 solution in the window needs >= L moves" gives min(L, H + 1) globally, so a
 bound above H skips the search), and otherwise runs the engine at horizon H
 there.  It stops at a solution, a global ``unsolvable``, ``max_moves``, or a
@@ -71,7 +71,7 @@ from ..errors import LimitReached
 from ..limits import Limits, enforced, poll
 from ..result import Result, Status
 from ..solution import Solution, certify_solution
-from .bounds import distance_bound, exact_for, lower_bound
+from ..theory.reach import distance_bound, exact_for, lower_bound
 
 
 # --- the lattice layers R_t -------------------------------------------------------------------

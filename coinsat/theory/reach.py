@@ -66,7 +66,7 @@ def fill_steps(neighbours: Sequence[Sequence[int]], layer: Sequence[int | None],
     return tuple(out)
 
 
-class Windows:
+class SpanLayers:
     """Span layers of an instance: which (cell, step) pairs can hold a coin or be filled."""
 
     def __init__(self, instance: Instance):
@@ -87,9 +87,9 @@ class Windows:
         return tuple(c for c, s in enumerate(self.layer) if s is not None and s <= t)
 
 
-def open_windows(instance: Instance) -> "Windows":
-    """Windows that rule nothing out (the option ``windows`` off)."""
-    w = Windows.__new__(Windows)
+def open_windows(instance: Instance) -> "SpanLayers":
+    """SpanLayers that rule nothing out (the option ``windows`` off)."""
+    w = SpanLayers.__new__(SpanLayers)
     n = instance.board.size
     starts = set(instance.start.cells)
     w.layer = tuple(0 if c in starts else 1 for c in range(n))
@@ -115,13 +115,13 @@ def placement_bound(instance: Instance, goal: Configuration, fill: Sequence[int 
     return last
 
 
-def placement_bounds(instance: Instance, windows: "Windows | None" = None) -> tuple[int | None, ...]:
+def placement_bounds(instance: Instance, windows: "SpanLayers | None" = None) -> tuple[int | None, ...]:
     """:func:`placement_bound` of every goal placement, in ``instance.goal_configurations`` order."""
-    w = windows or Windows(instance)
+    w = windows or SpanLayers(instance)
     return tuple(placement_bound(instance, g, w.fill) for g in instance.goal_configurations)
 
 
-def lower_bound(instance: Instance, windows: "Windows | None" = None) -> int | None:
+def lower_bound(instance: Instance, windows: "SpanLayers | None" = None) -> int | None:
     """Every solution inside the window needs at least this many moves; None if no goal
     placement lies in the span of the start (no solution inside the window at all)."""
     bounds = [b for b in placement_bounds(instance, windows) if b is not None]
@@ -245,7 +245,7 @@ def edge_budget(instance: Instance) -> int | None:
     """
     if instance.board.kind != "square" or instance.d != 2:
         return None
-    from ..theory.span import components, span
+    from .span import components, span
 
     n, b = instance.n_coins, instance.board
     budgets = []
@@ -275,7 +275,7 @@ def spanning_lines(instance: Instance) -> tuple[tuple[int, ...], ...] | None:
     b = instance.board
     if b.kind != "square" or instance.d != 2 or not b.exact:
         return None
-    from ..theory.span import span
+    from .span import span
 
     xs, ys = [c[0] for c in b.coords], [c[1] for c in b.coords]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
