@@ -13,7 +13,7 @@ from .instance import Instance, make_instance
 from .io.instance_format import parse_instance, read_instance, write_instance
 from .result import Result, Status
 from .rules import Move, apply_move, check_move, legal_moves
-from .search.methods import METHODS, solve
+from .solve import METHODS, solve
 from .solution import Solution, Verdict, verify
 
 __all__ = [

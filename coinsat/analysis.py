@@ -35,7 +35,7 @@ def proven_optimum(instance: Instance, methods: Sequence[str], time_limit: float
     ends in ``"unsolvable"`` when a method proved that there is no solution."""
     if trust_known and instance.known_optimal is not None:
         return instance.known_optimal, "known_optimal (instance file; checked by the test suite)"
-    from .search.methods import solve
+    from .solve import solve
 
     why = []
     for method in methods:

@@ -13,10 +13,10 @@ import os
 import sys
 import traceback
 
-from . import __version__
+from ._version import __version__
 from .commands import COMMANDS
 from .commands.common import EXIT_INTERNAL, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
-from .errors import CoinsatError, LimitReached, VerificationError
+from .errors import CoinsatError, InternalError, LimitReached
 
 
 class _Parser(argparse.ArgumentParser):
@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     args = get_parser().parse_args(argv)
     try:
         return args.run(args)
-    except VerificationError as e:
+    except InternalError as e:  # coinsat contradicted itself (VerificationError among them)
         print(f"coinsat: internal error: {e}", file=sys.stderr)
         return EXIT_INTERNAL
     except LimitReached as e:  # a limit (or Ctrl-C) stopped a command that had no answer to give

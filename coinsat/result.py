@@ -17,6 +17,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import InternalError
 from .solution import Solution
 
 
@@ -31,11 +32,44 @@ class Status(str, enum.Enum):
         return self.value
 
 
-SCOPES = ("horizon", "window", "global")
+class Scope(str, enum.Enum):
+    """How far a proof reaches: solutions within a horizon, inside the window, or all."""
+
+    HORIZON = "horizon"
+    WINDOW = "window"
+    GLOBAL = "global"
+
+    def __str__(self) -> str:
+        return self.value
 
 
-@dataclass
+SCOPES = tuple(s.value for s in Scope)
+
+
+class Engine(str, enum.Enum):
+    """What produced a result (``Result.method`` is the name shown to users, e.g. ``auto:spanbfs``)."""
+
+    SCREEN = "screen"
+    BFS = "bfs"
+    SPANBFS = "spanbfs"
+    SAT = "sat"
+    ILP = "ilp"
+    CONSTRUCT = "construct"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
 class Result:
+    """The answer of an engine.  Frozen: a wrapper makes a new one (``dataclasses.replace``).
+
+    ``engine`` says which engine answered (None when a limit stopped the command before
+    any engine could); ``witness`` is engine-specific evidence kept for the certificate
+    builders (``spanbfs``: its search layers, so that certifying does not search again);
+    it never reaches the JSON.
+    """
+
     status: Status
     method: str
     solution: Solution | None = None
@@ -43,17 +77,20 @@ class Result:
     certificate: dict[str, Any] | None = None
     seconds: float = 0.0
     stats: dict[str, Any] = field(default_factory=dict)
+    engine: Engine | None = None
+    witness: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         has_solution = self.solution is not None
         if has_solution != (self.status in (Status.OPTIMAL, Status.FEASIBLE)):
-            raise AssertionError(f"status {self.status} with solution={has_solution}")
-        if self.status is Status.OPTIMAL:
-            assert self.lower_bound == len(self.solution), "optimal needs a matching lower bound"
-        if self.lower_bound is None:
-            assert self.status is Status.UNSOLVABLE and self.certificate["scope"] == "global"
-        if self.certificate is not None:
-            assert self.certificate.get("scope") in SCOPES, self.certificate
+            raise InternalError(f"status {self.status} with solution={has_solution}")
+        if self.status is Status.OPTIMAL and (self.solution is None or self.lower_bound != len(self.solution)):
+            raise InternalError("optimal needs a lower bound equal to the solution's length")
+        if self.lower_bound is None and not (self.status is Status.UNSOLVABLE and self.certificate is not None
+                                             and self.certificate.get("scope") == Scope.GLOBAL):
+            raise InternalError("no lower bound means unsolvable with a global certificate")
+        if self.certificate is not None and self.certificate.get("scope") not in SCOPES:
+            raise InternalError(f"certificate scope {self.certificate.get('scope')!r} is none of {SCOPES}")
 
     @property
     def length(self) -> int | None:

@@ -73,7 +73,7 @@ def worker(engine: str, path: str, time_limit: float) -> dict:
     if engine == "fd":
         out = run_fd(inst, time_limit)
     else:
-        from coinsat.search.methods import solve
+        from coinsat.solve import solve
 
         r = solve(inst, engine, time_limit=time_limit)
         out = {"status": r.status.value, "length": r.length, "lower_bound": r.lower_bound,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Certify every paper and counterexample instance; table of times and sizes.
 
-For each instance: solve (``coinsat.search.methods.solve``, screens first),
+For each instance: solve (``coinsat.solve.solve``, screens first),
 write the certificate of the answer (``coinsat.certificates.build.make.certify``),
 check it with the independent checker, and record the status, certificate
 kind and scope, solve / certify / check seconds, and for bounded certificates
@@ -21,7 +21,7 @@ from pathlib import Path
 from coinsat.certificates.build.make import certify
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
-from coinsat.search.methods import solve
+from coinsat.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,7 +35,7 @@ def main(argv=None) -> int:
         sorted((ROOT / "instances" / "counterexamples").glob("*.toml"))
     lines = ["# Certificates of the paper and counterexample instances\n",
              "Made by `python3 scripts/certificate_bench.py` on a shared 2-core machine (timings are noisy). "
-             "Solve: `coinsat.search.methods.solve(method='auto')` (screens first); certify: write the certificate "
+             "Solve: `coinsat.solve.solve(method='auto')` (screens first); certify: write the certificate "
              "(bounded: encode, solve with CaDiCaL 1.9.5 through PySAT with a DRAT proof); check: the independent "
              "checker (bounded: gbdc hash of the CNF and of the re-encoding, then dratify with cdclkit's native "
              "engine).\n",

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from coinsat import families
 from coinsat.analysis import proven_optimum
-from coinsat.commands.export import export, write_output
+from coinsat.export import export, write_output
 from coinsat.io.atomic import write_atomic
 from coinsat.io.dimacs import expected_answer, gbd_hash
 from coinsat.io.instance_format import read_instance

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from coinsat.io.atomic import write_atomic
 from coinsat.io.instance_format import read_instance
-from coinsat.search.methods import solve
+from coinsat.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -142,7 +142,7 @@ def section_crossover(limit) -> list[str]:
     from coinsat.families import vdiag
     from coinsat.search.bfs import solve_bfs
     from coinsat.theory.reach import configuration_count
-    from coinsat.search.methods import AUTO_BFS_CONFIGURATIONS
+    from coinsat.solve import AUTO_BFS_CONFIGURATIONS
 
     cases = [("vdiag-1-1-nwse", vdiag(1, 1, "nwse")), ("vdiag-1-1-swne", vdiag(1, 1, "swne")),
              ("diagonal", read_instance(ROOT / "instances" / "paper" / "diagonal.toml")),

@@ -13,7 +13,7 @@ from coinsat.result import Status
 from coinsat.rules import apply_move, legal_moves
 from coinsat.search.bfs import solve_bfs
 from coinsat.theory.reach import exact_for
-from coinsat.search.methods import solve
+from coinsat.solve import solve
 from coinsat.solution import verify
 
 from .strategies import instances

@@ -29,7 +29,7 @@ from coinsat.encode.options import DEFAULT_OPTIONS
 from coinsat.errors import LimitReached
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
-from coinsat.search.methods import solve
+from coinsat.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER = ROOT / "instances" / "paper"

@@ -20,7 +20,7 @@ from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.search.bfs import solve_bfs
-from coinsat.search.methods import solve
+from coinsat.solve import solve
 from coinsat.certificates.check.placements import is_goal
 from tests.strategies import configurations, instances
 

@@ -16,7 +16,7 @@ from coinsat.result import Status
 from coinsat.search.bfs import solve_bfs
 from coinsat.theory.reach import exact_for, lower_bound
 from coinsat.search.driver import STRATEGIES, widen, solve_sat
-from coinsat.search.methods import solve
+from coinsat.solve import solve
 from coinsat.solution import verify
 
 from .strategies import instances

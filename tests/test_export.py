@@ -25,7 +25,8 @@ from pysat.formula import CNF, WCNF, IDPool
 from pysat.solvers import Solver
 
 from coinsat.cli import main
-from coinsat.commands.export import FORMATS, export, output_paths
+from coinsat.commands.export import output_paths
+from coinsat.export import FORMATS, export
 from coinsat.io.dimacs import decode_symbols, gbd_hash, read_symbols
 from coinsat.io.instance_format import read_instance
 from coinsat.io.pddl import cell_names, fast_downward_driver, pddl_task, read_plan

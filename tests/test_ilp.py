@@ -313,7 +313,7 @@ def test_a_limit_incumbent_is_feasible_with_the_proven_bound():
 @given(instances(kinds=("triangular",), max_coins=3), st.integers(1, 3))
 def test_ilp_on_triangular_boards_answers_as_sat(inst, horizon):
     """The window grows to each horizon (search/windows.py): global answers, SAT's."""
-    from coinsat.search.methods import solve
+    from coinsat.solve import solve
 
     want = solve(inst, "sat", max_moves=horizon)
     got = solve(inst, "ilp", max_moves=horizon)

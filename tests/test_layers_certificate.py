@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import hashlib
 import io
 import json
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from coinsat.certificates.check import check_certificate
@@ -15,7 +18,7 @@ from coinsat.certificates.build.make import certify
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.rules import successors
-from coinsat.search.methods import solve
+from coinsat.solve import solve
 
 from .strategies import configurations, instances
 
@@ -92,3 +95,21 @@ def test_every_spanbfs_answer_gets_an_accepted_certificate(tmp_path_factory, ins
         return
     done = certify(inst, r, tmp_path_factory.mktemp("layers"))
     assert done.check.ok, (done.check.reason, done.certificate.get("kind"))
+
+
+def test_certify_reuses_the_layers_of_the_answer(tmp_path, monkeypatch):
+    """A spanbfs answer carries its layers (Result.witness): certifying it searches no more."""
+    import coinsat.search.spanbfs as spanbfs
+
+    result = solve(DIAG, "spanbfs")
+    assert result.witness is not None and len(result.witness) == 19
+
+    def no_second_search(*args, **kwargs):
+        raise AssertionError("certify searched again")
+
+    monkeypatch.setattr(spanbfs, "solve_spanbfs", no_second_search)
+    done = certify(DIAG, result, tmp_path)
+    assert done.check.ok and done.check.claim == "optimal: 18 moves (no solution with <= 17 moves)"
+    # a witness that stops short of the horizon is not used: the builder searches (here: refused)
+    with pytest.raises(AssertionError, match="searched again"):
+        certify(DIAG, dataclasses.replace(result, witness=result.witness[:5]), tmp_path / "short")

@@ -16,7 +16,7 @@ from coinsat.limits import rss_bytes
 from coinsat.result import Status
 from coinsat.rules import successors
 from coinsat.search.bfs import solve_bfs
-from coinsat.search.methods import solve
+from coinsat.solve import solve
 from coinsat.search.spanbfs import U64, _Kernel, solve_spanbfs
 from coinsat.solution import verify
 

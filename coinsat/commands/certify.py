@@ -36,7 +36,7 @@ def run(args) -> int:
     from ..io.instance_format import read_instance
     from ..limits import enforced
     from ..result import Status
-    from ..search.methods import solve
+    from ..solve import solve
 
     check_output_dir(args.output_dir)
     limits = limits_of(args)

@@ -1,12 +1,7 @@
 """``coinsat export FILE --horizon T --format NAME [-o PATH]``: formulas and tasks for other solvers.
 
-:data:`FORMATS` is the registry (name -> ``"module:function"``, imported on
-first use; the ``--format`` choices are built from it).  A format function has
-the signature ``f(instance, horizon, **options)`` and returns either the file's
-text (``str``) or an object with ``parts() -> ((role, text), ...)`` when the
-format needs several files (PDDL: domain and problem).  It raises
-``InstanceError``/``UsageError`` on parameters it cannot honour (e.g. a
-missing horizon, or a horizon given to PDDL), which the CLI reports with exit 2.
+The formats and :func:`~coinsat.export.export` live in the package
+(``coinsat/export.py``); this command parses the arguments and writes the files.
 
 Output (every file written atomically, ``coinsat/io/atomic.py``):
 
@@ -20,38 +15,12 @@ Output (every file written atomically, ``coinsat/io/atomic.py``):
 
 from __future__ import annotations
 
-import lzma
 import sys
 from pathlib import Path
-from typing import Callable
 
 from ..errors import UsageError
-from ..registry import load
+from ..export import FORMATS, SAT_FORMATS, encoding_options, export, write_output
 from .common import EXIT_OK, check_output_file, nonneg_int
-
-# name -> "module:function" (imported on first use)
-FORMATS: dict[str, str] = {
-    "cnf": "coinsat.io.dimacs:write_cnf",
-    "wcnf": "coinsat.io.dimacs:write_wcnf",
-    "wcnf-legacy": "coinsat.io.dimacs:write_wcnf_legacy",
-    "opb": "coinsat.io.dimacs:write_opb",
-    "lp": "coinsat.io.lp_export:lp_text",
-    "mps": "coinsat.io.lp_export:mps_text",
-    "pddl": "coinsat.io.pddl:pddl_task",
-}
-SAT_FORMATS = ("cnf", "wcnf", "wcnf-legacy", "opb")  # the formats of coinsat.encode.sat (take --option)
-
-
-def get_format(name: str) -> Callable:
-    return load(FORMATS, name, "format")
-
-
-def export(instance, fmt: str, horizon: int | None, **options):
-    """The text (or parts) of ``instance`` in format ``fmt`` (library entry point)."""
-    if horizon is not None and horizon < 0:
-        raise UsageError(f"the horizon must be >= 0, not {horizon}")
-    return get_format(fmt)(instance, horizon, **options)
-
 
 def add_parser(sub) -> None:
     e = sub.add_parser("export", help="write the puzzle as a formula (CNF, WCNF, OPB, LP, MPS) or a PDDL task")
@@ -89,20 +58,6 @@ def run(args) -> int:
     return EXIT_OK
 
 
-def encoding_options(items: list[str]):
-    """``["commute=0", "ladder=1"]`` -> EncodingOptions (defaults for the rest)."""
-    from ..encode.options import DEFAULT_OPTIONS, EncodingOptions
-
-    changes = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or name not in EncodingOptions.names() or value not in ("0", "1"):
-            raise UsageError(f"bad --option {item!r}: expected NAME=0 or NAME=1 with NAME one of "
-                             f"{', '.join(EncodingOptions.names())}")
-        changes[name] = value == "1"
-    return DEFAULT_OPTIONS.with_(**changes)
-
-
 def output_paths(output: str, fmt: str, roles: list[str]) -> list[Path]:
     """Where each part goes (module docstring)."""
     path = Path(output)
@@ -113,14 +68,3 @@ def output_paths(output: str, fmt: str, roles: list[str]) -> list[Path]:
     if path.suffix == ".xz":
         raise UsageError(f"{fmt} output has several files and cannot go to one .xz file: {output}")
     return [path.with_suffix(f".{role}{path.suffix}") for role in roles[:-1]] + [path]
-
-
-def write_output(path: str | Path, text: str) -> None:
-    """Write ``text`` atomically; xz-compressed (deterministic bytes) when the name ends in .xz."""
-    from ..io.atomic import write_atomic
-
-    path = Path(path)
-    data = text.encode("utf-8")
-    if path.suffix == ".xz":
-        data = lzma.compress(data, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=6)
-    write_atomic(path, data)

@@ -31,7 +31,7 @@ def run(args) -> int:
     from ..io.instance_format import read_instance
     from ..io.solution_format import result_to_json
     from ..limits import enforced
-    from ..search.methods import solve
+    from ..solve import solve
 
     limits = limits_of(args)
     check_solver(args, limits)

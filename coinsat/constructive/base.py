@@ -21,7 +21,7 @@ from ..configuration import Configuration
 from ..errors import ConstructionError, IllegalMoveError, VerificationError, WindowTooSmall
 from ..geometry import Coord, neighbours
 from ..instance import Instance, make_instance
-from ..result import Result, Status
+from ..result import Engine, Result, Status
 from ..rules import Move, apply_move
 from ..solution import Solution, certify_solution
 
@@ -160,7 +160,7 @@ def run_construction(
         if stats is not None:
             info.update(stats(play))
         result = Result(Status.FEASIBLE, method, solution, lower, None,
-                        time.perf_counter() - t0, info)
+                        time.perf_counter() - t0, info, engine=Engine.CONSTRUCT)
         return Construction(inst, result)
     raise ConstructionError(
         f"{method}: the construction needs cells outside every window tried (last: {tried[-1]})"

@@ -46,7 +46,7 @@ from typing import Callable, Sequence
 from ..errors import LimitReached
 from ..instance import Instance
 from ..limits import Limits, enforced
-from ..result import Result, Status
+from ..result import Engine, Result, Status
 from ..rules import predecessors, successors
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for, layer_steps
@@ -92,7 +92,7 @@ def _fixed(instance: Instance, max_moves: int | None, limits: Limits, max_states
         stats["stopped"] = out.reason
 
     def result(status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(status, "bfs", solution, lb, certificate, elapsed(limits), stats)
+        return Result(status, "bfs", solution, lb, certificate, elapsed(limits), stats, engine=Engine.BFS)
 
     radius = exact_horizon(instance)  # None: exact for every horizon
     if out.kind == "meet":
@@ -123,7 +123,7 @@ def _grown(instance: Instance, max_moves: int | None, limits: Limits, max_states
     stats = g.stats()
 
     def result(status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(status, "bfs", solution, lb, certificate, elapsed(limits), stats)
+        return Result(status, "bfs", solution, lb, certificate, elapsed(limits), stats, engine=Engine.BFS)
 
     return result_of(g, result, lambda: _fixed(instance, None, limits, max_states),
                      {"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves})

@@ -56,7 +56,7 @@ from ..encode.sat import Encoder
 from ..errors import InstanceError, LimitReached, UsageError
 from ..instance import Instance, make_instance
 from ..limits import Limits, enforced, poll
-from ..result import Result, Status
+from ..result import Engine, Result, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import configuration_count, distance_bound, exact_for, lower_bound
 
@@ -354,7 +354,8 @@ class _Run:
         }
         if status in (Status.UNKNOWN, Status.FEASIBLE) and self.stop_reason is not None:
             stats["stopped"] = self.stop_reason
-        return Result(status, "sat", solution, lb, certificate, time.perf_counter() - self.t0, stats)
+        return Result(status, "sat", solution, lb, certificate, time.perf_counter() - self.t0, stats,
+                      engine=Engine.SAT)
 
     def close(self) -> None:
         if self.session is not None:

@@ -67,7 +67,7 @@ from ..encode.ilp import DecodeError, build_ilp
 from ..errors import LimitReached, UsageError
 from ..instance import Instance
 from ..limits import Limits, enforced
-from ..result import Result, Status
+from ..result import Engine, Result, Status
 from ..solution import certify_solution
 from ..theory.reach import configuration_count, exact_for, lower_bound
 from .windows import Step, elapsed, exact_horizon, grow, result_of
@@ -185,7 +185,7 @@ class _Run:
     def _result(self, status, solution=None, lb=None, certificate=None) -> Result:
         if status in (Status.UNKNOWN, Status.FEASIBLE) and self.stop_reason:
             self.stats["stopped"] = self.stop_reason
-        return Result(status, "ilp", solution, lb, certificate, elapsed(self.limits), self.stats)
+        return Result(status, "ilp", solution, lb, certificate, elapsed(self.limits), self.stats, engine=Engine.ILP)
 
     def found(self, answer, model, T: int) -> Result:
         try:

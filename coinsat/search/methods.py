@@ -1,31 +1,22 @@
-"""The registry of solving methods, by name.
+"""The registry of solving methods, by name (the engines only; the front door is ``coinsat.solve``).
 
 Each method is a function ``(instance, *, max_moves, time_limit, memory_limit,
 **options) -> Result``.  Optional engines register lazily (their module is
 imported only when asked for), so a missing optional dependency breaks only its
 own method.  The CLI builds its ``--method`` choices from :data:`METHODS`.
-
-:func:`solve` makes its limits the ambient budget (``limits.enforced``), so the
-screens, which know nothing of limits, are bounded too; an engine gets the time
-that is left.  A limit that stops code with no answer of its own (the screens,
-or an engine's loop that does not poll) gives ``unknown`` with the cheap bound
-``bounds.fill_count_bound`` and ``stats["stopped"]``.
 """
 
 from __future__ import annotations
 
-import time
 from typing import Callable
 
-from ..errors import LimitReached, UsageError
-from ..limits import Limits, enforced
-from ..registry import load
 from ..instance import Instance
-from ..result import Result, Status
+from ..registry import load
+from ..result import Result
 
 # name -> "module:function" (imported on first use)
 METHODS: dict[str, str] = {
-    "auto": "coinsat.search.methods:solve_auto",
+    "auto": "coinsat.solve:solve_auto",
     "bfs": "coinsat.search.bfs:solve_bfs",
     "spanbfs": "coinsat.search.spanbfs:solve_spanbfs",
     "sat": "coinsat.search.driver:solve_sat",
@@ -45,85 +36,3 @@ def get_method(name: str) -> Callable[..., Result]:
 def inapplicable(name: str, instance: Instance) -> str | None:
     """Why method ``name`` cannot solve ``instance`` (None if it can)."""
     return load(LIMITS, name, "method limit")(instance) if name in LIMITS else None
-
-
-def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = None,
-          time_limit: float | None = None, memory_limit: int | None = None, **options) -> Result:
-    if max_moves is not None and max_moves < 0:
-        raise UsageError(f"max_moves must be >= 0, not {max_moves}")
-    if time_limit is not None and time_limit <= 0:
-        raise UsageError(f"time_limit must be > 0, not {time_limit}")
-    if memory_limit is not None and memory_limit <= 0:
-        raise UsageError(f"memory_limit must be > 0, not {memory_limit}")
-    from ..certificates.build.screens import screen  # cheap global unsolvability screens, certified
-
-    engine = get_method(method)
-    with enforced(Limits(time_limit, memory_limit)) as budget:
-        t0 = time.perf_counter()
-        try:
-            screened = screen(instance)
-            if screened is not None:
-                return screened
-            return engine(instance, max_moves=max_moves, time_limit=_left(budget),
-                          memory_limit=budget.memory_limit, **options)
-        except LimitReached as e:
-            from ..theory.reach import fill_count_bound
-
-            return Result(Status.UNKNOWN, method, None, fill_count_bound(instance), None,
-                          time.perf_counter() - t0, {"stopped": str(e)})
-
-
-def _left(budget: Limits) -> float | None:
-    left = budget.remaining()
-    return None if left is None else max(left, 1e-3)
-
-
-#: solve_auto uses BFS on exact windows with at most this many configurations, SAT elsewhere.
-#: Measured (`scripts/sat_options.py --sections crossover`, benchmarks/sat_crossover.md): BFS and
-#: SAT tie near 5e5 configurations (V(2,1), 24 moves), BFS wins below, SAT wins 6.7x at 3e7 (V(2,2)).
-AUTO_BFS_CONFIGURATIONS = 500_000
-#: the options each explicit-state method accepts (SAT options are dropped for them)
-EXPLICIT_OPTIONS = {"bfs": ("max_states",), "spanbfs": ("max_states", "progress")}
-
-
-def solve_auto(instance: Instance, *, max_moves: int | None = None,
-               time_limit: float | None = None, memory_limit: int | None = None, **options) -> Result:
-    """Pick an engine.
-
-    * ``spanbfs`` when it applies (unlabeled coins, <= 64 cells), the window is
-      exact and the goal spans the whole window: its pruning then keeps only the
-      configurations that span the window, and it beats SAT and BFS on every
-      such puzzle measured (benchmarks/engines.md);
-    * BFS when the window is exact and holds few configurations (BFS then also
-      decides unsolvable instances by exhaustion);
-    * SAT otherwise — including inexact windows (triangular grid), where the SAT
-      driver widens the window and proves optimality globally while the
-      explicit engines can only answer for the window.
-    """
-    from ..theory.reach import configuration_count
-
-    if instance.board.exact and inapplicable("spanbfs", instance) is None and _goal_spans_window(instance):
-        name = "spanbfs"
-    elif instance.board.exact and configuration_count(instance) <= AUTO_BFS_CONFIGURATIONS:
-        name = "bfs"
-    else:
-        name = "sat"
-    if name in EXPLICIT_OPTIONS:
-        options = {k: v for k, v in options.items() if k in EXPLICIT_OPTIONS[name]}
-    result = get_method(name)(instance, max_moves=max_moves, time_limit=time_limit,
-                              memory_limit=memory_limit, **options)
-    result.method = f"auto:{result.method}"
-    return result
-
-
-def _goal_spans_window(instance: Instance) -> bool:
-    """Every goal placement spans the whole window (the spanbfs pruning is then strongest)."""
-    from ..board import span_coords
-
-    board = instance.board
-    region = frozenset(board.coords)
-    for g in instance.goal_configurations:
-        cells = [board.coords[c] for c, _ in g.coins]
-        if board.kind == "graph" or len(span_coords(board.kind, cells, instance.d, region)) < board.size:
-            return False
-    return True

@@ -59,7 +59,7 @@ import numpy as np
 from ..errors import LimitReached, UsageError
 from ..instance import Instance
 from ..limits import Limits, enforced
-from ..result import Result, Status
+from ..result import Engine, Result, Status
 from ..rules import predecessors
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for
@@ -289,14 +289,16 @@ def _forward(instance: Instance, horizon: int | None, limits: Limits, max_states
 
 def _fixed_result(instance: Instance, out: _Outcome, max_moves: int | None, limits: Limits,
                   prune: bool) -> Result:
-    """The answer of one search of the instance's window, as given."""
+    """The answer of one search of the instance's window, as given.  Its layers are the
+    result's ``witness``: a layers certificate reuses them instead of searching again."""
     stats = dict(out.stats, states=out.states)
     if out.reason:
         stats["stopped"] = out.reason
     radius = exact_horizon(instance)  # None: exact for every horizon
 
     def result(status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(status, "spanbfs", solution, lb, certificate, elapsed(limits), stats)
+        return Result(status, "spanbfs", solution, lb, certificate, elapsed(limits), stats,
+                      engine=Engine.SPANBFS, witness=out.layers)
 
     def partial(depth_done: int) -> int:
         """Lower bound when every path of <= depth_done moves was enumerated."""
@@ -344,7 +346,7 @@ def _grown(instance: Instance, max_moves: int | None, limits: Limits, max_states
     stats = dict(g.stats(), pruning=prune)
 
     def result(status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(status, "spanbfs", solution, lb, certificate, elapsed(limits), stats)
+        return Result(status, "spanbfs", solution, lb, certificate, elapsed(limits), stats, engine=Engine.SPANBFS)
 
     def inside() -> Result:
         with enforced(limits):

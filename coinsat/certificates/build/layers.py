@@ -26,11 +26,18 @@ def claim_text(horizon: int, solution: Solution | None) -> str:
 
 
 def build_layers(instance: Instance, horizon: int, out_dir: str | Path, stem: str,
-                 solution: Solution | None = None, deadline: float | None = None) -> dict | None:
-    """Search to ``horizon`` with spanbfs and write the certificate's layers file; None if
-    the search does not prove the bound (a solution within the horizon).  Raises
-    :class:`~coinsat.errors.LimitReached` when the search passes ``deadline`` (a
-    ``time.perf_counter()`` value) or its state cap."""
+                 solution: Solution | None = None, deadline: float | None = None,
+                 searched: list | None = None) -> dict | None:
+    """Write the certificate's layers file for ``horizon``; None if the search does not prove
+    the bound (a solution within the horizon).
+
+    ``searched`` is the layers of an earlier ``spanbfs`` run on this instance's window
+    (``Result.witness``): when it reaches the horizon they are written as they are, without
+    a second search (the checker verifies them like any others).  Otherwise spanbfs searches
+    to ``horizon``, and :class:`~coinsat.errors.LimitReached` is raised when it passes
+    ``deadline`` (a ``time.perf_counter()`` value) or its state cap."""
+    if searched is not None and len(searched) > horizon:
+        return _write(instance, horizon, list(searched[: horizon + 1]), out_dir, stem, solution)
     from ...result import Status
     from ...search.spanbfs import solve_spanbfs
 
@@ -44,6 +51,11 @@ def build_layers(instance: Instance, horizon: int, out_dir: str | Path, stem: st
         layers += [np.zeros(0, dtype=U64)] * (horizon + 1 - len(layers))
     elif result.status is not Status.BOUNDED:
         return None
+    return _write(instance, horizon, layers, out_dir, stem, solution)
+
+
+def _write(instance: Instance, horizon: int, layers: list, out_dir: str | Path, stem: str,
+           solution: Solution | None) -> dict:
     name = f"{stem}.h{horizon}.layers.npz"
     buf = io.BytesIO()
     np.savez_compressed(buf, **{f"L{i}": layer for i, layer in enumerate(layers[: horizon + 1])})

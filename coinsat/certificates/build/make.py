@@ -7,8 +7,9 @@ What each status gets:
   (scope global on exact windows and graphs, window otherwise);
 * ``optimal`` with T moves — the bounded certificate for T − 1 carrying the
   solution (for T = 0, the solution alone); when the answer came from
-  ``spanbfs``, the layers certificate for T − 1 instead (layers.py: its
-  witness is the search itself, where a DRAT proof may be out of reach);
+  ``spanbfs`` on an exact window, the layers certificate for T − 1 instead
+  (its witness is the search itself, where a DRAT proof may be out of reach;
+  the layers of the answer's own search are reused, ``Result.witness``);
 * ``feasible`` with lower bound L >= 1 — the bounded certificate for L − 1
   carrying the solution; with L = 0 there is nothing to certify but the
   solution, which verify checks;
@@ -37,7 +38,7 @@ from pathlib import Path
 from ...errors import InternalError, UsageError
 from ...instance import Instance
 from ...io.atomic import write_atomic
-from ...result import Result, Status
+from ...result import Engine, Result, Status
 from ..check import check_certificate
 from ..check.format import Check, cell_json, header
 from .bounded import build_bounded, claim_text
@@ -79,10 +80,11 @@ def build_certificate(instance: Instance, result: Result, out_dir: str | Path, d
         coords = instance.board.coords
         cert.update(horizon=-1, solution=[[cell_json(coords[s]), cell_json(coords[p])] for s, p in solution.moves])
         return cert
-    if result.method.endswith("spanbfs"):
+    if result.engine is Engine.SPANBFS and instance.board.exact:  # the layers checker needs an exact window
         from .layers import build_layers
 
-        cert = build_layers(instance, horizon, out_dir, stem(instance), solution, deadline=deadline)
+        cert = build_layers(instance, horizon, out_dir, stem(instance), solution, deadline=deadline,
+                            searched=result.witness)
         if cert is None:
             raise InternalError(f"spanbfs did not prove 'no solution with <= {horizon} moves' again")
         return cert

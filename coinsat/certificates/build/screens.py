@@ -15,7 +15,7 @@ import time
 
 from ...errors import VerificationError
 from ...instance import Instance
-from ...result import Result, Status
+from ...result import Engine, Result, Status
 from ...theory import triangular
 from ..check import check_certificate
 from . import closed_set, invariant
@@ -52,4 +52,5 @@ def screen(instance: Instance) -> Result | None:
     if not verdict.ok:
         raise VerificationError(f"screen certificate rejected by its checker: {verdict.reason}")
     reason = cert.get("reason", cert["kind"])
-    return Result(Status.UNSOLVABLE, f"screen:{reason}", None, None, cert, time.perf_counter() - t0)
+    return Result(Status.UNSOLVABLE, f"screen:{reason}", None, None, cert, time.perf_counter() - t0,
+                  engine=Engine.SCREEN)

@@ -1,0 +1,103 @@
+"""The front door: ``solve(instance, method)`` runs the cheap screens, then the named engine.
+
+It sits above the engines (``coinsat.search``) and the certificate screens
+(``coinsat.certificates.build.screens``), which is why it is not in ``search/``:
+the engines never import the certificates.
+
+:func:`solve` makes its limits the ambient budget (``limits.enforced``), so the
+screens, which know nothing of limits, are bounded too; an engine gets the time
+that is left.  A limit that stops code with no answer of its own (the screens,
+or an engine's loop that does not poll) gives ``unknown`` with the cheap bound
+``theory.reach.fill_count_bound`` and ``stats["stopped"]``.  :func:`solve_auto`
+(method ``auto``) picks an engine.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from .board import span_coords
+from .certificates.build.screens import screen
+from .errors import LimitReached, UsageError
+from .instance import Instance
+from .limits import Limits, enforced
+from .result import Result, Status
+from .search.methods import METHODS, get_method, inapplicable
+from .theory.reach import configuration_count, fill_count_bound
+
+__all__ = ["METHODS", "solve", "solve_auto"]
+
+
+def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = None,
+          time_limit: float | None = None, memory_limit: int | None = None, **options) -> Result:
+    if max_moves is not None and max_moves < 0:
+        raise UsageError(f"max_moves must be >= 0, not {max_moves}")
+    if time_limit is not None and time_limit <= 0:
+        raise UsageError(f"time_limit must be > 0, not {time_limit}")
+    if memory_limit is not None and memory_limit <= 0:
+        raise UsageError(f"memory_limit must be > 0, not {memory_limit}")
+
+    engine = get_method(method)
+    with enforced(Limits(time_limit, memory_limit)) as budget:
+        t0 = time.perf_counter()
+        try:
+            screened = screen(instance)
+            if screened is not None:
+                return screened
+            return engine(instance, max_moves=max_moves, time_limit=_left(budget),
+                          memory_limit=budget.memory_limit, **options)
+        except LimitReached as e:
+            return Result(Status.UNKNOWN, method, None, fill_count_bound(instance), None,
+                          time.perf_counter() - t0, {"stopped": str(e)})
+
+
+def _left(budget: Limits) -> float | None:
+    left = budget.remaining()
+    return None if left is None else max(left, 1e-3)
+
+
+#: solve_auto uses BFS on exact windows with at most this many configurations, SAT elsewhere.
+#: Measured (`scripts/sat_options.py --sections crossover`, benchmarks/sat_crossover.md): BFS and
+#: SAT tie near 5e5 configurations (V(2,1), 24 moves), BFS wins below, SAT wins 6.7x at 3e7 (V(2,2)).
+AUTO_BFS_CONFIGURATIONS = 500_000
+#: the options each explicit-state method accepts (SAT options are dropped for them)
+EXPLICIT_OPTIONS = {"bfs": ("max_states",), "spanbfs": ("max_states", "progress")}
+
+
+def solve_auto(instance: Instance, *, max_moves: int | None = None,
+               time_limit: float | None = None, memory_limit: int | None = None, **options) -> Result:
+    """Pick an engine.
+
+    * ``spanbfs`` when it applies (unlabeled coins, <= 64 cells), the window is
+      exact and the goal spans the whole window: its pruning then keeps only the
+      configurations that span the window, and it beats SAT and BFS on every
+      such puzzle measured (benchmarks/engines.md);
+    * BFS when the window is exact and holds few configurations (BFS then also
+      decides unsolvable instances by exhaustion);
+    * SAT otherwise — including inexact windows (triangular grid), where the SAT
+      driver widens the window and proves optimality globally while the
+      explicit engines can only answer for the window.
+    """
+    if instance.board.exact and inapplicable("spanbfs", instance) is None and _goal_spans_window(instance):
+        name = "spanbfs"
+    elif instance.board.exact and configuration_count(instance) <= AUTO_BFS_CONFIGURATIONS:
+        name = "bfs"
+    else:
+        name = "sat"
+    if name in EXPLICIT_OPTIONS:
+        options = {k: v for k, v in options.items() if k in EXPLICIT_OPTIONS[name]}
+    result = get_method(name)(instance, max_moves=max_moves, time_limit=time_limit,
+                              memory_limit=memory_limit, **options)
+    return replace(result, method=f"auto:{result.method}")
+
+
+def _goal_spans_window(instance: Instance) -> bool:
+    """Every goal placement spans the whole window (the spanbfs pruning is then strongest)."""
+    board = instance.board
+    region = frozenset(board.coords)
+    for g in instance.goal_configurations:
+        cells = [board.coords[c] for c, _ in g.coins]
+        if board.kind == "graph" or len(span_coords(board.kind, cells, instance.d, region)) < board.size:
+            return False
+    return True
