@@ -30,6 +30,7 @@ Graph boards are finite and always exact.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Sequence
 
@@ -39,9 +40,23 @@ from .geometry import Coord
 BOARD_KINDS = ("square", "triangular", "graph")
 
 
+class BoardKind(str, enum.Enum):
+    """The kinds of board an instance can name (the JSON and TOML spell the value)."""
+
+    SQUARE = "square"
+    TRIANGULAR = "triangular"
+    GRAPH = "graph"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
 @dataclass(frozen=True)
 class Board:
-    kind: str
+    kind: BoardKind
     coords: tuple[Hashable, ...]
     neighbours: tuple[tuple[int, ...], ...]
     exact: bool = True
@@ -50,6 +65,7 @@ class Board:
     _masks: tuple = field(default=None, compare=False, hash=False, repr=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", BoardKind(self.kind))  # a plain name is accepted and typed here
         object.__setattr__(self, "_index", {c: i for i, c in enumerate(self.coords)})
         object.__setattr__(self, "_masks", None)  # never a copy from dataclasses.replace
 

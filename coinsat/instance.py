@@ -13,6 +13,7 @@ from files (``coinsat.io.instance_format``).
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Hashable, Iterable, Mapping, Sequence
@@ -22,7 +23,22 @@ from .board import DEFAULT_MARGIN, Board, graph_board, lattice_window
 from .configuration import Configuration
 from .errors import InstanceError
 
-GOAL_PLACEMENTS = ("fixed", "translate", "congruent")
+class GoalPlacement(str, enum.Enum):
+    """Where the goal may sit: exactly where drawn, anywhere by translation, or anywhere up to
+    rotation and reflection too (the TOML and JSON spell the value)."""
+
+    FIXED = "fixed"
+    TRANSLATE = "translate"
+    CONGRUENT = "congruent"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
+GOAL_PLACEMENTS = tuple(p.value for p in GoalPlacement)
 
 
 @dataclass(frozen=True)
@@ -32,7 +48,7 @@ class Instance:
     start: Configuration
     goal: Configuration
     adjacency: int = 2
-    goal_placement: str = "fixed"
+    goal_placement: GoalPlacement = GoalPlacement.FIXED
     source: str = ""
     known_optimal: int | None = None
     margin: int = DEFAULT_MARGIN
@@ -45,6 +61,7 @@ class Instance:
             raise InstanceError(
                 f"goal_placement must be one of {', '.join(GOAL_PLACEMENTS)}, not {self.goal_placement!r}"
             )
+        object.__setattr__(self, "goal_placement", GoalPlacement(self.goal_placement))
         if self.goal_placement != "fixed" and not self.board.is_lattice:
             raise InstanceError("goal_placement other than 'fixed' needs a lattice board")
         if self.start.label_counts != self.goal.label_counts:

@@ -38,8 +38,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UsageError
+from . import Outcome
 
-SAT, UNSAT, UNKNOWN = "SAT", "UNSAT", "UNKNOWN"
+SAT, UNSAT, UNKNOWN = Outcome.SAT, Outcome.UNSAT, Outcome.UNKNOWN
 SOLVERS = ("highs", "cbc")
 
 # PuLP's numeric codes (identical in 3.x constants and 4.x LpSolveStatus).
@@ -49,7 +50,7 @@ _SOL_OPTIMAL, _SOL_FEASIBLE = 1, 2
 
 @dataclass(frozen=True)
 class IlpAnswer:
-    outcome: str                 # SAT | UNSAT | UNKNOWN
+    outcome: Outcome
     optimal: bool                # SAT and proven optimal
     objective: float | None      # the incumbent's objective (SAT only)
     best_bound: float | None     # a proven lower bound on the objective (minimisation), if known

@@ -22,12 +22,12 @@ one (the solver is left in an unknown state and is not used again).
 
 from __future__ import annotations
 
-import enum
 import math
 import time
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
+from . import Outcome
 from ..errors import UsageError
 from ..limits import Limits
 
@@ -55,12 +55,6 @@ def require_limitable(solver: str, time_limit: float | None, memory_limit: int |
 
 #: CaDiCaL options applied by default (measured: scripts/sat_options.py, benchmarks/sat_options.md).
 CADICAL_DEFAULTS: dict[str, int] = {}
-
-
-class Outcome(str, enum.Enum):
-    SAT = "SAT"
-    UNSAT = "UNSAT"
-    UNKNOWN = "UNKNOWN"
 
 
 @dataclass(frozen=True)

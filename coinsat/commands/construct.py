@@ -26,6 +26,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from ..constructive import construct
+    from ..errors import ConstructionError
     from ..io.instance_format import read_instance
     from ..io.solution_format import result_to_json
     from .solve import emit
@@ -33,7 +34,10 @@ def run(args) -> int:
     if args.output:
         check_output_file(args.output, args.file)
     instance = read_instance(args.file)
-    built, result = construct(instance, args.algorithm)
+    try:
+        built, result = construct(instance, args.algorithm)
+    except ConstructionError as e:  # the hypothesis fails for this file: say which file
+        raise ConstructionError(f"{args.file}: {e}") from None
     notes = []
     if built.margin != instance.margin:
         notes.append(f"  note: uses cells outside the file's window (margin {built.margin} needed)")

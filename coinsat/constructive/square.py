@@ -65,7 +65,7 @@ KIND = "square"
 
 def check_scope(instance: Instance) -> None:
     if instance.board.kind != KIND:
-        raise ConstructionError(f"construct:square needs a square board, not {instance.board.kind!r}")
+        raise ConstructionError(f"construct:square needs a square board, not '{instance.board.kind}'")
     if instance.d != 2:
         raise ConstructionError(f"Theorem 2 is stated for d = 2, not d = {instance.d}")
     if instance.start.is_labeled:

@@ -175,7 +175,7 @@ def _path3_and_pair(cells):
 
 def check_scope(instance: Instance) -> None:
     if instance.board.kind != KIND:
-        raise ConstructionError(f"construct:triangular needs a triangular board, not {instance.board.kind!r}")
+        raise ConstructionError(f"construct:triangular needs a triangular board, not '{instance.board.kind}'")
     if instance.d != 2:
         raise ConstructionError(f"Theorem 1 is stated for d = 2, not d = {instance.d}")
 

@@ -50,7 +50,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..board import MAX_WINDOW_CELLS
-from ..backends.sat_backend import DEFAULT_SOLVER, Outcome, SatBackend, require_limitable
+from ..backends import Outcome
+from ..backends.sat_backend import DEFAULT_SOLVER, SatBackend, require_limitable
 from ..encode.options import DEFAULT_OPTIONS, EncodingOptions
 from ..encode.sat import Encoder
 from ..errors import InstanceError, LimitReached, UsageError
@@ -71,7 +72,7 @@ GROWTH = 1.5
 class HorizonReport:
     """One solver call: what the progress display shows and Result.stats records."""
     horizon: int
-    outcome: str  # SAT | UNSAT | UNKNOWN
+    outcome: Outcome
     seconds: float
     vars: int
     clauses: int
@@ -138,7 +139,7 @@ class _Session:
         solution = None
         if ans.outcome is Outcome.SAT:
             solution = certify_solution(self.instance, enc.decode(ans.model, enc.horizon), "sat")
-        report = HorizonReport(T, ans.outcome.value, ans.seconds, enc.vm.nvars, be.nclauses,
+        report = HorizonReport(T, ans.outcome, ans.seconds, enc.vm.nvars, be.nclauses,
                                ans.stats.get("conflicts", 0), None if solution is None else len(solution))
         return ans.outcome, solution, report
 
