@@ -249,7 +249,7 @@ class SatFormula:
 
     @property
     def family_counts(self) -> dict[str, int]:
-        """Clauses per constraint family id (C1..C8, P1..P6)."""
+        """Clauses per constraint family id (C1..C8, N1, P1..P12; encodings/sat.md §4)."""
         return dict(self.encoder.counts)
 
 

@@ -4,8 +4,10 @@ Every variable of ``encodings/sat.md`` has a key class below; keys are small
 frozen dataclasses (two keys of different classes are never equal, even when
 their fields are), numbered through PySAT's :class:`~pysat.formula.IDPool` in
 creation order.  The builder creates variables in a fixed order, so the same
-instance, horizon and options always give the same numbering.  Nothing ever
-parses a variable's name back: :meth:`VarMap.symbols` only *prints* keys.
+instance, horizon and options always give the same numbering.  The solver
+never parses a variable's name back: :meth:`VarMap.symbols` only *prints* keys
+(the one reader of names is ``io/dimacs.py``, for models that external solvers
+return on an exported file).
 
 A variable that the reachability windows (P2) rule out is never created:
 :meth:`VarMap.get` returns None for it and the builders read that as the

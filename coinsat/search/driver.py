@@ -1,4 +1,4 @@
-"""The horizon loop of the SAT engine (the only one in coinsat): ``solve_sat``.
+"""The horizon loop of the SAT engine: ``solve_sat`` (the ILP engine has its own, ``search/ilp.py``).
 
 One incremental solver (``backends/sat_backend.py``) receives the layers of the
 encoding (``encode/sat.py``) as the horizon grows; the goal at horizon T is
