@@ -536,20 +536,43 @@ def memory_cases() -> dict[str, tuple[tuple[str, ...], dict[str, bytes]]]:
     }
 
 
+#: Runs ``coinsat.cli.main`` and, at exit, writes the process's own peak RSS (VmHWM, which
+#: exec resets) to the file named first.  ``wait4``'s ru_maxrss is not used: Linux carries the
+#: parent's high-water mark across fork and exec, so a child of a large process (pytest after
+#: many tests) would be charged the parent's memory.
+_HWM_WRAPPER = """
+import atexit, sys
+out, sys.argv = sys.argv[1], ["coinsat", *sys.argv[2:]]
+def _report():
+    try:
+        with open("/proc/self/status") as f:
+            kb = next(line.split()[1] for line in f if line.startswith("VmHWM"))
+        with open(out, "w") as f:
+            f.write(kb)
+    except (OSError, StopIteration):
+        pass
+atexit.register(_report)
+from coinsat.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
 def run_memory_case(argv: tuple[str, ...], files: dict[str, bytes]) -> tuple[int, int, int, float, str]:
     """(exit code, peak RSS in bytes, input bytes, seconds, stderr) of ``coinsat argv`` in a child."""
     with tempfile.TemporaryDirectory() as d:
         for name, data in files.items():
             (Path(d) / name).write_bytes(data)
         args = [a.replace("{dir}", d) for a in argv]
+        hwm = Path(d) / ".peak-rss-kb"
         t0 = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "coinsat", *args], stdout=subprocess.DEVNULL,
+        proc = subprocess.Popen([sys.executable, "-c", _HWM_WRAPPER, str(hwm), *args], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, cwd=d, preexec_fn=_limit_memory)
         err = proc.stderr.read().decode(errors="replace")
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
         seconds = time.perf_counter() - t0
-        return proc.returncode, usage.ru_maxrss * 1024, sum(map(len, files.values())), seconds, err.replace(d, "{dir}")
+        peak = int(hwm.read_text()) * 1024 if hwm.exists() else usage.ru_maxrss * 1024
+        return proc.returncode, peak, sum(map(len, files.values())), seconds, err.replace(d, "{dir}")
 
 
 def _limit_memory() -> None:

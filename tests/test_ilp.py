@@ -332,7 +332,7 @@ def test_a_memory_limit_gives_unknown_with_a_lower_bound():
     from coinsat.limits import rss_bytes
 
     inst = read_instance("instances/paper/diagonal.toml")  # 18 moves
-    r = solve_ilp(inst, memory_limit=rss_bytes() + 1)
+    r = solve_ilp(inst, memory_limit=rss_bytes() // 2)
     assert r.status is Status.UNKNOWN and r.solution is None
     assert r.stats["stopped"] == "memory limit"
     assert 0 <= r.lower_bound <= 18
