@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Sequence
+from typing import Hashable, Iterable, Sequence, cast
 
 from . import geometry
+from .errors import InternalError
 from .geometry import Coord
 
 BOARD_KINDS = ("square", "triangular", "graph")
@@ -61,8 +62,8 @@ class Board:
     neighbours: tuple[tuple[int, ...], ...]
     exact: bool = True
     window: str = "graph"
-    _index: dict = field(default=None, compare=False, hash=False, repr=False)  # type: ignore[assignment]
-    _masks: tuple = field(default=None, compare=False, hash=False, repr=False)  # type: ignore[assignment]
+    _index: dict[Hashable, int] = field(init=False, compare=False, hash=False, repr=False)
+    _masks: tuple[int, ...] | None = field(init=False, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", BoardKind(self.kind))  # a plain name is accepted and typed here
@@ -76,6 +77,13 @@ class Board:
     @property
     def is_lattice(self) -> bool:
         return self.kind in geometry.LATTICES
+
+    @property
+    def lattice_coords(self) -> tuple[Coord, ...]:
+        """``coords`` typed as ``(x, y)`` pairs, which they are on a lattice board."""
+        if not self.is_lattice:
+            raise InternalError(f"a {self.kind} board has no lattice coordinates")
+        return cast("tuple[Coord, ...]", self.coords)
 
     def cell(self, coord: Hashable) -> int:
         """Cell index of a coordinate; KeyError if it is not on the board."""
@@ -92,9 +100,11 @@ class Board:
         which the explicit-state engines accept on their small boards, but loading a
         large graph or checking a long move list (verify) must not pay.
         """
-        if self._masks is None:
-            object.__setattr__(self, "_masks", tuple(sum(1 << j for j in nb) for nb in self.neighbours))
-        return self._masks
+        masks = self._masks
+        if masks is None:
+            masks = tuple(sum(1 << j for j in nb) for nb in self.neighbours)
+            object.__setattr__(self, "_masks", masks)
+        return masks
 
     def distances_from(self, cells: Iterable[int]) -> list[int | None]:
         """Board graph distance of every cell to the set ``cells`` (None: unreachable)."""
@@ -126,7 +136,7 @@ def lattice_board(lattice: str, coords: Iterable[Coord], *, exact: bool, window:
     nbrs = tuple(
         tuple(sorted(index[n] for n in geometry.neighbours(lattice, c) if n in index)) for c in cs
     )
-    return Board(lattice, tuple(cs), nbrs, exact=exact, window=window)
+    return Board(BoardKind(lattice), tuple(cs), nbrs, exact=exact, window=window)
 
 
 def graph_board(cells: Sequence[Hashable], edges: Iterable[tuple[Hashable, Hashable]]) -> Board:
@@ -138,7 +148,7 @@ def graph_board(cells: Sequence[Hashable], edges: Iterable[tuple[Hashable, Hasha
             raise ValueError(f"self-loop at cell {u!r}")
         adj[index[u]].add(index[v])
         adj[index[v]].add(index[u])
-    return Board("graph", tuple(cells), tuple(tuple(sorted(a)) for a in adj), True, "graph")
+    return Board(BoardKind.GRAPH, tuple(cells), tuple(tuple(sorted(a)) for a in adj), True, "graph")
 
 
 def span_coords(lattice: str, coins: Iterable[Coord], d: int, region: frozenset[Coord]) -> set[Coord]:

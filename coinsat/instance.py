@@ -16,12 +16,13 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Hashable, Iterable, Mapping, Sequence
+from typing import Any, Hashable, Iterable, Mapping, Sequence, cast
 
 from . import geometry
 from .board import DEFAULT_MARGIN, Board, graph_board, lattice_window
 from .configuration import Configuration
 from .errors import InstanceError
+from .geometry import Coord
 
 class GoalPlacement(str, enum.Enum):
     """Where the goal may sit: exactly where drawn, anywhere by translation, or anywhere up to
@@ -57,11 +58,7 @@ class Instance:
     def __post_init__(self) -> None:
         if not isinstance(self.adjacency, int) or self.adjacency < 1:
             raise InstanceError(f"adjacency must be an integer >= 1, not {self.adjacency!r}")
-        if self.goal_placement not in GOAL_PLACEMENTS:
-            raise InstanceError(
-                f"goal_placement must be one of {', '.join(GOAL_PLACEMENTS)}, not {self.goal_placement!r}"
-            )
-        object.__setattr__(self, "goal_placement", GoalPlacement(self.goal_placement))
+        object.__setattr__(self, "goal_placement", _goal_placement(self.goal_placement))
         if self.goal_placement != "fixed" and not self.board.is_lattice:
             raise InstanceError("goal_placement other than 'fixed' needs a lattice board")
         if self.start.label_counts != self.goal.label_counts:
@@ -89,7 +86,8 @@ class Instance:
         if self.goal_placement == "fixed":
             return (self.goal,)
         b = self.board
-        shape = [(b.coords[c], lab) for c, lab in self.goal.coins]
+        coords = b.lattice_coords  # __post_init__: a placement other than fixed needs a lattice
+        shape = [(coords[c], lab) for c, lab in self.goal.coins]
         syms = (
             geometry.symmetries(b.kind)
             if self.goal_placement == "congruent"
@@ -99,7 +97,7 @@ class Instance:
         for m in syms:
             image = [(geometry.apply(m, xy), lab) for xy, lab in shape]
             ax, ay = image[0][0]
-            for anchor in b.coords:
+            for anchor in coords:
                 dx, dy = anchor[0] - ax, anchor[1] - ay
                 moved = [((x + dx, y + dy), lab) for (x, y), lab in image]
                 if all(b.has(xy) for xy, _ in moved):
@@ -115,7 +113,7 @@ class Instance:
         """
         if self.board.exact:
             return None
-        start = [self.board.coords[c] for c in self.start.cells]
+        start = [self.board.lattice_coords[c] for c in self.start.cells]  # graph boards are exact
         seen, frontier, r = set(start), list(start), 0
         while True:
             nxt = []
@@ -158,7 +156,10 @@ def with_cells(instance: Instance, coords: Iterable[Hashable]) -> Instance:
         return instance
     from .board import lattice_board
 
-    grown = lattice_board(b.kind, list(b.coords) + extra, exact=b.exact, window=f"{b.window}+moves")
+    # on a lattice the moves name (x, y) cells; lattice_board reads them as such
+    grown = lattice_board(
+        b.kind, list(b.lattice_coords) + cast("list[Coord]", extra), exact=b.exact, window=f"{b.window}+moves"
+    )
 
     def moved(config: Configuration) -> Configuration:
         return Configuration(tuple((grown.cell(b.coords[c]), lab) for c, lab in config.coins))
@@ -206,13 +207,17 @@ def make_instance(
                 if not (isinstance(xy, tuple) and len(xy) == 2 and all(isinstance(v, int) for v in xy)):
                     raise InstanceError(f"{where}: {xy!r} is not an integer (x, y) pair")
         try:
-            board = lattice_window(kind, list(start_map), list(goal_map), adjacency, margin)
+            # the loop above checked that every key is an integer (x, y) pair
+            board = lattice_window(
+                kind, cast("list[Coord]", list(start_map)), cast("list[Coord]", list(goal_map)), adjacency, margin
+            )
         except ValueError as e:
             raise InstanceError(str(e)) from None
     elif kind == "graph":
         if edges is None:
             raise InstanceError("a graph board needs edges")
-        edges = [tuple(e) for e in edges]
+        # lists from JSON become tuples; graph_board's unpacking rejects any other length
+        edges = [cast("tuple[Hashable, Hashable]", tuple(e)) for e in edges]
         # dict keys, not list scans: loading stays linear in the file (a 100k-cell path graph)
         names: dict[Hashable, None] = {}
         for c in cells if cells is not None else ():
@@ -238,7 +243,7 @@ def make_instance(
         start=Configuration(tuple((board.cell(c), lab) for c, lab in start_map.items())),
         goal=Configuration(tuple((board.cell(c), lab) for c, lab in goal_map.items())),
         adjacency=adjacency,
-        goal_placement=goal_placement,
+        goal_placement=_goal_placement(goal_placement),
         source=source,
         known_optimal=known_optimal,
         margin=margin,
@@ -246,10 +251,16 @@ def make_instance(
     )
 
 
+def _goal_placement(name: str) -> GoalPlacement:
+    if name not in GOAL_PLACEMENTS:
+        raise InstanceError(f"goal_placement must be one of {', '.join(GOAL_PLACEMENTS)}, not {name!r}")
+    return GoalPlacement(name)
+
+
 def _as_placement(coins: Placement | Iterable[Hashable]) -> dict[Hashable, str]:
     if isinstance(coins, Mapping):
-        out = dict(coins)
-        return {(tuple(k) if isinstance(k, list) else k): str(v) for k, v in out.items()}
+        given = dict(coins)
+        return {(tuple(k) if isinstance(k, list) else k): str(v) for k, v in given.items()}
     out: dict[Hashable, str] = {}
     for c in coins:
         c = tuple(c) if isinstance(c, list) else c
