@@ -158,8 +158,9 @@ def judge(code: int | None, stderr: str, paths: list[str], argv: tuple[str, ...]
         return "exit 2 without exactly one 'coinsat: error:' line"
     if usage:  # argparse: the message names the argument, not a file
         return None
-    named = any(p in errors[0] for p in paths) or any(
-        errors[0].startswith(f"coinsat: error: {a or repr('')}:") for a in argv)
+    named = any(p in errors[0] for p in paths) or any(  # a long argument is shown shortened ("abc...xyz")
+        errors[0].startswith(f"coinsat: error: {a or repr('')}:" if len(a) <= 60 else f"coinsat: error: {a[:40]}")
+        for a in argv)
     if (paths or argv) and not named:
         return "exit 2 message names no input file"
     return None
