@@ -153,3 +153,15 @@ def test_picture_parsing_follows_the_rule_character_by_character(kind, data):
     picture = "\n".join(rows) + "\n"
     ctx = instance_format._Ctx("<p>", "start = '''\n" + picture + "'''\n")
     assert instance_format._parse_picture(ctx, "start", picture, kind) == _reference_picture(picture, kind)
+
+
+def test_triangular_coins_left_of_the_origin_round_trip():
+    """A coin at x < 0 but column 2x + y >= 0 was dropped from the picture (found by crosscheck, seed 7)."""
+    from coinsat.instance import make_instance
+
+    inst = make_instance("triangular", {(0, 0): "A", (1, 0): "A", (0, 1): "A"},
+                         {(0, 0): "A", (1, 0): "A", (-1, 2): "A"}, margin=1)
+    back = parse_instance(format_instance(inst))
+    for a, b in ((inst.start, back.start), (inst.goal, back.goal)):
+        assert sorted((inst.board.coords[c], lab) for c, lab in a.coins) == \
+            sorted((back.board.coords[c], lab) for c, lab in b.coins)

@@ -26,7 +26,7 @@ import reprlib
 try:
     import tomllib
 except ImportError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+    import tomli as tomllib
 from pathlib import Path
 from typing import Any, Hashable
 
@@ -410,7 +410,7 @@ def _pictures(kind: str, start: dict, goal: dict) -> tuple[str, str] | None:
                 rows.append(" ".join(placement.get((x, y), ".") for x in range(width)))
             else:
                 row = [" "] * (width + 1)
-                for col in range(y, width + 1, 2):
+                for col in range(y % 2, width + 1, 2):  # column c of row y is x = (c - y) / 2, x < 0 too
                     row[col] = placement.get(((col - y) // 2, y), ".")
                 rows.append("".join(row).rstrip())
         return "\n".join(rows) + "\n"
