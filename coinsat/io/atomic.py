@@ -35,7 +35,7 @@ def _write(path: Path, data: str | bytes) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the usual mode
-        with os.fdopen(fd, mode, **({} if isinstance(data, bytes) else {"encoding": "utf-8"})) as f:
+        with os.fdopen(fd, mode, encoding=None if isinstance(data, bytes) else "utf-8") as f:
             f.write(data)
         os.replace(tmp, path)
     except BaseException:

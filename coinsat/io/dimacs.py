@@ -188,7 +188,8 @@ def _native_families(formula) -> tuple[list[tuple[list[tuple[int, int]], str, in
     from ..encode import sat_families as fam
 
     e, d = formula.encoder, formula.encoder.instance.d
-    native, replaced = [], Counter()
+    native: list[tuple[list[tuple[int, int]], str, int]] = []
+    replaced: Counter[tuple[int, ...]] = Counter()
     for t in range(1, formula.horizon + 1):
         for build in (fam.c4_one_fill, fam.c5_one_vacate, fam.c6_adjacency):
             replaced.update(tuple(c) for c in build(e, t))  # same clauses as emitted (ids are reused)

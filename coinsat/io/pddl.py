@@ -44,9 +44,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Hashable
+from typing import Hashable, cast
 
 from ..errors import InstanceError, UsageError
+from ..geometry import Coord
 from ..instance import Instance
 from ..rules import Move
 from ..solution import Solution
@@ -68,7 +69,7 @@ class PddlTask:
 def cell_name(coord: Hashable, index: int, lattice: bool) -> str:
     """The PDDL object name of a cell (module docstring)."""
     if lattice:
-        x, y = coord  # type: ignore[misc]
+        x, y = cast("Coord", coord)  # lattice cells are (x, y) pairs
         return f"x{x}y{y}".replace("-", "m")
     return f"c{index}"
 

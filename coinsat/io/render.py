@@ -44,9 +44,10 @@ def picture(instance: Instance, config: Configuration, marks: dict[int, str] | N
     listing = "  ".join(f"{cell_text(b.coords[c])}:{lab}" for c, lab in config.coins) or "(no coins)"
     if b.kind == "graph":
         return listing
-    frame = [b.coords[c] for c in list(placed) + list(marks)] or list(b.coords)
+    cs = b.lattice_coords
+    frame = [cs[c] for c in list(placed) + list(marks)] or list(cs)
     # The frame: every cell of start and goal, so successive pictures line up.
-    frame += [b.coords[c] for c in instance.start.cells + instance.goal.cells]
+    frame += [cs[c] for c in instance.start.cells + instance.goal.cells]
     xs, ys = [x for x, _ in frame], [y for _, y in frame]
     y0, y1 = min(ys), max(ys)
     width = max(xs) - min(xs) if b.kind == "square" else max(2 * x + y for x, y in frame) - min(2 * x + y for x, y in frame)

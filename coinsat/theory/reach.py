@@ -61,7 +61,7 @@ def fill_steps(neighbours: Sequence[Sequence[int]], layer: Sequence[int | None],
     one more than the d-th smallest layer step among c's neighbours (None: never)."""
     out: list[int | None] = []
     for nb in neighbours:
-        steps = sorted(layer[n] for n in nb if layer[n] is not None)
+        steps = sorted(s for s in (layer[n] for n in nb) if s is not None)
         out.append(steps[d - 1] + 1 if len(steps) >= d else None)
     return tuple(out)
 
@@ -152,11 +152,12 @@ def distance_bound(instance: Instance) -> int | None:
     b = instance.board
     if not b.is_lattice or instance.goal_placement != "fixed":
         return None
-    start = [b.coords[c] for c in instance.start.cells]
+    coords = b.lattice_coords
+    start = [coords[c] for c in instance.start.cells]
     dist = [0] * b.size
     for c, _ in instance.goal.coins:
         poll()
-        dist[c] = min(geometry.distance(b.kind, b.coords[c], s) for s in start)
+        dist[c] = min(geometry.distance(b.kind, coords[c], s) for s in start)
     return placement_bound(instance, instance.goal, dist)
 
 
@@ -170,13 +171,14 @@ def symmetries(instance: Instance) -> tuple[tuple[int, ...], ...]:
     b = instance.board
     if not b.is_lattice or instance.goal_placement != "fixed":
         return ()
-    coords = set(b.coords)
-    start = {b.coords[c]: lab for c, lab in instance.start.coins}
-    goal = {b.coords[c]: lab for c, lab in instance.goal.coins}
+    cs = b.lattice_coords
+    coords = set(cs)
+    start = {cs[c]: lab for c, lab in instance.start.coins}
+    goal = {cs[c]: lab for c, lab in instance.goal.coins}
     out = []
     for m in geometry.symmetries(b.kind)[1:]:
         poll()
-        image = {c: geometry.apply(m, c) for c in b.coords}
+        image = {c: geometry.apply(m, c) for c in cs}
         xs0 = min(c[0] for c in coords), min(c[1] for c in coords)
         xs1 = min(c[0] for c in image.values()), min(c[1] for c in image.values())
         dx, dy = xs0[0] - xs1[0], xs0[1] - xs1[1]
@@ -187,7 +189,7 @@ def symmetries(instance: Instance) -> tuple[tuple[int, ...], ...]:
             continue
         if {moved[c]: lab for c, lab in goal.items()} != goal:
             continue
-        out.append(tuple(b.cell(moved[c]) for c in b.coords))
+        out.append(tuple(b.cell(moved[c]) for c in cs))
     return tuple(out)
 
 
@@ -250,7 +252,7 @@ def edge_budget(instance: Instance) -> int | None:
     n, b = instance.n_coins, instance.board
     budgets = []
     for goal in instance.goal_configurations:
-        cells = [b.coords[c] for c in span(b, goal.cells, 2)]
+        cells = [b.lattice_coords[c] for c in span(b, goal.cells, 2)]
         rects = []
         for comp in components("square", cells):
             xs, ys = [c[0] for c in comp], [c[1] for c in comp]
@@ -277,7 +279,7 @@ def spanning_lines(instance: Instance) -> tuple[tuple[int, ...], ...] | None:
         return None
     from .span import span
 
-    xs, ys = [c[0] for c in b.coords], [c[1] for c in b.coords]
+    xs, ys = [c[0] for c in b.lattice_coords], [c[1] for c in b.lattice_coords]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     if b.size != (x1 - x0 + 1) * (y1 - y0 + 1):
         return None
@@ -335,6 +337,6 @@ def exact_for(instance: Instance, horizon: int) -> bool:
     b = instance.board
     if b.exact or instance.exact_within(horizon):
         return True
-    start = tuple(sorted(b.coords[c] for c in instance.start.cells))
+    start = tuple(sorted(b.lattice_coords[c] for c in instance.start.cells))  # graph boards are exact
     layer = _lattice_layer(b.kind, start, instance.d, horizon, b.size)
     return layer is not None and all(b.has(xy) for xy in layer)
