@@ -95,9 +95,12 @@ def solve_auto(instance: Instance, *, max_moves: int | None = None,
 def _goal_spans_window(instance: Instance) -> bool:
     """Every goal placement spans the whole window (the spanbfs pruning is then strongest)."""
     board = instance.board
-    region = frozenset(board.coords)
+    if board.kind == "graph":
+        return False
+    coords = board.lattice_coords
+    region = frozenset(coords)
     for g in instance.goal_configurations:
-        cells = [board.coords[c] for c, _ in g.coins]
-        if board.kind == "graph" or len(span_coords(board.kind, cells, instance.d, region)) < board.size:
+        cells = [coords[c] for c, _ in g.coins]
+        if len(span_coords(board.kind, cells, instance.d, region)) < board.size:
             return False
     return True

@@ -44,7 +44,7 @@ class Play:
         self.d = instance.d
         self.config = instance.start
         self.occ: dict[Coord, str] = {
-            instance.board.coords[c]: lab for c, lab in instance.start.coins
+            instance.board.lattice_coords[c]: lab for c, lab in instance.start.coins
         }
         self.moves: list[Move] = []
 
@@ -53,7 +53,7 @@ class Play:
         """A play on ``instance``'s board that starts from ``config`` instead of the start."""
         play = cls(instance)
         play.config = config
-        play.occ = {instance.board.coords[c]: lab for c, lab in config.coins}
+        play.occ = {instance.board.lattice_coords[c]: lab for c, lab in config.coins}
         return play
 
     # --- queries -------------------------------------------------------------------

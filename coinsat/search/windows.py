@@ -147,7 +147,7 @@ def window_for(original: Instance, layers: Layers, horizon: int,
     if not layers.grow_to(horizon, max_cells):
         return None
     b = original.board
-    cells = set(layers.cells(horizon)) | {b.coords[c] for c in original.goal.cells}
+    cells = set(layers.cells(horizon)) | {b.lattice_coords[c] for c in original.goal.cells}
     if len(cells) > max_cells:
         return None
     exact = layers.stable

@@ -31,9 +31,10 @@ rest with rules.py and never calls this module):
 
 from __future__ import annotations
 
-from typing import Any, Hashable
+from typing import Any, Hashable, cast
 
 from ... import geometry
+from ...geometry import Coord
 from ...board import Board, lattice_board
 from ...configuration import Configuration
 from ...instance import Instance
@@ -62,7 +63,7 @@ def _move_board(instance: Instance) -> tuple[Board, Configuration]:
     b = instance.board
     if not b.is_lattice:
         return b, instance.start
-    coords = [b.coords[c] for c in instance.start.cells]
+    coords = [b.lattice_coords[c] for c in instance.start.cells]
     local = lattice_board(b.kind, geometry.ball(b.kind, coords, 1), exact=False, window="ball+1")
     return local, Configuration(tuple((local.cell(b.coords[c]), lab) for c, lab in instance.start.coins))
 
@@ -97,7 +98,7 @@ def _placement(instance: Instance, config: Configuration) -> dict[Hashable, str]
 def _degree(instance: Instance, cell: Hashable, cells) -> int:
     b = instance.board
     if b.is_lattice:
-        return sum(n in cells for n in geometry.neighbours(b.kind, cell))
+        return sum(n in cells for n in geometry.neighbours(b.kind, cast("Coord", cell)))  # a lattice cell
     return sum(b.coords[n] in cells for n in b.neighbours[b.cell(cell)])
 
 

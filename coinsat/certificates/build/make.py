@@ -71,11 +71,15 @@ def build_certificate(instance: Instance, result: Result, out_dir: str | Path, d
         return cert
     if status is Status.UNKNOWN:
         raise UsageError("an 'unknown' answer has nothing to certify")
+    if result.lower_bound is None:  # Result allows it only for a certified 'unsolvable'
+        raise InternalError(f"a '{status}' answer without a lower bound")
     if status is Status.BOUNDED:
         horizon, solution = result.lower_bound - 1, None
     else:
         horizon, solution = result.lower_bound - 1, result.solution
     if horizon < 0:
+        if solution is None:
+            raise InternalError(f"a '{status}' answer with lower bound 0 and no solution")
         cert = header(instance, "bounded", "horizon", claim_text(instance, -1, solution))
         coords = instance.board.coords
         cert.update(horizon=-1, solution=[[cell_json(coords[s]), cell_json(coords[p])] for s, p in solution.moves])

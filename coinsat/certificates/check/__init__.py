@@ -26,7 +26,7 @@ import zipfile
 from pathlib import Path
 from typing import Any, Callable
 
-from ...errors import LimitReached
+from ...errors import InternalError, LimitReached
 from ...instance import Instance
 from ...registry import load
 from .claims import Claim, judge
@@ -64,6 +64,8 @@ def check_certificate(instance: Instance, cert: Any, base_dir: str | Path | None
     try:
         ok, reason, proven = _check(instance, cert, Path(base_dir or "."), deadline)
         if ok:
+            if proven is None:
+                raise InternalError("a checker accepted the certificate without deriving a claim")
             ok, why = judge(proven, cert)
             reason = reason if ok else why
     except LimitReached:
@@ -72,6 +74,8 @@ def check_certificate(instance: Instance, cert: Any, base_dir: str | Path | None
         ok, reason, proven = False, f"malformed certificate: {type(e).__name__}: {e}", None
     if not ok:
         return Check(False, reason, "", "", time.perf_counter() - t0, claimed if isinstance(claimed, str) else "")
+    if proven is None:
+        raise InternalError("a checker accepted the certificate without deriving a claim")
     return Check(True, reason, proven.text(), proven.scope, time.perf_counter() - t0, claimed)
 
 

@@ -57,7 +57,7 @@ def window_exact(instance: Instance, horizon: int) -> bool:
     b = instance.board
     if b.exact or instance.exact_within(horizon):
         return True
-    layer = {b.coords[c] for c in instance.start.cells}
+    layer = {b.lattice_coords[c] for c in instance.start.cells}  # graph boards are exact
     for _ in range(horizon):
         grown = {p for c in layer for p in geometry.neighbours(b.kind, c) if p not in layer
                  and sum(n in layer for n in geometry.neighbours(b.kind, p)) >= instance.d}

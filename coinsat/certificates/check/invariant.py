@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from ... import geometry
 from ...board import graph_board
 from ...configuration import Configuration
+from ...geometry import Coord
 from ...instance import Instance
 from ...rules import Move, check_move, legal_moves
 from .claims import Claim
@@ -61,10 +63,11 @@ def _span(instance: Instance, cert: dict, start: dict, goal: dict) -> tuple[bool
     # Closed: no cell outside S is a valid destination while every cell of S holds a coin.
     # Asked of rules.py with one auxiliary coin, far from everything, as the mover.
     if b.is_lattice:
-        far = (max(x for x, _ in cells) + 10, max(y for _, y in cells) + 10)
+        pairs = cast("set[Coord]", cells)  # cell_key reads a lattice cell [x, y] as the pair (x, y)
+        far = (max(x for x, _ in pairs) + 10, max(y for _, y in pairs) + 10)
         board = ball_board(b.kind, cells, 1, extra=[far])
         aux = board.cell(far)
-        outside = [board.cell(c) for c in geometry.ball(b.kind, cells, 1) if c not in cells]
+        outside = [board.cell(c) for c in geometry.ball(b.kind, pairs, 1) if c not in cells]
     else:
         if any(not b.has(c) for c in cells):
             return False, "the cell set names a cell that is not on the board"

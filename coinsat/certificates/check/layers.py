@@ -95,7 +95,7 @@ def _exact_window(instance: Instance, cells: list) -> tuple[bool, str]:
         return (set(cells) == set(b.coords), "the cells are not the graph's cells")
     if b.kind != "square" or instance.d < 2:
         return False, "layers certificates need an exact window: square grid with d >= 2, or a graph"
-    start = [b.coords[c] for c in instance.start.cells]
+    start = [b.lattice_coords[c] for c in instance.start.cells]
     xs, ys = [x for x, _ in start], [y for _, y in start]
     box = frozenset((x, y) for x in range(min(xs), max(xs) + 1) for y in range(min(ys), max(ys) + 1))
     if not set(span_coords("square", start, instance.d, box)) <= set(cells):
@@ -112,7 +112,7 @@ class _Rule:
         masks = []
         for c in cells:
             if b.kind == "graph":
-                nbrs = [b.coords[q] for q in b.neighbours[b.cell(c)]]
+                nbrs = tuple(b.coords[q] for q in b.neighbours[b.cell(c)])
             else:
                 nbrs = geometry.neighbours(b.kind, c)
             masks.append(sum(1 << index[q] for q in nbrs if q in index))
