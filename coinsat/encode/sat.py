@@ -37,10 +37,11 @@ legality.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, TypeVar
 
 from pysat.formula import IDPool
 
+from ..errors import InternalError
 from ..instance import Instance
 from ..limits import poll
 from ..rules import Move
@@ -75,6 +76,16 @@ LAYER_FAMILIES = (
 
 UNLABELED_ONLY = ("useful", "tight", "distinct", "symmetry")
 
+
+
+_V = TypeVar("_V")
+
+
+def _made(value: _V | None, what: str) -> _V:
+    """A variable (or literal list) the encoding always makes by this point; None would be a bug."""
+    if value is None:
+        raise InternalError(f"the encoding has no variable for {what}")
+    return value
 
 class Encoder:
     """Incremental builder of the encoding (layers t = 0, 1, 2, ... in order)."""
@@ -116,7 +127,7 @@ class Encoder:
         return self.vm.get(Vac, c, t)
 
     def noop(self, t: int) -> int:
-        return self.vm.get(NoOp, t)
+        return _made(self.vm.get(NoOp, t), f"the no-op at step {t}")
 
     def _count(self, fid: str, clauses: list) -> list:
         self.counts[fid] = self.counts.get(fid, 0) + len(clauses)
@@ -167,7 +178,7 @@ class Encoder:
             self._placement_lb = placement_bounds(self.instance, self.windows)
         return self._placement_lb
 
-    def goal(self, horizon: int) -> tuple[list[int], list[list[int]]]:
+    def goal(self, horizon: int) -> tuple[list[int] | None, list[list[int]]]:
         """C8 at step T: (assumptions, clauses); assumptions None if no goal placement
         can be reached within T moves (Lemma W and the placement lower bounds)."""
         assert horizon <= self.horizon, "extend() the layers first"
@@ -179,8 +190,8 @@ class Encoder:
         if not ok:
             return None, []
         if inst.goal_placement == "fixed":
-            extra = [-self.vm.get(OffGoal, T, 1)] if self.goal_cells is not None and T > 0 else []
-            return self._goal_lits(goals[0], T) + extra, []
+            extra = [-_made(self.vm.get(OffGoal, T, 1), f"off-goal at step {T}")] if self.goal_cells is not None and T > 0 else []
+            return _made(self._goal_lits(goals[0], T), "the goal's literals") + extra, []
         g = self.vm.get(GoalAt, T)
         if g is not None:  # built before
             return [g], []
@@ -188,19 +199,20 @@ class Encoder:
         z = {k: self.vm.new(Place, k) for k in ok}
         clauses = [[-g, *z.values()]]
         for k in ok:
-            clauses += [[-g, -z[k], lit] for lit in self._goal_lits(goals[k], T, empties=False)]
+            clauses += [[-g, -z[k], lit] for lit in _made(self._goal_lits(goals[k], T, empties=False), "a placement's literals")]
         return [g], self._count("C8", clauses)
 
     def _goal_lits(self, goal, T: int, empties: bool = True) -> list[int] | None:
         """Literals saying C_T = goal (None if a goal coin is ruled out at T)."""
-        lits = [self.x(c, T) for c in goal.cells]
+        found = [self.x(c, T) for c in goal.cells]
         if self.labels:
-            lits += [self.vm.get(Lab, lab, c, T) for c, lab in goal.coins]
-        if not all(lits):
+            found += [self.vm.get(Lab, lab, c, T) for c, lab in goal.coins]
+        if not all(found):
             return None
+        lits = [lit for lit in found if lit is not None]
         if empties:
             on = set(goal.cells)
-            lits += [-self.x(c, T) for c in self.cells[T] if c not in on]
+            lits += [-_made(self.x(c, T), f"cell {c} at step {T}") for c in self.cells[T] if c not in on]
         return lits
 
     def decode(self, model: Iterable[int], horizon: int) -> Solution:
@@ -222,8 +234,8 @@ class Encoder:
         for t in range(1, horizon + 1):
             if self.options.noop:
                 out.append(self.noop(t))
-            out += [self.f(c, t) for c in self.fills[t]]
-            out += [self.v(c, t) for c in self.cells[t - 1]]
+            out += [_made(self.f(c, t), f"fill {c} at step {t}") for c in self.fills[t]]
+            out += [_made(self.v(c, t), f"vacate {c} at step {t}") for c in self.cells[t - 1]]
         return out
 
 

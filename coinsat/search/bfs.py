@@ -41,9 +41,9 @@ moves"; a pruned backward side that runs out proves only that.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
-from ..errors import LimitReached
+from ..errors import InternalError, LimitReached
 from ..instance import Instance
 from ..limits import Limits, enforced
 from ..result import Engine, Result, Status
@@ -86,7 +86,7 @@ def solve_bfs(instance: Instance, max_moves: int | None = None, time_limit: floa
 def _fixed(instance: Instance, max_moves: int | None, limits: Limits, max_states: int) -> Result:
     with enforced(limits):
         out = _search(instance, max_moves, limits, max_states)
-    stats = {"states": out.states, "forward_depth": out.forward_depth,
+    stats: dict[str, Any] = {"states": out.states, "forward_depth": out.forward_depth,
              "backward_depth": out.explored - out.forward_depth}
     if out.reason:
         stats["stopped"] = out.reason
@@ -96,7 +96,7 @@ def _fixed(instance: Instance, max_moves: int | None, limits: Limits, max_states
 
     radius = exact_horizon(instance)  # None: exact for every horizon
     if out.kind == "meet":
-        solution = certify_solution(instance, Solution.of(out.moves), "bfs")
+        solution = certify_solution(instance, Solution.of(_found_moves(out.moves)), "bfs")
         n = len(solution)
         if radius is None or n - 1 <= radius:
             return result(Status.OPTIMAL, solution, n)
@@ -107,8 +107,8 @@ def _fixed(instance: Instance, max_moves: int | None, limits: Limits, max_states
         scope = "global" if radius is None else "window"
         cert = {"kind": "exhaustive-search", "scope": scope, "window": instance.board.window,
                 "states": out.states, "side": out.kind}
-        return result(Status.UNSOLVABLE, lb=None if scope == "global" else radius + 1, certificate=cert)
-    if out.kind == "horizon" and exact_for(instance, max_moves):
+        return result(Status.UNSOLVABLE, lb=None if radius is None else radius + 1, certificate=cert)
+    if out.kind == "horizon" and max_moves is not None and exact_for(instance, max_moves):
         cert = {"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves}
         return result(Status.BOUNDED, lb=max_moves + 1, certificate=cert)
     # a limit, or "none within max_moves" inside a window not exact for it: not a bounded answer
@@ -136,7 +136,7 @@ def _round(original: Instance):
         allowed = None if work.board.exact else _allowed(work, H)
         out = _search(work, H, limits, budget, allowed, fits(original, work))
         if out.kind == "meet":
-            solution = certify_solution(work, Solution.of(out.moves), "bfs")
+            solution = certify_solution(work, Solution.of(_found_moves(out.moves)), "bfs")
             return Step("found", len(solution) - 1, solution, states=out.states)
         if out.kind == "forward" and exact_for(work, out.forward_depth + 1):
             # every configuration reachable on the lattice was enumerated (windows.py)
@@ -239,6 +239,13 @@ def _search(instance: Instance, horizon: int | None, limits: Limits, max_states:
 
 def _inside(state: tuple, mask: int) -> bool:
     return not any(m & ~mask for m in state)
+
+
+def _found_moves(moves: list | None) -> list:
+    """The moves of a search that met the goal (the search always records them)."""
+    if moves is None:
+        raise InternalError("the search found the goal but kept no moves")
+    return moves
 
 
 def _path(fwd: dict, bwd: dict, meet) -> list:

@@ -54,7 +54,7 @@ from ..backends import Outcome
 from ..backends.sat_backend import DEFAULT_SOLVER, SatBackend, require_limitable
 from ..encode.options import DEFAULT_OPTIONS, EncodingOptions
 from ..encode.sat import Encoder
-from ..errors import InstanceError, LimitReached, UsageError
+from ..errors import InstanceError, InternalError, LimitReached, UsageError
 from ..instance import Instance, make_instance
 from ..limits import Limits, enforced, poll
 from ..result import Engine, Result, Status
@@ -132,12 +132,14 @@ class _Session:
             poll()
         assumptions, clauses = enc.goal(T)
         if assumptions is None:  # no goal placement reachable within T (theory/reach.py)
-            return Outcome.UNSAT, None, HorizonReport(T, "UNSAT", 0.0, be.nvars, be.nclauses, 0)
+            return Outcome.UNSAT, None, HorizonReport(T, Outcome.UNSAT, 0.0, be.nvars, be.nclauses, 0)
         be.add(clauses)
         assumptions = assumptions + [enc.noop(t) for t in range(T + 1, enc.horizon + 1)]
         ans = be.solve(assumptions, limits=limits)
         solution = None
         if ans.outcome is Outcome.SAT:
+            if ans.model is None:
+                raise InternalError("the backend answered SAT without a model")
             solution = certify_solution(self.instance, enc.decode(ans.model, enc.horizon), "sat")
         report = HorizonReport(T, ans.outcome, ans.seconds, enc.vm.nvars, be.nclauses,
                                ans.stats.get("conflicts", 0), None if solution is None else len(solution))
@@ -185,6 +187,7 @@ def solve_sat(instance: Instance, *, max_moves: int | None = None, time_limit: f
 
 
 class _Run:
+    stride: int  # set by the caller right after construction
     def __init__(self, instance, opts, solver, limits: Limits, progress, config=None):
         self.original = instance
         self.config = config

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..errors import LimitReached, UsageError
+from ..errors import InternalError, LimitReached, UsageError
 from ..instance import Instance
 from ..limits import Limits, enforced
 from ..result import Engine, Result, Status
@@ -133,7 +133,8 @@ class _Kernel:
                 if ge[k - 1] is not None:
                     ge[k] = ge[k - 1] & plane if ge[k] is None else ge[k] | (ge[k - 1] & plane)
             ge[1] = plane if ge[1] is None else ge[1] | plane
-        return ge[self.d] if ge[self.d] is not None else np.zeros_like(m)
+        top = ge[self.d]
+        return top if top is not None else np.zeros_like(m)
 
     def successors(self, states: np.ndarray) -> np.ndarray:
         """Every state one legal move away from one of ``states`` (with repeats)."""
@@ -240,7 +241,8 @@ def _forward(instance: Instance, horizon: int | None, limits: Limits, max_states
     (start_word,) = instance.start.masks(instance.labels)
     goals = _unique(np.array([g.masks(instance.labels)[0] for g in instance.goal_configurations], dtype=U64))
     layers = [np.array([start_word], dtype=U64)]
-    stats = {"layers": [1], "pruning": prune}
+    layer_sizes = [1]
+    stats = {"layers": layer_sizes, "pruning": prune}
     visited = layers[0]
     depth = 0
 
@@ -273,7 +275,7 @@ def _forward(instance: Instance, horizon: int | None, limits: Limits, max_states
             layers.append(nxt)
             visited = np.insert(visited, np.searchsorted(visited, nxt), nxt)
             depth += 1
-            stats["layers"].append(int(nxt.size))
+            layer_sizes.append(int(nxt.size))
             if progress is not None:
                 progress(LayerReport(depth, int(nxt.size), int(visited.size), elapsed(limits)))
             hit = nxt[_member(goals, nxt)]
@@ -305,7 +307,7 @@ def _fixed_result(instance: Instance, out: _Outcome, max_moves: int | None, limi
         return depth_done + 1 if radius is None else min(depth_done, radius) + 1
 
     if out.kind == "found":
-        solution = certify_solution(instance, Solution.of(out.moves), "spanbfs")
+        solution = certify_solution(instance, Solution.of(_found_moves(out.moves)), "spanbfs")
         n = len(solution)
         if radius is None or n - 1 <= radius:
             return result(Status.OPTIMAL, solution, n)
@@ -316,7 +318,7 @@ def _fixed_result(instance: Instance, out: _Outcome, max_moves: int | None, limi
         cert = {"kind": "exhaustive-search", "scope": scope, "window": instance.board.window,
                 "states": out.states, "side": "forward", "pruning": "span" if prune else "none"}
         return result(Status.UNSOLVABLE, lb=None if radius is None else radius + 1, certificate=cert)
-    if out.kind == "horizon" and exact_for(instance, max_moves):
+    if out.kind == "horizon" and max_moves is not None and exact_for(instance, max_moves):
         return result(Status.BOUNDED, lb=max_moves + 1,
                       certificate={"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves})
     return result(Status.UNKNOWN, lb=partial(out.depth))
@@ -328,7 +330,7 @@ def _grown(instance: Instance, max_moves: int | None, limits: Limits, max_states
     def run(work: Instance, H: int, lim: Limits, budget: int | None) -> Step:
         out = _forward(work, H, lim, budget, prune, progress)
         if out.kind == "found":
-            solution = certify_solution(work, Solution.of(out.moves), "spanbfs")
+            solution = certify_solution(work, Solution.of(_found_moves(out.moves)), "spanbfs")
             return Step("found", len(solution) - 1, solution, states=out.states)
         if out.kind == "empty" and work.board.exact:  # the span pruning is global there
             cert = {"kind": "exhaustive-search", "scope": "global", "window": work.board.window,
@@ -355,6 +357,13 @@ def _grown(instance: Instance, max_moves: int | None, limits: Limits, max_states
 
     return result_of(g, result, inside, {"kind": "exhaustive-search", "scope": "horizon",
                                          "horizon": max_moves})
+
+
+def _found_moves(moves: list | None) -> list:
+    """The moves of a search that met the goal (the search always records them)."""
+    if moves is None:
+        raise InternalError("the search found the goal but kept no moves")
+    return moves
 
 
 def _path(instance: Instance, layers: list[np.ndarray], word: int) -> list:
