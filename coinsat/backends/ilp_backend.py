@@ -59,7 +59,7 @@ class IlpAnswer:
     seconds: float
 
 
-def classify(status: int, sol_status: int | None = None, has_solution: bool | None = None) -> tuple[str, bool]:
+def classify(status: int, sol_status: int | None = None, has_solution: bool | None = None) -> tuple[Outcome, bool]:
     """(outcome, optimal) from PuLP 3's (status, sol_status) or PuLP 4's (status, has_solution).
 
     Exactly one of ``sol_status`` / ``has_solution`` is given.
@@ -141,6 +141,8 @@ def _objective_value(problem) -> float | None:
 def _highs_bound(problem) -> float | None:
     """HiGHS's proven MIP dual bound, read from the highspy model PuLP 3 leaves on the problem."""
     model = getattr(problem, "solverModel", None)
+    if model is None:  # not solved by highspy: no bound
+        return None
     try:
         return float(model.getInfo().mip_dual_bound)
     except Exception:  # not a MIP run, or an older highspy: no bound, which is always safe

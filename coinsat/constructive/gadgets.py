@@ -47,7 +47,7 @@ GADGETS: dict = {}  # normalised pattern -> tuple of relative moves, or None (no
 
 
 def solve_window(active: set[Coord], window: set[Coord], goal: GoalSpec, *, reversible: bool,
-                 walls: set[Coord] = frozenset(), max_states: int = 400_000) -> list[tuple[Coord, Coord]] | None:
+                 walls: set[Coord] | frozenset[Coord] = frozenset(), max_states: int = 400_000) -> list[tuple[Coord, Coord]] | None:
     """Moves (absolute cells) taking the active coins in ``window`` to ``goal``, or None.
 
     ``walls`` are passive coins that must not be disturbed: their cells leave the

@@ -61,6 +61,7 @@ is replayed by ``certify_solution``.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from ..backends.ilp_backend import SAT, UNKNOWN, UNSAT, IlpAnswer, run_ilp
 from ..encode.ilp import DecodeError, build_ilp
@@ -237,13 +238,14 @@ class _Run:
         span of the start (theory/reach.py)."""
         exact = self.radius is None
         scope = "global" if exact else "window"
+        cert: dict[str, Any]
         if configurations is None:
             cert = {"kind": "goal-outside-span", "scope": scope, "window": self.inst.board.window}
         else:
             cert = {"kind": "ilp-infeasible", "scope": scope, "horizon": T,
                     "window": self.inst.board.window, "configurations": configurations}
         # Window scope: a solution with <= r moves stays in the window, so every one has > r.
-        lb = None if exact else max(self.known_lb, self.radius + 1)
+        lb = None if self.radius is None else max(self.known_lb, self.radius + 1)
         return self._result(Status.UNSOLVABLE, None, lb, cert)
 
     # --- a window grown to each horizon (search/windows.py) ------------------------------------
