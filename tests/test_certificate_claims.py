@@ -343,3 +343,17 @@ def test_check_past_its_deadline_is_unknown(diag3_optimal, diagonal_layers, tmp_
     assert main(["check-certificate", str(PAPER / "diagonal.toml"), str(ld / "diagonal.certificate.json"),
                  "--time-limit", "1e-9"]) == 3
     assert capsys.readouterr().out.startswith("unknown:")
+
+
+def test_a_huge_horizon_is_rejected_before_any_work(diag3_optimal):
+    """Found by the fuzz harness: horizon 2**63 made the checker grow windows and encode forever."""
+    d, cert = diag3_optimal
+    t0 = time.perf_counter()
+    verdict = _check(DIAG3, {k: v for k, v in cert.items() if k != "solution"}, d, horizon=2**63,
+                     claim=f"no solution with <= {2**63} moves")
+    assert not verdict.ok and "exceeds the CNF" in verdict.reason and time.perf_counter() - t0 < 5
+
+
+def test_an_infinite_deadline_is_no_deadline(diag3_optimal):
+    d, cert = diag3_optimal
+    assert check_certificate(DIAG3, cert, d, deadline=float("inf")).ok

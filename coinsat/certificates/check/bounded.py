@@ -150,9 +150,6 @@ def check_bounded(instance: Instance, cert: dict, base_dir: Path,
         if solution is None:
             return False, "horizon -1 certifies a solution, and there is none", None
         return True, f"a verified solution of {length} moves", Claim(solution=length)
-    exact = window_exact(instance, horizon)
-    if bool(cert.get("window_exact")) != exact:
-        return False, "window_exact does not match the instance's window", None
     if cert.get("solver") not in PROOF_SOLVERS or cert.get("proof_format") != "drat":
         return False, f"proofs are accepted from {PROOF_SOLVERS} in DRAT format only", None
     problem = encoding_problem(cert["encoding"])
@@ -162,6 +159,14 @@ def check_bounded(instance: Instance, cert: dict, base_dir: Path,
     for p in (cnf_path, proof_path):
         if not p.is_file():
             return False, f"missing file {p}", None
+    cnf_vars = _declared_variables(cnf_path)
+    if cnf_vars is None or horizon > cnf_vars:  # before any work that grows with the horizon
+        return False, ("the CNF file has no 'p cnf' header" if cnf_vars is None else
+                       f"horizon {horizon} exceeds the CNF's {cnf_vars} variables (the formula has a "
+                       "no-op variable per step): it is not this horizon's formula"), None
+    exact = window_exact(instance, horizon)
+    if bool(cert.get("window_exact")) != exact:
+        return False, "window_exact does not match the instance's window", None
     if gbd_hash_file(cnf_path) != cert["cnf_gbd_hash"]:
         return False, "the CNF file's GBD hash differs from the certificate's", None
     options = EncodingOptions(**cert["encoding"])
@@ -172,6 +177,20 @@ def check_bounded(instance: Instance, cert: dict, base_dir: Path,
         return False, f"DRAT proof rejected: {why}", None
     how = f"{steps} proof steps checked" if steps else why
     return True, f"DRAT proof verified ({how})", Claim(solution=length, bound=horizon, window=not exact)
+
+
+def _declared_variables(path: Path) -> int | None:
+    """The variable count of a DIMACS file's ``p cnf V C`` line (None: no such line first)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("p cnf "):
+                    return int(line.split()[2])
+                if line and line[0] not in "c\n":
+                    return None
+    except (OSError, UnicodeDecodeError, ValueError, IndexError):
+        return None
+    return None
 
 
 def _drat_in_process(cnf_path: Path, proof_path: Path) -> tuple[bool, str, int]:
@@ -191,7 +210,7 @@ def _drat(cnf_path: Path, proof_path: Path, deadline: float | None) -> tuple[boo
     deadline it runs in a forked child that is killed when the deadline passes (a plain
     ``os.fork``: it works inside daemonic worker processes too, where multiprocessing
     refuses children).  Without ``fork`` the check runs here, unbounded."""
-    if deadline is None or not hasattr(os, "fork"):
+    if deadline is None or deadline == float("inf") or not hasattr(os, "fork"):
         return _drat_in_process(cnf_path, proof_path)
     read_end, write_end = os.pipe()
     pid = os.fork()
