@@ -48,6 +48,12 @@ class Play:
         }
         self.moves: list[Move] = []
 
+    def restart(self) -> None:
+        """Back to the instance's start, with no moves made."""
+        self.config = self.instance.start
+        self.occ = {self.board.lattice_coords[c]: lab for c, lab in self.instance.start.coins}
+        self.moves = []
+
     @classmethod
     def at(cls, instance: Instance, config: Configuration) -> "Play":
         """A play on ``instance``'s board that starts from ``config`` instead of the start."""

@@ -51,6 +51,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from typing import Any
+
 from ..geometry import Coord
 from ..instance import Instance
 from ..theory.span import bits, lattice_span, rectangles, span_mask
@@ -79,14 +81,14 @@ def witnesses(instance: Instance, limit: int = 8):
     holding R) equal to R first.  The theorem only asks for *some* e1, e2; the
     construction may succeed with one choice and not another."""
     b = instance.board
-    start = {b.coords[c] for c in instance.start.cells}
-    found = []
+    start = {b.lattice_coords[c] for c in instance.start.cells}
+    found: list[tuple[tuple[bool, bool, int], tuple[Any, ...]]] = []
     for goal in instance.goal_configurations:
-        cells = {b.coords[c] for c in goal.cells}
+        cells = {b.lattice_coords[c] for c in goal.cells}
         box = box_board(start | cells)
         amask = _mask(box, start)
         gmask = _mask(box, cells)
-        a_spans = {}
+        a_spans: dict[int, list[set[Coord]]] = {}
         for e in combinations(sorted(start), 2):
             m = span_mask(box, amask & ~_mask(box, e), 2)
             a_spans.setdefault(m, []).append(set(e))
@@ -318,7 +320,7 @@ def plan(play: Play) -> None:
                 return
             except GapError as e:
                 errors.append(str(e))
-                play.__init__(inst)  # start again from A
+                play.restart()  # start again from A
     raise GapError(errors[0])
 
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..geometry import Coord, apply, distance, neighbours
+from ..geometry import Coord, Matrix, apply, distance, neighbours
 from ..errors import GapError
 from .base import Play
 from .gadgets import GoalSpec, solve_window
@@ -66,7 +66,7 @@ class Staircase:
     def __init__(self, play: Play, helpers, pending, reversible: bool):
         self.play = play
         self.rev = reversible
-        self.frame = IDENTITY  # frame -> real
+        self.frame: Matrix = IDENTITY  # frame -> real
         self.framed = False  # frame fixed (the chain is two-dimensional)
         self.chain: set[Coord] = set()
         self.helpers: list[Coord] = list(helpers)

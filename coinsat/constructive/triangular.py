@@ -186,7 +186,8 @@ class Walker:
     """Triangle maneuvering with ghost coins (module docstring)."""
 
     def __init__(self, play: Play, tri: Triangle, free: list[Coord]):
-        self.play, self.tri, self.free = play, tuple(tri), list(free)
+        self.play, self.free = play, list(free)
+        self.tri: Triangle = (tri[0], tri[1], tri[2])
         assert all(play.occupied(p) for p in self.tri) and len(set(self.free)) == 3
 
     def step(self, a: Coord) -> None:
@@ -342,20 +343,20 @@ def _relabel(play: Play, walker: Walker, goal: dict[Coord, str], btri: Triangle)
     # Breadth-first over the arrangements reachable by swap(u, v) and swap(u, w).
     startk = tuple(play.occ[p] for p in (u, v, w))
     wantk = tuple(want[p] for p in (u, v, w))
-    prev = {startk: None}
+    prev: dict[tuple[str, ...], tuple[tuple[str, ...], int] | None] = {startk: None}
     queue = deque([startk])
     while queue:
         k = queue.popleft()
         for i in (1, 2):
-            nk = list(k)
-            nk[0], nk[i] = nk[i], nk[0]
-            nk = tuple(nk)
+            swapped = list(k)
+            swapped[0], swapped[i] = swapped[i], swapped[0]
+            nk = tuple(swapped)
             if nk not in prev:
                 prev[nk] = (k, i)
                 queue.append(nk)
     ops, k = [], wantk
-    while prev[k] is not None:
-        k, i = prev[k]
+    while (link := prev[k]) is not None:
+        k, i = link
         ops.append(i)
     for i in reversed(ops):
         x = (u, v, w)[i]
@@ -380,11 +381,12 @@ def _three_labeled(play: Play, targets: list[dict[Coord, str]]) -> None:
     """Exactly three labeled coins: search the few configurations before the first
     triangle (from there on a triangle's colour -> label map is frozen), stop at the
     first whose type matches a goal placement, and walk it there."""
-    want = {}
+    want: dict[tuple[tuple[str, int], ...], dict[Coord, str]] = {}
     for g in targets:
         want.setdefault(triangle_type(g), g)
     start = frozenset(play.occ.items())
-    prev = {start: None}
+    Step = tuple[frozenset[tuple[Coord, str]], tuple[Coord, Coord]]
+    prev: dict[frozenset[tuple[Coord, str]], Step | None] = {start: None}
     queue = deque([start])
     while queue:
         s = queue.popleft()
@@ -394,12 +396,13 @@ def _three_labeled(play: Play, targets: list[dict[Coord, str]]) -> None:
             goal = want.get(triangle_type(occ))
             if goal is not None:
                 path = []
-                while prev[s] is not None:
-                    s, mv = prev[s]
+                while (link := prev[s]) is not None:
+                    s, mv = link
                     path.append(mv)
                 for src, dst in reversed(path):
                     play.move(src, dst)
-                Walker(play, tri, list(tri)).walk(tuple(goal))
+                a, b, c = goal  # the goal of three coins is a triangle of the wanted type
+                Walker(play, tri, list(tri)).walk((a, b, c))
                 return
             continue
         for src in occ:
@@ -452,14 +455,16 @@ def plan(play: Play) -> None:
         return
     goal = placement_of(inst, inst.goal)
     undo: list[tuple[Coord, Coord]] = []
-    if find_triangle(goal) is not None:
-        btri = find_triangle(goal)
+    found = find_triangle(goal)
+    if found is not None:
+        btri = found
     else:
-        if _path4(goal) is not None:
-            p1, p2, p3, p4 = _path4(goal)
+        path4, path3_pair = _path4(goal), _path3_and_pair(goal)
+        if path4 is not None:
+            p1, p2, p3, p4 = path4
             pair = (p3, p4)
-        elif _path3_and_pair(goal) is not None:
-            (p1, p2, p3), pair = _path3_and_pair(goal)
+        elif path3_pair is not None:
+            (p1, p2, p3), pair = path3_pair
         else:
             raise ConstructionError(CLAW_GAP)
         # the two common neighbours of the pair are empty: B has no triangle
