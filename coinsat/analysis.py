@@ -28,8 +28,9 @@ def fit_power_law(points: Iterable[tuple[float, float]]) -> tuple[float, float] 
     return k, math.exp(my - k * mx)
 
 
-def proven_optimum(instance: Instance, methods: Sequence[str], time_limit: float,
-                   trust_known: bool = False) -> tuple[int | None, str]:
+def proven_optimum(
+    instance: Instance, methods: Sequence[str], time_limit: float, trust_known: bool = False
+) -> tuple[int | None, str]:
     """``(L, how)``: an optimal length proven now by the first method that can (or the
     instance's ``known_optimal`` when ``trust_known``); ``(None, why)`` otherwise.  ``why``
     ends in ``"unsolvable"`` when a method proved that there is no solution."""

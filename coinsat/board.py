@@ -133,9 +133,7 @@ def lattice_board(lattice: str, coords: Iterable[Coord], *, exact: bool, window:
     """The induced subgraph of ``lattice`` on ``coords`` (cells ordered by (y, x))."""
     cs = sorted(set(coords), key=lambda c: (c[1], c[0]))
     index = {c: i for i, c in enumerate(cs)}
-    nbrs = tuple(
-        tuple(sorted(index[n] for n in geometry.neighbours(lattice, c) if n in index)) for c in cs
-    )
+    nbrs = tuple(tuple(sorted(index[n] for n in geometry.neighbours(lattice, c) if n in index)) for c in cs)
     return Board(BoardKind(lattice), tuple(cs), nbrs, exact=exact, window=window)
 
 
@@ -160,9 +158,7 @@ def span_coords(lattice: str, coins: Iterable[Coord], d: int, region: frozenset[
         new = {
             p
             for p in candidates
-            if p not in span
-            and p in region
-            and sum(n in span for n in geometry.neighbours(lattice, p)) >= d
+            if p not in span and p in region and sum(n in span for n in geometry.neighbours(lattice, p)) >= d
         }
         span |= new
         frontier = new

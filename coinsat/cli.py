@@ -44,8 +44,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERNAL
     except LimitReached as e:  # a limit (or Ctrl-C) stopped a command that had no answer to give
         bound = "" if e.lower_bound is None else f" (lower bound {e.lower_bound})"
-        print(f"coinsat: unknown: stopped by the {e}{bound}" if "limit" in str(e) else
-              f"coinsat: unknown: {e}{bound}", file=sys.stderr)
+        print(
+            f"coinsat: unknown: stopped by the {e}{bound}" if "limit" in str(e) else f"coinsat: unknown: {e}{bound}",
+            file=sys.stderr,
+        )
         return EXIT_UNKNOWN
     except CoinsatError as e:
         print(f"coinsat: error: {e}", file=sys.stderr)

@@ -52,8 +52,10 @@ def encoding_options(items: list[str]):
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or name not in EncodingOptions.names() or value not in ("0", "1"):
-            raise UsageError(f"bad --option {item!r}: expected NAME=0 or NAME=1 with NAME one of "
-                             f"{', '.join(EncodingOptions.names())}")
+            raise UsageError(
+                f"bad --option {item!r}: expected NAME=0 or NAME=1 with NAME one of "
+                f"{', '.join(EncodingOptions.names())}"
+            )
         changes[name] = value == "1"
     return DEFAULT_OPTIONS.with_(**changes)
 

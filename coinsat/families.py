@@ -59,7 +59,10 @@ def vdiag(a: int, b: int, target: str = "nwse") -> Instance:
     """V(a, b) -> the ``target`` diagonal of its (a+b+2)^2 box, extras at the centre."""
     s = a + b + 2
     return make_instance(
-        "square", v_shape(a, b), diagonal_target(s, target), name=f"vdiag-{a}-{b}-{target}",
+        "square",
+        v_shape(a, b),
+        diagonal_target(s, target),
+        name=f"vdiag-{a}-{b}-{target}",
         source="V-to-diagonal family (Lower Bound proof; shared/reference/paper-instances.md §7/10)",
         metadata={"family": "vdiag", "a": a, "b": b, "target": target},
     )
@@ -68,15 +71,23 @@ def vdiag(a: int, b: int, target: str = "nwse") -> Instance:
 def diagonal_flip(k: int) -> Instance:
     """The k x k diagonal flip: SW-NE diagonal + 2 central extras -> its mirror image."""
     return make_instance(
-        "square", diagonal_target(k, "swne"), diagonal_target(k, "nwse"), name=f"diagonal-{k}",
+        "square",
+        diagonal_target(k, "swne"),
+        diagonal_target(k, "nwse"),
+        name=f"diagonal-{k}",
         source="diagonal-flip family (the paper's 'diagonal' puzzle is k = 4)",
         metadata={"family": "diagonal", "k": k},
     )
 
 
 def random_instance(
-    rng: random.Random, kind: str = "square", n_coins: int = 5, side: int = 4,
-    labels: Iterable[str] = ("o",), adjacency: int = 2, goal_placement: str = "fixed",
+    rng: random.Random,
+    kind: str = "square",
+    n_coins: int = 5,
+    side: int = 4,
+    labels: Iterable[str] = ("o",),
+    adjacency: int = 2,
+    goal_placement: str = "fixed",
     margin: int = 1,
 ) -> Instance:
     """Start and goal drawn uniformly among the placements of ``n_coins`` coins in a side x side box."""
@@ -89,8 +100,15 @@ def random_instance(
     goal_labels = coin_labels[:]
     rng.shuffle(goal_labels)
     goal = dict(zip(rng.sample(cells, n_coins), goal_labels))
-    return make_instance(kind, start, goal, adjacency=adjacency, goal_placement=goal_placement,
-                         margin=margin, name=f"random-{kind}-{n_coins}")
+    return make_instance(
+        kind,
+        start,
+        goal,
+        adjacency=adjacency,
+        goal_placement=goal_placement,
+        margin=margin,
+        name=f"random-{kind}-{n_coins}",
+    )
 
 
 # --- random puzzles for the studies of Theorems 1 and 2 ----------------------------------
@@ -114,7 +132,7 @@ def _labels(rng, n):
 def _sparse(rng, n, planted):
     """``planted`` plus isolated coins (pairwise at distance >= 2): goals without triangles."""
     cells = set(planted)
-    r = 2 + 2 * int(n ** 0.5)
+    r = 2 + 2 * int(n**0.5)
     for _ in range(20000):
         if len(cells) >= n:
             break
@@ -124,8 +142,12 @@ def _sparse(rng, n, planted):
     return list(cells)[:n] if len(cells) >= n else None
 
 
-PLANTS = ([(0, 0), (1, 0), (2, 0), (3, 0)], [(0, 0), (1, 0), (2, 0), (6, 0), (7, 0)],
-          [(0, 0), (1, 0), (0, 1)], [(0, 0), (1, 0), (1, 1), (1, 2)])
+PLANTS = (
+    [(0, 0), (1, 0), (2, 0), (3, 0)],
+    [(0, 0), (1, 0), (2, 0), (6, 0), (7, 0)],
+    [(0, 0), (1, 0), (0, 1)],
+    [(0, 0), (1, 0), (1, 1), (1, 2)],
+)
 
 
 def random_theorem1(rng: random.Random, n_max: int, n_min: int = 3) -> Instance | None:

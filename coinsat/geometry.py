@@ -53,8 +53,9 @@ def _units(dim: int) -> tuple[Point, ...]:
 def _hypercube_group(dim: int) -> tuple[Matrix, ...]:
     """Generators of the hyperoctahedral group: every axis permutation and one sign flip
     (the whole signed-permutation group, which :func:`symmetries` closes)."""
-    perms = tuple(tuple(tuple(int(p[i] == k) for k in range(dim)) for i in range(dim))
-                  for p in permutations(range(dim)))
+    perms = tuple(
+        tuple(tuple(int(p[i] == k) for k in range(dim)) for i in range(dim)) for p in permutations(range(dim))
+    )
     flip = tuple(tuple((-1 if i == 0 else 1) * (i == k) for k in range(dim)) for i in range(dim))
     return perms + (flip,)
 
@@ -66,12 +67,21 @@ def hypercubic(dim: int) -> Lattice:
     return Lattice(f"hypercubic-{dim}", _units(dim), _hypercube_group(dim), _units(dim)[::2])
 
 
-SQUARE = Lattice("square", ((1, 0), (-1, 0), (0, 1), (0, -1)),
-                 # a rotation of order 4 and a reflection
-                 (((0, -1), (1, 0)), ((1, 0), (0, -1))), ((1, 0), (0, 1)))
-TRIANGULAR = Lattice("triangular", ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)),
-                     # axial rotation by 60 degrees: (x, y) -> (-y, x + y); reflection swaps the axes
-                     (((0, -1), (1, 1)), ((0, 1), (1, 0))), ((1, 0), (0, 1), (1, 1)), metric="hexagonal")
+SQUARE = Lattice(
+    "square",
+    ((1, 0), (-1, 0), (0, 1), (0, -1)),
+    # a rotation of order 4 and a reflection
+    (((0, -1), (1, 0)), ((1, 0), (0, -1))),
+    ((1, 0), (0, 1)),
+)
+TRIANGULAR = Lattice(
+    "triangular",
+    ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)),
+    # axial rotation by 60 degrees: (x, y) -> (-y, x + y); reflection swaps the axes
+    (((0, -1), (1, 1)), ((0, 1), (1, 0))),
+    ((1, 0), (0, 1), (1, 1)),
+    metric="hexagonal",
+)
 CUBIC = Lattice("cubic", _units(3), _hypercube_group(3), _units(3)[::2])
 
 #: every lattice by name (``hypercubic-<d>`` is made on demand by :func:`lattice`)
@@ -86,8 +96,8 @@ def lattice(name: str) -> Lattice:
     """The lattice called ``name`` (``square``, ``triangular``, ``cubic``, ``hypercubic-<d>``)."""
     if name in TABLE:
         return TABLE[name]
-    if name.startswith("hypercubic-") and name[len("hypercubic-"):].isdigit():
-        return hypercubic(int(name[len("hypercubic-"):]))
+    if name.startswith("hypercubic-") and name[len("hypercubic-") :].isdigit():
+        return hypercubic(int(name[len("hypercubic-") :]))
     raise ValueError(f"unknown lattice {name!r}")
 
 
@@ -178,8 +188,9 @@ def hull(name: str, coords: Iterable[P], margin: int = 0) -> frozenset[P]:
     if not extra:
         return cast("frozenset[P]", frozenset(box))
     ranges = [(min(_dot(f, c) for c in cs) - margin, max(_dot(f, c) for c in cs) + margin) for f in extra]
-    return cast("frozenset[P]", frozenset(p for p in box
-                                          if all(lo <= _dot(f, p) <= hi for f, (lo, hi) in zip(extra, ranges))))
+    return cast(
+        "frozenset[P]", frozenset(p for p in box if all(lo <= _dot(f, p) <= hi for f, (lo, hi) in zip(extra, ranges)))
+    )
 
 
 def _dot(f: Point, c: Point) -> int:

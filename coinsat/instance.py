@@ -24,6 +24,7 @@ from .configuration import Configuration
 from .errors import InstanceError
 from .geometry import Coord
 
+
 class GoalPlacement(str, enum.Enum):
     """Where the goal may sit: exactly where drawn, anywhere by translation, or anywhere up to
     rotation and reflection too (the TOML and JSON spell the value)."""
@@ -88,11 +89,7 @@ class Instance:
         b = self.board
         coords = b.lattice_coords  # __post_init__: a placement other than fixed needs a lattice
         shape = [(coords[c], lab) for c, lab in self.goal.coins]
-        syms = (
-            geometry.symmetries(b.kind)
-            if self.goal_placement == "congruent"
-            else geometry.symmetries(b.kind)[:1]
-        )
+        syms = geometry.symmetries(b.kind) if self.goal_placement == "congruent" else geometry.symmetries(b.kind)[:1]
         found: set[Configuration] = set()
         for m in syms:
             image = [(geometry.apply(m, xy), lab) for xy, lab in shape]

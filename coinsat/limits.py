@@ -189,8 +189,7 @@ def _arm(limits: "Limits"):
     previous = signal.getsignal(signal.SIGALRM)
     if previous not in (signal.SIG_DFL, signal.SIG_IGN, None):
         return None
-    late = limits.deadline + (0.0 if limits.time_limit is None
-                              else GRACE_SHARE * limits.time_limit + GRACE_SECONDS)
+    late = limits.deadline + (0.0 if limits.time_limit is None else GRACE_SHARE * limits.time_limit + GRACE_SECONDS)
     heavy = None if limits.memory_limit is None else MEMORY_GRACE * limits.memory_limit
 
     def watchdog(signum, frame):

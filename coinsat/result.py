@@ -86,8 +86,11 @@ class Result:
             raise InternalError(f"status {self.status} with solution={has_solution}")
         if self.status is Status.OPTIMAL and (self.solution is None or self.lower_bound != len(self.solution)):
             raise InternalError("optimal needs a lower bound equal to the solution's length")
-        if self.lower_bound is None and not (self.status is Status.UNSOLVABLE and self.certificate is not None
-                                             and self.certificate.get("scope") == Scope.GLOBAL):
+        if self.lower_bound is None and not (
+            self.status is Status.UNSOLVABLE
+            and self.certificate is not None
+            and self.certificate.get("scope") == Scope.GLOBAL
+        ):
             raise InternalError("no lower bound means unsolvable with a global certificate")
         if self.certificate is not None and self.certificate.get("scope") not in SCOPES:
             raise InternalError(f"certificate scope {self.certificate.get('scope')!r} is none of {SCOPES}")

@@ -93,9 +93,7 @@ def legal_moves(board: Board, config: Configuration, d: int = 2) -> list[Move]:
     ]
 
 
-def apply_move(
-    board: Board, config: Configuration, move: Move, d: int = 2, step: int | None = None
-) -> Configuration:
+def apply_move(board: Board, config: Configuration, move: Move, d: int = 2, step: int | None = None) -> Configuration:
     """The configuration after ``move``; raises IllegalMoveError if it is illegal."""
     reason = check_move(board, config, move, d)
     if reason is not None:

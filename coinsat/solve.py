@@ -29,8 +29,15 @@ from .theory.reach import configuration_count, fill_count_bound
 __all__ = ["METHODS", "solve", "solve_auto"]
 
 
-def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = None,
-          time_limit: float | None = None, memory_limit: int | None = None, **options) -> Result:
+def solve(
+    instance: Instance,
+    method: str = "auto",
+    *,
+    max_moves: int | None = None,
+    time_limit: float | None = None,
+    memory_limit: int | None = None,
+    **options,
+) -> Result:
     if max_moves is not None and max_moves < 0:
         raise UsageError(f"max_moves must be >= 0, not {max_moves}")
     if time_limit is not None and time_limit <= 0:
@@ -45,11 +52,19 @@ def solve(instance: Instance, method: str = "auto", *, max_moves: int | None = N
             screened = screen(instance)
             if screened is not None:
                 return screened
-            return engine(instance, max_moves=max_moves, time_limit=_left(budget),
-                          memory_limit=budget.memory_limit, **options)
+            return engine(
+                instance, max_moves=max_moves, time_limit=_left(budget), memory_limit=budget.memory_limit, **options
+            )
         except LimitReached as e:
-            return Result(Status.UNKNOWN, method, None, fill_count_bound(instance), None,
-                          time.perf_counter() - t0, {"stopped": str(e)})
+            return Result(
+                Status.UNKNOWN,
+                method,
+                None,
+                fill_count_bound(instance),
+                None,
+                time.perf_counter() - t0,
+                {"stopped": str(e)},
+            )
 
 
 def _left(budget: Limits) -> float | None:
@@ -65,8 +80,14 @@ AUTO_BFS_CONFIGURATIONS = 500_000
 EXPLICIT_OPTIONS = {"bfs": ("max_states",), "spanbfs": ("max_states", "progress")}
 
 
-def solve_auto(instance: Instance, *, max_moves: int | None = None,
-               time_limit: float | None = None, memory_limit: int | None = None, **options) -> Result:
+def solve_auto(
+    instance: Instance,
+    *,
+    max_moves: int | None = None,
+    time_limit: float | None = None,
+    memory_limit: int | None = None,
+    **options,
+) -> Result:
     """Pick an engine.
 
     * ``spanbfs`` when it applies (unlabeled coins, <= 64 cells), the window is
@@ -87,8 +108,9 @@ def solve_auto(instance: Instance, *, max_moves: int | None = None,
         name = "sat"
     if name in EXPLICIT_OPTIONS:
         options = {k: v for k, v in options.items() if k in EXPLICIT_OPTIONS[name]}
-    result = get_method(name)(instance, max_moves=max_moves, time_limit=time_limit,
-                              memory_limit=memory_limit, **options)
+    result = get_method(name)(
+        instance, max_moves=max_moves, time_limit=time_limit, memory_limit=memory_limit, **options
+    )
     return replace(result, method=f"auto:{result.method}")
 
 

@@ -76,8 +76,14 @@ def worker(engine: str, path: str, time_limit: float) -> dict:
         from coinsat.solve import solve
 
         r = solve(inst, engine, time_limit=time_limit)
-        out = {"status": r.status.value, "length": r.length, "lower_bound": r.lower_bound,
-               "seconds": r.seconds, "stats": _jsonable(r.stats), "solution": r.solution}
+        out = {
+            "status": r.status.value,
+            "length": r.length,
+            "lower_bound": r.lower_bound,
+            "seconds": r.seconds,
+            "stats": _jsonable(r.stats),
+            "solution": r.solution,
+        }
     sol = out.pop("solution")
     if sol is not None:
         verdict = verify(inst, sol)
@@ -101,8 +107,18 @@ def run_fd(inst, time_limit: float) -> dict:
         dom, prob, plan = (os.path.join(tmp, f) for f in ("domain.pddl", "problem.pddl", "plan"))
         Path(dom).write_text(task.domain)
         Path(prob).write_text(task.problem)
-        cmd = [sys.executable, fast_downward_driver(), "--overall-time-limit", f"{max(1, int(time_limit))}s",
-               "--plan-file", plan, dom, prob, "--search", "astar(lmcut())"]
+        cmd = [
+            sys.executable,
+            fast_downward_driver(),
+            "--overall-time-limit",
+            f"{max(1, int(time_limit))}s",
+            "--plan-file",
+            plan,
+            dom,
+            prob,
+            "--search",
+            "astar(lmcut())",
+        ]
         t0 = time.perf_counter()
         p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
         seconds = time.perf_counter() - t0
@@ -117,14 +133,27 @@ def run_fd(inst, time_limit: float) -> dict:
             # A* with an admissible heuristic: shortest inside the window; global only if the
             # window is exact up to length - 1 (same rule as the BFS oracle).
             status = "optimal" if inst.exact_within(len(sol) - 1) else "feasible"
-            return {"status": status, "length": len(sol), "lower_bound": len(sol) if status == "optimal" else None,
-                    "seconds": seconds, "stats": stats, "solution": sol}
+            return {
+                "status": status,
+                "length": len(sol),
+                "lower_bound": len(sol) if status == "optimal" else None,
+                "seconds": seconds,
+                "stats": stats,
+                "solution": sol,
+            }
         # FD exit codes: 10/11 = proven unsolvable (translator / search), 23 = out of time
         # (search), 22 = out of memory; anything else is an error.
-        status = {10: "unsolvable", 11: "unsolvable", 12: "unknown", 22: "memout", 23: "timeout",
-                  24: "timeout"}.get(p.returncode, "error")
-        out = {"status": status, "length": None, "lower_bound": None, "seconds": seconds, "stats": stats,
-               "solution": None}
+        status = {10: "unsolvable", 11: "unsolvable", 12: "unknown", 22: "memout", 23: "timeout", 24: "timeout"}.get(
+            p.returncode, "error"
+        )
+        out = {
+            "status": status,
+            "length": None,
+            "lower_bound": None,
+            "seconds": seconds,
+            "stats": stats,
+            "solution": None,
+        }
         if status == "error":
             out["error"] = (p.stderr or p.stdout)[-400:]
         return out
@@ -137,6 +166,7 @@ def _limit_memory(gb: float):
     def set_limit():
         b = int(gb * 2**30)
         resource.setrlimit(resource.RLIMIT_AS, (b, b))
+
     return set_limit
 
 
@@ -144,8 +174,9 @@ def run_one(engine: str, path: Path, time_limit: float, memory_gb: float) -> dic
     cmd = [sys.executable, __file__, "_worker", engine, str(path), "--time-limit", str(time_limit)]
     t0 = time.perf_counter()
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit + 15,
-                           preexec_fn=_limit_memory(memory_gb))
+        p = subprocess.run(
+            cmd, capture_output=True, text=True, timeout=time_limit + 15, preexec_fn=_limit_memory(memory_gb)
+        )
     except subprocess.TimeoutExpired:
         return {"status": "timeout", "seconds": time.perf_counter() - t0}
     if p.returncode != 0:
@@ -206,8 +237,11 @@ def ratio(a: dict | None, b: dict | None, limit: float) -> str:
 
 def answer(results: dict[str, dict], known) -> tuple[str, bool]:
     """The agreed answer (optimum or 'unsolvable') and whether the engines agree."""
-    finals = {e: (r["status"], r.get("length")) for e, r in results.items()
-              if r and r.get("status") in ("optimal", "unsolvable")}
+    finals = {
+        e: (r["status"], r.get("length"))
+        for e, r in results.items()
+        if r and r.get("status") in ("optimal", "unsolvable")
+    }
     values = set(finals.values())
     if not values:
         return "?", True
@@ -253,8 +287,11 @@ def main(argv=None) -> int:
                 results[e] = r
                 if fam and r["status"] in ("timeout", "memout", "error", "unknown"):
                     failed[(fam, e)] = True
-                print(f"{inst.name:>22} {e:>4}: {r['status']:<10} {r.get('length')} {r.get('seconds', 0):8.2f} s",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"{inst.name:>22} {e:>4}: {r['status']:<10} {r.get('length')} {r.get('seconds', 0):8.2f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
             opt, agree = answer(results, inst.known_optimal)
             raw.append({"instance": inst.name, "group": group, "family": fam, "results": results, "answer": opt})
             sat = results.get("sat") or {}
@@ -262,14 +299,25 @@ def main(argv=None) -> int:
             nvars = st.get("vars", st.get("variables", "—"))
             ncls = st.get("clauses", "—")
             cells = [fmt_time(results.get(e), args.time_limit) for e in engines]
-            ratios = [ratio(results.get(e), results.get("sat"), args.time_limit) for e in engines if e != "sat"] \
-                if "sat" in engines else []
-            rows.append([inst.name, group + (f"/{fam}" if fam else ""), str(inst.n_coins), str(inst.board.size), opt]
-                        + cells + ratios + [str(nvars), str(ncls)])
+            ratios = (
+                [ratio(results.get(e), results.get("sat"), args.time_limit) for e in engines if e != "sat"]
+                if "sat" in engines
+                else []
+            )
+            rows.append(
+                [inst.name, group + (f"/{fam}" if fam else ""), str(inst.n_coins), str(inst.board.size), opt]
+                + cells
+                + ratios
+                + [str(nvars), str(ncls)]
+            )
             if not agree:
                 print(f"ENGINES DISAGREE on {inst.name}: {opt}", file=sys.stderr)
-    header = ["instance", "set", "coins", "cells", "optimum"] + [f"{e} s" for e in engines] \
-        + ([f"{e}/sat" for e in engines if e != "sat"] if "sat" in engines else []) + ["sat vars", "sat clauses"]
+    header = (
+        ["instance", "set", "coins", "cells", "optimum"]
+        + [f"{e} s" for e in engines]
+        + ([f"{e}/sat" for e in engines if e != "sat"] if "sat" in engines else [])
+        + ["sat vars", "sat clauses"]
+    )
     text = render(header, rows, engines, command, args) + crossover(raw, args.time_limit)
     write_atomic(args.out, text)
     if args.json:
@@ -287,8 +335,11 @@ def crossover(raw: list[dict], limit: float) -> str:
             continue
         ratios = [(m["instance"], ratio(m["results"]["bfs"], m["results"]["sat"], limit)) for m in members]
         first = next((name for name, q in ratios if q != "—" and (q.startswith(">") or float(q) > 1)), None)
-        out.append(f"* {fam}: " + ", ".join(f"{n} {q}" for n, q in ratios)
-                   + (f" — SAT first faster than BFS on **{first}**" if first else " — SAT never faster than BFS here"))
+        out.append(
+            f"* {fam}: "
+            + ", ".join(f"{n} {q}" for n, q in ratios)
+            + (f" — SAT first faster than BFS on **{first}**" if first else " — SAT never faster than BFS here")
+        )
     if not out:
         return ""
     return "\n## SAT vs BFS crossover (time(bfs) / time(sat))\n\n" + "\n".join(out) + "\n"
@@ -298,15 +349,20 @@ def render(header, rows, engines, command, args) -> str:
     lines = ["# Engines side by side", ""]
     if not args.final:
         lines += ["**PRELIMINARY** — measured on a 2-core machine shared with other jobs; timings are noisy.", ""]
-    lines += [f"Generated by `{command}` — do not edit by hand.", "",
-              f"Engines: {', '.join(engines)}. Time limit {args.time_limit:g} s and {args.memory_gb:g} GiB "
-              "per engine and instance, each in its own subprocess. Seconds: coinsat engines report their own "
-              "solve time (`Result.seconds`); `fd` is the wall time of the whole Fast Downward call "
-              "(translator + A* with LM-cut) on the exported PDDL, counted only after its plan passed "
-              "`verify`. Ratios are time(engine) / time(sat): above 1 means SAT is faster. "
-              "`skipped`: the engine already failed on a smaller member of the same family. "
-              "SAT variables and clauses are those of the formula at the final horizon.", "",
-              "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += [
+        f"Generated by `{command}` — do not edit by hand.",
+        "",
+        f"Engines: {', '.join(engines)}. Time limit {args.time_limit:g} s and {args.memory_gb:g} GiB "
+        "per engine and instance, each in its own subprocess. Seconds: coinsat engines report their own "
+        "solve time (`Result.seconds`); `fd` is the wall time of the whole Fast Downward call "
+        "(translator + A* with LM-cut) on the exported PDDL, counted only after its plan passed "
+        "`verify`. Ratios are time(engine) / time(sat): above 1 means SAT is faster. "
+        "`skipped`: the engine already failed on a smaller member of the same family. "
+        "SAT variables and clauses are those of the formula at the final horizon.",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+    ]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines) + "\n"
 

@@ -17,7 +17,6 @@ import tempfile
 import time
 from pathlib import Path
 
-
 from coinsat.certificates.build.make import certify
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
@@ -31,16 +30,19 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "certificates.md"))
     ap.add_argument("--time-limit", type=float, default=120.0)
     args = ap.parse_args(argv)
-    files = sorted((ROOT / "instances" / "paper").glob("*.toml")) + \
-        sorted((ROOT / "instances" / "counterexamples").glob("*.toml"))
-    lines = ["# Certificates of the paper and counterexample instances\n",
-             "Made by `python3 scripts/certificate_bench.py` on a shared 2-core machine (timings are noisy). "
-             "Solve: `coinsat.solve.solve(method='auto')` (screens first); certify: write the certificate "
-             "(bounded: encode, solve with CaDiCaL 1.9.5 through PySAT with a DRAT proof); check: the independent "
-             "checker (bounded: gbdc hash of the CNF and of the re-encoding, then dratify with cdclkit's native "
-             "engine).\n",
-             "| instance | status | length | certificate | scope | claim | solve s | certify s | check s | proof |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    files = sorted((ROOT / "instances" / "paper").glob("*.toml")) + sorted(
+        (ROOT / "instances" / "counterexamples").glob("*.toml")
+    )
+    lines = [
+        "# Certificates of the paper and counterexample instances\n",
+        "Made by `python3 scripts/certificate_bench.py` on a shared 2-core machine (timings are noisy). "
+        "Solve: `coinsat.solve.solve(method='auto')` (screens first); certify: write the certificate "
+        "(bounded: encode, solve with CaDiCaL 1.9.5 through PySAT with a DRAT proof); check: the independent "
+        "checker (bounded: gbdc hash of the CNF and of the re-encoding, then dratify with cdclkit's native "
+        "engine).\n",
+        "| instance | status | length | certificate | scope | claim | solve s | certify s | check s | proof |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         for f in files:
             inst = read_instance(f)
@@ -60,7 +62,8 @@ def main(argv=None) -> int:
             lines.append(
                 f"| {inst.name} | {r.status.value} | {r.length if r.length is not None else ''} | {kind} | {c.scope} | "
                 f"{c.claim} | {t1 - t0:.3f} | {t2 - t1 - c.seconds:.3f} | {c.seconds:.3f} | {proof} |"
-                + ("" if c.ok else " REJECTED: " + c.reason))
+                + ("" if c.ok else " REJECTED: " + c.reason)
+            )
             print(lines[-1], flush=True)
     Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")

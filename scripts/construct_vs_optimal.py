@@ -27,10 +27,9 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-
+from coinsat.analysis import fit_power_law, proven_optimum
 from coinsat.constructive import ConstructionError, construct
 from coinsat.errors import VerificationError
-from coinsat.analysis import fit_power_law, proven_optimum
 from coinsat.families import TARGETS, random_theorem1, random_theorem2, vdiag
 from coinsat.geometry import distance
 from coinsat.io.atomic import write_atomic
@@ -41,6 +40,7 @@ from coinsat.theory.triangular import decide
 ROOT = Path(__file__).resolve().parent.parent
 
 # --- runs ------------------------------------------------------------------------------------
+
 
 def optimum(inst, time_limit):
     """A proven optimal length, or None; the second item says how (ends in "unsolvable" when proven)."""
@@ -90,8 +90,9 @@ def run(kind, count, rng, n_max, opt_max, opt_time):
             row["error"] = str(e)
             if inst.n_coins <= opt_max:
                 length, how = optimum(inst, opt_time)
-                row["verdict"] = ("counterexample" if how.endswith("unsolvable") else
-                                  "gap" if length is not None else "unclassified")
+                row["verdict"] = (
+                    "counterexample" if how.endswith("unsolvable") else "gap" if length is not None else "unclassified"
+                )
             else:
                 row["verdict"] = "unclassified"
         rows.append(row)
@@ -108,12 +109,19 @@ def family_rows():
                 inst = vdiag(a, b, target)
                 t0 = time.perf_counter()
                 built, result = construct(inst)
-                rows.append({"name": inst.name, "n": inst.n_coins, "length": len(result.solution),
-                             "seconds": time.perf_counter() - t0})
+                rows.append(
+                    {
+                        "name": inst.name,
+                        "n": inst.n_coins,
+                        "length": len(result.solution),
+                        "seconds": time.perf_counter() - t0,
+                    }
+                )
     return rows
 
 
 # --- report ----------------------------------------------------------------------------------
+
 
 def exponent(xs, ys):
     """Least-squares k in y ~ c x^k (nan without two distinct x)."""
@@ -124,30 +132,41 @@ def exponent(xs, ys):
 def summary(kind, rows):
     ok = [r for r in rows if "length" in r]
     lines = [f"### {kind} grid", ""]
-    lines.append(f"* instances: {len(rows)} (hypothesis holds); constructed: {len(ok)} "
-                 f"({100 * len(ok) / max(1, len(rows)):.1f} %)")
+    lines.append(
+        f"* instances: {len(rows)} (hypothesis holds); constructed: {len(ok)} "
+        f"({100 * len(ok) / max(1, len(rows)):.1f} %)"
+    )
     if ok:
         times = [r["seconds"] for r in ok]
-        lines.append(f"* time per construction: mean {sum(times) / len(times):.3f} s, "
-                     f"max {max(times):.3f} s, {sum(t < 1 for t in times)} under a second")
+        lines.append(
+            f"* time per construction: mean {sum(times) / len(times):.3f} s, "
+            f"max {max(times):.3f} s, {sum(t < 1 for t in times)} under a second"
+        )
         ratios = [r["length"] / r["optimal"] for r in ok if r.get("optimal")]
         if ratios:
-            lines.append(f"* compared with a proven optimum: {len(ratios)} instances, "
-                         f"constructive/optimal mean {sum(ratios) / len(ratios):.2f}, max {max(ratios):.2f}, "
-                         f"min {min(ratios):.2f} (never below 1)")
+            lines.append(
+                f"* compared with a proven optimum: {len(ratios)} instances, "
+                f"constructive/optimal mean {sum(ratios) / len(ratios):.2f}, max {max(ratios):.2f}, "
+                f"min {min(ratios):.2f} (never below 1)"
+            )
         k = exponent([r["n"] for r in ok], [r["length"] for r in ok])
         lines.append(f"* growth: moves ~ n^{k:.2f} (least squares over all constructed instances)")
         if kind == "triangular":
             per = [r["length"] / (r["n"] * max(1, r["d"])) for r in ok]
-            lines.append(f"* moves / (n·d): mean {sum(per) / len(per):.2f}, max {max(per):.2f} "
-                         f"(d = diameter of A ∪ B): O(n·d) with a small constant")
+            lines.append(
+                f"* moves / (n·d): mean {sum(per) / len(per):.2f}, max {max(per):.2f} "
+                f"(d = diameter of A ∪ B): O(n·d) with a small constant"
+            )
     failures = Counter((r.get("verdict"), r["error"]) for r in rows if "error" in r)
     if failures:
         lines += ["", "| failures | verdict (BFS on small n) | message |", "|---:|---|---|"]
         for (verdict, msg), c in failures.most_common():
             lines.append(f"| {c} | {verdict} | {msg} |")
-    lines += ["", "| n | instances | constructed | mean moves | with optimum | mean optimum | mean ratio |",
-              "|---:|---:|---:|---:|---:|---:|---:|"]
+    lines += [
+        "",
+        "| n | instances | constructed | mean moves | with optimum | mean optimum | mean ratio |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     by_n = defaultdict(list)
     for r in rows:
         by_n[r["n"]].append(r)
@@ -156,9 +175,11 @@ def summary(kind, rows):
         built = [r for r in rs if "length" in r]
         opt = [r for r in built if r.get("optimal")]
         mean = lambda v: f"{sum(v) / len(v):.1f}" if v else "–"  # noqa: E731
-        lines.append(f"| {n} | {len(rs)} | {len(built)} | {mean([r['length'] for r in built])} | {len(opt)} | "
-                     f"{mean([r['optimal'] for r in opt])} | "
-                     f"{mean([r['length'] / r['optimal'] for r in opt]) if opt else '–'} |")
+        lines.append(
+            f"| {n} | {len(rs)} | {len(built)} | {mean([r['length'] for r in built])} | {len(opt)} | "
+            f"{mean([r['optimal'] for r in opt])} | "
+            f"{mean([r['length'] / r['optimal'] for r in opt]) if opt else '–'} |"
+        )
     return lines
 
 
@@ -180,16 +201,28 @@ def plot(tri, sq, fam, path):
     ax1.legend()
     tri_ok = [r for r in tri if "length" in r]
     sq_ok = [r for r in sq if "length" in r]
-    ax2.scatter([r["n"] * max(1, r["d"]) for r in tri_ok], [r["length"] for r in tri_ok], s=10,
-                alpha=0.4, label="triangular: moves vs n·d")
-    ax2.scatter([r["n"] for r in sq_ok], [r["length"] for r in sq_ok], s=10, alpha=0.4, marker="s",
-                label="square random: moves vs n")
-    ax2.scatter([r["n"] for r in fam], [r["length"] for r in fam], s=30, marker="^",
-                label="square V-to-diagonal: moves vs n")
+    ax2.scatter(
+        [r["n"] * max(1, r["d"]) for r in tri_ok],
+        [r["length"] for r in tri_ok],
+        s=10,
+        alpha=0.4,
+        label="triangular: moves vs n·d",
+    )
+    ax2.scatter(
+        [r["n"] for r in sq_ok],
+        [r["length"] for r in sq_ok],
+        s=10,
+        alpha=0.4,
+        marker="s",
+        label="square random: moves vs n",
+    )
+    ax2.scatter(
+        [r["n"] for r in fam], [r["length"] for r in fam], s=30, marker="^", label="square V-to-diagonal: moves vs n"
+    )
     xs = sorted({r["n"] for r in fam} | {r["n"] for r in sq_ok})
     if fam:
         c = max(r["length"] for r in fam) / max(r["n"] for r in fam) ** 3
-        ax2.plot(xs, [c * x ** 3 for x in xs], "k--", lw=1, label="c·n³")
+        ax2.plot(xs, [c * x**3 for x in xs], "k--", lw=1, label="c·n³")
     if tri_ok:
         m = max(r["n"] * max(1, r["d"]) for r in tri_ok)
         c = max(r["length"] / (r["n"] * max(1, r["d"])) for r in tri_ok)
@@ -223,14 +256,23 @@ def main(argv=None):
     sq = run("square", args.square, rng, args.square_max, args.opt_max_square, args.opt_time)
     fam = family_rows()
     cmd = "python3 scripts/construct_vs_optimal.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    lines = ["# Constructive algorithms against the exact solvers", "",
-             f"Made by `{cmd.strip()}` in {time.time() - t0:.0f} s (seed {args.seed}; optimum by "
-             f"{'BFS then SAT' if 'sat' in METHODS else 'BFS'}, {args.opt_time:.0f} s each, for n <= "
-             f"{args.opt_max_tri} (triangular) and n <= {args.opt_max_square} (square); shared 2-core "
-             "machine, timings noisy).", ""]
+    lines = [
+        "# Constructive algorithms against the exact solvers",
+        "",
+        f"Made by `{cmd.strip()}` in {time.time() - t0:.0f} s (seed {args.seed}; optimum by "
+        f"{'BFS then SAT' if 'sat' in METHODS else 'BFS'}, {args.opt_time:.0f} s each, for n <= "
+        f"{args.opt_max_tri} (triangular) and n <= {args.opt_max_square} (square); shared 2-core "
+        "machine, timings noisy).",
+        "",
+    ]
     lines += summary("triangular", tri) + [""] + summary("square", sq)
-    lines += ["", "### square grid: V-to-diagonal family (paper, Theorem 'Lower Bound': Θ(n³))", "",
-              "| instance | n | constructive moves | seconds |", "|---|---:|---:|---:|"]
+    lines += [
+        "",
+        "### square grid: V-to-diagonal family (paper, Theorem 'Lower Bound': Θ(n³))",
+        "",
+        "| instance | n | constructive moves | seconds |",
+        "|---|---:|---:|---:|",
+    ]
     lines += [f"| {r['name']} | {r['n']} | {r['length']} | {r['seconds']:.2f} |" for r in fam]
     k = exponent([r["n"] for r in fam], [r["length"] for r in fam])
     lines += ["", f"Least-squares exponent over the family: moves ~ n^{k:.2f}.", ""]

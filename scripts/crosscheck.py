@@ -106,6 +106,7 @@ def engines() -> tuple[str, ...]:
 
 # --- random instances -------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Case:
     """One random instance, the horizon it is solved with, and where its goal came from."""
@@ -154,9 +155,17 @@ def random_case(seed: int) -> Case:
         goal_cells = rng.sample(cells, n)
         goal = dict(zip(goal_cells, rng.sample(labels, n)))
     margin = min(horizon, MAX_EXACT_MARGIN) if margin_exact else small_margin
-    inst = make_instance(kind, start, goal, adjacency=d, goal_placement=placement, edges=edges,
-                         cells=cells if kind == "graph" else None, margin=margin,
-                         name=f"crosscheck-{seed}")
+    inst = make_instance(
+        kind,
+        start,
+        goal,
+        adjacency=d,
+        goal_placement=placement,
+        edges=edges,
+        cells=cells if kind == "graph" else None,
+        margin=margin,
+        name=f"crosscheck-{seed}",
+    )
     return Case(seed, inst, horizon, source)
 
 
@@ -196,13 +205,15 @@ def _walk(rng, kind, start, d, edges, cells, margin, steps) -> tuple[dict, int]:
     row; it stays in the window of the start, which the instance's window contains.  Half
     the walks only take the moves that leave the most coins off their start cells, which
     makes goals with longer optima (a purely random walk mostly undoes itself)."""
-    inst = make_instance(kind, start, start, adjacency=d, edges=edges,
-                         cells=cells if kind == "graph" else None, margin=margin)
+    inst = make_instance(
+        kind, start, start, adjacency=d, edges=edges, cells=cells if kind == "graph" else None, margin=margin
+    )
     config, seen, last, made = inst.start, {inst.start}, None, 0
     home, away = set(inst.start.coins), rng.random() < 0.5
     for _ in range(steps):
-        nexts = [(m.dst, apply_move(inst.board, config, m, d))
-                 for m in legal_moves(inst.board, config, d) if m.src != last]
+        nexts = [
+            (m.dst, apply_move(inst.board, config, m, d)) for m in legal_moves(inst.board, config, d) if m.src != last
+        ]
         nexts = [(p, c) for p, c in nexts if c not in seen]
         if not nexts:
             break
@@ -263,8 +274,13 @@ def describe(r: Result) -> str:
     return " ".join(parts)
 
 
-def compare(instance: Instance, horizon: int, results: dict[str, Result],
-            strict: Iterable[str] = (), time_limit: float | None = None) -> list[str]:
+def compare(
+    instance: Instance,
+    horizon: int,
+    results: dict[str, Result],
+    strict: Iterable[str] = (),
+    time_limit: float | None = None,
+) -> list[str]:
     """Every broken agreement rule (empty: the answers agree); rules in the module docstring."""
     problems = []
     for e, r in results.items():  # rule 1
@@ -276,8 +292,10 @@ def compare(instance: Instance, horizon: int, results: dict[str, Result],
         decided = {e: decide(r, horizon) for e, r in results.items()}
         decided = {e: dec for e, dec in decided.items() if dec is not None}
         if len(set(decided.values())) > 1:
-            problems.append(f"{name} answers differ for T={horizon}: "
-                            + ", ".join(f"{e}={' '.join(map(str, dec))}" for e, dec in decided.items()))
+            problems.append(
+                f"{name} answers differ for T={horizon}: "
+                + ", ".join(f"{e}={' '.join(map(str, dec))}" for e, dec in decided.items())
+            )
     for a, ra in results.items():  # rule 4
         wa = window_decision(ra, horizon)
         for b, rb in results.items():
@@ -301,13 +319,16 @@ def compare(instance: Instance, horizon: int, results: dict[str, Result],
         if r is None or decided[e] is not None or not deciders:
             continue
         if time_limit is None or r.seconds < time_limit / 2:
-            problems.append(f"{e} gave no global answer ({describe(r)}, {r.seconds:.2f} s) where "
-                            f"{', '.join(deciders)} did, under --strict")
+            problems.append(
+                f"{e} gave no global answer ({describe(r)}, {r.seconds:.2f} s) where "
+                f"{', '.join(deciders)} did, under --strict"
+            )
     return problems
 
 
-def run_engines(instance: Instance, horizon: int, names: Iterable[str],
-                time_limit: float | None) -> tuple[dict[str, Result], list[str]]:
+def run_engines(
+    instance: Instance, horizon: int, names: Iterable[str], time_limit: float | None
+) -> tuple[dict[str, Result], list[str]]:
     """Each engine called directly with ``max_moves=horizon`` (``methods.solve`` would answer
     screened instances without running any), plus the cheap unsolvability screens as one
     more voice when they answer.  An engine that raises is a problem."""
@@ -329,14 +350,20 @@ def run_engines(instance: Instance, horizon: int, names: Iterable[str],
     return results, errors
 
 
-def check(instance: Instance, horizon: int, names: Iterable[str] | None = None,
-          time_limit: float | None = None, strict: Iterable[str] = ()) -> tuple[dict[str, Result], list[str]]:
+def check(
+    instance: Instance,
+    horizon: int,
+    names: Iterable[str] | None = None,
+    time_limit: float | None = None,
+    strict: Iterable[str] = (),
+) -> tuple[dict[str, Result], list[str]]:
     results, errors = run_engines(instance, horizon, tuple(names or engines()), time_limit)
     return results, errors + compare(instance, horizon, results, strict, time_limit)
 
 
-def save_failure(instance: Instance, horizon: int, results: dict[str, Result], problems,
-                 folder: Path = FAILURES, **extra) -> Path:
+def save_failure(
+    instance: Instance, horizon: int, results: dict[str, Result], problems, folder: Path = FAILURES, **extra
+) -> Path:
     """Write the instance with T, the answers and the problems in its metadata (atomic).
 
     A triangular instance with a coin at x < 0 is first translated to x >= 0 (metadata
@@ -346,8 +373,7 @@ def save_failure(instance: Instance, horizon: int, results: dict[str, Result], p
     puzzle."""
     instance, shift = drawable(instance)
     meta = dict(instance.metadata)
-    meta.update(extra, max_moves=horizon, problems=list(problems),
-                answers={e: describe(r) for e, r in results.items()})
+    meta.update(extra, max_moves=horizon, problems=list(problems), answers={e: describe(r) for e, r in results.items()})
     if shift:
         meta["translated_by"] = [shift, 0]
     path = folder / f"{instance.name}.toml"
@@ -365,12 +391,22 @@ def drawable(instance: Instance) -> tuple[Instance, int]:
     shift = max(0, -min(x for (x, _), _ in coins))
     if not shift:
         return instance, 0
+
     def moved(conf):
         return {(b.coords[c][0] + shift, b.coords[c][1]): lab for c, lab in conf.coins}
-    return make_instance(b.kind, moved(instance.start), moved(instance.goal), adjacency=instance.d,
-                         goal_placement=instance.goal_placement, name=instance.name,
-                         source=instance.source, known_optimal=instance.known_optimal,
-                         margin=instance.margin, metadata=dict(instance.metadata)), shift
+
+    return make_instance(
+        b.kind,
+        moved(instance.start),
+        moved(instance.goal),
+        adjacency=instance.d,
+        goal_placement=instance.goal_placement,
+        name=instance.name,
+        source=instance.source,
+        known_optimal=instance.known_optimal,
+        margin=instance.margin,
+        metadata=dict(instance.metadata),
+    ), shift
 
 
 def check_file(path: Path, names=None, time_limit: float | None = None, strict=()) -> list[str]:
@@ -380,6 +416,7 @@ def check_file(path: Path, names=None, time_limit: float | None = None, strict=(
 
 
 # --- one instance in a worker --------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -413,14 +450,37 @@ def run_case(seed: int, settings: Settings) -> Record:
     results, problems = check(inst, T, settings.names, settings.time_limit, settings.strict)
     saved = None
     if problems and settings.save:
-        saved = str(save_failure(inst, T, results, problems, settings.failures, seed=seed,
-                                 goal_source=case.goal_source, time_limit=settings.time_limit))
+        saved = str(
+            save_failure(
+                inst,
+                T,
+                results,
+                problems,
+                settings.failures,
+                seed=seed,
+                goal_source=case.goal_source,
+                time_limit=settings.time_limit,
+            )
+        )
     decisions = {global_decision(r, T) for r in results.values()} - {None}
     optimum = next((dec[1] for dec in decisions if dec != NONE), None)
-    unknown = tuple((e, "at limit" if r.seconds >= 0.8 * settings.time_limit else "early")
-                    for e, r in results.items() if r.status is Status.UNKNOWN)
-    return Record(seed, case.category, T, inst.exact_within(T), optimum, NONE in decisions, unknown,
-                  tuple((e, r.seconds) for e, r in results.items()), tuple(problems), saved)
+    unknown = tuple(
+        (e, "at limit" if r.seconds >= 0.8 * settings.time_limit else "early")
+        for e, r in results.items()
+        if r.status is Status.UNKNOWN
+    )
+    return Record(
+        seed,
+        case.category,
+        T,
+        inst.exact_within(T),
+        optimum,
+        NONE in decisions,
+        unknown,
+        tuple((e, r.seconds) for e, r in results.items()),
+        tuple(problems),
+        saved,
+    )
 
 
 def _worker(conn: Connection, settings: Settings) -> None:
@@ -432,6 +492,7 @@ def _worker(conn: Connection, settings: Settings) -> None:
 
 
 # --- the supervisor: all cores, a hard limit per instance ---------------------------------
+
 
 @dataclass
 class _Slot:
@@ -503,11 +564,11 @@ def campaign(seeds: list[int], settings: Settings, workers: int, hard_limit: flo
 
 def _stalled(seed: int) -> Record:
     case = random_case(seed)
-    return Record(seed, case.category, case.horizon, case.instance.exact_within(case.horizon),
-                  stalled=True)
+    return Record(seed, case.category, case.horizon, case.instance.exact_within(case.horizon), stalled=True)
 
 
 # --- the report -----------------------------------------------------------------------------
+
 
 @dataclass
 class Tally:
@@ -523,46 +584,67 @@ class Tally:
     def mix(self, i: int) -> Counter:
         return Counter(r.category[i] for r in self.records)
 
-    def lines(self, names: tuple[str, ...], time_limit: float, hard_limit: float,
-              workers: int, wall: float, command: str) -> list[str]:
+    def lines(
+        self, names: tuple[str, ...], time_limit: float, hard_limit: float, workers: int, wall: float, command: str
+    ) -> list[str]:
         recs = self.records
         n = len(recs)
-        out = [f"Command: `{command}`", "",
-               f"- instances: {n}; workers: {workers}; wall time: {wall:.0f} s ({wall / 60:.1f} min)",
-               f"- engines: {', '.join(names)} (+ the unsolvability screens when they answer); "
-               f"time limit {time_limit:g} s per engine, hard limit {hard_limit:g} s per instance",
-               f"- **disagreements: {len(self.disagreements)}**",
-               f"- stalled (killed at the hard limit): {sum(r.stalled for r in recs)}"
-               + "".join(f" seed {r.seed}" for r in recs if r.stalled), ""]
+        out = [
+            f"Command: `{command}`",
+            "",
+            f"- instances: {n}; workers: {workers}; wall time: {wall:.0f} s ({wall / 60:.1f} min)",
+            f"- engines: {', '.join(names)} (+ the unsolvability screens when they answer); "
+            f"time limit {time_limit:g} s per engine, hard limit {hard_limit:g} s per instance",
+            f"- **disagreements: {len(self.disagreements)}**",
+            f"- stalled (killed at the hard limit): {sum(r.stalled for r in recs)}"
+            + "".join(f" seed {r.seed}" for r in recs if r.stalled),
+            "",
+        ]
         out += ["## Instance mix", ""]
         for title, i in (("board", 0), ("coins", 1), ("d", 2), ("goal placement", 3), ("goal source", 4)):
             out.append(f"- {title}: " + ", ".join(f"{k} {v}" for k, v in sorted(self.mix(i).items())))
         exact = sum(r.exact for r in recs)
         out.append(f"- window exact for T: {exact}; window only: {n - exact}")
-        out.append(f"- horizons T: " + ", ".join(f"{k}: {v}" for k, v in sorted(Counter(r.horizon for r in recs).items())))
+        out.append(
+            "- horizons T: " + ", ".join(f"{k}: {v}" for k, v in sorted(Counter(r.horizon for r in recs).items()))
+        )
         opt = Counter(r.optimum for r in recs if r.optimum is not None)
-        out.append(f"- proven optimum <= T: {sum(opt.values())} instances; lengths "
-                   + ", ".join(f"{k}: {v}" for k, v in sorted(opt.items())))
+        out.append(
+            f"- proven optimum <= T: {sum(opt.values())} instances; lengths "
+            + ", ".join(f"{k}: {v}" for k, v in sorted(opt.items()))
+        )
         out.append(f"- no solution with <= T moves proven: {sum(r.none_within for r in recs)}")
-        out.append(f"- neither (every engine unknown or window-only): "
-                   f"{sum(r.optimum is None and not r.none_within and not r.stalled for r in recs)}")
+        out.append(
+            f"- neither (every engine unknown or window-only): "
+            f"{sum(r.optimum is None and not r.none_within and not r.stalled for r in recs)}"
+        )
         cats = Counter(r.category[:4] for r in recs)
         possible = 2 * 2 * 3 * 3 + 2 * 3  # lattices: labels x d x placements; graphs: fixed only
         out.append(f"- categories (board/coins/d/placement): {len(cats)} of {possible} possible")
-        out += ["", "## Answers by engine", "", "| engine | ran | unknown at the limit | unknown early | seconds (sum) |",
-                "|---|---:|---:|---:|---:|"]
+        out += [
+            "",
+            "## Answers by engine",
+            "",
+            "| engine | ran | unknown at the limit | unknown early | seconds (sum) |",
+            "|---|---:|---:|---:|---:|",
+        ]
         for e in names + ("screen",):
             ran = sum(any(x == e for x, _ in r.seconds) for r in recs)
             unk = Counter(why for r in recs for x, why in r.unknown if x == e)
             secs = sum(s for r in recs for x, s in r.seconds if x == e)
             out.append(f"| {e} | {ran} | {unk['at limit']} | {unk['early']} | {secs:.0f} |")
-        out += ["", "\"unknown early\": an engine stopped before its time limit without an answer —",
-                "the explicit engines on a window not exact for T (they do not grow it yet) or a state limit.", ""]
+        out += [
+            "",
+            '"unknown early": an engine stopped before its time limit without an answer —',
+            "the explicit engines on a window not exact for T (they do not grow it yet) or a state limit.",
+            "",
+        ]
         if self.disagreements:
             out += ["## Disagreements", ""]
             for r in self.disagreements:
-                out.append(f"- seed {r.seed} ({'/'.join(r.category)}, T={r.horizon}): "
-                           f"{'; '.join(r.problems)} -> `{r.saved}`")
+                out.append(
+                    f"- seed {r.seed} ({'/'.join(r.category)}, T={r.horizon}): {'; '.join(r.problems)} -> `{r.saved}`"
+                )
         return out
 
 
@@ -570,23 +652,42 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=int, default=200, help="number of random instances (default 200)")
     ap.add_argument("--seed", type=int, default=0, help="first seed; instance i uses seed + i")
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                    help="worker processes (default: os.cpu_count())")
+    ap.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="worker processes (default: os.cpu_count())"
+    )
     ap.add_argument("--engines", default=None, help="comma-separated subset of " + ",".join(engines()))
-    ap.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT,
-                    help=f"seconds per engine and instance (default {DEFAULT_TIME_LIMIT:g})")
-    ap.add_argument("--hard-limit", type=float, default=None,
-                    help="seconds after which a worker busy on one instance is killed "
-                         "(default: 4 x engines x time limit)")
-    ap.add_argument("--strict", default="", metavar="ENGINES",
-                    help="engines whose answers must be global (rule 5), comma-separated")
+    ap.add_argument(
+        "--time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        help=f"seconds per engine and instance (default {DEFAULT_TIME_LIMIT:g})",
+    )
+    ap.add_argument(
+        "--hard-limit",
+        type=float,
+        default=None,
+        help="seconds after which a worker busy on one instance is killed (default: 4 x engines x time limit)",
+    )
+    ap.add_argument(
+        "--strict", default="", metavar="ENGINES", help="engines whose answers must be global (rule 5), comma-separated"
+    )
     ap.add_argument("--progress", type=int, default=500, metavar="K", help="a progress line every K instances")
     ap.add_argument("--no-save", action="store_true", help="do not write failure files")
-    ap.add_argument("--failures", type=Path, default=FAILURES,
-                    help="folder for the failure files (default tests/data/crosscheck_failures)")
+    ap.add_argument(
+        "--failures",
+        type=Path,
+        default=FAILURES,
+        help="folder for the failure files (default tests/data/crosscheck_failures)",
+    )
     ap.add_argument("--report", type=Path, default=None, help="write the markdown report here")
-    ap.add_argument("--replay", type=Path, nargs="+", default=None, metavar="FILE",
-                    help="re-check saved instance files instead of random ones")
+    ap.add_argument(
+        "--replay",
+        type=Path,
+        nargs="+",
+        default=None,
+        metavar="FILE",
+        help="re-check saved instance files instead of random ones",
+    )
     args = ap.parse_args(argv)
     names = tuple(args.engines.split(",")) if args.engines else engines()
     strict = tuple(e for e in args.strict.split(",") if e)
@@ -605,28 +706,40 @@ def main(argv=None) -> int:
     hard = args.hard_limit or 4 * len(names) * args.time_limit
     settings = Settings(names, args.time_limit, strict, not args.no_save, args.failures)
     command = "python3 scripts/crosscheck.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
-    print(f"engines: {', '.join(names)}; seeds {args.seed}..{args.seed + args.n - 1}; "
-          f"{args.workers} workers; {args.time_limit:g} s per engine, hard limit {hard:g} s", flush=True)
+    print(
+        f"engines: {', '.join(names)}; seeds {args.seed}..{args.seed + args.n - 1}; "
+        f"{args.workers} workers; {args.time_limit:g} s per engine, hard limit {hard:g} s",
+        flush=True,
+    )
     t0 = time.perf_counter()
     tally = Tally()
     for rec in campaign(list(range(args.seed, args.seed + args.n)), settings, args.workers, hard):
         tally.add(rec)
         if rec.problems:
-            print(f"DISAGREEMENT seed {rec.seed} T={rec.horizon} {'/'.join(rec.category)}: "
-                  f"{'; '.join(rec.problems)}" + (f" -> {rec.saved}" if rec.saved else ""), flush=True)
+            print(
+                f"DISAGREEMENT seed {rec.seed} T={rec.horizon} {'/'.join(rec.category)}: "
+                f"{'; '.join(rec.problems)}" + (f" -> {rec.saved}" if rec.saved else ""),
+                flush=True,
+            )
         if rec.stalled:
             print(f"stalled: seed {rec.seed} killed after {hard:g} s", flush=True)
         done = len(tally.records)
         if args.progress and done % args.progress == 0:
-            print(f"  {done}/{args.n} done, {len(tally.disagreements)} disagreements, "
-                  f"{time.perf_counter() - t0:.0f} s", flush=True)
+            print(
+                f"  {done}/{args.n} done, {len(tally.disagreements)} disagreements, {time.perf_counter() - t0:.0f} s",
+                flush=True,
+            )
     wall = time.perf_counter() - t0
     lines = tally.lines(names, args.time_limit, hard, args.workers, wall, command)
     print("\n".join(lines))
     if args.report:
-        header = ["# Cross-engine agreement on random instances", "",
-                  "Written by `scripts/crosscheck.py` (the rules are in its docstring). "
-                  f"Run on {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores shared with other work.", ""]
+        header = [
+            "# Cross-engine agreement on random instances",
+            "",
+            "Written by `scripts/crosscheck.py` (the rules are in its docstring). "
+            f"Run on {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores shared with other work.",
+            "",
+        ]
         tmp = args.report.with_suffix(args.report.suffix + ".tmp")
         tmp.write_text("\n".join(header + lines) + "\n")
         tmp.replace(args.report)

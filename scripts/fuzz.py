@@ -27,10 +27,10 @@ Every failing input is saved under ``tests/data/fuzz_regressions/<id>/`` (its fi
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import contextlib
 import hashlib
 import io
-import concurrent.futures
 import json
 import math
 import os
@@ -64,28 +64,38 @@ MEMORY_CAP = 4 * 2**30  # the child's address-space limit: a runaway case cannot
 # Small seeds only: the structured and byte-level changes keep them small, and solve
 # runs on them with a time limit.
 SEED_INSTANCES = (
-    "instances/paper/h-to-o.toml", "instances/paper/o-to-h.toml", "instances/paper/swap5-a.toml",
-    "instances/paper/tri2oline.toml", "instances/paper/vee-2-2.toml", "instances/paper/upside-down.toml",
-    "instances/counterexamples/thm1-claw.toml", "instances/families/vdiag-1-1-nwse.toml",
+    "instances/paper/h-to-o.toml",
+    "instances/paper/o-to-h.toml",
+    "instances/paper/swap5-a.toml",
+    "instances/paper/tri2oline.toml",
+    "instances/paper/vee-2-2.toml",
+    "instances/paper/upside-down.toml",
+    "instances/counterexamples/thm1-claw.toml",
+    "instances/families/vdiag-1-1-nwse.toml",
 )
 EXTRA_SEEDS = {
     "graph.toml": 'name = "g"\nboard = "graph"\nadjacency = 1\nstart = [1, "b", 3]\ngoal = [1, "b", 4]\n'
-                  '[graph]\ncells = [1, "b", 3, 4, "2", 2]\nedges = [[1, "b"], ["b", 3], [3, 4], [4, 1], ["2", 2], [2, 1]]\n',
+    '[graph]\ncells = [1, "b", 3, 4, "2", 2]\nedges = [[1, "b"], ["b", 3], [3, 4], [4, 1], ["2", 2], [2, 1]]\n',
     "labeled.toml": 'name = "lab"\nboard = "square"\nstart = { A = [[0, 0], [1, 0]], B = [[0, 1]] }\n'
-                    'goal = { A = [[0, 0], [1, 1]], B = [[0, 1]] }\n',
+    "goal = { A = [[0, 0], [1, 1]], B = [[0, 1]] }\n",
     "coords-tri.toml": 'board = "triangular"\nadjacency = 2\nmargin = 1\ngoal_placement = "translate"\n'
-                       'start = [[0, 0], [1, 0], [0, 1]]\ngoal = [[1, 0], [2, 0], [1, 1]]\n',
+    "start = [[0, 0], [1, 0], [0, 1]]\ngoal = [[1, 0], [2, 0], [1, 1]]\n",
     "tri-picture.toml": 'board = "triangular"\ngoal_placement = "congruent"\nstart = """\n A . B\n'
-                        'o . o\n"""\ngoal = """\n o . o\nA . B\n"""\n',
+    'o . o\n"""\ngoal = """\n o . o\nA . B\n"""\n',
 }
 # (instance seed, what certify should make of it): certificates to mutate.
-CERT_SEEDS = ("instances/paper/h-to-o.toml", "instances/paper/o-to-h.toml",
-              "instances/counterexamples/thm1-claw.toml", "instances/families/vdiag-1-1-nwse.toml")
+CERT_SEEDS = (
+    "instances/paper/h-to-o.toml",
+    "instances/paper/o-to-h.toml",
+    "instances/counterexamples/thm1-claw.toml",
+    "instances/families/vdiag-1-1-nwse.toml",
+)
 
 SURFACES = ("instance", "solution", "certificate", "cli")
 
 
 # --- running one case -------------------------------------------------------------------
+
 
 class Hang(BaseException):
     """Raised by the watchdog; a BaseException so that the CLI's handlers do not swallow it."""
@@ -94,6 +104,7 @@ class Hang(BaseException):
 @dataclass(frozen=True)
 class Case:
     """One input: argv with ``{dir}`` for the case's directory, and the files it holds."""
+
     surface: str
     argv: tuple[str, ...]
     files: tuple[tuple[str, bytes], ...]
@@ -158,9 +169,13 @@ def judge(code: int | None, stderr: str, paths: list[str], argv: tuple[str, ...]
         return "exit 2 without exactly one 'coinsat: error:' line"
     if usage:  # argparse: the message names the argument, not a file
         return None
-    named = any(p in errors[0] for p in paths) or any(  # a long argument is shown shortened ("abc...xyz")
-        errors[0].startswith(f"coinsat: error: {a or repr('')}:" if len(a) <= 60 else f"coinsat: error: {a[:40]}")
-        for a in argv)
+    named = (
+        any(p in errors[0] for p in paths)
+        or any(  # a long argument is shown shortened ("abc...xyz")
+            errors[0].startswith(f"coinsat: error: {a or repr('')}:" if len(a) <= 60 else f"coinsat: error: {a[:40]}")
+            for a in argv
+        )
+    )
     if (paths or argv) and not named:
         return "exit 2 message names no input file"
     return None
@@ -181,6 +196,7 @@ def _cwd(path: str):
 
 
 # --- seeds ------------------------------------------------------------------------------
+
 
 @dataclass
 class Seeds:
@@ -220,14 +236,48 @@ def make_seeds() -> Seeds:
 
 # --- hostile values and structural changes ----------------------------------------------
 
+
 def hostile_value(rng: random.Random):
     """A value that a careless parser mishandles."""
-    return rng.choice([
-        0, -1, 1, 2, 3, 7, 65, 2**31, 2**63, -(2**63), 10**30, 10**200, 1.5, float("inf"), float("nan"),
-        True, False, "", "2", "o", "é", "A-1", "\u0000", "x" * rng.randint(1, 2000), [], {}, [[]],
-        [0, 0], [[0, 0]], [[0, 0], [0, 0]], ["a", 1], {"A": [[0, 0]]}, {"é": [[0, 0]]},
-        _nested(rng.randint(5, 60)), [[rng.randint(-5, 5), rng.randint(-5, 5)] for _ in range(rng.randint(0, 30))],
-    ])
+    return rng.choice(
+        [
+            0,
+            -1,
+            1,
+            2,
+            3,
+            7,
+            65,
+            2**31,
+            2**63,
+            -(2**63),
+            10**30,
+            10**200,
+            1.5,
+            float("inf"),
+            float("nan"),
+            True,
+            False,
+            "",
+            "2",
+            "o",
+            "é",
+            "A-1",
+            "\u0000",
+            "x" * rng.randint(1, 2000),
+            [],
+            {},
+            [[]],
+            [0, 0],
+            [[0, 0]],
+            [[0, 0], [0, 0]],
+            ["a", 1],
+            {"A": [[0, 0]]},
+            {"é": [[0, 0]]},
+            _nested(rng.randint(5, 60)),
+            [[rng.randint(-5, 5), rng.randint(-5, 5)] for _ in range(rng.randint(0, 30))],
+        ]
+    )
 
 
 def _nested(depth: int):
@@ -277,8 +327,26 @@ def mutate_object(obj, rng: random.Random):
     if op == 1:
         return _delete(obj, path)
     if op == 2 and isinstance(obj, dict):
-        obj[rng.choice(["adjacency", "margin", "goal_placement", "board", "known_optimal", "name", "moves",
-                        "kind", "claim", "scope", "horizon", "unknown_key", "graph", "metadata"])] = hostile_value(rng)
+        obj[
+            rng.choice(
+                [
+                    "adjacency",
+                    "margin",
+                    "goal_placement",
+                    "board",
+                    "known_optimal",
+                    "name",
+                    "moves",
+                    "kind",
+                    "claim",
+                    "scope",
+                    "horizon",
+                    "unknown_key",
+                    "graph",
+                    "metadata",
+                ]
+            )
+        ] = hostile_value(rng)
         return obj
     target = obj
     for k in path:
@@ -371,21 +439,37 @@ def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
         del b[at:]
     elif op == 2 and n:
         j = rng.randrange(n + 1)
-        del b[min(at, j):max(at, j)]
+        del b[min(at, j) : max(at, j)]
     elif op == 3 and n:
         j = min(n, at + rng.randint(1, 200))
         b[at:at] = b[at:j] * rng.randint(1, 20)
     elif op == 4:
-        b[at:at] = rng.choice([b"9" * rng.randint(4000, 6000), b"-" + b"1" * 5000, b"0x" + b"f" * 5000,
-                               b"1e400", b"-0", b"1_000"])
+        b[at:at] = rng.choice(
+            [b"9" * rng.randint(4000, 6000), b"-" + b"1" * 5000, b"0x" + b"f" * 5000, b"1e400", b"-0", b"1_000"]
+        )
     elif op == 5:
         k = rng.randint(100, 20000)
         b[at:at] = rng.choice([b"[" * k + b"]" * k, b"[" * k, b"{" * k, b'{"a":' * k])
     elif op == 6:
         b[at:at] = rng.choice([b".", b"o", b" ", b"x", b"0,"]) * rng.randint(1000, 300_000)
     elif op == 7:
-        b[at:at] = rng.choice([b"\xff", b"\xc3", b"\x00", b"\r", b"\r\n", b'"""', b"'''", b'"', b"\\",
-                               b"\n[graph]\n", b"\n[[x]]\n", b"#", b"\xef\xbb\xbf"])
+        b[at:at] = rng.choice(
+            [
+                b"\xff",
+                b"\xc3",
+                b"\x00",
+                b"\r",
+                b"\r\n",
+                b'"""',
+                b"'''",
+                b'"',
+                b"\\",
+                b"\n[graph]\n",
+                b"\n[[x]]\n",
+                b"#",
+                b"\xef\xbb\xbf",
+            ]
+        )
     elif op == 8:
         b[at:at] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 64)))
     else:
@@ -394,6 +478,7 @@ def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
 
 
 # --- cases per surface -------------------------------------------------------------------
+
 
 def instance_case(seeds: Seeds, rng: random.Random) -> Case:
     _, data = rng.choice(sorted(seeds.instances.items()))
@@ -408,9 +493,15 @@ def instance_case(seeds: Seeds, rng: random.Random) -> Case:
         for _ in range(rng.randint(1, 3)):
             new = mutate_bytes(new, rng)
         recipe = "bytes"
-    command = rng.choice([["show"], ["show"], ["solve", "--time-limit", "2", "--max-moves", "3", "--json"],
-                          ["construct"], ["export", "--horizon", "1", "--format", rng.choice(["cnf", "lp", "opb"]),
-                                          "-o", "{dir}/out.x"]])
+    command = rng.choice(
+        [
+            ["show"],
+            ["show"],
+            ["solve", "--time-limit", "2", "--max-moves", "3", "--json"],
+            ["construct"],
+            ["export", "--horizon", "1", "--format", rng.choice(["cnf", "lp", "opb"]), "-o", "{dir}/out.x"],
+        ]
+    )
     argv = (command[0], "{dir}/x.toml", *command[1:])
     return Case("instance", argv, (("x.toml", new),), recipe)
 
@@ -429,8 +520,12 @@ def solution_case(seeds: Seeds, rng: random.Random) -> Case:
             new = mutate_bytes(new, rng)
         recipe = "bytes"
     command = rng.choice(["verify", "verify", "show"])
-    return Case("solution", (command, "{dir}/x.toml", "{dir}/s.json"),
-                (("x.toml", seeds.instances[inst_name]), ("s.json", new)), recipe)
+    return Case(
+        "solution",
+        (command, "{dir}/x.toml", "{dir}/s.json"),
+        (("x.toml", seeds.instances[inst_name]), ("s.json", new)),
+        recipe,
+    )
 
 
 def certificate_case(seeds: Seeds, rng: random.Random) -> Case:
@@ -450,20 +545,67 @@ def certificate_case(seeds: Seeds, rng: random.Random) -> Case:
         recipe = f"bytes {target}"
     # The instance itself is sometimes another one: a certificate used against the wrong puzzle.
     inst = seeds.instances[inst_name if rng.random() < 0.9 else rng.choice(sorted(seeds.instances))]
-    return Case("certificate", ("check-certificate", "{dir}/x.toml", "{dir}/c/" + cert_name),
-                (("x.toml", inst), *(("c/" + n, b) for n, b in files.items())), recipe)
+    return Case(
+        "certificate",
+        ("check-certificate", "{dir}/x.toml", "{dir}/c/" + cert_name),
+        (("x.toml", inst), *(("c/" + n, b) for n, b in files.items())),
+        recipe,
+    )
 
 
 _OPTIONS = {
     "solve": ["--method", "--max-moves", "--time-limit", "--json", "-o", "--solver", "--strategy", "--certify"],
-    "verify": ["--json"], "show": [], "construct": ["--json"], "certify": ["-o", "--time-limit", "--method"],
-    "check-certificate": ["--json"], "export": ["--horizon", "--format", "-o", "--option"],
+    "verify": ["--json"],
+    "show": [],
+    "construct": ["--json"],
+    "certify": ["-o", "--time-limit", "--method"],
+    "check-certificate": ["--json"],
+    "export": ["--horizon", "--format", "-o", "--option"],
     "family": ["--a", "--b", "--k", "--target", "-o"],
 }
-_VALUES = ["0", "1", "2", "-1", "1.5", "nan", "inf", "-inf", "1e-9", "1e400", "9" * 5000, "", " ", "é",
-           "bfs", "sat", "ilp", "spanbfs", "auto", "cnf", "lp", "pddl", "wcnf", "mps", "opb", "cadical195",
-           "lingeling", "linear", "nwse", "vdiag", "diagonal", "noop=0", "x=y", "{dir}/x.toml", "{dir}",
-           "{dir}/missing.toml", "{dir}/out.json", "{dir}/sub/out.json", "--", "-", "--json"]
+_VALUES = [
+    "0",
+    "1",
+    "2",
+    "-1",
+    "1.5",
+    "nan",
+    "inf",
+    "-inf",
+    "1e-9",
+    "1e400",
+    "9" * 5000,
+    "",
+    " ",
+    "é",
+    "bfs",
+    "sat",
+    "ilp",
+    "spanbfs",
+    "auto",
+    "cnf",
+    "lp",
+    "pddl",
+    "wcnf",
+    "mps",
+    "opb",
+    "cadical195",
+    "lingeling",
+    "linear",
+    "nwse",
+    "vdiag",
+    "diagonal",
+    "noop=0",
+    "x=y",
+    "{dir}/x.toml",
+    "{dir}",
+    "{dir}/missing.toml",
+    "{dir}/out.json",
+    "{dir}/sub/out.json",
+    "--",
+    "-",
+    "--json",
+]
 
 
 def cli_case(seeds: Seeds, rng: random.Random) -> Case:
@@ -482,8 +624,9 @@ def cli_case(seeds: Seeds, rng: random.Random) -> Case:
         argv += ["--time-limit", "3"]  # arguments are fuzzed, not the engines' running time
     if command == "export":
         argv = [a for a in argv if a != "9" * 5000] + ["--horizon", str(rng.randint(0, 3))]
-    _, data = rng.choice([("h-to-o.toml", seeds.instances["h-to-o.toml"]),
-                             ("graph.toml", seeds.instances["graph.toml"])])
+    _, data = rng.choice(
+        [("h-to-o.toml", seeds.instances["h-to-o.toml"]), ("graph.toml", seeds.instances["graph.toml"])]
+    )
     files = [("x.toml", data)]
     if seeds.solutions:
         files.append(("s.json", seeds.solutions[0][1]))
@@ -501,6 +644,7 @@ def make_case(seeds: Seeds, rng: random.Random, surface: str | None = None) -> C
 
 # --- memory cases: child processes with a measured peak RSS -----------------------------
 
+
 def memory_cases() -> dict[str, tuple[tuple[str, ...], dict[str, bytes]]]:
     """Large inputs: name -> (argv after 'coinsat', files).  Each stays within a few MB."""
     hto = (ROOT / "instances/paper/h-to-o.toml").read_bytes()
@@ -508,32 +652,88 @@ def memory_cases() -> dict[str, tuple[tuple[str, ...], dict[str, bytes]]]:
     path_graph = ", ".join(f"[{i}, {i + 1}]" for i in range(n))
     far = [[[3, 1], [1, 2]]] + [[[i, 1000], [i, 1001]] for i in range(50_000)]
     return {
-        "picture row of 5 MB (dots)": (("show", "{dir}/x.toml"), {"x.toml": (
-            'board = "square"\nstart = """\no o\no .' + "." * 5_000_000 + '\n"""\ngoal = """\no o\n. o\n"""\n').encode()}),
-        "picture row of 1 MB, closing quotes on it": (("show", "{dir}/x.toml"), {"x.toml": (
-            'board = "square"\nstart = """\no o\no .' + "." * 1_000_000 + '"""\ngoal = """\no o\n. o"""\n').encode()}),
-        "far coin in a 1 MB picture row": (("solve", "{dir}/x.toml", "--time-limit", "5"), {"x.toml": (
-            'board = "square"\nstart = """\no o\no .' + "." * 240_000 + 'o\n"""\ngoal = """\no o\n. o\n"""\n').encode()}),
-        "verify: 50k far cells after an illegal move": (("verify", "{dir}/x.toml", "{dir}/s.json"), {
-            "x.toml": hto, "s.json": json.dumps({"moves": far}).encode()}),
-        f"graph path of {n} cells": (("show", "{dir}/x.toml"), {"x.toml": (
-            f'board = "graph"\nstart = [0, 1, 2]\ngoal = [0, 1, 3]\n[graph]\nedges = [{path_graph}, [0, 2], [1, 3]]\n').encode()}),
-        "nesting 100k deep (TOML)": (("show", "{dir}/x.toml"), {"x.toml": (
-            'board = "square"\nstart = ' + "[" * 100_000 + "]" * 100_000 + '\ngoal = [[0, 0]]\n').encode()}),
-        "nesting 100k deep (JSON)": (("verify", "{dir}/x.toml", "{dir}/s.json"), {
-            "x.toml": hto, "s.json": b"[" * 100_000}),
-        "integer of 100k digits": (("show", "{dir}/x.toml"), {"x.toml": (
-            'board = "square"\nadjacency = ' + "9" * 100_000 + '\nstart = [[0, 0]]\ngoal = [[0, 0]]\n').encode()}),
-        "hex integer of 100k digits": (("show", "{dir}/x.toml"), {"x.toml": (
-            'board = "square"\nstart = [[0x' + "f" * 100_000 + ', 0]]\ngoal = [[0, 0]]\n').encode()}),
-        "verify: 5k legal moves of 5k coins": (("verify", "{dir}/x.toml", "{dir}/s.json"), {
-            "x.toml": ('board = "square"\nstart = [[0, 0], [1, 0], [0, 1], ' + ", ".join(
-                f"[{i}, 10]" for i in range(5000)) + ']\ngoal = [[0, 0], [1, 0], [0, 1], ' + ", ".join(
-                f"[{i}, 10]" for i in range(5000)) + "]\n").encode(),
-            "s.json": json.dumps({"moves": [[[0, 0], [1, 1]], [[1, 1], [0, 0]]] * 2500}).encode()}),
-        "20k coins in a row": (("show", "{dir}/x.toml"), {"x.toml": (
-            'board = "square"\nstart = [' + ", ".join(f"[{i}, 0]" for i in range(20_000)) + ']\ngoal = ['
-            + ", ".join(f"[{i}, 1]" for i in range(20_000)) + "]\n").encode()}),
+        "picture row of 5 MB (dots)": (
+            ("show", "{dir}/x.toml"),
+            {
+                "x.toml": (
+                    'board = "square"\nstart = """\no o\no .' + "." * 5_000_000 + '\n"""\ngoal = """\no o\n. o\n"""\n'
+                ).encode()
+            },
+        ),
+        "picture row of 1 MB, closing quotes on it": (
+            ("show", "{dir}/x.toml"),
+            {
+                "x.toml": (
+                    'board = "square"\nstart = """\no o\no .' + "." * 1_000_000 + '"""\ngoal = """\no o\n. o"""\n'
+                ).encode()
+            },
+        ),
+        "far coin in a 1 MB picture row": (
+            ("solve", "{dir}/x.toml", "--time-limit", "5"),
+            {
+                "x.toml": (
+                    'board = "square"\nstart = """\no o\no .' + "." * 240_000 + 'o\n"""\ngoal = """\no o\n. o\n"""\n'
+                ).encode()
+            },
+        ),
+        "verify: 50k far cells after an illegal move": (
+            ("verify", "{dir}/x.toml", "{dir}/s.json"),
+            {"x.toml": hto, "s.json": json.dumps({"moves": far}).encode()},
+        ),
+        f"graph path of {n} cells": (
+            ("show", "{dir}/x.toml"),
+            {
+                "x.toml": (
+                    'board = "graph"\nstart = [0, 1, 2]\ngoal = [0, 1, 3]\n[graph]\n'
+                    f"edges = [{path_graph}, [0, 2], [1, 3]]\n"
+                ).encode()
+            },
+        ),
+        "nesting 100k deep (TOML)": (
+            ("show", "{dir}/x.toml"),
+            {"x.toml": ('board = "square"\nstart = ' + "[" * 100_000 + "]" * 100_000 + "\ngoal = [[0, 0]]\n").encode()},
+        ),
+        "nesting 100k deep (JSON)": (
+            ("verify", "{dir}/x.toml", "{dir}/s.json"),
+            {"x.toml": hto, "s.json": b"[" * 100_000},
+        ),
+        "integer of 100k digits": (
+            ("show", "{dir}/x.toml"),
+            {
+                "x.toml": (
+                    'board = "square"\nadjacency = ' + "9" * 100_000 + "\nstart = [[0, 0]]\ngoal = [[0, 0]]\n"
+                ).encode()
+            },
+        ),
+        "hex integer of 100k digits": (
+            ("show", "{dir}/x.toml"),
+            {"x.toml": ('board = "square"\nstart = [[0x' + "f" * 100_000 + ", 0]]\ngoal = [[0, 0]]\n").encode()},
+        ),
+        "verify: 5k legal moves of 5k coins": (
+            ("verify", "{dir}/x.toml", "{dir}/s.json"),
+            {
+                "x.toml": (
+                    'board = "square"\nstart = [[0, 0], [1, 0], [0, 1], '
+                    + ", ".join(f"[{i}, 10]" for i in range(5000))
+                    + "]\ngoal = [[0, 0], [1, 0], [0, 1], "
+                    + ", ".join(f"[{i}, 10]" for i in range(5000))
+                    + "]\n"
+                ).encode(),
+                "s.json": json.dumps({"moves": [[[0, 0], [1, 1]], [[1, 1], [0, 0]]] * 2500}).encode(),
+            },
+        ),
+        "20k coins in a row": (
+            ("show", "{dir}/x.toml"),
+            {
+                "x.toml": (
+                    'board = "square"\nstart = ['
+                    + ", ".join(f"[{i}, 0]" for i in range(20_000))
+                    + "]\ngoal = ["
+                    + ", ".join(f"[{i}, 1]" for i in range(20_000))
+                    + "]\n"
+                ).encode()
+            },
+        ),
     }
 
 
@@ -566,8 +766,13 @@ def run_memory_case(argv: tuple[str, ...], files: dict[str, bytes]) -> tuple[int
         args = [a.replace("{dir}", d) for a in argv]
         hwm = Path(d) / ".peak-rss-kb"
         t0 = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", _HWM_WRAPPER, str(hwm), *args], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, cwd=d, preexec_fn=_limit_memory)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _HWM_WRAPPER, str(hwm), *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            cwd=d,
+            preexec_fn=_limit_memory,
+        )
         err = proc.stderr.read().decode(errors="replace")
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -609,11 +814,21 @@ def save_failure(case: Case, outcome: Outcome, directory: Path = REGRESSIONS) ->
     for name, data in case.files:
         (where / name).parent.mkdir(parents=True, exist_ok=True)
         (where / name).write_bytes(data)
-    (where / "case.json").write_text(json.dumps({
-        "surface": case.surface, "argv": list(case.argv), "files": [n for n, _ in case.files],
-        "recipe": case.recipe, "failure": outcome.failure, "exit": outcome.code,
-        "stderr_tail": outcome.stderr[-600:],
-    }, indent=1) + "\n")
+    (where / "case.json").write_text(
+        json.dumps(
+            {
+                "surface": case.surface,
+                "argv": list(case.argv),
+                "files": [n for n, _ in case.files],
+                "recipe": case.recipe,
+                "failure": outcome.failure,
+                "exit": outcome.code,
+                "stderr_tail": outcome.stderr[-600:],
+            },
+            indent=1,
+        )
+        + "\n"
+    )
     return where
 
 
@@ -623,8 +838,9 @@ def load_regression(where: Path) -> tuple[Case, dict]:
     return Case(meta["surface"], tuple(meta["argv"]), files, meta.get("recipe", "")), meta
 
 
-def campaign(seconds: float, seed: int, seeds: Seeds | None = None, save: bool = True,
-             max_cases: int | None = None) -> dict:
+def campaign(
+    seconds: float, seed: int, seeds: Seeds | None = None, save: bool = True, max_cases: int | None = None
+) -> dict:
     """Run random cases for ``seconds``; count them per surface and save every failure."""
     seeds = seeds or make_seeds()
     rng = random.Random(seed)
@@ -642,8 +858,16 @@ def campaign(seconds: float, seed: int, seeds: Seeds | None = None, save: bool =
             kind = signature(outcome)
             seen[kind] = seen.get(kind, 0) + 1
             where = save_failure(case, outcome) if save and seen[kind] <= SAVE_PER_KIND else None
-            failures.append({"surface": case.surface, "failure": outcome.failure, "argv": case.argv, "kind": kind,
-                             "saved": str(where) if where else None, "stderr": outcome.stderr[-300:]})
+            failures.append(
+                {
+                    "surface": case.surface,
+                    "failure": outcome.failure,
+                    "argv": case.argv,
+                    "kind": kind,
+                    "saved": str(where) if where else None,
+                    "stderr": outcome.stderr[-300:],
+                }
+            )
     return {"tried": tried, "failures": failures, "slowest": slowest}
 
 
@@ -665,8 +889,11 @@ def main(argv: list[str] | None = None) -> int:
         code, rss, size, secs, err = run_memory_case(cargv, files)
         fail = memory_failure(code, rss, size, err, list(files))
         mem_rows.append((name, size, rss, secs, code, fail))
-        print(f"memory: {name}: exit {code}, {rss / 2**20:.0f} MB for {size / 2**20:.1f} MB, {secs:.1f} s"
-              + (f"  FAIL {fail}" if fail else ""), flush=True)
+        print(
+            f"memory: {name}: exit {code}, {rss / 2**20:.0f} MB for {size / 2**20:.1f} MB, {secs:.1f} s"
+            + (f"  FAIL {fail}" if fail else ""),
+            flush=True,
+        )
     budget = max(1.0, args.minutes * 60 - (time.monotonic() - t0))
     jobs = [(budget, args.seed + i) for i in range(args.workers)]
     # Not multiprocessing.Pool: its workers are daemons, which may not start the child
@@ -681,23 +908,32 @@ def main(argv: list[str] | None = None) -> int:
         by_kind[key] = by_kind.get(key, 0) + 1
     minutes = (time.monotonic() - t0) / 60
     command = f"python3 scripts/fuzz.py --minutes {args.minutes:g} --workers {args.workers} --seed {args.seed}"
-    write_table(Path(args.table), command, minutes, tried, failures, by_kind, mem_rows,
-                max(r["slowest"] for r in results))
+    write_table(
+        Path(args.table), command, minutes, tried, failures, by_kind, mem_rows, max(r["slowest"] for r in results)
+    )
     print(f"{sum(tried.values())} inputs in {minutes:.1f} min, {len(failures)} failures; table: {args.table}")
     return 1 if failures or any(r[-1] for r in mem_rows) else 0
 
 
-def write_table(path: Path, command: str, minutes: float, tried: dict, failures: list, by_kind: dict,
-                mem_rows: list, slowest: float) -> None:
+def write_table(
+    path: Path, command: str, minutes: float, tried: dict, failures: list, by_kind: dict, mem_rows: list, slowest: float
+) -> None:
     lines = [
-        "# Fuzz campaign", "",
-        f"Command: `{command}` (made by `scripts/fuzz.py`).", "",
-        ("Invariant for every input: exit 0, 1, 2 or 3; no traceback; an exit 2 is one line "
-         "`coinsat: error: FILE[:LINE]: ...` naming an input file (or an argparse usage error); "
-         f"memory cases (child processes): peak RSS <= {MEMORY_BASE // 2**20} MB + {MEMORY_PER_BYTE} x "
-         "input bytes."), "",
-        f"Wall time: {minutes:.1f} min; slowest in-process case: {slowest:.1f} s.", "",
-        "| surface | inputs tried | failures |", "|---|---:|---:|",
+        "# Fuzz campaign",
+        "",
+        f"Command: `{command}` (made by `scripts/fuzz.py`).",
+        "",
+        (
+            "Invariant for every input: exit 0, 1, 2 or 3; no traceback; an exit 2 is one line "
+            "`coinsat: error: FILE[:LINE]: ...` naming an input file (or an argparse usage error); "
+            f"memory cases (child processes): peak RSS <= {MEMORY_BASE // 2**20} MB + {MEMORY_PER_BYTE} x "
+            "input bytes."
+        ),
+        "",
+        f"Wall time: {minutes:.1f} min; slowest in-process case: {slowest:.1f} s.",
+        "",
+        "| surface | inputs tried | failures |",
+        "|---|---:|---:|",
     ]
     for s in SURFACES:
         lines.append(f"| {s} | {tried[s]} | {sum(1 for f in failures if f['surface'] == s)} |")
@@ -705,12 +941,19 @@ def write_table(path: Path, command: str, minutes: float, tried: dict, failures:
     if by_kind:
         lines += ["", "| surface | failure | count |", "|---|---|---:|"]
         lines += [f"| {s} | {k} | {c} |" for (s, k), c in sorted(by_kind.items())]
-    lines += ["", "Memory cases:", "", "| case | input | peak RSS | bound | seconds | exit | verdict |",
-              "|---|---:|---:|---:|---:|---:|---|"]
+    lines += [
+        "",
+        "Memory cases:",
+        "",
+        "| case | input | peak RSS | bound | seconds | exit | verdict |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
     for name, size, rss, secs, code, fail in mem_rows:
         bound = MEMORY_BASE + MEMORY_PER_BYTE * size
-        lines.append(f"| {name} | {size / 2**20:.2f} MB | {rss / 2**20:.0f} MB | {bound / 2**20:.0f} MB | "
-                     f"{secs:.1f} | {code} | {fail or 'ok'} |")
+        lines.append(
+            f"| {name} | {size / 2**20:.2f} MB | {rss / 2**20:.0f} MB | {bound / 2**20:.0f} MB | "
+            f"{secs:.1f} | {code} | {fail or 'ok'} |"
+        )
     path.write_text("\n".join(lines) + "\n")
 
 

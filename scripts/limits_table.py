@@ -46,8 +46,10 @@ class Case:
 
 
 def cases() -> list[Case]:
-    out = [Case(f"tri_far_{dx}", "D3/D6", ("solve", f"{{dir}}/tri_far_{dx}.toml", "--time-limit", "5"), 5.0)
-           for dx in (20, 35, 45, 50, 60, 1000)]
+    out = [
+        Case(f"tri_far_{dx}", "D3/D6", ("solve", f"{{dir}}/tri_far_{dx}.toml", "--time-limit", "5"), 5.0)
+        for dx in (20, 35, 45, 50, 60, 1000)
+    ]
     out += [
         Case("diagonal-20 sat", "D3", ("solve", "{dir}/d20.toml", "--method", "sat", "--time-limit", "1"), 1.0),
         Case("diagonal-20 auto", "D3", ("solve", "{dir}/d20.toml", "--time-limit", "3"), 3.0),
@@ -56,9 +58,12 @@ def cases() -> list[Case]:
         Case("graph_40000", "D10", ("solve", "{dir}/graph_40000.toml", "--time-limit", "5"), 5.0),
         Case("d1e8", "D12", ("solve", "{dir}/d1e8.toml", "--time-limit", "2"), 2.0),
         Case("big_dots (50 MB)", "D13", ("solve", "{dir}/big_dots.toml", "--time-limit", "10"), 10.0),
-        Case("certify vdiag-2-2-swne", "D14",
-             ("certify", str(ROOT / "instances/families/vdiag-2-2-swne.toml"), "--time-limit", "5",
-              "-o", "{dir}/C"), 5.0),
+        Case(
+            "certify vdiag-2-2-swne",
+            "D14",
+            ("certify", str(ROOT / "instances/families/vdiag-2-2-swne.toml"), "--time-limit", "5", "-o", "{dir}/C"),
+            5.0,
+        ),
     ]
     return out
 
@@ -68,9 +73,13 @@ def write_instances(d: Path) -> None:
     for dx in (20, 35, 45, 50, 60, 1000):
         (d / f"tri_far_{dx}.toml").write_text(
             'board = "triangular"\nstart = [[0,0],[1,0],[0,1],[1,1]]\n'
-            f"goal = [[{dx},0],[{dx + 1},0],[{dx},1],[{dx + 1},1]]\n")
-    subprocess.run([sys.executable, "-m", "coinsat", "family", "diagonal", "--k", "20", "-o", str(d / "d20.toml")],
-                   check=True, capture_output=True)
+            f"goal = [[{dx},0],[{dx + 1},0],[{dx},1],[{dx + 1},1]]\n"
+        )
+    subprocess.run(
+        [sys.executable, "-m", "coinsat", "family", "diagonal", "--k", "20", "-o", str(d / "d20.toml")],
+        check=True,
+        capture_output=True,
+    )
     k = 350
     s = [[i, i] for i in range(k)]
     g = [[i, i] for i in range(k - 1)] + [[1, 0]]
@@ -78,11 +87,14 @@ def write_instances(d: Path) -> None:
     n = 40000
     e = ", ".join(f"[{i}, {i + 1}]" for i in range(n))
     (d / "graph_40000.toml").write_text(
-        f'board = "graph"\nstart = [0, 1, 2]\ngoal = [0, 1, 3]\n[graph]\nedges = [{e}, [0, 2], [1, 3], [0, 3]]\n')
-    (d / "d1e8.toml").write_text('board = "square"\nadjacency = 100000000\n'
-                                 "start = [[0,0],[1,0],[0,1]]\ngoal = [[0,0],[1,0],[0,1]]\n")
-    (d / "big_dots.toml").write_text('board = "square"\nstart = """\no o\no .' + "." * 50_000_000
-                                     + '\n"""\ngoal = """\no o\n. o\n"""\n')
+        f'board = "graph"\nstart = [0, 1, 2]\ngoal = [0, 1, 3]\n[graph]\nedges = [{e}, [0, 2], [1, 3], [0, 3]]\n'
+    )
+    (d / "d1e8.toml").write_text(
+        'board = "square"\nadjacency = 100000000\nstart = [[0,0],[1,0],[0,1]]\ngoal = [[0,0],[1,0],[0,1]]\n'
+    )
+    (d / "big_dots.toml").write_text(
+        'board = "square"\nstart = """\no o\no .' + "." * 50_000_000 + '\n"""\ngoal = """\no o\n. o\n"""\n'
+    )
 
 
 @dataclass(frozen=True)
@@ -130,21 +142,27 @@ def answer(d: Path) -> str:
         if obj.get("lower_bound") is not None and status.startswith("unknown"):
             status += f" (lb {obj['lower_bound']})"
         if "accepted" in obj and status != "unknown" and not status.startswith("unknown ("):  # certify
-            status += ", certificate " + ("accepted" if obj["accepted"] else
-                                          "rejected" if obj["accepted"] is False else "not built")
+            status += ", certificate " + (
+                "accepted" if obj["accepted"] else "rejected" if obj["accepted"] is False else "not built"
+            )
         return status
     err = (d / "stderr").read_text().strip().splitlines() or text.splitlines()
     return (err[-1] if err else "no output")[:90].replace("|", "/").replace(str(d) + "/", "")
 
 
 def table(rows: list[Row]) -> str:
-    lines = ["| case | defect | command | limit (s) | wall (s) | max RSS (MB) | exit | answer | wall / limit | within 1.2 x limit + 1 s |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| case | defect | command | limit (s) | wall (s) | max RSS (MB) | exit | answer | wall / limit "
+        "| within 1.2 x limit + 1 s |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         cmd = "coinsat " + " ".join(a.replace("{dir}/", "").replace(str(ROOT) + "/", "") for a in r.case.argv)
-        lines.append(f"| {r.case.name} | {r.case.defect} | `{cmd}` | {r.case.limit:g} | {r.wall:.2f} | "
-                     f"{r.rss / 2**20:.0f} | {'killed' if r.code is None else r.code} | {r.status} | "
-                     f"{r.wall / r.case.limit:.2f} | {'yes' if r.within else '**no**'} |")
+        lines.append(
+            f"| {r.case.name} | {r.case.defect} | `{cmd}` | {r.case.limit:g} | {r.wall:.2f} | "
+            f"{r.rss / 2**20:.0f} | {'killed' if r.code is None else r.code} | {r.status} | "
+            f"{r.wall / r.case.limit:.2f} | {'yes' if r.within else '**no**'} |"
+        )
     return "\n".join(lines)
 
 
@@ -165,17 +183,21 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run([sys.executable, __file__, "--make", str(d)], check=True)
         for case in chosen:
             row = run_case(case, d)
-            print(f"{case.name:28s} {row.wall:7.2f} s  {row.rss / 2**20:7.0f} MB  exit {row.code}  {row.status}",
-                  flush=True)
+            print(
+                f"{case.name:28s} {row.wall:7.2f} s  {row.rss / 2**20:7.0f} MB  exit {row.code}  {row.status}",
+                flush=True,
+            )
             rows.append(row)
     within = sum(r.within for r in rows)
-    text = (f"# Limits: wall time and memory of the reliability report's overrun cases\n\n"
-            f"Made by `python3 scripts/limits_table.py{'' if args.only is None else ' --only ' + args.only}` on "
-            f"{datetime.date.today()} ({os.cpu_count()} cores, {platform.python_version()}; the machine was shared "
-            f"with other jobs).  Wall time is from process start to exit (Python start-up included); max RSS is "
-            f"the process's peak resident memory (`wait4`).  The promise: `--time-limit` bounds the whole "
-            f"command within 1.2 x the limit + 1 s.\n\n"
-            f"{table(rows)}\n\n**{within} of {len(rows)} runs within 1.2 x limit + 1 s.**\n")
+    text = (
+        f"# Limits: wall time and memory of the reliability report's overrun cases\n\n"
+        f"Made by `python3 scripts/limits_table.py{'' if args.only is None else ' --only ' + args.only}` on "
+        f"{datetime.date.today()} ({os.cpu_count()} cores, {platform.python_version()}; the machine was shared "
+        f"with other jobs).  Wall time is from process start to exit (Python start-up included); max RSS is "
+        f"the process's peak resident memory (`wait4`).  The promise: `--time-limit` bounds the whole "
+        f"command within 1.2 x the limit + 1 s.\n\n"
+        f"{table(rows)}\n\n**{within} of {len(rows)} runs within 1.2 x limit + 1 s.**\n"
+    )
     args.out.write_text(text)
     print(f"wrote {args.out}: {within}/{len(rows)} within")
     return 0

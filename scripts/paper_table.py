@@ -14,7 +14,6 @@ import argparse
 import sys
 from pathlib import Path
 
-
 from coinsat.io.atomic import write_atomic
 from coinsat.io.instance_format import read_instance
 from coinsat.solve import solve
@@ -55,7 +54,8 @@ def main() -> int:
         lb = "—" if r.lower_bound is None else str(r.lower_bound)
         rows.append(
             f"| [{inst.name}]({path.name}) | {inst.board.kind} | {inst.n_coins} | {inst.goal_placement} "
-            f"| {meta.get('paper_count', '—')} | {inst.known_optimal if inst.known_optimal is not None else meta.get('expected', '—')} "
+            f"| {meta.get('paper_count', '—')} "
+            f"| {inst.known_optimal if inst.known_optimal is not None else meta.get('expected', '—')} "
             f"| {answer} | {lb} | {r.method} | {r.seconds:.2f} |"
         )
         print(rows[-1], flush=True)

@@ -21,7 +21,6 @@ import sys
 import time
 from pathlib import Path
 
-
 from coinsat.backends.sat_backend import CADICAL_DEFAULTS, SatBackend
 from coinsat.encode.options import EncodingOptions
 from coinsat.encode.sat import Encoder
@@ -49,8 +48,9 @@ def cpu() -> float:
     return time.process_time()
 
 
-def fixed_call(instance, T: int, options: EncodingOptions, seed: int, config: dict | None,
-               limit: float, solver="cadical195"):
+def fixed_call(
+    instance, T: int, options: EncodingOptions, seed: int, config: dict | None, limit: float, solver="cadical195"
+):
     """One fresh solver on the closed horizon-T formula: (answer, cpu s, conflicts, vars, clauses)."""
     enc = Encoder(instance, options)
     clauses = enc.extend(T)
@@ -72,14 +72,21 @@ def med(xs):
 
 
 def section_fixed(instances, seeds, limit) -> list[str]:
-    lines = ["## Fixed-horizon calls (one fresh solver, closed formula)", "",
-             "Median over seeds of CaDiCaL 1.9.5 CPU seconds and conflicts at T* - 1 (UNSAT) and T* "
-             "(SAT), T* the known optimum; ratio = baseline / variant (higher is better).", ""]
+    lines = [
+        "## Fixed-horizon calls (one fresh solver, closed formula)",
+        "",
+        "Median over seeds of CaDiCaL 1.9.5 CPU seconds and conflicts at T* - 1 (UNSAT) and T* "
+        "(SAT), T* the known optimum; ratio = baseline / variant (higher is better).",
+        "",
+    ]
     for inst in instances:
         T = inst.known_optimal
-        lines += [f"### {inst.name} (T* = {T})", "",
-                  "| variant | vars | clauses | UNSAT@T*-1 s | conflicts | ratio | SAT@T* s | conflicts | ratio |",
-                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        lines += [
+            f"### {inst.name} (T* = {T})",
+            "",
+            "| variant | vars | clauses | UNSAT@T*-1 s | conflicts | ratio | SAT@T* s | conflicts | ratio |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
         rows = {}
         vs = variants()
         for seed in range(seeds):  # interleave variants within a seed: same load for all
@@ -101,28 +108,42 @@ def section_fixed(instances, seeds, limit) -> list[str]:
 
 
 def section_solvers(instances, seeds, limit) -> list[str]:
-    lines = ["## Solvers and CaDiCaL settings (default encoding, UNSAT at T* - 1)", "",
-             "| instance | solver / setting | CPU s | conflicts |", "|---|---|---:|---:|"]
-    settings = [("cadical195", None, f"cadical195 {CADICAL_DEFAULTS} (default)"),
-                ("cadical195", {}, "cadical195 (CaDiCaL defaults)"),
-                ("cadical153", None, "cadical153"), ("glucose4", None, "glucose4"),
-                ("minisat22", None, "minisat22")]
+    lines = [
+        "## Solvers and CaDiCaL settings (default encoding, UNSAT at T* - 1)",
+        "",
+        "| instance | solver / setting | CPU s | conflicts |",
+        "|---|---|---:|---:|",
+    ]
+    settings = [
+        ("cadical195", None, f"cadical195 {CADICAL_DEFAULTS} (default)"),
+        ("cadical195", {}, "cadical195 (CaDiCaL defaults)"),
+        ("cadical153", None, "cadical153"),
+        ("glucose4", None, "glucose4"),
+        ("minisat22", None, "minisat22"),
+    ]
     for inst in instances:
         T = inst.known_optimal - 1
         for solver, config, label in settings:
-            runs = [fixed_call(inst, T, DEFAULT, seed, config, limit, solver)
-                    for seed in range(seeds if solver.startswith("cadical") else 1)]
-            lines.append(f"| {inst.name} | {label} | {med([r[1] for r in runs]):.2f} | "
-                         f"{med([r[2] for r in runs]):.0f} |")
+            runs = [
+                fixed_call(inst, T, DEFAULT, seed, config, limit, solver)
+                for seed in range(seeds if solver.startswith("cadical") else 1)
+            ]
+            lines.append(
+                f"| {inst.name} | {label} | {med([r[1] for r in runs]):.2f} | {med([r[2] for r in runs]):.0f} |"
+            )
     return lines + [""]
 
 
 def section_strategies(instances, limit) -> list[str]:
-    lines = ["## Horizon strategies (whole runs of `solve_sat`, incremental)", "",
-             "Wall and CPU seconds of the whole run (encoding included), total conflicts, the "
-             "horizons asked; the baseline is the naive encoding with the linear climb.", "",
-             "| instance | encoding | strategy | status | length | wall s | CPU s | conflicts | ratio (CPU) | horizons |",
-             "|---|---|---|---|---:|---:|---:|---:|---:|---|"]
+    lines = [
+        "## Horizon strategies (whole runs of `solve_sat`, incremental)",
+        "",
+        "Wall and CPU seconds of the whole run (encoding included), total conflicts, the "
+        "horizons asked; the baseline is the naive encoding with the linear climb.",
+        "",
+        "| instance | encoding | strategy | status | length | wall s | CPU s | conflicts | ratio (CPU) | horizons |",
+        "|---|---|---|---|---:|---:|---:|---:|---:|---|",
+    ]
     for inst in instances:
         runs = [("naive", NAIVE, "linear")] + [("default", DEFAULT, s) for s in STRATEGIES]
         base = None
@@ -132,8 +153,10 @@ def section_strategies(instances, limit) -> list[str]:
             c, w = cpu() - c0, time.perf_counter() - w0
             base = c if base is None else base
             hs = " ".join(f"{h['horizon']}{h['outcome'][0]}" for h in r.stats["horizons"])
-            lines.append(f"| {inst.name} | {label} | {strat} | {r.status.value} | {r.length} | "
-                         f"{w:.2f} | {c:.2f} | {r.stats['conflicts']} | {base / c:.1f}x | {hs} |")
+            lines.append(
+                f"| {inst.name} | {label} | {strat} | {r.status.value} | {r.length} | "
+                f"{w:.2f} | {c:.2f} | {r.stats['conflicts']} | {base / c:.1f}x | {hs} |"
+            )
     return lines + [""]
 
 
@@ -141,18 +164,26 @@ def section_crossover(limit) -> list[str]:
     """BFS against SAT where solve_auto switches (methods.AUTO_BFS_CONFIGURATIONS)."""
     from coinsat.families import vdiag
     from coinsat.search.bfs import solve_bfs
-    from coinsat.theory.reach import configuration_count
     from coinsat.solve import AUTO_BFS_CONFIGURATIONS
+    from coinsat.theory.reach import configuration_count
 
-    cases = [("vdiag-1-1-nwse", vdiag(1, 1, "nwse")), ("vdiag-1-1-swne", vdiag(1, 1, "swne")),
-             ("diagonal", read_instance(ROOT / "instances" / "paper" / "diagonal.toml")),
-             ("vdiag-2-1-swne", vdiag(2, 1, "swne")), ("vdiag-2-1-nwse", vdiag(2, 1, "nwse")),
-             ("vee-2-2", read_instance(ROOT / "instances" / "paper" / "vee-2-2.toml"))]
-    lines = ["## BFS or SAT (solve_auto)", "",
-             f"CPU seconds of whole runs; `auto` takes BFS up to {AUTO_BFS_CONFIGURATIONS} configurations "
-             "on exact windows, SAT beyond.", "",
-             "| instance | configurations | optimum | BFS CPU s | BFS states | SAT CPU s | BFS/SAT |",
-             "|---|---:|---:|---:|---:|---:|---:|"]
+    cases = [
+        ("vdiag-1-1-nwse", vdiag(1, 1, "nwse")),
+        ("vdiag-1-1-swne", vdiag(1, 1, "swne")),
+        ("diagonal", read_instance(ROOT / "instances" / "paper" / "diagonal.toml")),
+        ("vdiag-2-1-swne", vdiag(2, 1, "swne")),
+        ("vdiag-2-1-nwse", vdiag(2, 1, "nwse")),
+        ("vee-2-2", read_instance(ROOT / "instances" / "paper" / "vee-2-2.toml")),
+    ]
+    lines = [
+        "## BFS or SAT (solve_auto)",
+        "",
+        f"CPU seconds of whole runs; `auto` takes BFS up to {AUTO_BFS_CONFIGURATIONS} configurations "
+        "on exact windows, SAT beyond.",
+        "",
+        "| instance | configurations | optimum | BFS CPU s | BFS states | SAT CPU s | BFS/SAT |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for name, inst in cases:
         c0 = cpu()
         rb = solve_bfs(inst, time_limit=limit)
@@ -160,9 +191,11 @@ def section_crossover(limit) -> list[str]:
         c0 = cpu()
         rs = solve_sat(inst, time_limit=limit)
         cs = cpu() - c0
-        lines.append(f"| {name} | {configuration_count(inst)} | {rs.length} | {cb:.2f}"
-                     f"{'' if rb.status.value == 'optimal' else ' (' + rb.status.value + ')'} | "
-                     f"{rb.stats.get('states')} | {cs:.2f} | {cb / max(cs, 1e-3):.1f}x |")
+        lines.append(
+            f"| {name} | {configuration_count(inst)} | {rs.length} | {cb:.2f}"
+            f"{'' if rb.status.value == 'optimal' else ' (' + rb.status.value + ')'} | "
+            f"{rb.stats.get('states')} | {cs:.2f} | {cb / max(cs, 1e-3):.1f}x |"
+        )
     return lines + [""]
 
 
@@ -172,10 +205,14 @@ def section_limits(specs: list[str], out: str) -> None:
     from coinsat.families import vdiag
     from coinsat.theory.reach import lower_bound
 
-    lines = ["# SAT engine: where the limits are (V-to-diagonal family)", "",
-             f"Command: `python3 scripts/sat_options.py --limits {' '.join(specs)}`  ",
-             f"Date: {time.strftime('%Y-%m-%d %H:%M')}; default options, CaDiCaL 1.9.5, linear strategy; "
-             "2 shared cores (wall seconds are inflated by the other sessions).", ""]
+    lines = [
+        "# SAT engine: where the limits are (V-to-diagonal family)",
+        "",
+        f"Command: `python3 scripts/sat_options.py --limits {' '.join(specs)}`  ",
+        f"Date: {time.strftime('%Y-%m-%d %H:%M')}; default options, CaDiCaL 1.9.5, linear strategy; "
+        "2 shared cores (wall seconds are inflated by the other sessions).",
+        "",
+    ]
 
     def flush():
         write_atomic(out, "\n".join(lines) + "\n")
@@ -184,20 +221,29 @@ def section_limits(specs: list[str], out: str) -> None:
         ab, limit = spec.split(":")
         a, b = (int(v) for v in ab.split(","))
         inst = vdiag(a, b)
-        lines += [f"## V({a},{b}): {inst.n_coins} coins, {inst.board.size} cells, "
-                  f"lower bound {lower_bound(inst)}, time limit {limit} s", "",
-                  "| T | answer | wall s | conflicts | vars | clauses |", "|---:|---|---:|---:|---:|---:|"]
+        lines += [
+            f"## V({a},{b}): {inst.n_coins} coins, {inst.board.size} cells, "
+            f"lower bound {lower_bound(inst)}, time limit {limit} s",
+            "",
+            "| T | answer | wall s | conflicts | vars | clauses |",
+            "|---:|---|---:|---:|---:|---:|",
+        ]
         flush()
 
         def row(rep):
-            lines.append(f"| {rep.horizon} | {rep.outcome} | {rep.seconds:.2f} | {rep.conflicts} | "
-                         f"{rep.vars} | {rep.clauses} |")
+            lines.append(
+                f"| {rep.horizon} | {rep.outcome} | {rep.seconds:.2f} | {rep.conflicts} | {rep.vars} | {rep.clauses} |"
+            )
             flush()
 
         c0 = cpu()
         r = solve_sat(inst, time_limit=float(limit), progress=row)
-        lines += ["", f"Result: **{r.status.value}**, length {r.length}, lower bound {r.lower_bound}, "
-                  f"{r.seconds:.1f} s wall, {cpu() - c0:.1f} s CPU, {r.stats['conflicts']} conflicts.", ""]
+        lines += [
+            "",
+            f"Result: **{r.status.value}**, length {r.length}, lower bound {r.lower_bound}, "
+            f"{r.seconds:.1f} s wall, {cpu() - c0:.1f} s CPU, {r.stats['conflicts']} conflicts.",
+            "",
+        ]
         flush()
 
 
@@ -208,18 +254,26 @@ def main(argv=None) -> int:
     p.add_argument("--time-limit", type=float, default=300.0)
     p.add_argument("--sections", default="fixed,solvers,strategies,crossover")
     p.add_argument("--out", default=str(ROOT / "benchmarks" / "sat_options.md"))
-    p.add_argument("--limits", nargs="*", metavar="A,B:SECONDS",
-                   help="instead: long runs on V(A,B), written to benchmarks/sat_limits.md")
+    p.add_argument(
+        "--limits",
+        nargs="*",
+        metavar="A,B:SECONDS",
+        help="instead: long runs on V(A,B), written to benchmarks/sat_limits.md",
+    )
     a = p.parse_args(argv)
     if a.limits:
         section_limits(a.limits, str(ROOT / "benchmarks" / "sat_limits.md"))
         return 0
     instances = [read_instance(ROOT / "instances" / "paper" / f"{n}.toml") for n in a.instances.split(",")]
     sections = a.sections.split(",")
-    lines = ["# SAT engine: encoding options, solvers, horizon strategies", "",
-             f"Command: `python3 scripts/sat_options.py {' '.join(argv or sys.argv[1:])}`".rstrip() + "  ",
-             f"Date: {time.strftime('%Y-%m-%d %H:%M')}; machine: 2 cores shared with other "
-             "sessions (timings are noisy; CPU seconds and conflicts are the steadier columns).", ""]
+    lines = [
+        "# SAT engine: encoding options, solvers, horizon strategies",
+        "",
+        f"Command: `python3 scripts/sat_options.py {' '.join(argv or sys.argv[1:])}`".rstrip() + "  ",
+        f"Date: {time.strftime('%Y-%m-%d %H:%M')}; machine: 2 cores shared with other "
+        "sessions (timings are noisy; CPU seconds and conflicts are the steadier columns).",
+        "",
+    ]
     if "fixed" in sections:
         lines += section_fixed(instances, a.seeds, a.time_limit)
     if "solvers" in sections:

@@ -37,18 +37,17 @@ from collections import Counter, defaultdict
 from itertools import combinations, permutations
 from pathlib import Path
 
-
 from coinsat import geometry
 from coinsat.board import lattice_board
-from coinsat.certificates.check import check_certificate
 from coinsat.certificates.build.screens import find_screen_certificate
+from coinsat.certificates.check import check_certificate
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import write_instance
 from coinsat.result import Status
 from coinsat.rules import successors
 from coinsat.search.bfs import solve_bfs
 from coinsat.theory import square, triangular
-from coinsat.theory.span import bits, span_mask
+from coinsat.theory.span import bits
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,8 +67,10 @@ def canonical_pair(kind: str, start: dict, goal: dict) -> tuple:
         names: dict[str, str] = {}
         for c in sorted(a):
             names.setdefault(a[c], chr(ord("a") + len(names)))
-        key = (tuple(sorted((c, names[lab]) for c, lab in a.items())),
-               tuple(sorted((c, names[lab]) for c, lab in b.items())))
+        key = (
+            tuple(sorted((c, names[lab]) for c, lab in a.items())),
+            tuple(sorted((c, names[lab]) for c, lab in b.items())),
+        )
         best = key if best is None or key < best else best
     return best
 
@@ -101,13 +102,15 @@ def check_theorem1(box, n, labels, placement="fixed", margins=(2, 3, 4)):
         stats["pairs"] += 1
         if literal.solvable != decision.solvable:
             stats["paper statement wrong"] += 1
-            problems.append(("paper statement says solvable, exact answer unsolvable (claw goal)",
-                             start, goal, literal.reason))
+            problems.append(
+                ("paper statement says solvable, exact answer unsolvable (claw goal)", start, goal, literal.reason)
+            )
         stats["theorem yes" if decision.solvable else "theorem no"] += 1
         if decision.solvable:
             for m in margins:
-                r = solve_bfs(make_instance("triangular", start, goal, goal_placement=placement, margin=m),
-                              time_limit=60)
+                r = solve_bfs(
+                    make_instance("triangular", start, goal, goal_placement=placement, margin=m), time_limit=60
+                )
                 if r.solution is not None:
                     stats["confirmed by BFS"] += 1
                     break
@@ -212,7 +215,10 @@ def write_counterexamples(cxs, out_dir: Path, limit: int) -> list[str]:
         ea = [bd.coords[c] for c in wit.start_cells]
         eb = [bd.coords[c] for c in wit.goal_cells]
         inst = make_instance(
-            "square", a, b, name=name,
+            "square",
+            a,
+            b,
+            name=name,
             source="found by scripts/theorem_check.py: satisfies the hypothesis of DDV Theorem 2, unsolvable",
             metadata={"expected": "unsolvable", "e_start": [list(c) for c in ea], "e_goal": [list(c) for c in eb]},
         )
@@ -228,18 +234,22 @@ def picture(cells, w, h) -> list[str]:
 def findings_theorem2(cxs, limit) -> list[str]:
     """Counterexample classes grouped by goal shape, with pictures."""
     searched = ", ".join(f"{n} coins: every bounding box of area <= {a}" for n, a in limit.items())
-    out = [f"Searched: {searched} (boxes of width 1 included).  With 4 coins there can be no counterexample: "
-           "the hypothesis forces B − E_B to be a diagonal pair spanning a 2x2 block whose other two cells are "
-           "E_B, A contains that diagonal pair, and any two other coins can be dropped on the two free corners.\n"]
+    out = [
+        f"Searched: {searched} (boxes of width 1 included).  With 4 coins there can be no counterexample: "
+        "the hypothesis forces B − E_B to be a diagonal pair spanning a 2x2 block whose other two cells are "
+        "E_B, A contains that diagonal pair, and any two other coins can be dropped on the two free corners.\n"
+    ]
     groups: dict = defaultdict(list)
     for a, b, wit, bd, w, h, n in cxs:
         groups[(n, w, h, canonical_pair("square", dict.fromkeys(b, "o"), {}))].append((a, b, wit, bd))
     out.append(f"{len(cxs)} counterexample classes, {len(groups)} distinct goal shapes:\n")
     for (n, w, h, _), members in sorted(groups.items(), key=lambda g: (g[0][0], g[0][1] * g[0][2])):
         a, b, wit, bd = members[0]
-        out.append(f"* {n} coins, start box {w}x{h}: {len(members)} start classes share this goal; e.g. "
-                   f"e1, e2 at {[bd.coords[c] for c in wit.start_cells]} in A and at "
-                   f"{[bd.coords[c] for c in wit.goal_cells]} in B\n")
+        out.append(
+            f"* {n} coins, start box {w}x{h}: {len(members)} start classes share this goal; e.g. "
+            f"e1, e2 at {[bd.coords[c] for c in wit.start_cells]} in A and at "
+            f"{[bd.coords[c] for c in wit.goal_cells]} in B\n"
+        )
         out.append("```")
         out += [f"{ra}    {rb}" for ra, rb in zip(picture(set(a), w, h), picture(set(b), w, h))]
         out.append("```")
@@ -258,25 +268,43 @@ def main(argv=None) -> int:
     lines = [f"# Theorem check\n\nMade by `{command}` (timings on a shared 2-core machine: noisy).\n"]
 
     lines.append("## Theorem 1 (triangular grid, d = 2)\n")
-    lines.append("Every pair (A, B) with A and B inside the box (a w x h parallelogram of axial cells), one per class "
-                 "under the 12 lattice symmetries, translations and renaming of labels.  'Confirmed by BFS': the "
-                 "oracle found a solution (a real one, replayed by rules.py) in the window hull(A, B) + margin, margin "
-                 "2, then 3, then 4.  'BFS no (window)': no solution inside the margin-2 window — window-scoped only; "
-                 "the global statement is the certificate (frozen-goal invariant: Theorem 1's necessity argument; "
-                 "no-move; or the three-coin colouring closed set), checked by the independent checker.\n")
-    lines.append("Verdicts of the exact decider (`coinsat.theory.triangular.decide`: Theorem 1 with condition 2 "
-                 "read as 'a component with a path of 4 coins'); the last-but-one column counts the pairs where the "
-                 "paper's statement as printed says 'solvable' and the exact answer is 'unsolvable'.\n")
-    lines.append("| box | coins | labels | placement | pairs | decider yes | confirmed by BFS | unconfirmed | "
-                 "decider no | BFS no (window) | global certificate accepted | BFS disagrees | paper statement wrong | seconds |")
+    lines.append(
+        "Every pair (A, B) with A and B inside the box (a w x h parallelogram of axial cells), one per class "
+        "under the 12 lattice symmetries, translations and renaming of labels.  'Confirmed by BFS': the "
+        "oracle found a solution (a real one, replayed by rules.py) in the window hull(A, B) + margin, margin "
+        "2, then 3, then 4.  'BFS no (window)': no solution inside the margin-2 window — window-scoped only; "
+        "the global statement is the certificate (frozen-goal invariant: Theorem 1's necessity argument; "
+        "no-move; or the three-coin colouring closed set), checked by the independent checker.\n"
+    )
+    lines.append(
+        "Verdicts of the exact decider (`coinsat.theory.triangular.decide`: Theorem 1 with condition 2 "
+        "read as 'a component with a path of 4 coins'); the last-but-one column counts the pairs where the "
+        "paper's statement as printed says 'solvable' and the exact answer is 'unsolvable'.\n"
+    )
+    lines.append(
+        "| box | coins | labels | placement | pairs | decider yes | confirmed by BFS | unconfirmed | "
+        "decider no | BFS no (window) | global certificate accepted | BFS disagrees | paper statement wrong | seconds |"
+    )
     lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     tri_cases = [((3, 3), n, "o" * n, "fixed") for n in (2, 3, 4, 5)]
-    tri_cases += [((3, 2), 3, "ABC", "fixed"), ((3, 2), 3, "AAB", "fixed"), ((3, 2), 3, "ABC", "translate"),
-                  ((3, 2), 3, "ABC", "congruent"), ((2, 2), 4, "ABCD", "fixed"), ((3, 2), 4, "AABB", "fixed"),
-                  ((3, 3), 4, "o" * 4, "translate")]
+    tri_cases += [
+        ((3, 2), 3, "ABC", "fixed"),
+        ((3, 2), 3, "AAB", "fixed"),
+        ((3, 2), 3, "ABC", "translate"),
+        ((3, 2), 3, "ABC", "congruent"),
+        ((2, 2), 4, "ABCD", "fixed"),
+        ((3, 2), 4, "AABB", "fixed"),
+        ((3, 3), 4, "o" * 4, "translate"),
+    ]
     if not args.quick:
-        tri_cases += [((3, 3), 3, "ABC", "fixed"), ((3, 2), 4, "ABCD", "fixed"), ((4, 2), 5, "o" * 5, "congruent"),
-                      ((3, 2), 5, "AABBC", "fixed"), ((4, 3), 4, "o" * 4, "fixed"), ((3, 3), 6, "o" * 6, "fixed")]
+        tri_cases += [
+            ((3, 3), 3, "ABC", "fixed"),
+            ((3, 2), 4, "ABCD", "fixed"),
+            ((4, 2), 5, "o" * 5, "congruent"),
+            ((3, 2), 5, "AABBC", "fixed"),
+            ((4, 3), 4, "o" * 4, "fixed"),
+            ((3, 3), 6, "o" * 6, "fixed"),
+        ]
     problems_all = []
     for box, n, labels, placement in tri_cases:
         t0 = time.perf_counter()
@@ -287,25 +315,32 @@ def main(argv=None) -> int:
             f"| {box[0]}x{box[1]} | {n} | {lab} | {placement} | {stats['pairs']} | {stats['theorem yes']} | "
             f"{stats['confirmed by BFS']} | {stats['unconfirmed (window too small)']} | {stats['theorem no']} | "
             f"{stats['BFS no (window)']} | {stats['global certificate accepted']} | {stats['DISAGREEMENT']} | "
-            f"{stats['paper statement wrong']} | {time.perf_counter() - t0:.1f} |")
+            f"{stats['paper statement wrong']} | {time.perf_counter() - t0:.1f} |"
+        )
         print(lines[-1], flush=True)
     lines.append("")
     kinds = Counter(what for what, *_ in problems_all)
     for what, count in sorted(kinds.items()):
         lines.append(f"**{what}: {count} pairs.** First ones:\n")
         for _, a, b, why in [p for p in problems_all if p[0] == what][:6]:
-            lines.append(f"* start {sorted(a)} goal {sorted(b)} labels {[a[c] for c in sorted(a)]} -> "
-                         f"{[b[c] for c in sorted(b)]} ({why})")
+            lines.append(
+                f"* start {sorted(a)} goal {sorted(b)} labels {[a[c] for c in sorted(a)]} -> "
+                f"{[b[c] for c in sorted(b)]} ({why})"
+            )
         lines.append("")
     if not any(k != "paper statement says solvable, exact answer unsolvable (claw goal)" for k in kinds):
-        lines.append("The exact decider has no disagreement: every 'solvable' verdict was confirmed by a BFS "
-                     "solution, every 'unsolvable' verdict came with a global certificate that the checker accepted, "
-                     "and BFS found no solution for any of them.")
+        lines.append(
+            "The exact decider has no disagreement: every 'solvable' verdict was confirmed by a BFS "
+            "solution, every 'unsolvable' verdict came with a global certificate that the checker accepted, "
+            "and BFS found no solution for any of them."
+        )
     lines.append("")
 
     lines.append("## Theorem 2 (square grid, d = 2, unlabeled): counterexamples\n")
-    lines.append("| box (bounding box of A) | coins | starts (up to symmetry) | hypothesis pairs | solvable | "
-                 "counterexamples (classes) | seconds |")
+    lines.append(
+        "| box (bounding box of A) | coins | starts (up to symmetry) | hypothesis pairs | solvable | "
+        "counterexamples (classes) | seconds |"
+    )
     lines.append("|---|---|---|---|---|---|---|")
     # every bounding box w x h (w >= h) of area <= limit[n], smallest first
     limit = {4: 12, 5: 16, 6: 15} if args.quick else {4: 20, 5: 25, 6: 16, 7: 12}
@@ -316,15 +351,18 @@ def main(argv=None) -> int:
             t0 = time.perf_counter()
             stats, found = check_theorem2(w, h, n)
             cxs += [(a, b, wit, bd, w, h, n) for a, b, wit, bd in found]
-            lines.append(f"| {w}x{h} | {n} | {stats['starts']} | {stats['hypothesis pairs']} | {stats['solvable']} | "
-                         f"{stats['counterexamples']} | {time.perf_counter() - t0:.1f} |")
+            lines.append(
+                f"| {w}x{h} | {n} | {stats['starts']} | {stats['hypothesis pairs']} | {stats['solvable']} | "
+                f"{stats['counterexamples']} | {time.perf_counter() - t0:.1f} |"
+            )
             print(lines[-1], flush=True)
     lines.append("")
     lines += findings_theorem2(cxs, limit)
     names = write_counterexamples(cxs, Path(args.counterexamples), args.keep) if cxs else []
     if names:
-        lines.append(f"Smallest counterexamples written to `instances/counterexamples/`: {', '.join(names)} "
-                     "(see its README).\n")
+        lines.append(
+            f"Smallest counterexamples written to `instances/counterexamples/`: {', '.join(names)} (see its README).\n"
+        )
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")

@@ -17,8 +17,9 @@ comes.  ``--certify S`` gives every proven optimum two certificates of
 within S seconds: ``drat`` (with ``--method sat``: the DIMACS formula and
 CaDiCaL's DRAT proof, checked by dratify) and ``layers`` (with ``--method
 spanbfs``: the search layers, checked by their own closure checker).  The check
-is recorded; the files go to a temporary directory, not to git.  The shortest verified solution of every member is kept in
-instances/families/solutions/NAME.json (`coinsat verify` reads it).  It then writes the table
+is recorded; the files go to a temporary directory, not to git.  The shortest verified
+solution of every member is kept in instances/families/solutions/NAME.json (`coinsat
+verify` reads it).  It then writes the table
 instances/families/README.md (proven optima apart from bounds) and the plot
 benchmarks/vfamily.png: moves against n with a fitted c·n^3 curve and the
 least-squares exponent of moves ~ n^k over the proven optima.
@@ -32,7 +33,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-
 
 from coinsat.analysis import fit_power_law
 from coinsat.families import vdiag
@@ -61,17 +61,37 @@ def run_engine(path: Path, method: str, time_limit: float) -> dict:
     if method == "construct":  # the paper's constructive algorithm: an upper bound
         cmd = [sys.executable, "-m", "coinsat", "construct", str(path), "--json"]
     else:
-        cmd = [sys.executable, "-m", "coinsat", "solve", str(path), "--method", method, "--json",
-               "--time-limit", str(time_limit)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "coinsat",
+            "solve",
+            str(path),
+            "--method",
+            method,
+            "--json",
+            "--time-limit",
+            str(time_limit),
+        ]
     t0 = time.perf_counter()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit * 1.2 + 30)
     except subprocess.TimeoutExpired:
-        return {"status": "unknown", "length": None, "lower_bound": None, "method": method,
-                "seconds": time.perf_counter() - t0, "note": "killed by the study's timeout"}
+        return {
+            "status": "unknown",
+            "length": None,
+            "lower_bound": None,
+            "method": method,
+            "seconds": time.perf_counter() - t0,
+            "note": "killed by the study's timeout",
+        }
     if p.returncode not in (0, 3):
-        return {"status": "error", "method": method, "seconds": time.perf_counter() - t0,
-                "note": (p.stderr or p.stdout).strip().splitlines()[-1:]}
+        return {
+            "status": "error",
+            "method": method,
+            "seconds": time.perf_counter() - t0,
+            "note": (p.stderr or p.stdout).strip().splitlines()[-1:],
+        }
     obj = json.loads(p.stdout)
     moves = obj.pop("moves", None)
     if obj.get("length") is not None:  # a solution (unknown answers print an empty move list)
@@ -99,8 +119,20 @@ def certify(path: Path, optimum: int, time_limit: float, name: str) -> dict:
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="coinsat-vcert-") as tmp:
-        cmd = [sys.executable, "-m", "coinsat", "certify", str(path), "-o", tmp, "--json",
-               "--time-limit", str(time_limit), "--method", method]
+        cmd = [
+            sys.executable,
+            "-m",
+            "coinsat",
+            "certify",
+            str(path),
+            "-o",
+            tmp,
+            "--json",
+            "--time-limit",
+            str(time_limit),
+            "--method",
+            method,
+        ]
         t0 = time.perf_counter()
         try:
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit * 1.5 + 60)
@@ -111,12 +143,20 @@ def certify(path: Path, optimum: int, time_limit: float, name: str) -> dict:
             obj = json.loads(p.stdout)
         except json.JSONDecodeError:
             return {"accepted": False, "note": (p.stderr or p.stdout).strip()[-200:], "time_limit": time_limit}
-        sizes = {f.suffix.lstrip("."): f.stat().st_size for f in Path(tmp).iterdir()
-                 if f.suffix in (".cnf", ".drat", ".npz")}
-    return {"accepted": bool(obj.get("accepted")) and obj.get("kind") == kind
-            and f"{optimum} moves" in obj.get("claim", ""),
-            "claim": obj.get("claim"), "reason": obj.get("reason"), "check_seconds": obj.get("check_seconds"),
-            "seconds": round(seconds, 1), "bytes": sizes, "time_limit": time_limit}
+        sizes = {
+            f.suffix.lstrip("."): f.stat().st_size for f in Path(tmp).iterdir() if f.suffix in (".cnf", ".drat", ".npz")
+        }
+    return {
+        "accepted": bool(obj.get("accepted"))
+        and obj.get("kind") == kind
+        and f"{optimum} moves" in obj.get("claim", ""),
+        "claim": obj.get("claim"),
+        "reason": obj.get("reason"),
+        "check_seconds": obj.get("check_seconds"),
+        "seconds": round(seconds, 1),
+        "bytes": sizes,
+        "time_limit": time_limit,
+    }
 
 
 def record(name: str, entry: dict, method: str, run: dict, field: str = "runs") -> dict:
@@ -136,8 +176,13 @@ def main(argv=None) -> int:
     ap.add_argument("--methods", default="sat,bfs")
     ap.add_argument("--bfs-max-cells", type=int, default=36, help="skip BFS on bigger boxes")
     ap.add_argument("--members", default=None, help="comma-separated instance names (default: all)")
-    ap.add_argument("--certify", type=float, default=None, metavar="S",
-                    help="certify every proven optimum minus one (DRAT and layers), S seconds each")
+    ap.add_argument(
+        "--certify",
+        type=float,
+        default=None,
+        metavar="S",
+        help="certify every proven optimum minus one (DRAT and layers), S seconds each",
+    )
     ap.add_argument("--certificates", default=",".join(CERTIFICATES), help="which certificates --certify makes")
     ap.add_argument("--table-only", action="store_true", help="only rewrite the table and plot from the results")
     ap.add_argument("--redo", action="store_true")
@@ -151,8 +196,9 @@ def main(argv=None) -> int:
         path = FAMILIES / f"{inst.name}.toml"
         if not path.exists():
             write_instance(inst, path)
-        entry = results.setdefault(inst.name, {"a": a, "b": b, "target": target, "n": inst.n_coins,
-                                               "cells": inst.board.size, "runs": {}})
+        entry = results.setdefault(
+            inst.name, {"a": a, "b": b, "target": target, "n": inst.n_coins, "cells": inst.board.size, "runs": {}}
+        )
         for method in args.methods.split(","):
             if method == "bfs" and inst.board.size > args.bfs_max_cells:
                 continue
@@ -193,17 +239,22 @@ def summarise(entry: dict) -> tuple[str, int | None, int | None, bool]:
 
 
 def write_table(results: dict, args) -> None:
-    lines = ["# The V-to-diagonal family", "",
-             "V(a, b) (the paper's Lower Bound construction as reconstructed in",
-             "`shared/reference/paper-instances.md` §7/10; generator `coinsat.families.vdiag`) re-arranged",
-             "into a diagonal of its (a+b+2)² box with the two extra coins at the centre.",
-             "**Bold** counts are proven optima (a verified solution and a proof that one move fewer is",
-             "impossible); `lb–ub` ranges are bounds: the best lower bound proven and the best solution found.",
-             "", "Generated by `python3 scripts/vfamily_study.py` from the runs recorded in",
-             "`benchmarks/vfamily_results.json` (each with its engine and time limit). Linked move counts",
-             "open the shortest verified solution (`coinsat verify FILE.toml solutions/FILE.json`).",
-             "", "| member | target | n | cells | moves | certificates of optimum − 1 | engines (status, seconds) |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "# The V-to-diagonal family",
+        "",
+        "V(a, b) (the paper's Lower Bound construction as reconstructed in",
+        "`shared/reference/paper-instances.md` §7/10; generator `coinsat.families.vdiag`) re-arranged",
+        "into a diagonal of its (a+b+2)² box with the two extra coins at the centre.",
+        "**Bold** counts are proven optima (a verified solution and a proof that one move fewer is",
+        "impossible); `lb–ub` ranges are bounds: the best lower bound proven and the best solution found.",
+        "",
+        "Generated by `python3 scripts/vfamily_study.py` from the runs recorded in",
+        "`benchmarks/vfamily_results.json` (each with its engine and time limit). Linked move counts",
+        "open the shortest verified solution (`coinsat verify FILE.toml solutions/FILE.json`).",
+        "",
+        "| member | target | n | cells | moves | certificates of optimum − 1 | engines (status, seconds) |",
+        "|---|---|---|---|---|---|---|",
+    ]
     pts = {"nwse": [], "swne": []}
     for name, e in sorted(results.items(), key=lambda kv: (kv[1]["n"], kv[1]["target"])):
         answer, ub, lb, proven = summarise(e)
@@ -212,20 +263,24 @@ def write_table(results: dict, args) -> None:
         runs = "; ".join(f"{m}: {run_text(r)}" for m, r in sorted(e["runs"].items()))
         if (SOLUTIONS / f"{name}.json").exists():
             answer = f"[{answer}](solutions/{name}.json)"
-        lines.append(f"| [V({e['a']},{e['b']})]({name}.toml) | {e['target']} | {e['n']} | {e['cells']} | {answer} "
-                     f"| {cert_cells(e.get('certificates', {}))} | {runs} |")
+        lines.append(
+            f"| [V({e['a']},{e['b']})]({name}.toml) | {e['target']} | {e['n']} | {e['cells']} | {answer} "
+            f"| {cert_cells(e.get('certificates', {}))} | {runs} |"
+        )
     lines.append("")
     for target, p in pts.items():
         fit = fit_power_law(p)
         if fit:
-            lines.append(f"Fitted exponent ({target}, proven optima {p}): moves ≈ {fit[1]:.3g}·n^{fit[0]:.2f} "
-                         f"— a least-squares fit over {len(p)} points, not evidence of an asymptotic rate.")
+            lines.append(
+                f"Fitted exponent ({target}, proven optima {p}): moves ≈ {fit[1]:.3g}·n^{fit[0]:.2f} "
+                f"— a least-squares fit over {len(p)} points, not evidence of an asymptotic rate."
+            )
     write_atomic(FAMILIES / "README.md", "\n".join(lines) + "\n")
     plot(pts)
 
 
 def run_text(r: dict) -> str:
-    """"optimal 53 62.9 s", "feasible 803 3.4 s", "unknown (>= 67) 481.8 s"."""
+    """ "optimal 53 62.9 s", "feasible 803 3.4 s", "unknown (>= 67) 481.8 s"."""
     what = r["status"]
     if r.get("length") is not None:
         what += f" {r['length']}"
@@ -247,6 +302,7 @@ def cert_cells(certs: dict) -> str:
 
 def plot(pts: dict) -> None:
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

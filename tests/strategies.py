@@ -40,11 +40,22 @@ def instances(draw, kinds=KINDS, max_coins=5, labeled=None, d=None, goal_placeme
     goal = dict(zip(goal_cells, labels))
     placement = "fixed"
     if kind != "graph":
-        placement = draw(st.sampled_from(("fixed", "fixed", "translate", "congruent"))) \
-            if goal_placement is None else goal_placement
-    return make_instance(kind, start, goal, adjacency=adjacency, goal_placement=placement,
-                         edges=edges, cells=cells if kind == "graph" else None, margin=1,
-                         name="random")
+        placement = (
+            draw(st.sampled_from(("fixed", "fixed", "translate", "congruent")))
+            if goal_placement is None
+            else goal_placement
+        )
+    return make_instance(
+        kind,
+        start,
+        goal,
+        adjacency=adjacency,
+        goal_placement=placement,
+        edges=edges,
+        cells=cells if kind == "graph" else None,
+        margin=1,
+        name="random",
+    )
 
 
 @st.composite

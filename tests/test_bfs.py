@@ -12,9 +12,9 @@ from coinsat.limits import rss_bytes
 from coinsat.result import Status
 from coinsat.rules import apply_move, legal_moves
 from coinsat.search.bfs import solve_bfs
-from coinsat.theory.reach import exact_for
-from coinsat.solve import solve
 from coinsat.solution import verify
+from coinsat.solve import solve
+from coinsat.theory.reach import exact_for
 
 from .strategies import instances
 from .test_sat import walked
@@ -68,8 +68,11 @@ def test_bfs_horizon_limit_is_bounded_not_unsolvable(inst):
 
 # --- grown windows: global answers (search/windows.py) -------------------------------------------
 
-INEXACT = st.one_of(walked(kinds=("triangular",), max_coins=5), instances(kinds=("triangular",), max_coins=5),
-                    walked(kinds=("square",), max_coins=4, d=1))
+INEXACT = st.one_of(
+    walked(kinds=("triangular",), max_coins=5),
+    instances(kinds=("triangular",), max_coins=5),
+    walked(kinds=("square",), max_coins=4, d=1),
+)
 
 
 def _answer(r):
@@ -101,9 +104,14 @@ def test_grown_bfs_is_never_beaten_by_a_wider_window(inst):
         assert r.status is Status.BOUNDED and r.lower_bound == 7
         return
     coords = inst.board.coords
-    wide = make_instance("triangular", {coords[c]: lab for c, lab in inst.start.coins},
-                         {coords[c]: lab for c, lab in inst.goal.coins}, adjacency=inst.d,
-                         goal_placement=inst.goal_placement, margin=r.length + 2)
+    wide = make_instance(
+        "triangular",
+        {coords[c]: lab for c, lab in inst.start.coins},
+        {coords[c]: lab for c, lab in inst.goal.coins},
+        adjacency=inst.d,
+        goal_placement=inst.goal_placement,
+        margin=r.length + 2,
+    )
     assert exact_for(wide, r.length)
     assert solve_bfs(wide, max_moves=r.length, grow=False).length == r.length
 

@@ -15,15 +15,16 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from coinsat.certificates.build import closed_set, invariant
 from coinsat.certificates.build.bounded import build_bounded
-from coinsat.certificates.check.bounded import gbd_hash_file
+from coinsat.certificates.build.make import certify
 from coinsat.certificates.check import check_certificate
+from coinsat.certificates.check.bounded import gbd_hash_file
 from coinsat.certificates.check.claims import Claim, parse_claim
 from coinsat.certificates.check.format import instance_digest
-from coinsat.certificates.build.make import certify
 from coinsat.cli import main
 from coinsat.encode.options import DEFAULT_OPTIONS
 from coinsat.errors import LimitReached
@@ -37,8 +38,9 @@ PAPER = ROOT / "instances" / "paper"
 # The report's l3: optimum 1 move.
 L3 = make_instance("square", [(0, 0), (0, 1), (1, 0)], [(0, 1), (1, 1), (1, 0)], name="l3")
 # 3x3 diagonal plus the two other centre-column coins: optimum 6.
-DIAG3 = make_instance("square", [(0, 0), (1, 1), (2, 2), (1, 2), (2, 1)], [(0, 2), (1, 1), (2, 0), (1, 2), (2, 1)],
-                      name="diag3")
+DIAG3 = make_instance(
+    "square", [(0, 0), (1, 1), (2, 2), (1, 2), (2, 1)], [(0, 2), (1, 1), (2, 0), (1, 2), (2, 1)], name="diag3"
+)
 # The claw on a triangular window of margin 1: unsolvable, shown by a closed set only inside the window.
 CLAW1 = make_instance("triangular", [(0, 0), (1, 0), (2, 0), (3, 0)], [(1, 1), (1, 0), (2, 1), (0, 2)], margin=1)
 
@@ -57,8 +59,11 @@ claims = st.builds(
         "solution": Claim(solution=a),
         "both": Claim(solution=a + b + 1, bound=a, window=window),
     }[kind],
-    st.sampled_from(["unsolvable", "bound", "solution", "both"]), st.integers(0, 30), st.integers(0, 3),
-    st.booleans())
+    st.sampled_from(["unsolvable", "bound", "solution", "both"]),
+    st.integers(0, 30),
+    st.integers(0, 3),
+    st.booleans(),
+)
 
 
 @given(claims)
@@ -88,9 +93,18 @@ def test_implication_table():
     assert not Claim(bound=4, window=True).implies(Claim(bound=4))
 
 
-@pytest.mark.parametrize("text", [
-    "optimal: 3 moves", "optimal: 3 moves (no solution with <= 1 moves)", "a solution of 3 moves (no solution with <= 2 moves)",
-    "unsolvable globally", "no solution with <= -1 moves", "", "OPTIMAL: 3 moves (no solution with <= 2 moves)"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "optimal: 3 moves",
+        "optimal: 3 moves (no solution with <= 1 moves)",
+        "a solution of 3 moves (no solution with <= 2 moves)",
+        "unsolvable globally",
+        "no solution with <= -1 moves",
+        "",
+        "OPTIMAL: 3 moves (no solution with <= 2 moves)",
+    ],
+)
 def test_malformed_claims_are_refused(text):
     with pytest.raises(ValueError):
         parse_claim(text)
@@ -103,16 +117,41 @@ def _forge_noop_free(tmp_path: Path) -> dict:
     """The report's reproducer, made through the CLI: noop = 0 CNF, empty proof, its GBD hash."""
     inst_file = tmp_path / "l3.toml"
     inst_file.write_text('name = "l3"\nboard = "square"\nstart = """\no .\no o\n"""\ngoal = """\no o\n. o\n"""\n')
-    assert main(["export", str(inst_file), "--horizon", "2", "--format", "cnf", "--option", "noop=0",
-                 "-o", str(tmp_path / "f.cnf")]) == 0
+    assert (
+        main(
+            [
+                "export",
+                str(inst_file),
+                "--horizon",
+                "2",
+                "--format",
+                "cnf",
+                "--option",
+                "noop=0",
+                "-o",
+                str(tmp_path / "f.cnf"),
+            ]
+        )
+        == 0
+    )
     (tmp_path / "f.drat").write_text("")
-    return {"coinsat_certificate": 1, "kind": "bounded", "scope": "horizon",
-            "claim": "optimal: 3 moves (no solution with <= 2 moves)",
-            "instance": {"name": "l3", "digest": instance_digest(read_instance(inst_file))},
-            "horizon": 2, "margin": None, "encoding": {"noop": False},
-            "cnf": "f.cnf", "cnf_gbd_hash": gbd_hash_file(tmp_path / "f.cnf"), "proof": "f.drat",
-            "proof_format": "drat", "solver": "cadical195", "window_exact": True,
-            "solution": [[[0, 0], [1, 1]], [[1, 1], [0, 0]], [[0, 0], [1, 1]]]}
+    return {
+        "coinsat_certificate": 1,
+        "kind": "bounded",
+        "scope": "horizon",
+        "claim": "optimal: 3 moves (no solution with <= 2 moves)",
+        "instance": {"name": "l3", "digest": instance_digest(read_instance(inst_file))},
+        "horizon": 2,
+        "margin": None,
+        "encoding": {"noop": False},
+        "cnf": "f.cnf",
+        "cnf_gbd_hash": gbd_hash_file(tmp_path / "f.cnf"),
+        "proof": "f.drat",
+        "proof_format": "drat",
+        "solver": "cadical195",
+        "window_exact": True,
+        "solution": [[[0, 0], [1, 1]], [[1, 1], [0, 0]], [[0, 0], [1, 1]]],
+    }
 
 
 def test_d1_noop_free_forgery_is_rejected(tmp_path, capsys):
@@ -137,9 +176,16 @@ def test_d1_through_the_library_is_refused_and_rejected(tmp_path):
     assert not verdict.ok and "noop" in verdict.reason
 
 
-@pytest.mark.parametrize("encoding, why", [
-    ({"noop": "false"}, "true or false"), ({"noop": 0}, "true or false"), ({"nopp": True}, "unknown"),
-    ([], "object"), ({"noop": True, "windows": 1}, "true or false")])
+@pytest.mark.parametrize(
+    "encoding, why",
+    [
+        ({"noop": "false"}, "true or false"),
+        ({"noop": 0}, "true or false"),
+        ({"nopp": True}, "unknown"),
+        ([], "object"),
+        ({"noop": True, "windows": 1}, "true or false"),
+    ],
+)
 def test_bounded_encoding_must_keep_the_meaning(tmp_path, encoding, why):
     cert = build_bounded(DIAG3, 3, tmp_path, "diag3")
     verdict = _check(DIAG3, cert, tmp_path, encoding=encoding)
@@ -154,8 +200,12 @@ def test_d2_invariant_claims_are_derived():
     cert = invariant.span_cells(o_to_h)
     ok = check_certificate(o_to_h, cert)
     assert ok.ok and ok.claim == "unsolvable" and ok.scope == "global"
-    for claim, scope in [("optimal: 3 moves (no solution with <= 2 moves)", "horizon"), ("a solution of 3 moves", "horizon"),
-                         ("optimal: 0 moves", "horizon"), ("optimal: 3 moves", "global")]:
+    for claim, scope in [
+        ("optimal: 3 moves (no solution with <= 2 moves)", "horizon"),
+        ("a solution of 3 moves", "horizon"),
+        ("optimal: 0 moves", "horizon"),
+        ("optimal: 3 moves", "global"),
+    ]:
         verdict = _check(o_to_h, cert, claim=claim, scope=scope)
         assert not verdict.ok, claim
     weaker = _check(o_to_h, cert, claim="no solution with <= 40 moves", scope="horizon")
@@ -220,7 +270,11 @@ def test_bounded_stronger_claims_are_rejected(diag3_optimal, claim, scope):
 
 def test_bounded_weaker_claims_are_accepted(diag3_optimal):
     d, cert = diag3_optimal
-    for claim in ("no solution with <= 5 moves", "no solution with <= 2 moves inside the window", "a solution of 6 moves"):
+    for claim in (
+        "no solution with <= 5 moves",
+        "no solution with <= 2 moves inside the window",
+        "a solution of 6 moves",
+    ):
         verdict = _check(DIAG3, cert, d, claim=claim)
         assert verdict.ok and verdict.claim == "optimal: 6 moves (no solution with <= 5 moves)", claim
 
@@ -235,9 +289,15 @@ def test_bounded_empty_proof_is_rejected(diag3_optimal, tmp_path):
 
 def test_solution_only_certificate_cannot_claim_optimality(tmp_path):
     r = solve(DIAG3, "sat")
-    cert = {"coinsat_certificate": 1, "kind": "bounded", "scope": "horizon", "claim": "a solution of 6 moves",
-            "instance": {"name": "diag3", "digest": instance_digest(DIAG3)}, "horizon": -1,
-            "solution": [[list(DIAG3.board.coords[s]), list(DIAG3.board.coords[p])] for s, p in r.solution.moves]}
+    cert = {
+        "coinsat_certificate": 1,
+        "kind": "bounded",
+        "scope": "horizon",
+        "claim": "a solution of 6 moves",
+        "instance": {"name": "diag3", "digest": instance_digest(DIAG3)},
+        "horizon": -1,
+        "solution": [[list(DIAG3.board.coords[s]), list(DIAG3.board.coords[p])] for s, p in r.solution.moves],
+    }
     assert check_certificate(DIAG3, cert).ok
     assert not _check(DIAG3, cert, claim="optimal: 6 moves (no solution with <= 5 moves)").ok
     assert not _check(DIAG3, cert, claim="optimal: 0 moves").ok
@@ -246,6 +306,7 @@ def test_solution_only_certificate_cannot_claim_optimality(tmp_path):
 def test_window_bounded_claim_cannot_go_global(tmp_path):
     tri = make_instance("triangular", [(0, 0), (1, 0), (0, 1)], [(3, 0), (4, 0), (3, 1)], margin=0, name="tri")
     from coinsat.certificates.build.bounded import exact_margin
+
     assert exact_margin(tri, 3) is not None  # the window is not exact for 3: the builder widens it
     cert = build_bounded(tri, 3, tmp_path, "tri")
     assert check_certificate(tri, cert, tmp_path).ok and cert["window_exact"]
@@ -262,10 +323,16 @@ def diagonal_layers(tmp_path_factory):
     return inst, d, json.loads(done.path.read_text())
 
 
-@pytest.mark.parametrize("claim, scope", [
-    ("optimal: 17 moves (no solution with <= 16 moves)", "horizon"), ("no solution with <= 18 moves", "horizon"),
-    ("unsolvable", "global"), ("unsolvable inside the window", "window"),
-    ("optimal: 18 moves (no solution with <= 17 moves)", "global")])
+@pytest.mark.parametrize(
+    "claim, scope",
+    [
+        ("optimal: 17 moves (no solution with <= 16 moves)", "horizon"),
+        ("no solution with <= 18 moves", "horizon"),
+        ("unsolvable", "global"),
+        ("unsolvable inside the window", "window"),
+        ("optimal: 18 moves (no solution with <= 17 moves)", "global"),
+    ],
+)
 def test_layers_stronger_claims_are_rejected(diagonal_layers, claim, scope):
     inst, d, cert = diagonal_layers
     assert not _check(inst, cert, d, claim=claim, scope=scope).ok
@@ -340,8 +407,18 @@ def test_check_past_its_deadline_is_unknown(diag3_optimal, diagonal_layers, tmp_
         check_certificate(inst, layers, ld, deadline=time.perf_counter() - 1)
     assert check_certificate(inst, layers, ld, deadline=time.perf_counter() + 600).ok
     assert check_certificate(DIAG3, bounded, d, deadline=time.perf_counter() + 600).ok  # the checking child
-    assert main(["check-certificate", str(PAPER / "diagonal.toml"), str(ld / "diagonal.certificate.json"),
-                 "--time-limit", "1e-9"]) == 3
+    assert (
+        main(
+            [
+                "check-certificate",
+                str(PAPER / "diagonal.toml"),
+                str(ld / "diagonal.certificate.json"),
+                "--time-limit",
+                "1e-9",
+            ]
+        )
+        == 3
+    )
     assert capsys.readouterr().out.startswith("unknown:")
 
 
@@ -349,8 +426,13 @@ def test_a_huge_horizon_is_rejected_before_any_work(diag3_optimal):
     """Found by the fuzz harness: horizon 2**63 made the checker grow windows and encode forever."""
     d, cert = diag3_optimal
     t0 = time.perf_counter()
-    verdict = _check(DIAG3, {k: v for k, v in cert.items() if k != "solution"}, d, horizon=2**63,
-                     claim=f"no solution with <= {2**63} moves")
+    verdict = _check(
+        DIAG3,
+        {k: v for k, v in cert.items() if k != "solution"},
+        d,
+        horizon=2**63,
+        claim=f"no solution with <= {2**63} moves",
+    )
     assert not verdict.ok and "exceeds the CNF" in verdict.reason and time.perf_counter() - t0 < 5
 
 

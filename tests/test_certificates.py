@@ -12,27 +12,32 @@ from hypothesis import HealthCheck, given, settings
 
 from coinsat.certificates.build import closed_set, invariant
 from coinsat.certificates.build.bounded import build_bounded
-from coinsat.certificates.check import check_certificate
 from coinsat.certificates.build.make import certify
 from coinsat.certificates.build.screens import screen
+from coinsat.certificates.check import check_certificate
+from coinsat.certificates.check.placements import is_goal
 from coinsat.cli import main
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.search.bfs import solve_bfs
 from coinsat.solve import solve
-from coinsat.certificates.check.placements import is_goal
 from tests.strategies import configurations, instances
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER = ROOT / "instances" / "paper"
 
 # 3x3 diagonal plus the two other centre-column coins: optimum 6, a small non-trivial DRAT proof.
-DIAG3 = make_instance("square", [(0, 0), (1, 1), (2, 2), (1, 2), (2, 1)], [(0, 2), (1, 1), (2, 0), (1, 2), (2, 1)],
-                      name="diag3")
+DIAG3 = make_instance(
+    "square", [(0, 0), (1, 1), (2, 2), (1, 2), (2, 1)], [(0, 2), (1, 1), (2, 0), (1, 2), (2, 1)], name="diag3"
+)
 # unsolvable on the square grid (a Theorem 2 counterexample), but not by any screen: needs the closed set.
-CLOSED = make_instance("square", [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (0, 2)],
-                       [(0, 0), (0, 1), (0, 2), (4, 0), (4, 1), (4, 2)], name="line-to-columns")
+CLOSED = make_instance(
+    "square",
+    [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (0, 2)],
+    [(0, 0), (0, 1), (0, 2), (4, 0), (4, 1), (4, 2)],
+    name="line-to-columns",
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
@@ -108,8 +113,9 @@ def test_closed_set_accepted_and_missing_successor_rejected():
 
 
 def test_closed_set_on_a_window_says_window():
-    inst = make_instance("triangular", [(0, 0), (1, 0), (2, 0), (3, 0)], [(1, 1), (1, 0), (2, 1), (0, 2)],
-                         margin=1)  # the claw: unsolvable, here shown only inside the window
+    inst = make_instance(
+        "triangular", [(0, 0), (1, 0), (2, 0), (3, 0)], [(1, 1), (1, 0), (2, 1), (0, 2)], margin=1
+    )  # the claw: unsolvable, here shown only inside the window
     cert = closed_set.forward_closure(inst)
     assert cert is not None and cert["scope"] == "window"
     assert check_certificate(inst, cert).ok
@@ -199,8 +205,7 @@ def _imports(path: Path, package: str) -> set[str]:
 
 
 CHECK_DIR = ROOT / "coinsat" / "certificates" / "check"
-FINDERS = ("coinsat.certificates.build", "coinsat.search", "coinsat.theory", "coinsat.constructive",
-           "coinsat.solve")
+FINDERS = ("coinsat.certificates.build", "coinsat.search", "coinsat.theory", "coinsat.constructive", "coinsat.solve")
 
 
 @pytest.mark.parametrize("module", sorted(p.name for p in CHECK_DIR.glob("*.py")))

@@ -42,8 +42,9 @@ def test_unsolvable_exit_zero_with_global_certificate(capsys):
 
 
 def test_bounded_and_unknown(capsys):
-    code, out, _ = run(capsys, "solve", "instances/paper/diagonal.toml", "--method", "bfs",
-                       "--max-moves", "10", "--json")
+    code, out, _ = run(
+        capsys, "solve", "instances/paper/diagonal.toml", "--method", "bfs", "--max-moves", "10", "--json"
+    )
     obj = json.loads(out)
     assert code == 0 and obj["status"] == "bounded" and obj["length"] is None
     assert 1 <= obj["lower_bound"] <= 11
@@ -78,8 +79,9 @@ def test_show_draws_every_step(capsys, tmp_path):
 
 
 def test_console_entry_point_runs():
-    p = subprocess.run([sys.executable, "-m", "coinsat", "show", "instances/paper/rhomboid.toml"],
-                       capture_output=True, text=True)
+    p = subprocess.run(
+        [sys.executable, "-m", "coinsat", "show", "instances/paper/rhomboid.toml"], capture_output=True, text=True
+    )
     assert p.returncode == 0 and "start" in p.stdout
 
 
@@ -94,8 +96,10 @@ def test_verify_accepts_legal_moves_outside_a_triangular_window(capsys, tmp_path
         moves.append([list(a), list(dest)])
         tri = [dest if x == a else x for x in tri]
     inst = tmp_path / "tri.toml"
-    inst.write_text('board = "triangular"\nmargin = 1\nstart = [[0, 0], [1, 0], [0, 1]]\n'
-                    f"goal = {json.dumps([list(c) for c in tri])}\n")
+    inst.write_text(
+        'board = "triangular"\nmargin = 1\nstart = [[0, 0], [1, 0], [0, 1]]\n'
+        f"goal = {json.dumps([list(c) for c in tri])}\n"
+    )
     sol = tmp_path / "sol.json"
     sol.write_text(json.dumps({"moves": moves}))
     code, out, _ = run(capsys, "verify", str(inst), str(sol))

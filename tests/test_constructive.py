@@ -43,12 +43,14 @@ def tri_instances(draw, max_coins=6, side=4):
     a = draw(st.permutations(cells))[:n]
     b = draw(st.permutations(cells))[:n]
     scheme = draw(st.sampled_from(("o", "o", "AB", "full")))
-    labels = {"o": ["o"] * n, "AB": [draw(st.sampled_from("AB")) for _ in range(n)],
-              "full": [f"c{i}" for i in range(n)]}[scheme]
+    labels = {
+        "o": ["o"] * n,
+        "AB": [draw(st.sampled_from("AB")) for _ in range(n)],
+        "full": [f"c{i}" for i in range(n)],
+    }[scheme]
     goal_labels = draw(st.permutations(labels))
     placement = draw(st.sampled_from(("fixed", "fixed", "fixed", "translate", "congruent")))
-    return make_instance(TRI, dict(zip(a, labels)), dict(zip(b, goal_labels)),
-                         goal_placement=placement, name="random")
+    return make_instance(TRI, dict(zip(a, labels)), dict(zip(b, goal_labels)), goal_placement=placement, name="random")
 
 
 def _bound(inst) -> int:
@@ -170,8 +172,8 @@ def test_cli_construct_json(tmp_path, capsys):
 # --- square grid (Theorem 2) ----------------------------------------------------------------
 
 from coinsat.constructive import square as sq  # noqa: E402
-from coinsat.constructive.base import Play  # noqa: E402
 from coinsat.constructive.absorb import Engine  # noqa: E402
+from coinsat.constructive.base import Play  # noqa: E402
 from coinsat.constructive.staircase import IDENTITY, MIRROR  # noqa: E402
 from coinsat.rules import Move, check_move  # noqa: E402
 from coinsat.theory.span import lattice_span  # noqa: E402
@@ -286,8 +288,7 @@ def test_square_counterexample_is_refused():
 
 
 def test_square_scope_errors():
-    labeled = make_instance("square", {(0, 0): "A", (1, 0): "B", (2, 0): "A"},
-                            {(0, 0): "B", (1, 0): "A", (2, 0): "A"})
+    labeled = make_instance("square", {(0, 0): "A", (1, 0): "B", (2, 0): "A"}, {(0, 0): "B", (1, 0): "A", (2, 0): "A"})
     with pytest.raises(ConstructionError, match="unlabeled"):
         construct(labeled)
     none = make_instance("square", [(0, 0), (1, 1)], [(1, 0), (0, 1)])
@@ -299,8 +300,11 @@ def test_constructions_never_repeat_a_configuration():
     """Loops (the two halves undoing each other) are cut before certification."""
     from coinsat.io.instance_format import read_instance
 
-    for path in ("instances/paper/h-to-o.toml", "instances/paper/diagonal.toml",
-                 "instances/paper/pyramid-to-line.toml"):
+    for path in (
+        "instances/paper/h-to-o.toml",
+        "instances/paper/diagonal.toml",
+        "instances/paper/pyramid-to-line.toml",
+    ):
         built, result = construct(read_instance(path))
         trace = verify(built, result.solution).trace
         assert len(set(trace)) == len(trace)

@@ -23,8 +23,9 @@ from coinsat.result import Result, Status
 from coinsat.solution import Solution
 
 ROOT = Path(__file__).resolve().parent.parent
-SAVED = sorted((ROOT / "tests" / "data" / "regressions").glob("*.toml")) \
-    + sorted((ROOT / "tests" / "data" / "crosscheck_failures").glob("*.toml"))
+SAVED = sorted((ROOT / "tests" / "data" / "regressions").glob("*.toml")) + sorted(
+    (ROOT / "tests" / "data" / "crosscheck_failures").glob("*.toml")
+)
 
 
 def _load_script():
@@ -61,8 +62,11 @@ def test_engines_agree_on_random_instances(seed):
 def test_random_cases_are_reproducible_and_cover_the_mix():
     cases = [cc.random_case(s) for s in range(400)]
     again = cc.random_case(17)
-    assert (again.instance.start, again.instance.goal, again.horizon) == \
-        (cases[17].instance.start, cases[17].instance.goal, cases[17].horizon)
+    assert (again.instance.start, again.instance.goal, again.horizon) == (
+        cases[17].instance.start,
+        cases[17].instance.goal,
+        cases[17].horizon,
+    )
     columns = list(zip(*(c.category for c in cases)))
     assert set(columns[0]) == {"square", "triangular", "graph"}
     assert set(columns[1]) == {"labeled", "unlabeled"}
@@ -80,8 +84,9 @@ def test_a_walk_goal_is_solvable_within_the_horizon():
     for case in walks:
         results, problems = cc.check(case.instance, case.horizon, ("bfs", "sat"), time_limit=LIMIT)
         assert not problems, problems
-        assert all(r.status in cc.FOUND for r in results.values() if r.method != "screen"), \
-            {e: cc.describe(r) for e, r in results.items()}
+        assert all(r.status in cc.FOUND for r in results.values() if r.method != "screen"), {
+            e: cc.describe(r) for e, r in results.items()
+        }
 
 
 @pytest.mark.parametrize("path", SAVED, ids=lambda p: p.stem)
@@ -90,6 +95,7 @@ def test_saved_disagreement(path):
 
 
 # --- the comparison rules on made-up answers ---------------------------------------------
+
 
 def _inst():
     return make_instance("square", [(0, 0), (1, 0), (0, 1)], [(1, 0), (0, 1), (1, 1)])
@@ -179,9 +185,13 @@ def test_a_disagreement_is_saved_and_replayable(tmp_path):
     # seed 7 has a triangular coin at x = -1: saved translated by one cell (the picture
     # writer cannot draw x < 0), the same puzzle
     assert meta["translated_by"] == [1, 0]
+
     def coins(inst, dx=0):
-        return [sorted(((inst.board.coords[c][0] + dx, inst.board.coords[c][1]), lab) for c, lab in conf.coins)
-                for conf in (inst.start, inst.goal)]
+        return [
+            sorted(((inst.board.coords[c][0] + dx, inst.board.coords[c][1]), lab) for c, lab in conf.coins)
+            for conf in (inst.start, inst.goal)
+        ]
+
     assert coins(back) == coins(case.instance, dx=1)
     assert (back.d, back.goal_placement, back.margin) == (case.instance.d, "fixed", case.instance.margin)
     assert cc.check_file(path, time_limit=LIMIT) == []
@@ -189,10 +199,27 @@ def test_a_disagreement_is_saved_and_replayable(tmp_path):
 
 # --- the parallel campaign ------------------------------------------------------------------
 
+
 def test_campaign_runs_every_seed_in_parallel_and_reports(tmp_path):
     report = tmp_path / "r.md"
-    code = cc.main(["--n", "4", "--seed", "3", "--workers", "2", "--time-limit", str(LIMIT),
-                    "--failures", str(tmp_path), "--report", str(report), "--progress", "0"])
+    code = cc.main(
+        [
+            "--n",
+            "4",
+            "--seed",
+            "3",
+            "--workers",
+            "2",
+            "--time-limit",
+            str(LIMIT),
+            "--failures",
+            str(tmp_path),
+            "--report",
+            str(report),
+            "--progress",
+            "0",
+        ]
+    )
     text = report.read_text()
     assert code == 0 and "instances: 4; workers: 2" in text and "**disagreements: 0**" in text
     assert "--workers 2" in text  # the exact command

@@ -14,10 +14,10 @@ from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.search.bfs import solve_bfs
-from coinsat.theory.reach import exact_for, lower_bound
-from coinsat.search.driver import STRATEGIES, widen, solve_sat
-from coinsat.solve import solve
+from coinsat.search.driver import STRATEGIES, solve_sat, widen
 from coinsat.solution import verify
+from coinsat.solve import solve
+from coinsat.theory.reach import exact_for, lower_bound
 
 from .strategies import instances
 from .test_sat import walked
@@ -132,8 +132,9 @@ def test_no_noop_needs_linear():
 
 
 def testwiden_makes_the_window_exact():
-    inst = make_instance("triangular", [(0, 0), (1, 0), (0, 1)], [(3, 0), (4, 0), (3, 1)],
-                         goal_placement="fixed", margin=1)
+    inst = make_instance(
+        "triangular", [(0, 0), (1, 0), (0, 1)], [(3, 0), (4, 0), (3, 1)], goal_placement="fixed", margin=1
+    )
     assert not exact_for(inst, 6)
     wide = widen(inst, 6)
     assert exact_for(wide, 6) and wide.board.size > inst.board.size
@@ -156,8 +157,9 @@ PAPER = sorted(Path("instances/paper").glob("*.toml"))
 SLOW = {"vee-2-2", "one-extra"}
 
 
-@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.slow] if p.stem in SLOW else [])
-                                  for p in PAPER])
+@pytest.mark.parametrize(
+    "path", [pytest.param(p, id=p.stem, marks=[pytest.mark.slow] if p.stem in SLOW else []) for p in PAPER]
+)
 def test_paper_instances_by_sat(path):
     inst = read_instance(path)
     expected = dict(inst.metadata).get("expected")
@@ -176,8 +178,19 @@ def test_cli_solve_sat_json(capsys):
 
     from coinsat.cli import main
 
-    code = main(["solve", "instances/paper/swap5-b.toml", "--method", "sat", "--solver", "glucose4",
-                 "--strategy", "geometric", "--json"])
+    code = main(
+        [
+            "solve",
+            "instances/paper/swap5-b.toml",
+            "--method",
+            "sat",
+            "--solver",
+            "glucose4",
+            "--strategy",
+            "geometric",
+            "--json",
+        ]
+    )
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["status"] == "optimal" and out["length"] == 11 and out["method"] == "sat"
 
@@ -210,8 +223,7 @@ def test_ctrl_c_in_the_loop_gives_unknown_with_the_bound_so_far():
 def test_window_cap_is_unknown_with_the_distance_bound():
     """D6: the window exact for the first horizon would pass the cap: a limit, not bad input."""
     dx = 60
-    inst = make_instance("triangular", [(0, 0), (1, 0), (0, 1), (1, 1)],
-                         [(dx, 0), (dx + 1, 0), (dx, 1), (dx + 1, 1)])
+    inst = make_instance("triangular", [(0, 0), (1, 0), (0, 1), (1, 1)], [(dx, 0), (dx + 1, 0), (dx, 1), (dx + 1, 1)])
     r = solve_sat(inst)
     assert r.status is Status.UNKNOWN and r.stats["stopped"].startswith("window cap")
     assert r.lower_bound >= dx  # each goal cell is >= dx - 1 cells from every start coin

@@ -63,8 +63,10 @@ def check_model(inst, text, model, horizon):
 @pytest.mark.parametrize("horizon, sat", [(17, False), (18, True)])
 def test_diagonal_threshold_cnf(horizon, sat, tmp_path, capsys):
     path = tmp_path / f"diagonal-{horizon}.cnf"
-    assert main(["export", str(PAPER / "diagonal.toml"), "--horizon", str(horizon), "--format", "cnf",
-                 "-o", str(path)]) == 0
+    assert (
+        main(["export", str(PAPER / "diagonal.toml"), "--horizon", str(horizon), "--format", "cnf", "-o", str(path)])
+        == 0
+    )
     text = path.read_text()
     assert f"c expected: {'SAT' if sat else 'UNSAT'}" in text
     model = solve_cnf_text(text)
@@ -78,13 +80,16 @@ def test_diagonal_threshold_cnf(horizon, sat, tmp_path, capsys):
 def test_diagonal_threshold_external_cadical(horizon, sat, tmp_path):
     inst = read_instance(PAPER / "diagonal.toml")
     path = tmp_path / "f.cnf.xz"  # cadical reads xz-compressed files too
-    assert main(["export", str(PAPER / "diagonal.toml"), "--horizon", str(horizon), "--format", "cnf",
-                 "-o", str(path)]) == 0
+    assert (
+        main(["export", str(PAPER / "diagonal.toml"), "--horizon", str(horizon), "--format", "cnf", "-o", str(path)])
+        == 0
+    )
     p = subprocess.run(["cadical", "-q", str(path)], capture_output=True, text=True, timeout=300)
     assert p.returncode == (10 if sat else 20), p.stdout[-500:]
     if sat:
-        model = [int(x) for line in p.stdout.splitlines() if line.startswith("v ")
-                 for x in line[2:].split() if x != "0"]
+        model = [
+            int(x) for line in p.stdout.splitlines() if line.startswith("v ") for x in line[2:].split() if x != "0"
+        ]
         check_model(inst, lzma.decompress(path.read_bytes()).decode(), model, horizon)
 
 
@@ -113,8 +118,7 @@ def test_export_twice_gives_identical_bytes(tmp_path):
     for fmt, name in (("cnf", "a.cnf"), ("cnf", "a.cnf.xz"), ("wcnf", "a.wcnf"), ("opb", "a.opb")):
         paths = [tmp_path / "1" / name, tmp_path / "2" / name]
         for p in paths:
-            assert main(["export", str(PAPER / "h-to-o.toml"), "--horizon", "5", "--format", fmt,
-                         "-o", str(p)]) == 0
+            assert main(["export", str(PAPER / "h-to-o.toml"), "--horizon", "5", "--format", fmt, "-o", str(p)]) == 0
         assert paths[0].read_bytes() == paths[1].read_bytes()
     raw = lzma.decompress((tmp_path / "1" / "a.cnf.xz").read_bytes()).decode()
     assert raw == export(read_instance(PAPER / "h-to-o.toml"), "cnf", 5)
@@ -128,8 +132,12 @@ def test_identical_bytes_across_processes(fmt):
     horizon = [] if fmt == "pddl" else ["--horizon", "5"]
     outs = []
     for seed in ("1", "2"):
-        p = subprocess.run([sys.executable, "-m", "coinsat", "export", str(PAPER / "swap5-b.toml"), "--format", fmt,
-                            *horizon], capture_output=True, env={**os.environ, "PYTHONHASHSEED": seed}, timeout=120)
+        p = subprocess.run(
+            [sys.executable, "-m", "coinsat", "export", str(PAPER / "swap5-b.toml"), "--format", fmt, *horizon],
+            capture_output=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            timeout=120,
+        )
         assert p.returncode == 0, p.stderr
         outs.append(p.stdout)
     assert outs[0] == outs[1] and outs[0]
@@ -236,14 +244,17 @@ def test_opb_external_minisat_plus(name, horizon, tmp_path):
 # --- CLI ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("argv", [
-    ["--format", "cnf"],                               # no horizon
-    ["--format", "pddl", "--horizon", "3"],            # PDDL has none
-    ["--format", "cnf", "--horizon", "3", "--option", "nope=1"],
-    ["--format", "cnf", "--horizon", "3", "--option", "commute=2"],
-    ["--format", "xyz", "--horizon", "3"],
-    ["--format", "cnf", "--horizon", "-1"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--format", "cnf"],  # no horizon
+        ["--format", "pddl", "--horizon", "3"],  # PDDL has none
+        ["--format", "cnf", "--horizon", "3", "--option", "nope=1"],
+        ["--format", "cnf", "--horizon", "3", "--option", "commute=2"],
+        ["--format", "xyz", "--horizon", "3"],
+        ["--format", "cnf", "--horizon", "-1"],
+    ],
+)
 def test_bad_parameters_exit_2(argv, capsys):
     try:
         code = main(["export", str(PAPER / "h-to-o.toml"), *argv])
@@ -258,8 +269,9 @@ def test_format_choices_come_from_the_registry():
 
 
 def test_encoding_options_reach_the_header(capsys):
-    assert main(["export", str(PAPER / "h-to-o.toml"), "--horizon", "2", "--format", "cnf",
-                 "--option", "commute=0"]) == 0
+    assert (
+        main(["export", str(PAPER / "h-to-o.toml"), "--horizon", "2", "--format", "cnf", "--option", "commute=0"]) == 0
+    )
     assert "commute=0" in capsys.readouterr().out
 
 
@@ -283,7 +295,9 @@ def test_pddl_is_sane(inst):
     assert _balanced(task.domain) and _balanced(task.problem)
     body = lambda t: "\n".join(l.split(";", 1)[0] for l in t.splitlines())  # noqa: E731
     dom, prob = body(task.domain), body(task.problem)
-    declared = set(re.findall(r"\b([a-z]\w*)\b", " ".join(re.findall(r"\(:(?:objects|constants)([^)]*)\)", dom + prob))))
+    declared = set(
+        re.findall(r"\b([a-z]\w*)\b", " ".join(re.findall(r"\(:(?:objects|constants)([^)]*)\)", dom + prob)))
+    )
     used = set(re.findall(r"\((?:occupied|empty|adj|before|holds) ([^)]*)\)", prob + dom))
     for args in used:
         for name in args.split():
@@ -305,9 +319,13 @@ def test_plans_read_back_through_cell_names(inst):
 
 def test_pddl_output_paths(tmp_path):
     assert output_paths(str(tmp_path / "out") + "/", "pddl", ["domain", "problem"]) == [
-        tmp_path / "out" / "domain.pddl", tmp_path / "out" / "problem.pddl"]
+        tmp_path / "out" / "domain.pddl",
+        tmp_path / "out" / "problem.pddl",
+    ]
     assert output_paths(str(tmp_path / "d.pddl"), "pddl", ["domain", "problem"]) == [
-        tmp_path / "d.domain.pddl", tmp_path / "d.pddl"]
+        tmp_path / "d.domain.pddl",
+        tmp_path / "d.pddl",
+    ]
     assert main(["export", str(PAPER / "h-to-o.toml"), "--format", "pddl", "-o", str(tmp_path / "t")]) == 0
     assert (tmp_path / "t" / "domain.pddl").read_text().startswith(";")
 
@@ -316,8 +334,22 @@ def run_fd(inst, tmp_path: Path) -> Solution | None:
     task = pddl_task(inst)
     (tmp_path / "domain.pddl").write_text(task.domain)
     (tmp_path / "problem.pddl").write_text(task.problem)
-    p = subprocess.run(["python3", fast_downward_driver(), "--plan-file", "plan", "domain.pddl", "problem.pddl",
-                        "--search", "astar(lmcut())"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    p = subprocess.run(
+        [
+            "python3",
+            fast_downward_driver(),
+            "--plan-file",
+            "plan",
+            "domain.pddl",
+            "problem.pddl",
+            "--search",
+            "astar(lmcut())",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if p.returncode in (10, 11):  # proven unsolvable
         return None
     assert p.returncode == 0, p.stdout[-1000:]

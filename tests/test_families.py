@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
+from coinsat import geometry
 from coinsat.board import span_coords
 from coinsat.families import diagonal_flip, diagonal_target, v_shape, vdiag
 from coinsat.io.instance_format import read_instance
-from coinsat import geometry
 
 
 @pytest.mark.parametrize("a,b", [(1, 0), (1, 1), (2, 1), (2, 2), (3, 2), (3, 3), (5, 4)])

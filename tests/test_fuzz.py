@@ -17,7 +17,8 @@ import warnings
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
 REGRESSIONS = ROOT / "tests" / "data" / "fuzz_regressions"
@@ -69,17 +70,21 @@ def test_short_campaign_keeps_the_invariant(seeds):
 
 # --- the judge itself: an invariant that accepts everything would be useless --------------
 
-@pytest.mark.parametrize("code, stderr, verdict", [
-    (0, "", None),
-    (3, "coinsat: interrupted\n", None),
-    (4, "coinsat: internal error\n", "exit 4"),
-    (None, "", "exit None"),
-    (1, "Traceback (most recent call last):\n  ...\n", "traceback on stderr"),
-    (2, "coinsat: error: {dir}/x.toml:3: bad\n", None),
-    (2, "coinsat: error: something went wrong\n", "exit 2 message names no input file"),
-    (2, "coinsat: error: {dir}/x.toml:3: bad\nmore text\n", "exit 2 without exactly one 'coinsat: error:' line"),
-    (2, "usage: coinsat [-h]\ncoinsat: error: unrecognized arguments: -x\n", None),
-])
+
+@pytest.mark.parametrize(
+    "code, stderr, verdict",
+    [
+        (0, "", None),
+        (3, "coinsat: interrupted\n", None),
+        (4, "coinsat: internal error\n", "exit 4"),
+        (None, "", "exit None"),
+        (1, "Traceback (most recent call last):\n  ...\n", "traceback on stderr"),
+        (2, "coinsat: error: {dir}/x.toml:3: bad\n", None),
+        (2, "coinsat: error: something went wrong\n", "exit 2 message names no input file"),
+        (2, "coinsat: error: {dir}/x.toml:3: bad\nmore text\n", "exit 2 without exactly one 'coinsat: error:' line"),
+        (2, "usage: coinsat [-h]\ncoinsat: error: unrecognized arguments: -x\n", None),
+    ],
+)
 def test_judge_accepts_only_the_invariant(code, stderr, verdict):
     assert fuzz.judge(code, stderr, ["{dir}/x.toml"]) == verdict
 
@@ -87,6 +92,7 @@ def test_judge_accepts_only_the_invariant(code, stderr, verdict):
 def test_a_traceback_in_main_is_caught_as_a_failure(monkeypatch):
     def boom(argv):
         raise RuntimeError("boom")
+
     monkeypatch.setattr(fuzz, "coinsat_main", boom)
     out = fuzz.run_case(fuzz.Case("cli", ("show",), ()))
     assert out.failure and "RuntimeError" in out.failure
@@ -94,14 +100,21 @@ def test_a_traceback_in_main_is_caught_as_a_failure(monkeypatch):
 
 # --- hypothesis: structured changes of the seed objects ----------------------------------
 
+
 def _values():
     leaves = st.one_of(
-        st.integers(), st.integers(min_value=10**90, max_value=10**200), st.booleans(),
-        st.floats(allow_nan=True), st.text(max_size=30),
+        st.integers(),
+        st.integers(min_value=10**90, max_value=10**200),
+        st.booleans(),
+        st.floats(allow_nan=True),
+        st.text(max_size=30),
         st.sampled_from(["o", "A", "é", "2", ".", "o o\no .\n", " o\no o\n", "", "translate", "graph"]),
     )
-    return st.recursive(leaves, lambda inner: st.lists(inner, max_size=4)
-                        | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=12)
+    return st.recursive(
+        leaves,
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+        max_leaves=12,
+    )
 
 
 def _replace_somewhere(obj, data):
@@ -131,20 +144,27 @@ def test_structured_solution_changes_keep_the_invariant(seeds, data):
     inst_name, sol = data.draw(st.sampled_from(seeds.solutions))
     obj = _replace_somewhere(json.loads(sol), data)
     text = json.dumps(obj)
-    case = fuzz.Case("solution", ("verify", "{dir}/x.toml", "{dir}/s.json"),
-                     (("x.toml", seeds.instances[inst_name]), ("s.json", text.encode())))
+    case = fuzz.Case(
+        "solution",
+        ("verify", "{dir}/x.toml", "{dir}/s.json"),
+        (("x.toml", seeds.instances[inst_name]), ("s.json", text.encode())),
+    )
     out = fuzz.run_case(case)
     assert out.failure is None, (text[:2000], out.stderr[-1500:])
 
 
 # --- memory: large inputs in child processes ------------------------------------------------
 
-@pytest.mark.parametrize("name", [
-    "picture row of 5 MB (dots)",                       # D13
-    "verify: 50k far cells after an illegal move",      # D8
-    "graph path of 20000 cells",                        # D10
-    "nesting 100k deep (JSON)",                         # D11
-])
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "picture row of 5 MB (dots)",  # D13
+        "verify: 50k far cells after an illegal move",  # D8
+        "graph path of 20000 cells",  # D10
+        "nesting 100k deep (JSON)",  # D11
+    ],
+)
 def test_large_inputs_stay_within_the_memory_bound(name):
     argv, files = fuzz.memory_cases()[name]
     code, rss, size, _, err = fuzz.run_memory_case(argv, files)
@@ -152,6 +172,7 @@ def test_large_inputs_stay_within_the_memory_bound(name):
 
 
 # --- replay of every saved failing input ------------------------------------------------------
+
 
 def _regressions():
     if not REGRESSIONS.is_dir():

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import deque
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from coinsat import geometry
 from coinsat.geometry import apply, ball, distance, hull, lattice, neighbours, symmetries
@@ -17,14 +18,17 @@ def _dim(name: str) -> int:
     return lattice(name).dimension
 
 
-@pytest.mark.parametrize("name, degree, order", [
-    ("square", 4, 8), ("triangular", 6, 12), ("cubic", 6, 48), ("hypercubic-2", 4, 8), ("hypercubic-4", 8, 384)])
+@pytest.mark.parametrize(
+    "name, degree, order",
+    [("square", 4, 8), ("triangular", 6, 12), ("cubic", 6, 48), ("hypercubic-2", 4, 8), ("hypercubic-4", 8, 384)],
+)
 def test_degree_and_point_group_order(name, degree, order):
     origin = (0,) * _dim(name)
     assert len(set(neighbours(name, origin))) == degree
     group = symmetries(name)
-    assert len(group) == order and group[0] == tuple(tuple(int(i == k) for k in range(_dim(name)))
-                                                     for i in range(_dim(name)))
+    assert len(group) == order and group[0] == tuple(
+        tuple(int(i == k) for k in range(_dim(name))) for i in range(_dim(name))
+    )
 
 
 @pytest.mark.parametrize("name", NAMES)

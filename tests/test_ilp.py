@@ -28,9 +28,9 @@ from coinsat.io.instance_format import read_instance
 from coinsat.io.lp_export import lp_text, mps_text, write_lp, write_mps
 from coinsat.result import Status
 from coinsat.search.bfs import solve_bfs
-from coinsat.theory.reach import configuration_count
 from coinsat.search.ilp import solve_ilp
 from coinsat.solution import verify
+from coinsat.theory.reach import configuration_count
 
 from .strategies import instances
 
@@ -93,8 +93,13 @@ def test_ilp_without_horizon_on_lattices(inst):
         assert bfs.status in NONE and ilp.status in NONE
 
 
-OPTION_SETS = [dict(noop_last=False, windows=False, no_return=False),
-               dict(noop_last=False), dict(windows=False), dict(no_return=False), dict(counts=True)]
+OPTION_SETS = [
+    dict(noop_last=False, windows=False, no_return=False),
+    dict(noop_last=False),
+    dict(windows=False),
+    dict(no_return=False),
+    dict(counts=True),
+]
 
 
 @settings(max_examples=20, deadline=None)
@@ -109,20 +114,20 @@ def test_optional_families_keep_the_optimum(inst, options):
 
 # PuLP 3: (status, sol_status) -> what coinsat may conclude
 PULP3 = {
-    (1, 1): (SAT, True),        # optimal
-    (1, 2): (SAT, False),       # time limit with an incumbent (HiGHS and CBC report status 1!)
-    (0, 0): (UNKNOWN, False),   # time limit, no incumbent
-    (-1, -1): (UNSAT, False),   # proven infeasible
-    (-1, 0): (UNSAT, False),    # CBC "Integer infeasible"
+    (1, 1): (SAT, True),  # optimal
+    (1, 2): (SAT, False),  # time limit with an incumbent (HiGHS and CBC report status 1!)
+    (0, 0): (UNKNOWN, False),  # time limit, no incumbent
+    (-1, -1): (UNSAT, False),  # proven infeasible
+    (-1, 0): (UNSAT, False),  # CBC "Integer infeasible"
     (-2, -2): (UNKNOWN, False),
     (-3, 0): (UNKNOWN, False),
 }
 # PuLP 4: (LpSolveStatus, has_solution)
 PULP4 = {
     (1, True): (SAT, True),
-    (-4, True): (SAT, False),   # TimeLimit with an incumbent
+    (-4, True): (SAT, False),  # TimeLimit with an incumbent
     (-4, False): (UNKNOWN, False),
-    (-7, True): (SAT, False),   # GapLimit
+    (-7, True): (SAT, False),  # GapLimit
     (-10, False): (UNKNOWN, False),
     (0, False): (UNKNOWN, False),
     (-3, False): (UNKNOWN, False),  # Undefined (HiGHS "unbounded or infeasible")

@@ -1,6 +1,7 @@
 """Instances: goal placements and windows."""
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coinsat import geometry
 from coinsat.board import span_coords

@@ -81,12 +81,15 @@ HOSTILE = [
     ('board = "square"\nstart = ' + "[" * 5000 + "]" * 5000 + "\ngoal = [[0, 0]]\n", 2, "nested too deeply"),
     ('board = "square"\nadjacency = 123456789012345678901234567890\n' + SQ3, 2, "between 1 and 64"),
     ('board = "square"\nadjacency = 65\n' + SQ3, 2, "between 1 and 64"),
-    ('board = "square"\nstart = [[0x' + "f" * 5000 + ', 0]]\ngoal = [[0, 0]]\n', 2, "10^100"),
+    ('board = "square"\nstart = [[0x' + "f" * 5000 + ", 0]]\ngoal = [[0, 0]]\n", 2, "10^100"),
     ('board = "square"\nstart = []\ngoal = []\n', 2, "the start has no coins"),
     ('board = "triangular"\nstart = """\n. .\n"""\ngoal = """\n. .\n"""\n', 2, "the start has no coins"),
     ('board = "graph"\nstart = []\ngoal = []\n[graph]\nedges = [[1, 2]]\n', 2, "the start has no coins"),
-    ('board = "graph"\ngoal_placement = "translate"\nstart = [1]\ngoal = [1]\n[graph]\nedges = [[1, 2]]\n',
-     2, "goal_placement"),
+    (
+        'board = "graph"\ngoal_placement = "translate"\nstart = [1]\ngoal = [1]\n[graph]\nedges = [[1, 2]]\n',
+        2,
+        "goal_placement",
+    ),
     ('board = "square"\nstart = """\no o\no .\n"""\ngoal = """\no o\n', 6, "Unterminated string"),
     ("board = 'square'\nstart = '''\no o\n'''\n# a comment with a quote \"\ngoal = '''\no\n", 6, "malformed TOML"),
     ('board = "square"\nstart = """\nó o\no .\n"""\ngoal = """\no o\n. o\n"""\n', 3, "ASCII"),
@@ -111,7 +114,10 @@ def test_d_up_to_64_is_answered_even_above_every_neighbour_count():
 @pytest.mark.parametrize("ch", list("aZ9é²中ß"))
 def test_pictures_and_tables_accept_the_same_labels(ch, tmp_path):
     pic = f'board = "square"\nstart = """\n{ch} o\n"""\ngoal = """\n{ch} o\n"""\n'
-    table = f'board = "square"\nstart = {{ "{ch}" = [[0, 0]], o = [[1, 0]] }}\ngoal = {{ "{ch}" = [[0, 0]], o = [[1, 0]] }}\n'
+    table = (
+        f'board = "square"\nstart = {{ "{ch}" = [[0, 0]], o = [[1, 0]] }}\n'
+        f'goal = {{ "{ch}" = [[0, 0]], o = [[1, 0]] }}\n'
+    )
     outcomes = []
     for text in (pic, table):
         try:
@@ -159,9 +165,11 @@ def test_triangular_coins_left_of_the_origin_round_trip():
     """A coin at x < 0 but column 2x + y >= 0 was dropped from the picture (found by crosscheck, seed 7)."""
     from coinsat.instance import make_instance
 
-    inst = make_instance("triangular", {(0, 0): "A", (1, 0): "A", (0, 1): "A"},
-                         {(0, 0): "A", (1, 0): "A", (-1, 2): "A"}, margin=1)
+    inst = make_instance(
+        "triangular", {(0, 0): "A", (1, 0): "A", (0, 1): "A"}, {(0, 0): "A", (1, 0): "A", (-1, 2): "A"}, margin=1
+    )
     back = parse_instance(format_instance(inst))
     for a, b in ((inst.start, back.start), (inst.goal, back.goal)):
-        assert sorted((inst.board.coords[c], lab) for c, lab in a.coins) == \
-            sorted((back.board.coords[c], lab) for c, lab in b.coins)
+        assert sorted((inst.board.coords[c], lab) for c, lab in a.coins) == sorted(
+            (back.board.coords[c], lab) for c, lab in b.coins
+        )

@@ -68,7 +68,7 @@ def imports(module: str, source: str) -> set[str]:
             continue
         for n in names:
             if n == "coinsat" or n.startswith("coinsat."):
-                rel = n[len("coinsat."):] if n != "coinsat" else ""
+                rel = n[len("coinsat.") :] if n != "coinsat" else ""
                 while rel not in MODULES and "." in rel:
                     rel = rel.rpartition(".")[0]
                 if rel in MODULES and rel != module:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-
 import hashlib
 import io
 import json
@@ -12,9 +11,9 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from coinsat.certificates.build.make import certify
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.layers import U64, _Rule
-from coinsat.certificates.build.make import certify
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.rules import successors

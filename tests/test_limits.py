@@ -35,8 +35,10 @@ def run(capsys, *argv):
 def tri_far(tmp_path, dx: int) -> Path:
     """Four coins in a rhombus and the same rhombus dx cells to the east (the report's tri_far_<dx>)."""
     path = tmp_path / f"tri_far_{dx}.toml"
-    path.write_text('board = "triangular"\nstart = [[0,0],[1,0],[0,1],[1,1]]\n'
-                    f"goal = [[{dx},0],[{dx + 1},0],[{dx},1],[{dx + 1},1]]\n")
+    path.write_text(
+        'board = "triangular"\nstart = [[0,0],[1,0],[0,1],[1,1]]\n'
+        f"goal = [[{dx},0],[{dx + 1},0],[{dx},1],[{dx + 1},1]]\n"
+    )
     return path
 
 
@@ -46,14 +48,21 @@ def coinsat(*argv) -> list[str]:
 
 # --- D4: Ctrl-C --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("solver_args", [(), ("--solver", "glucose4", "--time-limit", "60")],
-                         ids=["cadical-no-limit", "glucose4-limited"])
+
+@pytest.mark.parametrize(
+    "solver_args", [(), ("--solver", "glucose4", "--time-limit", "60")], ids=["cadical-no-limit", "glucose4-limited"]
+)
 def test_ctrl_c_during_sat_gives_interrupted_exit_3_and_no_file(tmp_path, solver_args):
     inst = tmp_path / "v33.toml"
     assert main(["family", "vdiag", "--a", "3", "--b", "3", "-o", str(inst)]) == 0
     out = tmp_path / "out.json"
-    p = subprocess.Popen(coinsat("solve", inst, "--method", "sat", "-o", out, "--json", *solver_args),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    p = subprocess.Popen(
+        coinsat("solve", inst, "--method", "sat", "-o", out, "--json", *solver_args),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     time.sleep(3.0)  # V(3,3) needs 53 moves: SAT is still working on the lower bound
     p.send_signal(signal.SIGINT)
     stdout, stderr = p.communicate(timeout=30)  # a hang (PySAT's SIGINT with a released GIL) fails here
@@ -84,6 +93,7 @@ def test_limit_reached_outside_an_engine_exits_3_in_one_line(capsys, monkeypatch
 
 # --- D5, D9: outputs ---------------------------------------------------------------------------
 
+
 def test_output_that_is_a_directory_is_refused_before_solving(capsys, tmp_path):
     code, out, err = run(capsys, "solve", H_TO_O, "-o", tmp_path)
     assert code == 2 and out == "" and "is a directory" in err and "Traceback" not in err
@@ -92,10 +102,14 @@ def test_output_that_is_a_directory_is_refused_before_solving(capsys, tmp_path):
 def test_output_below_a_regular_file_is_refused(capsys, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    for argv in (("solve", H_TO_O, "-o", blocker / "out.json"), ("solve", H_TO_O, "--certify", blocker / "c"),
-                 ("certify", H_TO_O, "-o", blocker), ("construct", H_TO_O, "-o", blocker / "x.json"),
-                 ("export", H_TO_O, "--horizon", "1", "--format", "cnf", "-o", blocker / "x.cnf"),
-                 ("family", "diagonal", "--k", "3", "-o", blocker / "d.toml")):
+    for argv in (
+        ("solve", H_TO_O, "-o", blocker / "out.json"),
+        ("solve", H_TO_O, "--certify", blocker / "c"),
+        ("certify", H_TO_O, "-o", blocker),
+        ("construct", H_TO_O, "-o", blocker / "x.json"),
+        ("export", H_TO_O, "--horizon", "1", "--format", "cnf", "-o", blocker / "x.cnf"),
+        ("family", "diagonal", "--k", "3", "-o", blocker / "d.toml"),
+    ):
         code, out, err = run(capsys, *argv)
         assert code == 2 and out == "" and "not a directory" in err, argv
     assert blocker.read_text() == "x"
@@ -148,6 +162,7 @@ def test_a_failed_write_at_the_end_still_prints_the_answer(capsys, tmp_path, mon
 
 # --- D6: the window cap ------------------------------------------------------------------------
 
+
 def test_window_past_the_cap_is_unknown_with_a_bound_not_bad_input(capsys, tmp_path):
     code, out, err = run(capsys, "solve", tri_far(tmp_path, 60), "--time-limit", "30", "--json")
     obj = json.loads(out)
@@ -166,12 +181,14 @@ def test_lattice_layer_growth_is_capped():
 
 # --- D7: solvers that cannot honour a limit ----------------------------------------------------
 
+
 def test_lingeling_with_a_limit_is_refused_up_front(capsys):
     for extra in (("--time-limit", "10"), ("--memory-limit", "1G"), ()):
         code, out, err = run(capsys, "solve", H_TO_O, "--method", "sat", "--solver", "lingeling", *extra)
         assert code == 2 and out == "" and "lingeling cannot be stopped by a limit" in err, extra
-    code, out, _ = run(capsys, "solve", H_TO_O, "--method", "sat", "--solver", "lingeling",
-                       "--memory-limit", "none", "--json")
+    code, out, _ = run(
+        capsys, "solve", H_TO_O, "--method", "sat", "--solver", "lingeling", "--memory-limit", "none", "--json"
+    )
     assert code == 0 and json.loads(out)["length"] == 4
 
 
@@ -193,12 +210,18 @@ def test_every_offered_solver_is_classified():
 
 # --- D3: time and memory limits ----------------------------------------------------------------
 
+
 def test_time_limit_holds_on_a_far_triangular_goal(tmp_path):
     """The report's tri_far_35 overran a 5 s limit 6x (widening and encoding ignored the clock)."""
     limit = 2.0
     t0 = time.perf_counter()
-    p = subprocess.run(coinsat("solve", tri_far(tmp_path, 35), "--time-limit", limit, "--json"),
-                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    p = subprocess.run(
+        coinsat("solve", tri_far(tmp_path, 35), "--time-limit", limit, "--json"),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     wall = time.perf_counter() - t0
     assert p.returncode == 3, p.stderr
     obj = json.loads(p.stdout)

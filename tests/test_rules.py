@@ -1,16 +1,25 @@
 """rules.py: legal_moves, the bitmask kernels and apply_move agree with check_move."""
 
+import pytest
 from hypothesis import given, settings
 
 from coinsat.configuration import Configuration
 from coinsat.errors import IllegalMoveError
 from coinsat.instance import make_instance
-from coinsat.rules import (DEST_OCCUPIED, OFF_BOARD, SAME_CELL, SOURCE_EMPTY, Move, apply_move,
-                           check_move, legal_moves, predecessors, successors)
+from coinsat.rules import (
+    DEST_OCCUPIED,
+    OFF_BOARD,
+    SAME_CELL,
+    SOURCE_EMPTY,
+    Move,
+    apply_move,
+    check_move,
+    legal_moves,
+    predecessors,
+    successors,
+)
 
 from .strategies import configurations
-
-import pytest
 
 
 @settings(max_examples=150, deadline=None)
@@ -18,8 +27,7 @@ import pytest
 def test_legal_moves_is_the_brute_force_filter(case):
     inst, config = case
     b, d = inst.board, inst.d
-    brute = [Move(s, p) for s in range(b.size) for p in range(b.size)
-             if check_move(b, config, Move(s, p), d) is None]
+    brute = [Move(s, p) for s in range(b.size) for p in range(b.size) if check_move(b, config, Move(s, p), d) is None]
     assert sorted(legal_moves(b, config, d)) == sorted(brute)
 
 
@@ -61,11 +69,14 @@ def _line(d=2):
     return inst, inst.start
 
 
-@pytest.mark.parametrize("move, reason", [
-    (lambda b: Move(b.cell((0, 0)), b.cell((0, 0))), SAME_CELL),
-    (lambda b: Move(b.cell((1, 0)), b.cell((0, 0))), DEST_OCCUPIED),
-    (lambda b: Move(b.size, b.cell((0, 0))), OFF_BOARD),
-])
+@pytest.mark.parametrize(
+    "move, reason",
+    [
+        (lambda b: Move(b.cell((0, 0)), b.cell((0, 0))), SAME_CELL),
+        (lambda b: Move(b.cell((1, 0)), b.cell((0, 0))), DEST_OCCUPIED),
+        (lambda b: Move(b.size, b.cell((0, 0))), OFF_BOARD),
+    ],
+)
 def test_check_move_reasons(move, reason):
     inst, config = _line()
     assert check_move(inst.board, config, move(inst.board), 2) == reason

@@ -16,9 +16,9 @@ from coinsat.limits import rss_bytes
 from coinsat.result import Status
 from coinsat.rules import successors
 from coinsat.search.bfs import solve_bfs
-from coinsat.solve import solve
 from coinsat.search.spanbfs import U64, _Kernel, solve_spanbfs
 from coinsat.solution import verify
+from coinsat.solve import solve
 
 from .strategies import configurations, instances
 from .test_sat import walked
@@ -131,14 +131,14 @@ def test_the_kernel_threshold_is_exact_at_every_d():
     """d from 1 to one above the degree: supported(m) is "at least d occupied neighbours"."""
     rng = np.random.default_rng(0)
     for d in range(1, 8):
-        inst = make_instance("triangular", [(0, 0), (1, 0), (0, 1), (1, 1)], [(0, 0), (1, 0), (0, 1), (2, 0)],
-                             adjacency=d, margin=1)
+        inst = make_instance(
+            "triangular", [(0, 0), (1, 0), (0, 1), (1, 1)], [(0, 0), (1, 0), (0, 1), (2, 0)], adjacency=d, margin=1
+        )
         board = inst.board
         words = rng.integers(0, 1 << board.size, size=200, dtype=np.uint64)
         got = _Kernel(inst).supported(words)
         for w, s in zip(words.tolist(), got.tolist()):
-            want = sum(1 << c for c in range(board.size)
-                       if sum(w >> q & 1 for q in board.neighbours[c]) >= d)
+            want = sum(1 << c for c in range(board.size) if sum(w >> q & 1 for q in board.neighbours[c]) >= d)
             assert s == want
 
 
@@ -151,9 +151,10 @@ def test_a_memory_limit_gives_unknown_with_a_lower_bound():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.one_of(walked(kinds=("triangular",), max_coins=4), instances(kinds=("triangular",), labeled=False,
-                                                                       max_coins=4)),
-       st.sampled_from([None, 3, 5]))
+@given(
+    st.one_of(walked(kinds=("triangular",), max_coins=4), instances(kinds=("triangular",), labeled=False, max_coins=4)),
+    st.sampled_from([None, 3, 5]),
+)
 def test_grown_spanbfs_answers_as_sat_within_64_cells(inst, max_moves):
     """Global answers; where the window for a horizon passes 64 cells: unknown, with a
     lower bound that SAT's answer respects."""

@@ -96,8 +96,13 @@ def test_theorem1_decider_matches_bfs(inst):
     decision = triangular.decide(inst)
     if decision.solvable:
         for margin in (2, 3, 4):
-            wide = make_instance("triangular", _placement(inst, inst.start), _placement(inst, inst.goal),
-                                 goal_placement=inst.goal_placement, margin=margin)
+            wide = make_instance(
+                "triangular",
+                _placement(inst, inst.start),
+                _placement(inst, inst.goal),
+                goal_placement=inst.goal_placement,
+                margin=margin,
+            )
             if solve_bfs(wide, time_limit=30).solution is not None:
                 return
         pytest.fail(f"decider says solvable ({decision.reason}) but BFS found nothing up to margin 4")

@@ -26,8 +26,10 @@ def test_study_records_optimum_certificate_and_solution(tmp_path, monkeypatch):
     monkeypatch.setattr(study, "SOLUTIONS", tmp_path / "solutions")
     monkeypatch.setattr(study, "RESULTS", tmp_path / "results.json")
     monkeypatch.setattr(study, "PLOT", tmp_path / "plot.png")
-    assert study.main(["--max-a", "1", "--members", "vdiag-1-1-nwse", "--methods", "spanbfs,construct",
-                       "--certify", "60"]) == 0
+    assert (
+        study.main(["--max-a", "1", "--members", "vdiag-1-1-nwse", "--methods", "spanbfs,construct", "--certify", "60"])
+        == 0
+    )
     entry = json.loads((tmp_path / "results.json").read_text())["vdiag-1-1-nwse"]
     assert entry["runs"]["spanbfs"]["status"] == "optimal" and entry["runs"]["spanbfs"]["length"] == 5
     assert entry["runs"]["construct"]["length"] >= 5  # an upper bound, never below the optimum

@@ -51,11 +51,11 @@ _SOL_OPTIMAL, _SOL_FEASIBLE = 1, 2
 @dataclass(frozen=True)
 class IlpAnswer:
     outcome: Outcome
-    optimal: bool                # SAT and proven optimal
-    objective: float | None      # the incumbent's objective (SAT only)
-    best_bound: float | None     # a proven lower bound on the objective (minimisation), if known
+    optimal: bool  # SAT and proven optimal
+    objective: float | None  # the incumbent's objective (SAT only)
+    best_bound: float | None  # a proven lower bound on the objective (minimisation), if known
     solver: str
-    status_text: str             # what PuLP said, for the record
+    status_text: str  # what PuLP said, for the record
     seconds: float
 
 
@@ -79,8 +79,7 @@ def classify(status: int, sol_status: int | None = None, has_solution: bool | No
     return UNKNOWN, False
 
 
-def make_solver(name: str = "highs", *, time_limit: float | None = None,
-                threads: int | None = None, msg: bool = False):
+def make_solver(name: str = "highs", *, time_limit: float | None = None, threads: int | None = None, msg: bool = False):
     """A PuLP solver object for one of :data:`SOLVERS`; UsageError if it is not available."""
     import pulp
 
@@ -104,8 +103,9 @@ def make_solver(name: str = "highs", *, time_limit: float | None = None,
     raise UsageError(f"unknown ILP solver {name!r} (choose from {', '.join(SOLVERS)})")
 
 
-def run_ilp(problem, solver: str = "highs", *, time_limit: float | None = None,
-            threads: int | None = None) -> IlpAnswer:
+def run_ilp(
+    problem, solver: str = "highs", *, time_limit: float | None = None, threads: int | None = None
+) -> IlpAnswer:
     """Solve ``problem`` (variable values are left on its variables) and classify the outcome."""
     if time_limit is not None and time_limit <= 0:
         return IlpAnswer(UNKNOWN, False, None, None, solver, "no time left", 0.0)

@@ -27,11 +27,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from . import Outcome
 from ..errors import UsageError
 from ..limits import Limits
+from . import Outcome
 
-#: PySAT names offered (all incremental; all but lingeling take conflict budgets).  Proof-producing: cadical153/195, glucose4.
+#: PySAT names offered (all incremental; all but lingeling take conflict budgets).
+#: Proof-producing: cadical153/195, glucose4.
 SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose42", "minisat22", "maplechrono", "lingeling")
 DEFAULT_SOLVER = "cadical195"
 
@@ -47,11 +48,15 @@ UNLIMITABLE = ("lingeling",)
 def require_limitable(solver: str, time_limit: float | None, memory_limit: int | None) -> None:
     """UsageError if ``solver`` cannot honour the limits asked for (before any work is done)."""
     if solver in UNLIMITABLE and (time_limit is not None or memory_limit is not None):
-        given = " and ".join(n for n, v in (("a time limit", time_limit), ("a memory limit", memory_limit))
-                             if v is not None)
+        given = " and ".join(
+            n for n, v in (("a time limit", time_limit), ("a memory limit", memory_limit)) if v is not None
+        )
         verb = "were" if " and " in given else "was"
-        raise UsageError(f"the SAT solver {solver} cannot be stopped by a limit, but {given} {verb} set "
-                         f"(choose another --solver, or run it with no --time-limit and --memory-limit none)")
+        raise UsageError(
+            f"the SAT solver {solver} cannot be stopped by a limit, but {given} {verb} set "
+            f"(choose another --solver, or run it with no --time-limit and --memory-limit none)"
+        )
+
 
 #: CaDiCaL options applied by default (measured: scripts/sat_options.py, benchmarks/sat_options.md).
 CADICAL_DEFAULTS: dict[str, int] = {}
@@ -95,8 +100,9 @@ class SatBackend:
     def nvars(self) -> int:
         return self._solver.nof_vars()
 
-    def solve(self, assumptions: Sequence[int] = (), time_limit: float | None = None,
-              limits: Limits | None = None) -> Answer:
+    def solve(
+        self, assumptions: Sequence[int] = (), time_limit: float | None = None, limits: Limits | None = None
+    ) -> Answer:
         """SAT | UNSAT | UNKNOWN under ``assumptions``; UNKNOWN once ``time_limit`` seconds
         pass or ``limits`` (time and memory) is exceeded."""
         if time_limit is not None and time_limit <= 0:

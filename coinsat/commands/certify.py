@@ -14,8 +14,7 @@ import json
 from pathlib import Path
 
 from ..errors import LimitReached
-from .common import (EXIT_INTERNAL, EXIT_OK, EXIT_UNKNOWN, add_limit_arguments, check_output_dir, limits_of,
-                     nonneg_int)
+from .common import EXIT_INTERNAL, EXIT_OK, EXIT_UNKNOWN, add_limit_arguments, check_output_dir, limits_of, nonneg_int
 
 
 def add_parser(sub) -> None:
@@ -23,8 +22,9 @@ def add_parser(sub) -> None:
 
     s = sub.add_parser("certify", help="solve, then write and check a certificate of the answer")
     s.add_argument("file")
-    s.add_argument("-o", "--output-dir", required=True, metavar="DIR",
-                   help="where the certificate files go (created if missing)")
+    s.add_argument(
+        "-o", "--output-dir", required=True, metavar="DIR", help="where the certificate files go (created if missing)"
+    )
     s.add_argument("--method", choices=sorted(METHODS), default="auto")
     s.add_argument("--max-moves", type=nonneg_int, default=None, metavar="N")
     add_limit_arguments(s)
@@ -42,13 +42,27 @@ def run(args) -> int:
     limits = limits_of(args)
     with enforced(limits):
         instance = read_instance(args.file)
-        result = solve(instance, args.method, max_moves=args.max_moves, time_limit=args.time_limit,
-                       memory_limit=limits.memory_limit)
+        result = solve(
+            instance,
+            args.method,
+            max_moves=args.max_moves,
+            time_limit=args.time_limit,
+            memory_limit=limits.memory_limit,
+        )
         if result.status is Status.UNKNOWN:
             why = result.stats.get("stopped", "a limit was hit")
             if args.json:
-                print(json.dumps({"name": instance.name, "status": "unknown", "lower_bound": result.lower_bound,
-                                  "stopped": why, "accepted": None}))
+                print(
+                    json.dumps(
+                        {
+                            "name": instance.name,
+                            "status": "unknown",
+                            "lower_bound": result.lower_bound,
+                            "stopped": why,
+                            "accepted": None,
+                        }
+                    )
+                )
             else:
                 print(f"{instance.name}: unknown ({why}; lower bound {result.lower_bound}): nothing to certify")
             return EXIT_UNKNOWN
@@ -65,11 +79,25 @@ def certify_report(instance, result, out_dir, limits=None) -> tuple[dict, int]:
         done = _certify_into(instance, result, Path(out_dir), limits)
     except (LimitReached, KeyboardInterrupt) as e:
         reason = "interrupted" if isinstance(e, KeyboardInterrupt) else str(e)
-        return {"file": None, "kind": None, "scope": None, "claim": None, "accepted": None,
-                "reason": f"not certified: {reason}", "check_seconds": 0.0}, EXIT_UNKNOWN
+        return {
+            "file": None,
+            "kind": None,
+            "scope": None,
+            "claim": None,
+            "accepted": None,
+            "reason": f"not certified: {reason}",
+            "check_seconds": 0.0,
+        }, EXIT_UNKNOWN
     c = done.check
-    summary = {"file": str(done.path), "kind": done.certificate["kind"], "scope": c.scope, "claim": c.claim,
-               "accepted": c.ok, "reason": c.reason, "check_seconds": round(c.seconds, 6)}
+    summary = {
+        "file": str(done.path),
+        "kind": done.certificate["kind"],
+        "scope": c.scope,
+        "claim": c.claim,
+        "accepted": c.ok,
+        "reason": c.reason,
+        "check_seconds": round(c.seconds, 6),
+    }
     return summary, (EXIT_OK if c.ok else EXIT_INTERNAL)
 
 
@@ -86,8 +114,10 @@ def format_report(summary: dict) -> str:
     if summary["accepted"] is None:
         return f"  certificate: {summary['reason']}"
     verdict = "accepted" if summary["accepted"] else "REJECTED"
-    return (f"  certificate {summary['file']} ({summary['kind']}, scope {summary['scope']}): {verdict} "
-            f"in {summary['check_seconds']:.3f} s\n  claim: {summary['claim']}\n  check: {summary['reason']}")
+    return (
+        f"  certificate {summary['file']} ({summary['kind']}, scope {summary['scope']}): {verdict} "
+        f"in {summary['check_seconds']:.3f} s\n  claim: {summary['claim']}\n  check: {summary['reason']}"
+    )
 
 
 def report(instance, result, summary: dict, code: int, as_json: bool) -> int:

@@ -18,8 +18,13 @@ def add_parser(sub) -> None:
     s = sub.add_parser("check-certificate", help="check a certificate file independently of the solver")
     s.add_argument("file")
     s.add_argument("certificate")
-    s.add_argument("--time-limit", type=pos_float, default=None, metavar="S",
-                   help="stop after S seconds: exit 3, neither accepted nor rejected")
+    s.add_argument(
+        "--time-limit",
+        type=pos_float,
+        default=None,
+        metavar="S",
+        help="stop after S seconds: exit 3, neither accepted nor rejected",
+    )
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=run)
 
@@ -48,8 +53,17 @@ def run(args) -> int:
             c = check_certificate(instance, cert, path.parent, deadline)
         except LimitReached as e:
             if args.json:
-                print(json.dumps({"accepted": None, "reason": str(e), "proven": "", "scope": "",
-                                  "claim": cert.get("claim", "") if isinstance(cert, dict) else ""}))
+                print(
+                    json.dumps(
+                        {
+                            "accepted": None,
+                            "reason": str(e),
+                            "proven": "",
+                            "scope": "",
+                            "claim": cert.get("claim", "") if isinstance(cert, dict) else "",
+                        }
+                    )
+                )
             else:
                 print(f"unknown: {e}")
             return EXIT_UNKNOWN
@@ -57,8 +71,18 @@ def run(args) -> int:
     else:
         ok, proven, scope, claimed, seconds = False, "", "", "", 0.0
     if args.json:
-        print(json.dumps({"accepted": ok, "reason": reason, "proven": proven, "scope": scope, "claim": claimed,
-                          "seconds": round(seconds, 6)}))
+        print(
+            json.dumps(
+                {
+                    "accepted": ok,
+                    "reason": reason,
+                    "proven": proven,
+                    "scope": scope,
+                    "claim": claimed,
+                    "seconds": round(seconds, 6),
+                }
+            )
+        )
     elif ok:
         also = "" if claimed == proven else f"\n  the certificate claims less: {claimed}"
         print(f"accepted: {reason}\n  proven: {proven} (scope {scope}){also}")

@@ -54,11 +54,21 @@ def memory_size(s: str) -> int | str:
 
 
 def add_limit_arguments(parser) -> None:
-    parser.add_argument("--time-limit", type=pos_float, default=None, metavar="S",
-                        help="stop after S seconds, loading included (answer 'unknown' or 'feasible', exit 3)")
-    parser.add_argument("--memory-limit", type=memory_size, default=None, metavar="BYTES",
-                        help="stop (answer 'unknown', exit 3) when this process uses more memory, e.g. 2G; "
-                             "'none' for no limit (default: 75%% of RAM)")
+    parser.add_argument(
+        "--time-limit",
+        type=pos_float,
+        default=None,
+        metavar="S",
+        help="stop after S seconds, loading included (answer 'unknown' or 'feasible', exit 3)",
+    )
+    parser.add_argument(
+        "--memory-limit",
+        type=memory_size,
+        default=None,
+        metavar="BYTES",
+        help="stop (answer 'unknown', exit 3) when this process uses more memory, e.g. 2G; "
+        "'none' for no limit (default: 75%% of RAM)",
+    )
 
 
 def memory_limit_of(args) -> int | None:

@@ -17,8 +17,12 @@ def add_parser(sub) -> None:
 
     c = sub.add_parser("construct", help="build a solution with the paper's constructive algorithm")
     c.add_argument("file")
-    c.add_argument("--algorithm", choices=("auto", *sorted(ALGORITHMS)), default="auto",
-                   help="which construction (default: the one for the file's board)")
+    c.add_argument(
+        "--algorithm",
+        choices=("auto", *sorted(ALGORITHMS)),
+        default="auto",
+        help="which construction (default: the one for the file's board)",
+    )
     c.add_argument("--json", action="store_true", help="print one JSON object (the solve contract)")
     c.add_argument("-o", "--output", metavar="PATH", help="also write the JSON object to PATH")
     c.set_defaults(run=run)

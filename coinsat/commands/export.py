@@ -22,16 +22,31 @@ from ..errors import UsageError
 from ..export import FORMATS, SAT_FORMATS, encoding_options, export, write_output
 from .common import EXIT_OK, check_output_file, nonneg_int
 
+
 def add_parser(sub) -> None:
     e = sub.add_parser("export", help="write the puzzle as a formula (CNF, WCNF, OPB, LP, MPS) or a PDDL task")
     e.add_argument("file")
-    e.add_argument("--horizon", type=nonneg_int, default=None, metavar="T",
-                   help="number of moves T (required by every format except pddl)")
+    e.add_argument(
+        "--horizon",
+        type=nonneg_int,
+        default=None,
+        metavar="T",
+        help="number of moves T (required by every format except pddl)",
+    )
     e.add_argument("--format", choices=tuple(FORMATS), required=True)
-    e.add_argument("--option", action="append", default=[], metavar="NAME=0|1",
-                   help="SAT encoding option (encodings/sat.md), e.g. --option commute=0; repeatable")
-    e.add_argument("-o", "--output", metavar="PATH",
-                   help="output file (.xz: compressed) or, for pddl, a directory or PATH.pddl; default stdout")
+    e.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=0|1",
+        help="SAT encoding option (encodings/sat.md), e.g. --option commute=0; repeatable",
+    )
+    e.add_argument(
+        "-o",
+        "--output",
+        metavar="PATH",
+        help="output file (.xz: compressed) or, for pddl, a directory or PATH.pddl; default stdout",
+    )
     e.set_defaults(run=run)
 
 

@@ -18,10 +18,15 @@ def add_sat_arguments(parser) -> None:
     from ..backends.sat_backend import DEFAULT_SOLVER, SOLVERS
     from ..search.driver import DEFAULT_STRATEGY, STRATEGIES
 
-    parser.add_argument("--solver", choices=SOLVERS, default=None,
-                        help=f"SAT solver (PySAT name) for --method sat/auto (default {DEFAULT_SOLVER})")
-    parser.add_argument("--strategy", choices=STRATEGIES, default=None,
-                        help=f"SAT horizon strategy (default {DEFAULT_STRATEGY})")
+    parser.add_argument(
+        "--solver",
+        choices=SOLVERS,
+        default=None,
+        help=f"SAT solver (PySAT name) for --method sat/auto (default {DEFAULT_SOLVER})",
+    )
+    parser.add_argument(
+        "--strategy", choices=STRATEGIES, default=None, help=f"SAT horizon strategy (default {DEFAULT_STRATEGY})"
+    )
 
 
 def sat_options(args) -> dict:
@@ -67,12 +72,15 @@ class Progress:
 
     def _line(self, r) -> None:
         if not hasattr(r, "horizon"):  # a spanbfs layer
-            return self._print("cyan", f"depth {r.depth:<4d} new {r.size:>11d}  states {r.states:>12d}  "
-                                       f"{r.seconds:8.1f} s")
+            return self._print(
+                "cyan", f"depth {r.depth:<4d} new {r.size:>11d}  states {r.states:>12d}  {r.seconds:8.1f} s"
+            )
         colour = {"SAT": "green", "UNSAT": "red"}.get(r.outcome, "yellow")
         found = f"  length {r.length}" if r.length is not None else ""
-        text = (f"T={r.horizon:<4d} {r.outcome:<7s} {r.seconds:8.2f} s  vars {r.vars:>8d}  "
-                f"clauses {r.clauses:>9d}  conflicts {r.conflicts:>9d}{found}")
+        text = (
+            f"T={r.horizon:<4d} {r.outcome:<7s} {r.seconds:8.2f} s  vars {r.vars:>8d}  "
+            f"clauses {r.clauses:>9d}  conflicts {r.conflicts:>9d}{found}"
+        )
         self._print(colour, text)
 
     def _print(self, colour: str, text: str) -> None:

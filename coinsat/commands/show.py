@@ -20,9 +20,11 @@ def run(args) -> int:
 
     instance = read_instance(args.file)
     b = instance.board
-    print(f"{instance.name}: {b.kind} board, {instance.n_coins} coins, d = {instance.d}, "
-          f"goal {instance.goal_placement}, window {b.window} ({b.size} cells"
-          f"{', exact' if b.exact else ''})")
+    print(
+        f"{instance.name}: {b.kind} board, {instance.n_coins} coins, d = {instance.d}, "
+        f"goal {instance.goal_placement}, window {b.window} ({b.size} cells"
+        f"{', exact' if b.exact else ''})"
+    )
     if args.solution is None:
         print("\nstart\n" + picture(instance, instance.start))
         print("\ngoal\n" + picture(instance, instance.goal))

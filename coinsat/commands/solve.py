@@ -6,8 +6,16 @@ import json
 import sys
 
 from ..result import Result
-from .common import (EXIT_UNKNOWN, EXIT_USAGE, add_limit_arguments, check_output_dir, check_output_file,
-                     exit_code, limits_of, nonneg_int)
+from .common import (
+    EXIT_UNKNOWN,
+    EXIT_USAGE,
+    add_limit_arguments,
+    check_output_dir,
+    check_output_file,
+    exit_code,
+    limits_of,
+    nonneg_int,
+)
 from .sat_progress import add_sat_arguments, sat_options
 
 
@@ -17,8 +25,13 @@ def add_parser(sub) -> None:
     s = sub.add_parser("solve", help="find a shortest solution, or prove there is none")
     s.add_argument("file")
     s.add_argument("--method", choices=sorted(METHODS), default="auto")
-    s.add_argument("--max-moves", type=nonneg_int, default=None, metavar="N",
-                   help="look for solutions of at most N moves (answer 'bounded' if none)")
+    s.add_argument(
+        "--max-moves",
+        type=nonneg_int,
+        default=None,
+        metavar="N",
+        help="look for solutions of at most N moves (answer 'bounded' if none)",
+    )
     add_limit_arguments(s)
     s.add_argument("--json", action="store_true", help="print one JSON object (the contract)")
     s.add_argument("-o", "--output", metavar="PATH", help="also write the JSON object to PATH")
@@ -42,8 +55,14 @@ def run(args) -> int:
     certified = None
     with enforced(limits):
         instance = read_instance(args.file)
-        result = solve(instance, args.method, max_moves=args.max_moves, time_limit=args.time_limit,
-                       memory_limit=limits.memory_limit, **sat_options(args))
+        result = solve(
+            instance,
+            args.method,
+            max_moves=args.max_moves,
+            time_limit=args.time_limit,
+            memory_limit=limits.memory_limit,
+            **sat_options(args),
+        )
         if args.certify and result.status.value != "unknown":
             from .certify import certify_report
 

@@ -25,8 +25,7 @@ def run(args) -> int:
     instance, solution = read_solution(instance, args.solution)
     verdict = verify(instance, solution, keep_trace=False)
     if args.json:
-        print(json.dumps({"ok": verdict.ok, "step": verdict.step, "reason": verdict.reason,
-                          "length": len(solution)}))
+        print(json.dumps({"ok": verdict.ok, "step": verdict.step, "reason": verdict.reason, "length": len(solution)}))
     elif verdict.ok:
         print(f"ok: {len(solution)} legal moves reach the goal")
     elif verdict.step is not None:

@@ -36,7 +36,9 @@ def construct(instance: Instance, algorithm: str = "auto") -> Construction:
     if algorithm == "auto":
         kind = instance.board.kind
         if kind not in ALGORITHMS:
-            raise ConstructionError(f"no constructive algorithm for '{kind}' boards "
-                                    f"(the paper's constructions are for the square and triangular grids)")
+            raise ConstructionError(
+                f"no constructive algorithm for '{kind}' boards "
+                f"(the paper's constructions are for the square and triangular grids)"
+            )
         algorithm = kind
     return get_algorithm(algorithm)(instance)

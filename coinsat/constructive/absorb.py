@@ -124,16 +124,17 @@ class Engine(Staircase):
         boxes = []
         for rx0, ry0, rx1, ry1 in rects:
             cs = [self._f(p) for p in ((rx0, ry0), (rx0, ry1), (rx1, ry0), (rx1, ry1))]
-            boxes.append((min(c[0] for c in cs), min(c[1] for c in cs),
-                          max(c[0] for c in cs), max(c[1] for c in cs)))
+            boxes.append((min(c[0] for c in cs), min(c[1] for c in cs), max(c[0] for c in cs), max(c[1] for c in cs)))
         order = sorted(range(len(boxes)), key=lambda i: boxes[i][0] - boxes[i][3])
         X0, Y0, X1, Y1 = self.rect()
         way = [(X0, Y1)]  # the corners the path must visit, in order
         for i in order:
             x0, y0, x1, y1 = boxes[i]
             if way[-1][0] > x0 or way[-1][1] < y1:
-                raise GapError("one rectangle of span(A - E) holds several of span(B - E) that no "
-                               "staircase meets in turn: splitting it is not implemented")
+                raise GapError(
+                    "one rectangle of span(A - E) holds several of span(B - E) that no "
+                    "staircase meets in turn: splitting it is not implemented"
+                )
             way += [(x0, y1), (x1, y0)]
         way.append((X1, Y0))
         target = {}
@@ -175,8 +176,9 @@ class Engine(Staircase):
                 self.helpers.remove(q)
             self.chain.add(q)
             return
-        material = sorted(set(self.play.occ) - self.active() - self.pending - self.walls,
-                          key=lambda m: (-dist(m, q), m))
+        material = sorted(
+            set(self.play.occ) - self.active() - self.pending - self.walls, key=lambda m: (-dist(m, q), m)
+        )
         for m in material + sorted(self.helpers):
             if self.play.support(q, m) >= 2:
                 self.play.move(m, q)

@@ -43,9 +43,7 @@ class Play:
         self.kind = instance.board.kind
         self.d = instance.d
         self.config = instance.start
-        self.occ: dict[Coord, str] = {
-            instance.board.lattice_coords[c]: lab for c, lab in instance.start.coins
-        }
+        self.occ: dict[Coord, str] = {instance.board.lattice_coords[c]: lab for c, lab in instance.start.coins}
         self.moves: list[Move] = []
 
     def restart(self) -> None:
@@ -125,9 +123,9 @@ def drop_loops(instance: Instance, moves: list[Move]) -> list[Move]:
         config = config.moved(*m)
         if config in seen:
             cut = seen[config]
-            for c in trail[cut + 1:]:
+            for c in trail[cut + 1 :]:
                 del seen[c]
-            kept, trail = kept[:cut], trail[:cut + 1]
+            kept, trail = kept[:cut], trail[: cut + 1]
         else:
             kept.append(m)
             trail.append(config)
@@ -165,9 +163,8 @@ def run_construction(
         info = {"margin": inst.margin, "window": inst.board.window}
         if stats is not None:
             info.update(stats(play))
-        result = Result(Status.FEASIBLE, method, solution, lower, None,
-                        time.perf_counter() - t0, info, engine=Engine.CONSTRUCT)
+        result = Result(
+            Status.FEASIBLE, method, solution, lower, None, time.perf_counter() - t0, info, engine=Engine.CONSTRUCT
+        )
         return Construction(inst, result)
-    raise ConstructionError(
-        f"{method}: the construction needs cells outside every window tried (last: {tried[-1]})"
-    )
+    raise ConstructionError(f"{method}: the construction needs cells outside every window tried (last: {tried[-1]})")

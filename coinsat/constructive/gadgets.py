@@ -46,8 +46,15 @@ class GoalSpec:
 GADGETS: dict = {}  # normalised pattern -> tuple of relative moves, or None (no gadget)
 
 
-def solve_window(active: set[Coord], window: set[Coord], goal: GoalSpec, *, reversible: bool,
-                 walls: set[Coord] | frozenset[Coord] = frozenset(), max_states: int = 400_000) -> list[tuple[Coord, Coord]] | None:
+def solve_window(
+    active: set[Coord],
+    window: set[Coord],
+    goal: GoalSpec,
+    *,
+    reversible: bool,
+    walls: set[Coord] | frozenset[Coord] = frozenset(),
+    max_states: int = 400_000,
+) -> list[tuple[Coord, Coord]] | None:
     """Moves (absolute cells) taking the active coins in ``window`` to ``goal``, or None.
 
     ``walls`` are passive coins that must not be disturbed: their cells leave the
@@ -59,14 +66,19 @@ def solve_window(active: set[Coord], window: set[Coord], goal: GoalSpec, *, reve
     rel = lambda p: (p[0] - ax, p[1] - ay)  # noqa: E731
     frozen = {p for p in active if p not in window}
     ring = {n for c in cells for n in _nbrs(c)} - set(window)
-    key = (tuple(rel(c) for c in cells),
-           tuple(sorted(rel(p) for p in active if p in window)),
-           tuple(sorted(rel(p) for p in frozen & ring)),
-           tuple(sorted(rel(p) for p in goal.required)), tuple(sorted(rel(p) for p in goal.forbid)),
-           goal.pockets, reversible)
+    key = (
+        tuple(rel(c) for c in cells),
+        tuple(sorted(rel(p) for p in active if p in window)),
+        tuple(sorted(rel(p) for p in frozen & ring)),
+        tuple(sorted(rel(p) for p in goal.required)),
+        tuple(sorted(rel(p) for p in goal.forbid)),
+        goal.pockets,
+        reversible,
+    )
     if key not in GADGETS:
-        GADGETS[key] = _search(cells, {p for p in active if p in window}, frozen & ring, goal,
-                               reversible, max_states, (ax, ay))
+        GADGETS[key] = _search(
+            cells, {p for p in active if p in window}, frozen & ring, goal, reversible, max_states, (ax, ay)
+        )
     found = GADGETS[key]
     if found is None:
         return None
@@ -113,8 +125,9 @@ def _search(cells, inside, frozen, goal, reversible, max_states, origin):
                 s, mv = prev[s]
                 moves.append(mv)
             ox, oy = origin
-            return tuple(((cells[a][0] - ox, cells[a][1] - oy), (cells[b][0] - ox, cells[b][1] - oy))
-                         for a, b in reversed(moves))
+            return tuple(
+                ((cells[a][0] - ox, cells[a][1] - oy), (cells[b][0] - ox, cells[b][1] - oy)) for a, b in reversed(moves)
+            )
         src = s
         while src:
             low = src & -src

@@ -50,16 +50,15 @@ worst case here (the paper: O(n^3)); measured in benchmarks/construct_vs_optimal
 from __future__ import annotations
 
 from itertools import combinations
-
 from typing import Any
 
+from ..errors import ConstructionError, GapError
 from ..geometry import Coord
 from ..instance import Instance
 from ..theory.span import bits, lattice_span, rectangles, span_mask
 from ..theory.square import box_board
-from ..errors import ConstructionError, GapError
-from .base import Construction, Play, run_construction
 from .absorb import Engine
+from .base import Construction, Play, run_construction
 from .staircase import IDENTITY, MIRROR, dist, nbrs
 
 KIND = "square"
@@ -71,8 +70,10 @@ def check_scope(instance: Instance) -> None:
     if instance.d != 2:
         raise ConstructionError(f"Theorem 2 is stated for d = 2, not d = {instance.d}")
     if instance.start.is_labeled:
-        raise ConstructionError("Theorem 2 is about unlabeled coins (labeled coins: only a conjecture "
-                                "in the paper, section 'Labeled Coins')")
+        raise ConstructionError(
+            "Theorem 2 is about unlabeled coins (labeled coins: only a conjecture "
+            "in the paper, section 'Labeled Coins')"
+        )
 
 
 def witnesses(instance: Instance, limit: int = 8):
@@ -103,8 +104,11 @@ def witnesses(instance: Instance, limit: int = 8):
                 if sb & ~sa:
                     continue
                 r = rb[0]
-                ra = [q for q in rectangles(box.coords[c] for c in bits(sa))
-                      if q.x0 <= r.x0 and q.y0 <= r.y0 and q.x1 >= r.x1 and q.y1 >= r.y1]
+                ra = [
+                    q
+                    for q in rectangles(box.coords[c] for c in bits(sa))
+                    if q.x0 <= r.x0 and q.y0 <= r.y0 and q.x1 >= r.x1 and q.y1 >= r.y1
+                ]
                 for ea in eas[:2]:
                     key = (len(rb) != 1, not ra or ra[0] != r, len(found))
                     found.append((key, (start, cells, ea, set(e), rb, ra[0] if ra else None)))
@@ -122,6 +126,7 @@ def _mask(board, coords) -> int:
 
 
 # --- choosing the order of absorption ---------------------------------------------------
+
 
 def _rect_dist(rect, p):
     x0, y0, x1, y1 = rect
@@ -192,14 +197,18 @@ def choose_start(coins, frame):
 
 # --- the two halves ----------------------------------------------------------------------
 
-def canonicalize(play: Play, core, helpers, frame, reversible: bool, shrink=None,
-                 walls=(), finish: bool = True) -> Engine:
+
+def canonicalize(
+    play: Play, core, helpers, frame, reversible: bool, shrink=None, walls=(), finish: bool = True
+) -> Engine:
     """Absorb ``core`` into a staircase and make it the canonical L in ``frame`` (of the
     rectangle ``shrink`` when given: the paper's "Reducing Span", forward moves)."""
     key = choose_start(core, frame)
     if key[0]:
-        raise GapError("no coin lies within distance 2 of the staircase's rectangle: two L's "
-                       "would have to be merged (paper, 'Merging L's'), not implemented")
+        raise GapError(
+            "no coin lies within distance 2 of the staircase's rectangle: two L's "
+            "would have to be merged (paper, 'Merging L's'), not implemented"
+        )
     start = key[-1]
     eng = Engine(play, helpers, set(core) - {start}, reversible)
     eng.walls = set(walls)
@@ -266,8 +275,16 @@ def _drop_round(eng: Engine, targets, where, low, down) -> None:
     occ = eng.play.occ
     while True:
         material = sorted(set(occ) - eng.active() - set(targets) - eng.walls)
-        move = next(((m, q) for q in sorted(targets) if q not in occ and q not in fut
-                     for m in material if eng.play.support(q, m) >= 2), None)
+        move = next(
+            (
+                (m, q)
+                for q in sorted(targets)
+                if q not in occ and q not in fut
+                for m in material
+                if eng.play.support(q, m) >= 2
+            ),
+            None,
+        )
         if move is None:
             return
         eng.play.move(*move)
@@ -289,8 +306,13 @@ def _drop_greedy(eng: Engine, targets) -> bool:
     for q in sorted(q for q in targets if q not in occ):
         for h in eng.helpers:
             for r in nbrs(q):
-                if (r not in occ and r not in targets and eng.play.on_board(r)
-                        and eng.play.support(r, h) >= 2 and dist(h, q) != 1):
+                if (
+                    r not in occ
+                    and r not in targets
+                    and eng.play.on_board(r)
+                    and eng.play.support(r, h) >= 2
+                    and dist(h, q) != 1
+                ):
                     eng.play.move(h, r)
                     eng.helpers[eng.helpers.index(h)] = r
                     material = sorted(set(occ) - eng.active() - set(targets) - eng.walls)
@@ -303,14 +325,17 @@ def _drop_greedy(eng: Engine, targets) -> bool:
 
 # --- the driver --------------------------------------------------------------------------
 
+
 def plan(play: Play) -> None:
     inst = play.instance
     if inst.is_goal(inst.start):
         return
     options = witnesses(inst)
     if not options:
-        raise ConstructionError("Theorem 2 hypothesis fails: no coins e1, e2 with span(A - E) ⊇ "
-                                "span(B - E) and each e_i next to two coins of B - E")
+        raise ConstructionError(
+            "Theorem 2 hypothesis fails: no coins e1, e2 with span(A - E) ⊇ "
+            "span(B - E) and each e_i next to two coins of B - E"
+        )
     errors = []
     for a, b, ea, eb, rb, _ in options:
         goal_config = play.config.__class__.unlabeled(inst.board.cell(p) for p in b)

@@ -37,8 +37,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..geometry import Coord, Matrix, apply, distance, neighbours
 from ..errors import GapError
+from ..geometry import Coord, Matrix, apply, distance, neighbours
 from .base import Play
 from .gadgets import GoalSpec, solve_window
 
@@ -95,7 +95,6 @@ class Staircase:
     def active(self) -> set[Coord]:
         return set(self.chain) | set(self.helpers)
 
-
     # --- moves ---------------------------------------------------------------------------
     def kmove(self, src: Coord, dst: Coord) -> None:
         """Move the active coin on ``src`` to ``dst`` (a role swap if a passive coin is there)."""
@@ -124,8 +123,7 @@ class Staircase:
     def pocket_support(self, q, lost=None, gained=None) -> int:
         """Neighbours of ``q`` held by non-helper coins (after ``lost`` leaves, ``gained`` fills)."""
         occ = self.play.occ
-        return sum(1 for n in nbrs(q)
-                   if ((n in occ and n != lost) or n == gained) and n not in self.helpers)
+        return sum(1 for n in nbrs(q) if ((n in occ and n != lost) or n == gained) and n not in self.helpers)
 
     def find_pocket(self, near, avoid=(), within=None, lost=None, gained=None):
         """The empty cell nearest ``near`` with two non-helper neighbours (inside ``within``)."""
@@ -172,8 +170,11 @@ class Staircase:
             self.move_helper(dst, spot)
         spare = [h for h in self.helpers if h not in corners]
         empty = [c for c in corners if c not in occ]
-        stranded = [h for h in spare if self.rev and dist(h, b) == 1
-                    and self._support_after(h, b, dst) < 2] if len(spare) > len(empty) else []
+        stranded = (
+            [h for h in spare if self.rev and dist(h, b) == 1 and self._support_after(h, b, dst) < 2]
+            if len(spare) > len(empty)
+            else []
+        )
         if stranded and dst not in occ:
             h = stranded[0]
             for c in empty:
@@ -212,8 +213,14 @@ class Staircase:
             other = next(o for o in self.helpers if o != h)
             if self.play.support(h) < 2:
                 continue
-            spots = [q for q in nbrs(other) if q not in self.play.occ and self.play.on_board(q)
-                     and self.pocket_support(q, lost=h) >= 2 and self.play.support(q, h) >= 2]
+            spots = [
+                q
+                for q in nbrs(other)
+                if q not in self.play.occ
+                and self.play.on_board(q)
+                and self.pocket_support(q, lost=h) >= 2
+                and self.play.support(q, h) >= 2
+            ]
             if spots:
                 self.move_helper(h, spots[0])
                 if self.pocket_support(other) < 2:
@@ -295,15 +302,19 @@ class Staircase:
         xs = [p[0] for p in around]
         ys = [p[1] for p in around]
         for r in (radius, radius + 1, radius + 2):
-            window = {(x, y) for x in range(min(xs) - r, max(xs) + r + 1)
-                      for y in range(min(ys) - r, max(ys) + r + 1)
-                      if self.play.on_board((x, y))}
+            window = {
+                (x, y)
+                for x in range(min(xs) - r, max(xs) + r + 1)
+                for y in range(min(ys) - r, max(ys) + r + 1)
+                if self.play.on_board((x, y))
+            }
             if any(p not in window for p in (self.chain ^ new_chain)):
                 continue
             for h in list(self.helpers):  # helpers must be inside the window to take part
                 if h not in window:
-                    spot = self.find_pocket(h if not xs else (xs[0], ys[0]), within=window,
-                                            avoid=self.chain | new_chain)
+                    spot = self.find_pocket(
+                        h if not xs else (xs[0], ys[0]), within=window, avoid=self.chain | new_chain
+                    )
                     if spot is None:
                         break
                     self.move_helper(h, spot)
@@ -311,9 +322,14 @@ class Staircase:
                 continue
             req = frozenset(p for p in new_chain if p in window)
             moves = None
-            for pockets in (("strict", True) if self.rev else (False,)):
-                moves = solve_window(self.active(), window, GoalSpec(req, pockets=pockets),
-                                     reversible=self.rev, walls=self.pending | self.walls)
+            for pockets in ("strict", True) if self.rev else (False,):
+                moves = solve_window(
+                    self.active(),
+                    window,
+                    GoalSpec(req, pockets=pockets),
+                    reversible=self.rev,
+                    walls=self.pending | self.walls,
+                )
                 if moves is not None:
                     break
             if moves is None:
@@ -328,7 +344,6 @@ class Staircase:
             self.stabilize()
             return True
         return False
-
 
     # --- chain upkeep --------------------------------------------------------------------
     def minimalize(self) -> None:
@@ -366,8 +381,11 @@ class Staircase:
                 real = self.back(self.frame, q)
                 if real == b or real in self.chain or not self.play.on_board(real):
                     continue
-                if dist(fa, q) == 2 and dist(q, fc) == 1 and (
-                        self.chain_ok(a, real, c) if forward else self.chain_ok(c, real, a)):
+                if (
+                    dist(fa, q) == 2
+                    and dist(q, fc) == 1
+                    and (self.chain_ok(a, real, c) if forward else self.chain_ok(c, real, a))
+                ):
                     cands.append(real)
         for q in sorted(cands, key=lambda q: (dist(q, b), q)):
             if self.gadget((self.chain - {b}) | {q}, [b, q]):

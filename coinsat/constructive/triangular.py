@@ -64,10 +64,10 @@ from __future__ import annotations
 
 from collections import Counter, deque
 
+from ..errors import ConstructionError, WindowTooSmall
 from ..geometry import Coord, apply, distance, neighbours, symmetries
 from ..instance import Instance
 from ..theory.triangular import decide, placement_of, triangle_type
-from ..errors import ConstructionError, WindowTooSmall
 from .base import Construction, Play, run_construction
 
 KIND = "triangular"
@@ -144,6 +144,7 @@ def components(cells) -> list[set[Coord]]:
 
 # --- the hypothesis ---------------------------------------------------------------------
 
+
 def _path4(cells) -> tuple[Coord, ...] | None:
     s = set(cells)
     for p2 in sorted(s):
@@ -182,6 +183,7 @@ def check_scope(instance: Instance) -> None:
 
 # --- triangle maneuvering ---------------------------------------------------------------
 
+
 class Walker:
     """Triangle maneuvering with ghost coins (module docstring)."""
 
@@ -197,8 +199,7 @@ class Walker:
             if a in self.free:
                 f = a
             else:  # a is a ghost: fetch a free coin left behind elsewhere
-                f = min((p for p in self.free if p not in (b, c)),
-                        key=lambda p: (_dist(p, q), p))
+                f = min((p for p in self.free if p not in (b, c)), key=lambda p: (_dist(p, q), p))
             self.play.move(f, q)
             self.free[self.free.index(f)] = q
         self.tri = (b, c, q)
@@ -221,6 +222,7 @@ class Walker:
 
 # --- the construction -------------------------------------------------------------------
 
+
 def _get_started(play: Play) -> Triangle:
     occ = play.occ
     tri = find_triangle(occ)
@@ -232,9 +234,12 @@ def _get_started(play: Play) -> Triangle:
             continue
         for src in sorted(occ):
             if play.support(p, src) >= 2:
-                closes = any(_add(p, RING[i]) in occ and _add(p, RING[(i + 1) % 6]) in occ
-                             and src not in (_add(p, RING[i]), _add(p, RING[(i + 1) % 6]))
-                             for i in range(6))
+                closes = any(
+                    _add(p, RING[i]) in occ
+                    and _add(p, RING[(i + 1) % 6]) in occ
+                    and src not in (_add(p, RING[i]), _add(p, RING[(i + 1) % 6]))
+                    for i in range(6)
+                )
                 moves.append((not closes, src, p))
     if not moves:
         raise ConstructionError("Theorem 1 hypothesis fails: the start has no valid move")
@@ -256,9 +261,10 @@ def _choose_free(play: Play, goal: dict[Coord, str], btri: Triangle, t0: Triangl
     placed = {p for p, lab in play.occ.items() if p not in btri and goal.get(p) == lab}
     free = []
     for lab in sorted(need):
-        cands = sorted((p for p, l in play.occ.items() if l == lab and p not in free),
-                       key=lambda p: (p in placed, p not in t0,
-                                      min(_dist(p, t) for t in t0), p))
+        cands = sorted(
+            (p for p, l in play.occ.items() if l == lab and p not in free),
+            key=lambda p: (p in placed, p not in t0, min(_dist(p, t) for t in t0), p),
+        )
         free.extend(cands[: need[lab]])
     return free
 
@@ -422,16 +428,17 @@ CLAW_GAP = (
     "counterexample to Theorem 1: the goal's only component with >= 3 coins is a claw (a centre and "
     "three pairwise non-adjacent neighbours), which has no path of four coins; going backwards from "
     "the goal only the coin on the centre can ever move, so the goal is reachable only from "
-    "configurations one move away, and this start is not one of them")
+    "configurations one move away, and this start is not one of them"
+)
 
 _REFUSALS = {
     "no-move": "the start has no valid move, so it cannot change at all",
     "conditions-fail": "the goal has no triangle, no component with a path of four coins (a claw, "
-                       "the one 4-coin component without one, does not count: paper's condition 2 "
-                       "is too broad), no components of >= 3 and >= 2 coins, and is not one move "
-                       "from the start",
+    "the one 4-coin component without one, does not count: paper's condition 2 "
+    "is too broad), no components of >= 3 and >= 2 coins, and is not one move "
+    "from the start",
     "colour-type-missing": "three labeled coins: no triangle reachable from the start puts the goal's "
-                           "labels on the goal's colour classes (x - y) mod 3",
+    "labels on the goal's colour classes (x - y) mod 3",
 }
 
 

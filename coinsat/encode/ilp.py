@@ -125,8 +125,7 @@ class IlpModel:
         return Solution.of(moves)
 
     def _cells_where(self, kind, t: int) -> list[int]:
-        return [c for c in range(self.n_cells) for li in range(len(self.labels))
-                if self.value(kind(c, li, t))]
+        return [c for c in range(self.n_cells) for li in range(len(self.labels)) if self.value(kind(c, li, t))]
 
     @property
     def size(self) -> dict[str, int]:
@@ -138,8 +137,16 @@ def _n_constraints(problem) -> int:
     return len(cons() if callable(cons) else cons)
 
 
-def build_ilp(instance: Instance, horizon: int, *, noop_last: bool = True, windows: bool = True,
-              no_return: bool = True, counts: bool = False, name: str | None = None) -> IlpModel:
+def build_ilp(
+    instance: Instance,
+    horizon: int,
+    *,
+    noop_last: bool = True,
+    windows: bool = True,
+    no_return: bool = True,
+    counts: bool = False,
+    name: str | None = None,
+) -> IlpModel:
     """The integer program "a solution with <= ``horizon`` moves, minimising moves".
 
     The build polls the ambient budget (``coinsat.limits.poll``) once per step of
@@ -163,20 +170,20 @@ def build_ilp(instance: Instance, horizon: int, *, noop_last: bool = True, windo
     prob = pulp.LpProblem(_lp_name(name or instance.name), pulp.LpMinimize)
     w = SpanLayers(instance) if windows else open_windows(instance)
     b = _Builder(pulp, prob, instance, horizon, labels, w)
-    b.start()                       # I2
-    b.dynamics()                    # I4
-    b.one_move_or_noop()            # I5
-    b.label_conservation()          # I6
-    b.one_coin_per_cell()           # I7
-    b.distinct_cells()              # I8
-    b.support()                     # I9
+    b.start()  # I2
+    b.dynamics()  # I4
+    b.one_move_or_noop()  # I5
+    b.label_conservation()  # I6
+    b.one_coin_per_cell()  # I7
+    b.distinct_cells()  # I8
+    b.support()  # I9
     if noop_last:
-        b.noops_last()              # I10
+        b.noops_last()  # I10
     if no_return:
-        b.no_return()               # I12
+        b.no_return()  # I12
     if counts:
-        b.counts(placements)        # I13
-    b.goal(placements)              # I3
+        b.counts(placements)  # I13
+    b.goal(placements)  # I3
     prob += pulp.lpSum(v for k, v in b.vars.items() if isinstance(k, Fill)), "moves"
     return IlpModel(prob, horizon, labels, placements, b.vars, instance.board.size)
 
@@ -250,9 +257,11 @@ class _Builder:
         for t in self._steps(self.steps):
             for c in self.cells:
                 for li in self.L:
-                    self.prob += (self.x(c, li, t) == self.x(c, li, t - 1)
-                                  + self.vars[Fill(c, li, t)] - self.vars[Vacate(c, li, t)],
-                                  f"I4_{c}_{li}_{t}")
+                    self.prob += (
+                        self.x(c, li, t)
+                        == self.x(c, li, t - 1) + self.vars[Fill(c, li, t)] - self.vars[Vacate(c, li, t)],
+                        f"I4_{c}_{li}_{t}",
+                    )
 
     def one_move_or_noop(self) -> None:
         """I5: exactly one fill and one vacate per step, or neither (a no-op)."""
@@ -269,8 +278,11 @@ class _Builder:
         lp = self.pulp.lpSum
         for t in self._steps(self.steps):
             for li in self.L:
-                self.prob += (lp(self.vars[Fill(c, li, t)] for c in self.cells)
-                              == lp(self.vars[Vacate(c, li, t)] for c in self.cells), f"I6_{li}_{t}")
+                self.prob += (
+                    lp(self.vars[Fill(c, li, t)] for c in self.cells)
+                    == lp(self.vars[Vacate(c, li, t)] for c in self.cells),
+                    f"I6_{li}_{t}",
+                )
 
     def one_coin_per_cell(self) -> None:
         """I7: at most one coin per cell (implied by binarity when there is one class)."""
@@ -314,11 +326,12 @@ class _Builder:
         goal = [(c, index[lab]) for c, lab in placements[0].coins] if len(placements) == 1 else None
         moved = lambda ts: lp(1 - self.vars[Noop(u)] for u in ts)  # noqa: E731
         for t in self._steps(self.steps):
-            self.prob += (lp(1 - self.x(c, li, t) for c, li in start) <= moved(range(1, t + 1)),
-                          f"I13s_{t}")
+            self.prob += (lp(1 - self.x(c, li, t) for c, li in start) <= moved(range(1, t + 1)), f"I13s_{t}")
             if goal is not None and t < self.T:
-                self.prob += (lp(1 - self.x(c, li, t) for c, li in goal) <= moved(range(t + 1, self.T + 1)),
-                              f"I13g_{t}")
+                self.prob += (
+                    lp(1 - self.x(c, li, t) for c, li in goal) <= moved(range(t + 1, self.T + 1)),
+                    f"I13g_{t}",
+                )
 
     def goal(self, placements) -> None:
         """I3: step T is the goal, or one of its placements chosen by selectors z."""

@@ -66,14 +66,42 @@ class EncodingOptions:
     @classmethod
     def naive(cls) -> "EncodingOptions":
         """The baseline of the issue: no-ops, post-state adjacency, no coin twice in a row."""
-        return cls(noop=True, noop_last=False, windows=False, no_return=True, useful=False,
-                   tight=False, commute=False, perimeter=False, spanning=False, kept=False, distinct=False, symmetry=False, goal_count=False, ladder=False)
+        return cls(
+            noop=True,
+            noop_last=False,
+            windows=False,
+            no_return=True,
+            useful=False,
+            tight=False,
+            commute=False,
+            perimeter=False,
+            spanning=False,
+            kept=False,
+            distinct=False,
+            symmetry=False,
+            goal_count=False,
+            ladder=False,
+        )
 
     @classmethod
     def plain(cls) -> "EncodingOptions":
         """No optional family at all (the definition of the transition relation only)."""
-        return cls(noop=True, noop_last=False, windows=False, no_return=False, useful=False,
-                   tight=False, commute=False, perimeter=False, spanning=False, kept=False, distinct=False, symmetry=False, goal_count=False, ladder=False)
+        return cls(
+            noop=True,
+            noop_last=False,
+            windows=False,
+            no_return=False,
+            useful=False,
+            tight=False,
+            commute=False,
+            perimeter=False,
+            spanning=False,
+            kept=False,
+            distinct=False,
+            symmetry=False,
+            goal_count=False,
+            ladder=False,
+        )
 
 
 DEFAULT_OPTIONS = EncodingOptions()

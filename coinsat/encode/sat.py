@@ -45,12 +45,11 @@ from ..errors import InternalError
 from ..instance import Instance
 from ..limits import poll
 from ..rules import Move
-from ..theory.reach import (SpanLayers, edge_budget, open_windows, placement_bounds, spanning_lines,
-                             symmetries)
 from ..solution import Solution
+from ..theory.reach import SpanLayers, edge_budget, open_windows, placement_bounds, spanning_lines, symmetries
 from . import sat_families as fam
 from .options import DEFAULT_OPTIONS, EncodingOptions
-from .varmap import GoalAt, Lab, Occ, OffGoal, Fill, NoOp, Place, Vac, VarMap
+from .varmap import Fill, GoalAt, Lab, NoOp, Occ, OffGoal, Place, Vac, VarMap
 
 #: The transition families of one layer, in emission order (each cites its spec id).
 LAYER_FAMILIES = (
@@ -77,7 +76,6 @@ LAYER_FAMILIES = (
 UNLABELED_ONLY = ("useful", "tight", "distinct", "symmetry")
 
 
-
 _V = TypeVar("_V")
 
 
@@ -87,11 +85,11 @@ def _made(value: _V | None, what: str) -> _V:
         raise InternalError(f"the encoding has no variable for {what}")
     return value
 
+
 class Encoder:
     """Incremental builder of the encoding (layers t = 0, 1, 2, ... in order)."""
 
-    def __init__(self, instance: Instance, options: EncodingOptions | None = None,
-                 goal_aware: bool = True):
+    def __init__(self, instance: Instance, options: EncodingOptions | None = None, goal_aware: bool = True):
         self.instance = instance
         self.options = options or DEFAULT_OPTIONS
         b = instance.board
@@ -185,12 +183,19 @@ class Encoder:
         T = horizon
         inst = self.instance
         goals = inst.goal_configurations
-        ok = [k for k, lb in enumerate(self.placement_lbs()) if lb is not None and lb <= T
-              and self._goal_lits(goals[k], T) is not None]
+        ok = [
+            k
+            for k, lb in enumerate(self.placement_lbs())
+            if lb is not None and lb <= T and self._goal_lits(goals[k], T) is not None
+        ]
         if not ok:
             return None, []
         if inst.goal_placement == "fixed":
-            extra = [-_made(self.vm.get(OffGoal, T, 1), f"off-goal at step {T}")] if self.goal_cells is not None and T > 0 else []
+            extra = (
+                [-_made(self.vm.get(OffGoal, T, 1), f"off-goal at step {T}")]
+                if self.goal_cells is not None and T > 0
+                else []
+            )
             return _made(self._goal_lits(goals[0], T), "the goal's literals") + extra, []
         g = self.vm.get(GoalAt, T)
         if g is not None:  # built before
@@ -199,7 +204,9 @@ class Encoder:
         z = {k: self.vm.new(Place, k) for k in ok}
         clauses = [[-g, *z.values()]]
         for k in ok:
-            clauses += [[-g, -z[k], lit] for lit in _made(self._goal_lits(goals[k], T, empties=False), "a placement's literals")]
+            clauses += [
+                [-g, -z[k], lit] for lit in _made(self._goal_lits(goals[k], T, empties=False), "a placement's literals")
+            ]
         return [g], self._count("C8", clauses)
 
     def _goal_lits(self, goal, T: int, empties: bool = True) -> list[int] | None:
@@ -265,8 +272,7 @@ class SatFormula:
         return dict(self.encoder.counts)
 
 
-def encode(instance: Instance, horizon: int, options: EncodingOptions | None = None,
-           goal: bool = True) -> SatFormula:
+def encode(instance: Instance, horizon: int, options: EncodingOptions | None = None, goal: bool = True) -> SatFormula:
     """The closed formula "a solution with <= horizon moves exists" (module docstring).
 
     ``goal=False`` leaves the goal out, and with it the families that are

@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import combinations
 from math import comb
 
-from .varmap import Count, Edge, Idle, Kept, Ladder, Lab, Moved, Near, Occ, OffGoal, Tight
+from .varmap import Count, Edge, Idle, Kept, Lab, Ladder, Moved, Near, OffGoal, Tight
 
 TRUE = True  # a literal that is constantly true: the clause is dropped
 SUBSET_LIMIT = 64  # direct cardinality clauses up to this many, a counter beyond
@@ -127,9 +127,11 @@ def at_least(e, guard: int, lits: list[int], k: int, what: str, owner: int, t: i
         return [[-guard]]
     if comb(m, m - k + 1) <= SUBSET_LIMIT:
         return [[-guard, *sub] for sub in combinations(lits, m - k + 1)]
+
     # r(i, j): at least j of lits[:i]; only the "r -> reason" direction is needed.
     def r(i, j):
         return e.vm.new(Count, what, owner, t, i, j)
+
     out = [[-guard, r(m, k)]]
     for i in range(1, m + 1):
         for j in range(1, min(i, k) + 1):
@@ -265,8 +267,7 @@ def p6_commute(e, t: int) -> list[list[int]]:
     return out
 
 
-def at_most(e, lits: list[int], k: int, what: str, owner: int, t: int,
-            unless: int | None = None) -> list[list[int]]:
+def at_most(e, lits: list[int], k: int, what: str, owner: int, t: int, unless: int | None = None) -> list[list[int]]:
     """At most k of lits (unless ``unless`` holds): sequential counter (Sinz),
     s(i, j) = at least j of lits[:i+1]."""
     m = len(lits)
@@ -277,8 +278,10 @@ def at_most(e, lits: list[int], k: int, what: str, owner: int, t: int,
         return [g]
     if k == 0:
         return [[-l, *g] for l in lits]
+
     def s(i, j):
         return e.vm.new(Count, what, owner, t, i, j)
+
     out = []
     for i, l in enumerate(lits):
         if i < m - 1:

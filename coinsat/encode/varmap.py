@@ -25,6 +25,7 @@ from pysat.formula import IDPool
 @dataclass(frozen=True, slots=True)
 class Occ:
     """x[c,t]: cell c holds a coin in configuration C_t."""
+
     cell: int
     t: int
 
@@ -32,6 +33,7 @@ class Occ:
 @dataclass(frozen=True, slots=True)
 class Lab:
     """y[l,c,t]: cell c holds a coin of label l in C_t (only with >= 2 labels)."""
+
     label: str
     cell: int
     t: int
@@ -40,6 +42,7 @@ class Lab:
 @dataclass(frozen=True, slots=True)
 class Fill:
     """f[c,t]: move t drops its coin on c."""
+
     cell: int
     t: int
 
@@ -47,6 +50,7 @@ class Fill:
 @dataclass(frozen=True, slots=True)
 class Vac:
     """v[c,t]: move t lifts the coin on c."""
+
     cell: int
     t: int
 
@@ -54,12 +58,14 @@ class Vac:
 @dataclass(frozen=True, slots=True)
 class NoOp:
     """n[t]: step t moves nothing (C_t = C_{t-1})."""
+
     t: int
 
 
 @dataclass(frozen=True, slots=True)
 class Moved:
     """m[l,t]: move t moves a coin of label l (only with >= 2 labels)."""
+
     label: str
     t: int
 
@@ -67,6 +73,7 @@ class Moved:
 @dataclass(frozen=True, slots=True)
 class Idle:
     """w[c,t]: the coin on c was placed there and has not yet supported a fill (P4)."""
+
     cell: int
     t: int
 
@@ -74,6 +81,7 @@ class Idle:
 @dataclass(frozen=True, slots=True)
 class Tight:
     """k[c,t]: move t fills c and c has exactly d occupied neighbours after it (P5)."""
+
     cell: int
     t: int
 
@@ -81,6 +89,7 @@ class Tight:
 @dataclass(frozen=True, slots=True)
 class Near:
     """a[c,t]: move t lifts a coin from c or from a neighbour of c (P6)."""
+
     cell: int
     t: int
 
@@ -89,6 +98,7 @@ class Near:
 class Edge:
     """q[a,b,t]: cells a < b are adjacent and both hold coins in C_t (P8); with t = -s,
     in the kept set I_s of move s (P10)."""
+
     a: int
     b: int
     t: int
@@ -97,6 +107,7 @@ class Edge:
 @dataclass(frozen=True, slots=True)
 class Kept:
     """i[c,t]: c holds a coin in both C_{t-1} and C_t (P10)."""
+
     cell: int
     t: int
 
@@ -104,6 +115,7 @@ class Kept:
 @dataclass(frozen=True, slots=True)
 class Ladder:
     """Auxiliary of an exactly-one ladder over family ``family`` at step t (C4/C5)."""
+
     family: str
     t: int
     i: int
@@ -112,6 +124,7 @@ class Ladder:
 @dataclass(frozen=True, slots=True)
 class Count:
     """Auxiliary of a cardinality counter: ``what`` at step t has >= j true inputs among the first i."""
+
     what: str
     owner: int
     t: int
@@ -122,6 +135,7 @@ class Count:
 @dataclass(frozen=True, slots=True)
 class OffGoal:
     """e[t,j]: at least j coins of C_t lie off the (fixed) goal (P7)."""
+
     t: int
     j: int
 
@@ -129,12 +143,14 @@ class OffGoal:
 @dataclass(frozen=True, slots=True)
 class Place:
     """z[k]: the goal is reached in its k-th placement (translate/congruent goals)."""
+
     k: int
 
 
 @dataclass(frozen=True, slots=True)
 class GoalAt:
     """g[T]: selector; when true, C_T is a goal configuration (C8)."""
+
     t: int
 
 

@@ -95,8 +95,7 @@ def header_lines(instance: Instance, formula, fmt: str, expected: str | None) ->
 
     b = instance.board
     T = formula.horizon
-    out = [f"coinsat {__version__}: coin-moving puzzle as {fmt}, spec {SPEC}",
-           f"instance: {instance.name}"]
+    out = [f"coinsat {__version__}: coin-moving puzzle as {fmt}, spec {SPEC}", f"instance: {instance.name}"]
     if instance.source:
         out.append(f"source: {instance.source}")
     out += [
@@ -143,8 +142,9 @@ def write_cnf(instance: Instance, horizon: int | None, *, encoding=None, expecte
     return "\n".join(lines) + "\n"
 
 
-def write_wcnf(instance: Instance, horizon: int | None, *, encoding=None, expected: str | None = None,
-               legacy: bool = False) -> str:
+def write_wcnf(
+    instance: Instance, horizon: int | None, *, encoding=None, expected: str | None = None, legacy: bool = False
+) -> str:
     """WCNF: minimise the number of moves within the horizon (module docstring)."""
     f = _formula(instance, horizon, encoding)
     if not f.options.noop:
@@ -154,7 +154,12 @@ def write_wcnf(instance: Instance, horizon: int | None, *, encoding=None, expect
     softs = [[f.pool.obj2id[NoOp(t)]] for t in range(1, f.horizon + 1)]
     hard = _clauses(f)
     exp = expected or _expected_cost(instance, f.horizon)
-    lines = ["c " + h for h in header_lines(instance, f, "weighted MaxSAT (WCNF" + (", legacy" if legacy else ", MSE 2022+") + ")", exp)]
+    lines = [
+        "c " + h
+        for h in header_lines(
+            instance, f, "weighted MaxSAT (WCNF" + (", legacy" if legacy else ", MSE 2022+") + ")", exp
+        )
+    ]
     lines.append("c objective: one soft unit clause NoOp(t) of weight 1 per step; cost = number of moves")
     if legacy:
         top = len(softs) + 1
@@ -219,8 +224,10 @@ def write_opb(instance: Instance, horizon: int | None, *, encoding=None, expecte
     exp = expected or expected_answer(instance, f.horizon)
     lines = [f"* #variable= {f.nvars} #constraint= {len(rows)}"]
     lines += ["* " + h for h in header_lines(instance, f, "pseudo-Boolean decision problem (OPB)", exp)]
-    lines.append("* native: C4, C5 as '= 1' rows, C6 as '-d f[p,t] + sum x[n,t] >= 0' rows; "
-                 "the other families as clauses '>= 1 - #negative literals'")
+    lines.append(
+        "* native: C4, C5 as '= 1' rows, C6 as '-d f[p,t] + sum x[n,t] >= 0' rows; "
+        "the other families as clauses '>= 1 - #negative literals'"
+    )
     for terms, rel, rhs in rows:
         lines.append(" ".join(f"{a:+d} x{v}" for a, v in terms) + f" {rel} {rhs} ;")
     return "\n".join(lines) + "\n"

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import reprlib
+
 try:
     import tomllib
 except ImportError:  # Python 3.10
@@ -41,8 +42,17 @@ MAX_ADJACENCY = 64  # a larger d only makes every move impossible; refused as a 
 LABEL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 
 KNOWN_KEYS = {
-    "name", "board", "adjacency", "source", "known_optimal", "goal_placement",
-    "margin", "start", "goal", "graph", "metadata",
+    "name",
+    "board",
+    "adjacency",
+    "source",
+    "known_optimal",
+    "goal_placement",
+    "margin",
+    "start",
+    "goal",
+    "graph",
+    "metadata",
 }
 
 
@@ -65,8 +75,9 @@ class _Ctx:
                 return i
         return None
 
-    def error(self, message: str, key: str | None = None, line: int | None = None,
-              table: str | None = None) -> InstanceError:
+    def error(
+        self, message: str, key: str | None = None, line: int | None = None, table: str | None = None
+    ) -> InstanceError:
         if line is None and key is not None:
             line = self.line_of(key, table)
         return InstanceError(message, self.path, line if line is not None else 1)
@@ -108,8 +119,9 @@ def parse_instance(text: str, path: str = "<string>") -> Instance:
     if placement not in GOAL_PLACEMENTS:
         raise ctx.error(f"goal_placement must be one of {', '.join(GOAL_PLACEMENTS)}", "goal_placement")
     if placement != "fixed" and kind == "graph":
-        raise ctx.error(f"goal_placement = {placement!r} needs a lattice board (goals on graphs are fixed)",
-                        "goal_placement")
+        raise ctx.error(
+            f"goal_placement = {placement!r} needs a lattice board (goals on graphs are fixed)", "goal_placement"
+        )
     for key in ("name", "source"):
         if key in data and not isinstance(data[key], str):
             raise ctx.error(f"{key} must be a string", key)
@@ -126,27 +138,39 @@ def parse_instance(text: str, path: str = "<string>") -> Instance:
         if not isinstance(edges, list) or not all(
             isinstance(e, list) and len(e) == 2 and all(_is_name(v) for v in e) for e in edges
         ):
-            raise ctx.error("edges must be a list of [u, v] pairs of cell names (strings, or integers "
-                            "at most 10^100)", "edges", table="graph")
+            raise ctx.error(
+                "edges must be a list of [u, v] pairs of cell names (strings, or integers at most 10^100)",
+                "edges",
+                table="graph",
+            )
         cells = graph.get("cells")
         if cells is not None and not (isinstance(cells, list) and all(_is_name(c) for c in cells)):
             raise ctx.error("cells must be a list of cell names", "cells", table="graph")
     elif "graph" in data:
-        raise ctx.error("a [graph] table needs board = \"graph\"", "board")
+        raise ctx.error('a [graph] table needs board = "graph"', "board")
 
     start = _coins(ctx, data, "start", kind)
     goal = _coins(ctx, data, "goal", kind)
     if all(isinstance(data[k], str) for k in ("start", "goal")):
         hs, hg = (len(_picture_rows(data[k])) for k in ("start", "goal"))
         if hs != hg:
-            raise ctx.error(f"the start picture has {hs} lines and the goal picture {hg}; "
-                            "they must share one frame", "goal")
+            raise ctx.error(
+                f"the start picture has {hs} lines and the goal picture {hg}; they must share one frame", "goal"
+            )
     try:
         return make_instance(
-            kind, start, goal, adjacency=adjacency, goal_placement=placement,
-            name=data.get("name", Path(path).stem), source=data.get("source", ""),
-            known_optimal=known, edges=[tuple(e) for e in edges] if edges else edges,
-            cells=cells, margin=margin, metadata=metadata,
+            kind,
+            start,
+            goal,
+            adjacency=adjacency,
+            goal_placement=placement,
+            name=data.get("name", Path(path).stem),
+            source=data.get("source", ""),
+            known_optimal=known,
+            edges=[tuple(e) for e in edges] if edges else edges,
+            cells=cells,
+            margin=margin,
+            metadata=metadata,
         )
     except InstanceError as e:
         if "self-loop" in e.message:
@@ -176,8 +200,12 @@ def _load_toml(text: str, path: str) -> dict:
     """
     m = _LONG_ROW.search(text)
     if m is not None:
-        raise InstanceError(f"a picture row of {m.end() - m.start()} characters (at most {MAX_PICTURE_ROW}; "
-                            "give far coins as coordinates)", path, _line_at(text, m.start()))
+        raise InstanceError(
+            f"a picture row of {m.end() - m.start()} characters (at most {MAX_PICTURE_ROW}; "
+            "give far coins as coordinates)",
+            path,
+            _line_at(text, m.start()),
+        )
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -189,13 +217,13 @@ def _load_toml(text: str, path: str) -> dict:
             line = _unclosed_string_line(text) or max(1, text.count("\n") + (not text.endswith("\n")))
         raise InstanceError(f"malformed TOML: {msg}", path, line) from None
     except RecursionError:
-        raise InstanceError("malformed TOML: arrays or tables nested too deeply", path,
-                            _deepest_line(text)) from None
+        raise InstanceError("malformed TOML: arrays or tables nested too deeply", path, _deepest_line(text)) from None
     except ValueError as e:  # int("9" * 5000): Python refuses more than 4300 digits
         if "digits" not in str(e):
             raise
-        raise InstanceError("an integer has too many digits (integers are limited to 10^100)", path,
-                            _long_number_line(text)) from None
+        raise InstanceError(
+            "an integer has too many digits (integers are limited to 10^100)", path, _long_number_line(text)
+        ) from None
 
 
 def _line_at(text: str, pos: int) -> int:
@@ -220,9 +248,9 @@ def _deepest_line(text: str, depth: int = 100) -> int:
 _QUOTE_OR_COMMENT = re.compile(r"[#\"']")
 _STRING = re.compile(
     r'"""(?:[^"\\]|\\.|"(?!""))*"""'  # multi-line basic
-    r"|'''.*?'''"                      # multi-line literal
-    r'|"(?:[^"\\\n]|\\.)*"'             # basic
-    r"|'[^'\n]*'",                     # literal
+    r"|'''.*?'''"  # multi-line literal
+    r'|"(?:[^"\\\n]|\\.)*"'  # basic
+    r"|'[^'\n]*'",  # literal
     re.S,
 )
 
@@ -305,12 +333,12 @@ def _coin_list(ctx, key, cells, label, kind, out):
             cell = c
         else:
             if not (isinstance(c, list) and len(c) == 2 and all(_small_int(v) for v in c)):
-                raise ctx.error(f"{key}: {_short(c)} is not an [x, y] pair of integers "
-                                "(each at most 10^100 in absolute value)", key)
+                raise ctx.error(
+                    f"{key}: {_short(c)} is not an [x, y] pair of integers (each at most 10^100 in absolute value)", key
+                )
             cell = (c[0], c[1])
         if cell in out:
-            raise ctx.error(f"{key}: two coins on cell {_short(list(cell) if isinstance(cell, tuple) else cell)}",
-                            key)
+            raise ctx.error(f"{key}: two coins on cell {_short(list(cell) if isinstance(cell, tuple) else cell)}", key)
         out[cell] = label
     return out
 
@@ -330,14 +358,18 @@ def _parse_picture(ctx: _Ctx, key: str, picture: str, kind: str) -> dict[Hashabl
         for m in _NOT_EMPTY.finditer(row):
             col, ch = m.start(), m.group()
             if ch not in LABEL_CHARS:
-                raise ctx.error(f"{key}: unexpected character {ch!r} in a picture "
-                                "(coins are ASCII letters or digits)", line=line)
+                raise ctx.error(
+                    f"{key}: unexpected character {ch!r} in a picture (coins are ASCII letters or digits)", line=line
+                )
             if kind == "square":
                 out[(col, y)] = ch
                 continue
             if (col - y) % 2:
-                raise ctx.error(f"{key}: coin {ch!r} at column {col + 1} of row y={y} is between "
-                                "triangular cells (c - y must be even)", line=line)
+                raise ctx.error(
+                    f"{key}: coin {ch!r} at column {col + 1} of row y={y} is between "
+                    "triangular cells (c - y must be even)",
+                    line=line,
+                )
             out[((col - y) // 2, y)] = ch
     return out
 
@@ -348,10 +380,10 @@ _NOT_EMPTY = re.compile(r"[^.\s]")  # coins (and stray characters): everything b
 
 # --- writing ------------------------------------------------------------------------
 
+
 def format_instance(instance: Instance) -> str:
     b = instance.board
-    lines = [f"name = {_toml(instance.name)}", f"board = {_toml(b.kind)}",
-             f"adjacency = {instance.adjacency}"]
+    lines = [f"name = {_toml(instance.name)}", f"board = {_toml(b.kind)}", f"adjacency = {instance.adjacency}"]
     if instance.source:
         lines.append(f"source = {_toml(instance.source)}")
     if instance.known_optimal is not None:
@@ -363,16 +395,19 @@ def format_instance(instance: Instance) -> str:
     start = {b.coords[c]: lab for c, lab in instance.start.coins}
     goal = {b.coords[c]: lab for c, lab in instance.goal.coins}
     pictures = _pictures(b.kind, start, goal)
-    for key, placement, pic in (("start", start, pictures and pictures[0]),
-                                ("goal", goal, pictures and pictures[1])):
+    for key, placement, pic in (("start", start, pictures and pictures[0]), ("goal", goal, pictures and pictures[1])):
         if pic:
             lines.append(f'{key} = """\n{pic}"""')
         else:
             lines.append(f"{key} = {_placement_toml(placement)}")
     if b.kind == "graph":
         edges = sorted({tuple(sorted((i, j))) for i, nb in enumerate(b.neighbours) for j in nb})
-        lines += ["", "[graph]", f"cells = {_toml(list(b.coords))}",
-                  "edges = [" + ", ".join(_toml([b.coords[i], b.coords[j]]) for i, j in edges) + "]"]
+        lines += [
+            "",
+            "[graph]",
+            f"cells = {_toml(list(b.coords))}",
+            "edges = [" + ", ".join(_toml([b.coords[i], b.coords[j]]) for i, j in edges) + "]",
+        ]
     if instance.metadata:
         lines += ["", "[metadata]"] + [f"{k} = {_toml(v)}" for k, v in instance.metadata]
     return "\n".join(lines) + "\n"
@@ -385,6 +420,7 @@ def write_instance(instance: Instance, path: str | Path) -> None:
 def _placement_toml(placement: dict) -> str:
     def cell(c):
         return _toml(list(c) if isinstance(c, tuple) else c)
+
     labels = sorted(set(placement.values()))
     if labels == [UNLABELED]:
         return "[" + ", ".join(cell(c) for c in placement) + "]"
@@ -403,6 +439,7 @@ def _pictures(kind: str, start: dict, goal: dict) -> tuple[str, str] | None:
         return None
     height = max(y for _, y in cells) + 1
     width = max((x if kind == "square" else 2 * x + y) for x, y in cells) + 1
+
     def draw(placement):
         rows = []
         for y in range(height - 1, -1, -1):
@@ -414,11 +451,13 @@ def _pictures(kind: str, start: dict, goal: dict) -> tuple[str, str] | None:
                     row[col] = placement.get(((col - y) // 2, y), ".")
                 rows.append("".join(row).rstrip())
         return "\n".join(rows) + "\n"
+
     return draw(start), draw(goal)
 
 
 def _toml(v: Any) -> str:
     import json
+
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, float)):

@@ -44,10 +44,12 @@ def write_mps(instance: Instance, horizon: int, path: str | os.PathLike, **optio
 def symbol_table(instance: Instance, horizon: int) -> list[str]:
     """Lines describing the variable names (without comment markers)."""
     b = instance.board
-    lines = [f"coinsat ILP model of {instance.name!r}: horizon {horizon}, adjacency {instance.d}, "
-             f"board {b.kind} (window {b.window}), goal placement {instance.goal_placement}",
-             "x_<cell>_<label>_<t> occupancy; f_/v_<cell>_<label>_<t> fill/vacate at step t; "
-             "n_<t> no-op; z_<g> goal placement; objective = number of moves"]
+    lines = [
+        f"coinsat ILP model of {instance.name!r}: horizon {horizon}, adjacency {instance.d}, "
+        f"board {b.kind} (window {b.window}), goal placement {instance.goal_placement}",
+        "x_<cell>_<label>_<t> occupancy; f_/v_<cell>_<label>_<t> fill/vacate at step t; "
+        "n_<t> no-op; z_<g> goal placement; objective = number of moves",
+    ]
     lines += [f"label {li} = {lab}" for li, lab in enumerate(instance.labels)]
     lines += [f"cell {c} = {b.coords[c]}" for c in range(b.size)]
     return lines

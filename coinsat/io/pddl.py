@@ -84,8 +84,11 @@ def _labeled(instance: Instance) -> bool:
 
 
 def _domain_name(instance: Instance) -> str:
-    return f"coinsat-{_slug(instance.name)}" if len(instance.goal_configurations) > 1 else (
-        f"coinsat-d{instance.d}" + ("-labeled" if _labeled(instance) else ""))
+    return (
+        f"coinsat-{_slug(instance.name)}"
+        if len(instance.goal_configurations) > 1
+        else (f"coinsat-d{instance.d}" + ("-labeled" if _labeled(instance) else ""))
+    )
 
 
 def _slug(name: str) -> str:
@@ -99,9 +102,11 @@ def _header(instance: Instance, role: str) -> list[str]:
     lines = [f"; coinsat {__version__}: {role} of the coin-moving puzzle '{instance.name}'"]
     if instance.source:
         lines.append(f"; source: {instance.source}")
-    lines.append(f"; board: {instance.board.kind}, window {instance.board.window}, "
-                 f"{instance.board.size} cells; {instance.n_coins} coins; adjacency d = {instance.d}; "
-                 f"goal placement {instance.goal_placement} ({len(instance.goal_configurations)} in the window)")
+    lines.append(
+        f"; board: {instance.board.kind}, window {instance.board.window}, "
+        f"{instance.board.size} cells; {instance.n_coins} coins; adjacency d = {instance.d}; "
+        f"goal placement {instance.goal_placement} ({len(instance.goal_configurations)} in the window)"
+    )
     lines.append("; optimal plan cost = minimum number of moves inside the window")
     return lines
 
@@ -113,12 +118,20 @@ def pddl_domain(instance: Instance) -> str:
     multi = len(goals) > 1
     reqs = ":strips :typing :equality" + (" :action-costs" if multi else "")
     out = _header(instance, "domain")
-    out += [f"(define (domain {_domain_name(instance)})", f"  (:requirements {reqs})",
-            "  (:types cell" + (" label" if labeled else "") + ")"]
+    out += [
+        f"(define (domain {_domain_name(instance)})",
+        f"  (:requirements {reqs})",
+        "  (:types cell" + (" label" if labeled else "") + ")",
+    ]
     if multi:
         names = cell_names(instance)
-        out.append("  (:constants " + " ".join(names) + " - cell"
-                   + (" " + " ".join(_label_names(instance)) + " - label" if labeled else "") + ")")
+        out.append(
+            "  (:constants "
+            + " ".join(names)
+            + " - cell"
+            + (" " + " ".join(_label_names(instance)) + " - label" if labeled else "")
+            + ")"
+        )
     preds = ["(occupied ?c - cell)", "(empty ?c - cell)", "(adj ?a ?b - cell)", "(before ?a ?b - cell)"]
     if labeled:
         preds.append("(holds ?c - cell ?k - label)")
@@ -138,14 +151,20 @@ def pddl_domain(instance: Instance) -> str:
         eff += ["(not (holds ?s ?k))", "(holds ?p ?k)"]
     if multi:
         eff.append("(increase (total-cost) 1)")
-    out += ["  (:action move", f"    :parameters ({params})",
-            "    :precondition (and " + " ".join(pre) + ")",
-            "    :effect (and " + " ".join(eff) + "))"]
+    out += [
+        "  (:action move",
+        f"    :parameters ({params})",
+        "    :precondition (and " + " ".join(pre) + ")",
+        "    :effect (and " + " ".join(eff) + "))",
+    ]
     if multi:
         for i, g in enumerate(goals):
-            out += [f"  (:action reach-goal-{i}", "    :parameters ()",
-                    "    :precondition (and " + " ".join(_goal_atoms(instance, g)) + ")",
-                    "    :effect (and (solved)))"]
+            out += [
+                f"  (:action reach-goal-{i}",
+                "    :parameters ()",
+                "    :precondition (and " + " ".join(_goal_atoms(instance, g)) + ")",
+                "    :effect (and (solved)))",
+            ]
     out.append(")")
     return "\n".join(out) + "\n"
 
@@ -171,7 +190,9 @@ def pddl_problem(instance: Instance) -> str:
     multi = len(goals) > 1
     out = _header(instance, "problem")
     if labeled:
-        out.append("; labels: " + ", ".join(f"{k} = {lab!r}" for k, lab in zip(_label_names(instance), instance.labels)))
+        out.append(
+            "; labels: " + ", ".join(f"{k} = {lab!r}" for k, lab in zip(_label_names(instance), instance.labels))
+        )
     if not b.is_lattice:
         out.append("; cells: " + ", ".join(f"{n} = {c!r}" for n, c in zip(names, b.coords)))
     out += [f"(define (problem {_slug(instance.name)})", f"  (:domain {_domain_name(instance)})"]
@@ -207,8 +228,9 @@ def pddl_problem(instance: Instance) -> str:
 def pddl_task(instance: Instance, horizon: int | None = None, **options) -> PddlTask:
     """Domain and problem of ``instance``.  PDDL has no horizon: ``horizon`` must be None."""
     if horizon is not None:
-        raise UsageError("PDDL has no horizon (optimal planners minimise the number of moves): "
-                            "omit --horizon for --format pddl")
+        raise UsageError(
+            "PDDL has no horizon (optimal planners minimise the number of moves): omit --horizon for --format pddl"
+        )
     if options:
         raise UsageError(f"unknown PDDL options: {', '.join(sorted(options))}")
     return PddlTask(pddl_domain(instance), pddl_problem(instance))

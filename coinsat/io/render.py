@@ -20,7 +20,6 @@ from ..configuration import Configuration
 from ..instance import Instance
 from ..rules import Move
 
-
 MAX_PICTURE_CELLS = 40_000
 
 _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
@@ -50,7 +49,9 @@ def picture(instance: Instance, config: Configuration, marks: dict[int, str] | N
     frame += [cs[c] for c in instance.start.cells + instance.goal.cells]
     xs, ys = [x for x, _ in frame], [y for _, y in frame]
     y0, y1 = min(ys), max(ys)
-    width = max(xs) - min(xs) if b.kind == "square" else max(2 * x + y for x, y in frame) - min(2 * x + y for x, y in frame)
+    width = (
+        max(xs) - min(xs) if b.kind == "square" else max(2 * x + y for x, y in frame) - min(2 * x + y for x, y in frame)
+    )
     if (width + 1) * (y1 - y0 + 1) > MAX_PICTURE_CELLS:
         return f"(too wide to draw; coins at) {listing}"
     rows = []
@@ -85,6 +86,9 @@ def render_solution(instance: Instance, trace: Iterable[Configuration], moves: I
     out = ["step 0 (start)", picture(instance, trace[0])]
     for t, (move, config) in enumerate(zip(moves, trace[1:]), start=1):
         s, p = move
-        out += ["", f"step {t}: {cell_text(instance.coord(s))} -> {cell_text(instance.coord(p))}",
-                picture(instance, config, marks={s: "*"})]
+        out += [
+            "",
+            f"step {t}: {cell_text(instance.coord(s))} -> {cell_text(instance.coord(p))}",
+            picture(instance, config, marks={s: "*"}),
+        ]
     return "\n".join(out)

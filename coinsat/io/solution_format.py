@@ -76,10 +76,14 @@ def parse_solution(instance: Instance, text: str, path: str = "<solution>") -> t
             raise InstanceError(f"move {k}: {_short(mv)} is not a [source, destination] pair", path, _line(text, k))
         for coord in mv:
             if lattice:
-                if not (isinstance(coord, list) and len(coord) == 2
-                        and all(isinstance(v, int) and not isinstance(v, bool) for v in coord)):
-                    raise InstanceError(f"move {k}: {_short(coord)} is not an [x, y] pair of integers",
-                                        path, _line(text, k))
+                if not (
+                    isinstance(coord, list)
+                    and len(coord) == 2
+                    and all(isinstance(v, int) and not isinstance(v, bool) for v in coord)
+                ):
+                    raise InstanceError(
+                        f"move {k}: {_short(coord)} is not an [x, y] pair of integers", path, _line(text, k)
+                    )
             elif not (isinstance(coord, (int, str)) and not isinstance(coord, bool)):
                 raise InstanceError(f"move {k}: {_short(coord)} is not a cell name", path, _line(text, k))
         moves[k - 1] = (tuple(mv[0]), tuple(mv[1])) if lattice else (mv[0], mv[1])
@@ -107,14 +111,14 @@ def load_json(text: str, path: str) -> Any:
     except json.JSONDecodeError as e:
         raise InstanceError(f"malformed JSON: {e.msg}", path, e.lineno) from None
     except RecursionError:
-        raise InstanceError("malformed JSON: arrays or objects nested too deeply", path,
-                            _deepest_line(text)) from None
+        raise InstanceError("malformed JSON: arrays or objects nested too deeply", path, _deepest_line(text)) from None
     except ValueError as e:  # int("9" * 5000): Python refuses more than 4300 digits
         if "digits" not in str(e):
             raise
         m = re.search(r"\d{4301}", text)
-        raise InstanceError("malformed JSON: a number has too many digits", path,
-                            text.count("\n", 0, m.start()) + 1 if m else 1) from None
+        raise InstanceError(
+            "malformed JSON: a number has too many digits", path, text.count("\n", 0, m.start()) + 1 if m else 1
+        ) from None
 
 
 def _deepest_line(text: str, depth: int = 100) -> int:
@@ -134,8 +138,7 @@ def _possible_prefix(instance: Instance, pairs: list[tuple]) -> int:
     b = instance.board
     occupied = {b.coords[c] for c in instance.start.cells}
     for k, (src, dst) in enumerate(pairs, start=1):
-        if (src not in occupied or dst in occupied
-                or not any(n in occupied for n in geometry.neighbours(b.kind, dst))):
+        if src not in occupied or dst in occupied or not any(n in occupied for n in geometry.neighbours(b.kind, dst)):
             return k
         occupied.remove(src)
         occupied.add(dst)

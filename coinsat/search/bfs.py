@@ -69,8 +69,14 @@ class _Outcome:
     reason: str | None = None
 
 
-def solve_bfs(instance: Instance, max_moves: int | None = None, time_limit: float | None = None,
-              max_states: int = 20_000_000, memory_limit: int | None = None, grow: bool = True) -> Result:
+def solve_bfs(
+    instance: Instance,
+    max_moves: int | None = None,
+    time_limit: float | None = None,
+    max_states: int = 20_000_000,
+    memory_limit: int | None = None,
+    grow: bool = True,
+) -> Result:
     """Shortest solution by bidirectional BFS (module docstring).  ``max_states`` bounds the
     states held (summed over the rounds of a growing window); ``grow=False`` searches an
     inexact window as given (answers then speak of the window)."""
@@ -86,8 +92,11 @@ def solve_bfs(instance: Instance, max_moves: int | None = None, time_limit: floa
 def _fixed(instance: Instance, max_moves: int | None, limits: Limits, max_states: int) -> Result:
     with enforced(limits):
         out = _search(instance, max_moves, limits, max_states)
-    stats: dict[str, Any] = {"states": out.states, "forward_depth": out.forward_depth,
-             "backward_depth": out.explored - out.forward_depth}
+    stats: dict[str, Any] = {
+        "states": out.states,
+        "forward_depth": out.forward_depth,
+        "backward_depth": out.explored - out.forward_depth,
+    }
     if out.reason:
         stats["stopped"] = out.reason
 
@@ -105,8 +114,13 @@ def _fixed(instance: Instance, max_moves: int | None, limits: Limits, max_states
     proven = out.explored if radius is None else min(out.explored, radius)
     if out.kind in ("forward", "backward"):
         scope = "global" if radius is None else "window"
-        cert = {"kind": "exhaustive-search", "scope": scope, "window": instance.board.window,
-                "states": out.states, "side": out.kind}
+        cert = {
+            "kind": "exhaustive-search",
+            "scope": scope,
+            "window": instance.board.window,
+            "states": out.states,
+            "side": out.kind,
+        }
         return result(Status.UNSOLVABLE, lb=None if radius is None else radius + 1, certificate=cert)
     if out.kind == "horizon" and max_moves is not None and exact_for(instance, max_moves):
         cert = {"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves}
@@ -125,8 +139,12 @@ def _grown(instance: Instance, max_moves: int | None, limits: Limits, max_states
     def result(status, solution=None, lb=None, certificate=None) -> Result:
         return Result(status, "bfs", solution, lb, certificate, elapsed(limits), stats, engine=Engine.BFS)
 
-    return result_of(g, result, lambda: _fixed(instance, None, limits, max_states),
-                     {"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves})
+    return result_of(
+        g,
+        result,
+        lambda: _fixed(instance, None, limits, max_states),
+        {"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves},
+    )
 
 
 def _round(original: Instance):
@@ -140,12 +158,22 @@ def _round(original: Instance):
             return Step("found", len(solution) - 1, solution, states=out.states)
         if out.kind == "forward" and exact_for(work, out.forward_depth + 1):
             # every configuration reachable on the lattice was enumerated (windows.py)
-            cert = {"kind": "exhaustive-search", "scope": "global", "window": work.board.window,
-                    "states": out.states, "side": "forward"}
+            cert = {
+                "kind": "exhaustive-search",
+                "scope": "global",
+                "window": work.board.window,
+                "states": out.states,
+                "side": "forward",
+            }
             return Step("closed", H, certificate=cert, states=out.states)
         if out.kind == "backward" and allowed is None:  # an exact window, unpruned
-            cert = {"kind": "exhaustive-search", "scope": "global", "window": work.board.window,
-                    "states": out.states, "side": "backward"}
+            cert = {
+                "kind": "exhaustive-search",
+                "scope": "global",
+                "window": work.board.window,
+                "states": out.states,
+                "side": "backward",
+            }
             return Step("closed", H, certificate=cert, states=out.states)
         if out.kind == "limit":
             return Step("stopped", out.explored, reason=out.reason, states=out.states)
@@ -166,9 +194,14 @@ def _allowed(work: Instance, H: int) -> list[int]:
 # --- the search ----------------------------------------------------------------------------------
 
 
-def _search(instance: Instance, horizon: int | None, limits: Limits, max_states: int | None,
-            allowed: Sequence[int] | None = None,
-            prefer: Callable[[list], bool] | None = None) -> _Outcome:
+def _search(
+    instance: Instance,
+    horizon: int | None,
+    limits: Limits,
+    max_states: int | None,
+    allowed: Sequence[int] | None = None,
+    prefer: Callable[[list], bool] | None = None,
+) -> _Outcome:
     """Bidirectional BFS to total depth ``horizon`` (None: until a side runs out).
 
     ``allowed[k]`` (optional) is the mask of cells a backward state at depth k may
@@ -207,7 +240,7 @@ def _search(instance: Instance, horizon: int | None, limits: Limits, max_states:
             seen, other = (fwd, bwd) if forward else (bwd, fwd)
             mask = None if forward or allowed is None else allowed[b_depth + 1]
             nxt, meets = [], []
-            for state in (f_front if forward else b_front):
+            for state in f_front if forward else b_front:
                 for move, new in expand(board, d, state):
                     if new in seen or (mask is not None and not _inside(new, mask)):
                         continue

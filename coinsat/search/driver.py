@@ -49,9 +49,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from ..board import MAX_WINDOW_CELLS
 from ..backends import Outcome
 from ..backends.sat_backend import DEFAULT_SOLVER, SatBackend, require_limitable
+from ..board import MAX_WINDOW_CELLS
 from ..encode.options import DEFAULT_OPTIONS, EncodingOptions
 from ..encode.sat import Encoder
 from ..errors import InstanceError, InternalError, LimitReached, UsageError
@@ -71,6 +71,7 @@ GROWTH = 1.5
 @dataclass(frozen=True)
 class HorizonReport:
     """One solver call: what the progress display shows and Result.stats records."""
+
     horizon: int
     outcome: Outcome
     seconds: float
@@ -80,9 +81,15 @@ class HorizonReport:
     length: int | None = None
 
     def as_dict(self) -> dict:
-        return {"horizon": self.horizon, "outcome": self.outcome, "seconds": round(self.seconds, 4),
-                "vars": self.vars, "clauses": self.clauses, "conflicts": self.conflicts,
-                "length": self.length}
+        return {
+            "horizon": self.horizon,
+            "outcome": self.outcome,
+            "seconds": round(self.seconds, 4),
+            "vars": self.vars,
+            "clauses": self.clauses,
+            "conflicts": self.conflicts,
+            "length": self.length,
+        }
 
 
 def widen(instance: Instance, horizon: int) -> Instance:
@@ -99,9 +106,15 @@ def widen(instance: Instance, horizon: int) -> Instance:
         if _hull_area(list(start) + list(goal), margin) > MAX_WINDOW_CELLS:
             raise LimitReached(WINDOW_CAP, horizon)
         try:
-            wide = make_instance(instance.board.kind, start, goal, adjacency=instance.d,
-                                 goal_placement=instance.goal_placement, name=instance.name,
-                                 margin=margin)
+            wide = make_instance(
+                instance.board.kind,
+                start,
+                goal,
+                adjacency=instance.d,
+                goal_placement=instance.goal_placement,
+                name=instance.name,
+                margin=margin,
+            )
         except InstanceError as e:  # the instance was valid: only the window cap can refuse it
             raise LimitReached(WINDOW_CAP, horizon) from e
         if exact_for(wide, horizon):
@@ -141,8 +154,15 @@ class _Session:
             if ans.model is None:
                 raise InternalError("the backend answered SAT without a model")
             solution = certify_solution(self.instance, enc.decode(ans.model, enc.horizon), "sat")
-        report = HorizonReport(T, ans.outcome, ans.seconds, enc.vm.nvars, be.nclauses,
-                               ans.stats.get("conflicts", 0), None if solution is None else len(solution))
+        report = HorizonReport(
+            T,
+            ans.outcome,
+            ans.seconds,
+            enc.vm.nvars,
+            be.nclauses,
+            ans.stats.get("conflicts", 0),
+            None if solution is None else len(solution),
+        )
         return ans.outcome, solution, report
 
     def close(self) -> None:
@@ -157,11 +177,20 @@ def _options(options: EncodingOptions | None, flags: dict) -> EncodingOptions:
     return opts.with_(**{k: bool(v) for k, v in flags.items()}) if flags else opts
 
 
-def solve_sat(instance: Instance, *, max_moves: int | None = None, time_limit: float | None = None,
-              memory_limit: int | None = None, solver: str = DEFAULT_SOLVER, strategy: str = DEFAULT_STRATEGY,
-              options: EncodingOptions | None = None,
-              progress: Callable[[HorizonReport], None] | None = None,
-              solver_config: dict[str, int] | None = None, stride: int = 1, **flags) -> Result:
+def solve_sat(
+    instance: Instance,
+    *,
+    max_moves: int | None = None,
+    time_limit: float | None = None,
+    memory_limit: int | None = None,
+    solver: str = DEFAULT_SOLVER,
+    strategy: str = DEFAULT_STRATEGY,
+    options: EncodingOptions | None = None,
+    progress: Callable[[HorizonReport], None] | None = None,
+    solver_config: dict[str, int] | None = None,
+    stride: int = 1,
+    **flags,
+) -> Result:
     """Shortest solution by SAT (module docstring).  ``flags``: EncodingOptions fields;
     ``solver_config``: CaDiCaL options (default ``sat_backend.CADICAL_DEFAULTS``)."""
     if strategy not in STRATEGIES:
@@ -188,6 +217,7 @@ def solve_sat(instance: Instance, *, max_moves: int | None = None, time_limit: f
 
 class _Run:
     stride: int  # set by the caller right after construction
+
     def __init__(self, instance, opts, solver, limits: Limits, progress, config=None):
         self.original = instance
         self.config = config
@@ -212,8 +242,7 @@ class _Run:
         if s is None or not exact_for(s.instance, T):
             if s is not None:
                 s.close()
-            self.session = s = _Session(widen(self.original, max(T, 2 * self.lb)), self.opts,
-                                        self.solver, self.config)
+            self.session = s = _Session(widen(self.original, max(T, 2 * self.lb)), self.opts, self.solver, self.config)
         return s
 
     def query(self, T: int) -> Outcome:
@@ -319,8 +348,13 @@ class _Run:
             status = Status.OPTIMAL if self.lb >= n else Status.FEASIBLE
             return self._result(status, self.best, n if status is Status.OPTIMAL else self.lb)
         if finished and cap is not None and self.none_upto >= cap:
-            cert = {"kind": "sat-unsat", "scope": "global", "horizon": self.none_upto,
-                    "configurations": cap + 1, "window": self.original.board.window}
+            cert = {
+                "kind": "sat-unsat",
+                "scope": "global",
+                "horizon": self.none_upto,
+                "configurations": cap + 1,
+                "window": self.original.board.window,
+            }
             return self._result(Status.UNSOLVABLE, None, None, cert)
         if finished and max_moves is not None and self.none_upto >= max_moves:
             cert = {"kind": "sat-unsat", "scope": "horizon", "horizon": max_moves}
@@ -331,9 +365,14 @@ class _Run:
         """The shortest solutions leave the original window: search inside it for the best
         expressible one; the proven (global) lower bound stays."""
         remaining = None if self.deadline == math.inf else max(1e-3, self.deadline - time.perf_counter())
-        inner = solve_sat(_frozen_window(self.original), time_limit=remaining,
-                          memory_limit=self.limits.memory_limit, solver=self.solver,
-                          options=self.opts, solver_config=self.config)
+        inner = solve_sat(
+            _frozen_window(self.original),
+            time_limit=remaining,
+            memory_limit=self.limits.memory_limit,
+            solver=self.solver,
+            options=self.opts,
+            solver_config=self.config,
+        )
         if inner.stats.get("stopped"):
             self.stop_reason = inner.stats["stopped"]
         if inner.solution is None:
@@ -358,8 +397,7 @@ class _Run:
         }
         if status in (Status.UNKNOWN, Status.FEASIBLE) and self.stop_reason is not None:
             stats["stopped"] = self.stop_reason
-        return Result(status, "sat", solution, lb, certificate, time.perf_counter() - self.t0, stats,
-                      engine=Engine.SAT)
+        return Result(status, "sat", solution, lb, certificate, time.perf_counter() - self.t0, stats, engine=Engine.SAT)
 
     def close(self) -> None:
         if self.session is not None:

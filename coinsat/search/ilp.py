@@ -79,8 +79,15 @@ STRATEGIES = ("geometric", "linear")
 DEFAULT_STRATEGY = "linear"
 
 
-def solve_ilp(instance: Instance, *, max_moves: int | None = None, time_limit: float | None = None,
-              memory_limit: int | None = None, grow: bool = True, **options) -> Result:
+def solve_ilp(
+    instance: Instance,
+    *,
+    max_moves: int | None = None,
+    time_limit: float | None = None,
+    memory_limit: int | None = None,
+    grow: bool = True,
+    **options,
+) -> Result:
     unknown = set(options) - set(OPTIONS)
     if unknown:
         raise UsageError(f"unknown option(s) for method 'ilp': {', '.join(sorted(unknown))}")
@@ -166,12 +173,17 @@ class _Run:
             self.stop_reason = reason
             return IlpAnswer(UNKNOWN, False, None, None, solver, reason, 0.0), None
         left = self.limits.remaining()
-        answer = run_ilp(model.problem, solver, time_limit=None if left is None else max(left, 1e-3),
-                         threads=self.opts.get("threads"))
+        answer = run_ilp(
+            model.problem,
+            solver,
+            time_limit=None if left is None else max(left, 1e-3),
+            threads=self.opts.get("threads"),
+        )
         if answer.outcome == UNKNOWN or (answer.outcome == SAT and not answer.optimal):
             self.stop_reason = self.limits.exceeded() or answer.status_text
-        self.stats["horizons"].append({"horizon": T, "answer": answer.outcome,
-                                       "seconds": round(answer.seconds, 4), **model.size})
+        self.stats["horizons"].append(
+            {"horizon": T, "answer": answer.outcome, "seconds": round(answer.seconds, 4), **model.size}
+        )
         self.stats["solver"] = answer.solver
         return answer, model
 
@@ -228,8 +240,7 @@ class _Run:
             # infeasible only inside a window that is not exact for T: not a bounded answer
             self.stop_reason = f"window {self.inst.board.window} not exact for horizon {T}"
             return self._result(Status.UNKNOWN, None, self.lower_bound())
-        cert = {"kind": "ilp-infeasible", "scope": "horizon", "horizon": T,
-                "window": self.inst.board.window}
+        cert = {"kind": "ilp-infeasible", "scope": "horizon", "horizon": T, "window": self.inst.board.window}
         return self._result(Status.BOUNDED, None, self.lower_bound(), cert)
 
     def unsolvable(self, T: int, configurations: int | None) -> Result:
@@ -242,8 +253,13 @@ class _Run:
         if configurations is None:
             cert = {"kind": "goal-outside-span", "scope": scope, "window": self.inst.board.window}
         else:
-            cert = {"kind": "ilp-infeasible", "scope": scope, "horizon": T,
-                    "window": self.inst.board.window, "configurations": configurations}
+            cert = {
+                "kind": "ilp-infeasible",
+                "scope": scope,
+                "horizon": T,
+                "window": self.inst.board.window,
+                "configurations": configurations,
+            }
         # Window scope: a solution with <= r moves stays in the window, so every one has > r.
         lb = None if self.radius is None else max(self.known_lb, self.radius + 1)
         return self._result(Status.UNSOLVABLE, None, lb, cert)
@@ -259,11 +275,16 @@ class _Run:
 
         def inside() -> Result:
             left = self.limits.remaining()
-            return solve_ilp(self.inst, max_moves=None, grow=False, memory_limit=self.limits.memory_limit,
-                             time_limit=None if left is None else max(left, 1e-3), **self.opts)
+            return solve_ilp(
+                self.inst,
+                max_moves=None,
+                grow=False,
+                memory_limit=self.limits.memory_limit,
+                time_limit=None if left is None else max(left, 1e-3),
+                **self.opts,
+            )
 
-        return result_of(g, self._result, inside, {"kind": "ilp-infeasible", "scope": "horizon",
-                                                   "horizon": top})
+        return result_of(g, self._result, inside, {"kind": "ilp-infeasible", "scope": "horizon", "horizon": top})
 
     def _round(self, work: Instance, H: int, limits: Limits, budget: int | None) -> Step:
         """Round H of the growth loop: the model of ``work`` (exact for H) at horizon H."""
@@ -272,8 +293,13 @@ class _Run:
         if answer.outcome == UNSAT:
             cap = configuration_count(work) - 1 if work.board.exact else None
             if cap is not None and H >= cap:  # a window that turned out exact (finite span)
-                cert = {"kind": "ilp-infeasible", "scope": "global", "horizon": H,
-                        "window": work.board.window, "configurations": cap + 1}
+                cert = {
+                    "kind": "ilp-infeasible",
+                    "scope": "global",
+                    "horizon": H,
+                    "window": work.board.window,
+                    "configurations": cap + 1,
+                }
                 return Step("closed", H, certificate=cert)
             return Step("none", H)
         if answer.outcome == SAT:

@@ -76,6 +76,7 @@ MAX_GOAL_SPANS = 16
 @dataclass(frozen=True)
 class LayerReport:
     """One finished layer: what the progress display shows."""
+
     depth: int
     size: int  # states first reached at this depth
     states: int  # states reached so far
@@ -196,10 +197,17 @@ def _member(sorted_arr: np.ndarray, values: np.ndarray) -> np.ndarray:
     return sorted_arr[idx] == values
 
 
-def solve_spanbfs(instance: Instance, max_moves: int | None = None, time_limit: float | None = None,
-                  max_states: int = 400_000_000, prune: bool = True, progress=None,
-                  keep_layers: list | None = None, memory_limit: int | None = None,
-                  grow: bool = True) -> Result:
+def solve_spanbfs(
+    instance: Instance,
+    max_moves: int | None = None,
+    time_limit: float | None = None,
+    max_states: int = 400_000_000,
+    prune: bool = True,
+    progress=None,
+    keep_layers: list | None = None,
+    memory_limit: int | None = None,
+    grow: bool = True,
+) -> Result:
     """Shortest solution by span-pruned layered BFS (module docstring).
 
     ``prune=False`` turns the span pruning off (for tests and benchmarks);
@@ -235,8 +243,9 @@ class _Outcome:
     stats: dict = field(default_factory=dict, repr=False)
 
 
-def _forward(instance: Instance, horizon: int | None, limits: Limits, max_states: int | None,
-             prune: bool, progress) -> _Outcome:
+def _forward(
+    instance: Instance, horizon: int | None, limits: Limits, max_states: int | None, prune: bool, progress
+) -> _Outcome:
     """Layered forward BFS with span pruning to depth ``horizon`` (None: no horizon)."""
     (start_word,) = instance.start.masks(instance.labels)
     goals = _unique(np.array([g.masks(instance.labels)[0] for g in instance.goal_configurations], dtype=U64))
@@ -263,7 +272,7 @@ def _forward(instance: Instance, horizon: int | None, limits: Limits, max_states
             front = layers[-1]
             parts = []
             for i in range(0, front.size, CHUNK):
-                succ = _unique(kernel.successors(front[i:i + CHUNK]))
+                succ = _unique(kernel.successors(front[i : i + CHUNK]))
                 parts.append(succ[kernel.spans_one_of(succ, need)])
                 reason = limits.exceeded()
                 if reason:
@@ -289,8 +298,7 @@ def _forward(instance: Instance, horizon: int | None, limits: Limits, max_states
         return end("limit", reason="interrupted")
 
 
-def _fixed_result(instance: Instance, out: _Outcome, max_moves: int | None, limits: Limits,
-                  prune: bool) -> Result:
+def _fixed_result(instance: Instance, out: _Outcome, max_moves: int | None, limits: Limits, prune: bool) -> Result:
     """The answer of one search of the instance's window, as given.  Its layers are the
     result's ``witness``: a layers certificate reuses them instead of searching again."""
     stats = dict(out.stats, states=out.states)
@@ -299,8 +307,17 @@ def _fixed_result(instance: Instance, out: _Outcome, max_moves: int | None, limi
     radius = exact_horizon(instance)  # None: exact for every horizon
 
     def result(status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(status, "spanbfs", solution, lb, certificate, elapsed(limits), stats,
-                      engine=Engine.SPANBFS, witness=out.layers)
+        return Result(
+            status,
+            "spanbfs",
+            solution,
+            lb,
+            certificate,
+            elapsed(limits),
+            stats,
+            engine=Engine.SPANBFS,
+            witness=out.layers,
+        )
 
     def partial(depth_done: int) -> int:
         """Lower bound when every path of <= depth_done moves was enumerated."""
@@ -315,30 +332,51 @@ def _fixed_result(instance: Instance, out: _Outcome, max_moves: int | None, limi
         return result(Status.FEASIBLE, solution, radius + 1)
     if out.kind == "empty":
         scope = "global" if radius is None else "window"
-        cert = {"kind": "exhaustive-search", "scope": scope, "window": instance.board.window,
-                "states": out.states, "side": "forward", "pruning": "span" if prune else "none"}
+        cert = {
+            "kind": "exhaustive-search",
+            "scope": scope,
+            "window": instance.board.window,
+            "states": out.states,
+            "side": "forward",
+            "pruning": "span" if prune else "none",
+        }
         return result(Status.UNSOLVABLE, lb=None if radius is None else radius + 1, certificate=cert)
     if out.kind == "horizon" and max_moves is not None and exact_for(instance, max_moves):
-        return result(Status.BOUNDED, lb=max_moves + 1,
-                      certificate={"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves})
+        return result(
+            Status.BOUNDED,
+            lb=max_moves + 1,
+            certificate={"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves},
+        )
     return result(Status.UNKNOWN, lb=partial(out.depth))
 
 
-def _grown(instance: Instance, max_moves: int | None, limits: Limits, max_states: int,
-           prune: bool, progress) -> Result:
+def _grown(instance: Instance, max_moves: int | None, limits: Limits, max_states: int, prune: bool, progress) -> Result:
     """The window grows until it is exact for each horizon (search/windows.py), within 64 cells."""
+
     def run(work: Instance, H: int, lim: Limits, budget: int | None) -> Step:
         out = _forward(work, H, lim, budget, prune, progress)
         if out.kind == "found":
             solution = certify_solution(work, Solution.of(_found_moves(out.moves)), "spanbfs")
             return Step("found", len(solution) - 1, solution, states=out.states)
         if out.kind == "empty" and work.board.exact:  # the span pruning is global there
-            cert = {"kind": "exhaustive-search", "scope": "global", "window": work.board.window,
-                    "states": out.states, "side": "forward", "pruning": "span" if prune else "none"}
+            cert = {
+                "kind": "exhaustive-search",
+                "scope": "global",
+                "window": work.board.window,
+                "states": out.states,
+                "side": "forward",
+                "pruning": "span" if prune else "none",
+            }
             return Step("closed", H, certificate=cert, states=out.states)
         if out.kind == "empty" and not prune and exact_for(work, out.depth + 1):
-            cert = {"kind": "exhaustive-search", "scope": "global", "window": work.board.window,
-                    "states": out.states, "side": "forward", "pruning": "none"}
+            cert = {
+                "kind": "exhaustive-search",
+                "scope": "global",
+                "window": work.board.window,
+                "states": out.states,
+                "side": "forward",
+                "pruning": "none",
+            }
             return Step("closed", H, certificate=cert, states=out.states)
         if out.kind == "limit":
             return Step("stopped", out.depth, reason=out.reason, states=out.states)
@@ -355,8 +393,7 @@ def _grown(instance: Instance, max_moves: int | None, limits: Limits, max_states
             out = _forward(instance, None, limits, max_states, prune, None)
         return _fixed_result(instance, out, None, limits, prune)
 
-    return result_of(g, result, inside, {"kind": "exhaustive-search", "scope": "horizon",
-                                         "horizon": max_moves})
+    return result_of(g, result, inside, {"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves})
 
 
 def _found_moves(moves: list | None) -> list:

@@ -66,13 +66,12 @@ from typing import Callable
 from .. import geometry
 from ..board import MAX_WINDOW_CELLS, lattice_board
 from ..configuration import Configuration
-from ..instance import Instance
 from ..errors import LimitReached
+from ..instance import Instance
 from ..limits import Limits, enforced, poll
 from ..result import Result, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import distance_bound, exact_for, lower_bound
-
 
 # --- the lattice layers R_t -------------------------------------------------------------------
 
@@ -100,8 +99,7 @@ class Layers:
                         count[n] = count.get(n, 0) + 1
             # a cell joins R_{t+1} when >= d of its neighbours are in R_t; only cells next to
             # the newest layer can have gained neighbours, but their old ones count too
-            new = [n for n in count
-                   if sum(q in self.step for q in geometry.neighbours(self.kind, n)) >= self.d]
+            new = [n for n in count if sum(q in self.step for q in geometry.neighbours(self.kind, n)) >= self.d]
             self.depth += 1
             if not new:
                 self.stable = True
@@ -135,8 +133,7 @@ def exact_horizon(instance: Instance, limit: int = 10_000) -> int | None:
     return limit
 
 
-def window_for(original: Instance, layers: Layers, horizon: int,
-               max_cells: int = MAX_WINDOW_CELLS) -> Instance | None:
+def window_for(original: Instance, layers: Layers, horizon: int, max_cells: int = MAX_WINDOW_CELLS) -> Instance | None:
     """The puzzle on a window exact for ``horizon`` moves (None: more than ``max_cells`` cells).
 
     The instance itself when its window already is; otherwise the board R_horizon plus
@@ -245,9 +242,16 @@ def decided_unsolvable(instance: Instance) -> dict | None:
     return {"kind": "theorem-1", "scope": "global", "reason": decision.reason}
 
 
-def grow(original: Instance, engine: Round, limits: Limits, *, max_moves: int | None = None,
-         max_states: int | None = None, max_cells: int = MAX_WINDOW_CELLS,
-         geometric: bool = False) -> Grown:
+def grow(
+    original: Instance,
+    engine: Round,
+    limits: Limits,
+    *,
+    max_moves: int | None = None,
+    max_states: int | None = None,
+    max_cells: int = MAX_WINDOW_CELLS,
+    geometric: bool = False,
+) -> Grown:
     """The growth loop of the module docstring.  A limit met anywhere in it (the engine's
     own polls, ``limits.poll`` in shared code, Ctrl-C) ends it as ``stopped`` with what
     was proven before."""
@@ -266,8 +270,16 @@ def grow(original: Instance, engine: Round, limits: Limits, *, max_moves: int | 
     return g
 
 
-def _loop(original: Instance, engine: Round, limits: Limits, g: Grown, max_moves: int | None,
-          max_states: int | None, max_cells: int, geometric: bool) -> None:
+def _loop(
+    original: Instance,
+    engine: Round,
+    limits: Limits,
+    g: Grown,
+    max_moves: int | None,
+    max_states: int | None,
+    max_cells: int,
+    geometric: bool,
+) -> None:
     far = distance_bound(original)  # global, whatever the window (fixed goals)
     if far is not None:
         g.none_upto = max(g.none_upto, far - 1)
@@ -303,8 +315,15 @@ def _loop(original: Instance, engine: Round, limits: Limits, g: Grown, max_moves
         step = engine(work, H, limits, None if max_states is None else max_states - used)
         used += step.states
         last = H
-        g.rounds.append({"horizon": H, "cells": work.board.size, "answer": step.kind,
-                         "states": step.states, "seconds": round(time.perf_counter() - t0, 4)})
+        g.rounds.append(
+            {
+                "horizon": H,
+                "cells": work.board.size,
+                "answer": step.kind,
+                "states": step.states,
+                "seconds": round(time.perf_counter() - t0, 4),
+            }
+        )
         g.none_upto = max(g.none_upto, min(step.none_upto, H))
         if step.kind == "none":
             continue
@@ -318,8 +337,9 @@ def _loop(original: Instance, engine: Round, limits: Limits, g: Grown, max_moves
         return
 
 
-def result_of(g: Grown, result: Callable[..., Result], inside: Callable[[], Result],
-              bounded_certificate: dict) -> Result:
+def result_of(
+    g: Grown, result: Callable[..., Result], inside: Callable[[], Result], bounded_certificate: dict
+) -> Result:
     """The Result of a growth loop.  ``result(status, solution, lb, certificate)`` makes
     the engine's Result; ``inside()`` searches the instance's own window, for when the
     solution found leaves it (module docstring)."""

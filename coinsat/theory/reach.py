@@ -211,8 +211,7 @@ def _min_group_perimeter(rects: list[tuple[int, int, int, int]]) -> int:
     best = None
 
     def bbox(group):
-        return (min(r[0] for r in group), min(r[1] for r in group),
-                max(r[2] for r in group), max(r[3] for r in group))
+        return (min(r[0] for r in group), min(r[1] for r in group), max(r[2] for r in group), max(r[3] for r in group))
 
     def per(r):
         return 2 * ((r[2] - r[0] + 1) + (r[3] - r[1] + 1))

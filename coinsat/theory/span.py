@@ -86,10 +86,7 @@ def extra_pairs(board: Board, cells: Iterable[int], d: int) -> tuple[tuple[int, 
     full = span_mask(board, m, d)
     singles = [c for c in bits(m) if span_mask(board, m & ~(1 << c), d) == full]
     # a pair is extra only if both coins are extra on their own (span is monotone in C)
-    return tuple(
-        (a, b) for a, b in combinations(singles, 2)
-        if span_mask(board, m & ~(1 << a) & ~(1 << b), d) == full
-    )
+    return tuple((a, b) for a, b in combinations(singles, 2) if span_mask(board, m & ~(1 << a) & ~(1 << b), d) == full)
 
 
 # --- infinite lattices -------------------------------------------------------------
@@ -193,10 +190,7 @@ def chain_bound(rect: Rectangle) -> int:
 def chain_bound_holds(coins: Iterable[Coord], d: int = 2) -> bool:
     """Check Lemma "min chain size" on every rectangle of span(coins) (square grid)."""
     coins = list(coins)
-    return all(
-        sum(c in r for c in coins) >= chain_bound(r)
-        for r in rectangles(lattice_span("square", coins, d))
-    )
+    return all(sum(c in r for c in coins) >= chain_bound(r) for r in rectangles(lattice_span("square", coins, d)))
 
 
 # --- bit helpers ---------------------------------------------------------------------

@@ -125,7 +125,10 @@ def has_triangle(coords) -> bool:
     nb = geometry.neighbours
     return any(
         n1 in s and n2 in s and geometry.distance(TRI, n1, n2) == 1
-        for c in s for n1 in nb(TRI, c) for n2 in nb(TRI, c) if n1 < n2
+        for c in s
+        for n1 in nb(TRI, c)
+        for n2 in nb(TRI, c)
+        if n1 < n2
     )
 
 

@@ -37,9 +37,16 @@ def claim_text(instance: Instance, horizon: int, solution) -> str:
     return Claim(solution=n, bound=horizon, window=not window_exact(instance, horizon)).text()
 
 
-def build_bounded(instance: Instance, horizon: int, out_dir: str | Path, stem: str,
-                  solution: Solution | None = None, solver: str = "cadical195",
-                  options=None, deadline: float | None = None) -> dict | None:
+def build_bounded(
+    instance: Instance,
+    horizon: int,
+    out_dir: str | Path,
+    stem: str,
+    solution: Solution | None = None,
+    solver: str = "cadical195",
+    options=None,
+    deadline: float | None = None,
+) -> dict | None:
     """Write ``stem.h<T>.cnf`` and ``stem.h<T>.drat`` to ``out_dir``; return the certificate.
 
     None if the formula is satisfiable (then there *is* a solution with <= T moves).
@@ -76,9 +83,17 @@ def build_bounded(instance: Instance, horizon: int, out_dir: str | Path, stem: s
     write_atomic(out / proof_name, proof_text)
     cert = header(instance, "bounded", "horizon", claim_text(target, horizon, solution))
     cert.update(
-        horizon=horizon, margin=margin, encoding=options.as_dict(), cnf=cnf_name, cnf_gbd_hash=gbd_hash_file(out / cnf_name),
-        proof=proof_name, proof_format="drat", solver=solver, proof_lines=len(proof),
-        proof_bytes=len(proof_text.encode()), solve_seconds=round(solve_seconds, 3),
+        horizon=horizon,
+        margin=margin,
+        encoding=options.as_dict(),
+        cnf=cnf_name,
+        cnf_gbd_hash=gbd_hash_file(out / cnf_name),
+        proof=proof_name,
+        proof_format="drat",
+        solver=solver,
+        proof_lines=len(proof),
+        proof_bytes=len(proof_text.encode()),
+        solve_seconds=round(solve_seconds, 3),
         window_exact=window_exact(target, horizon),
     )
     if solution is not None:

@@ -75,12 +75,16 @@ def from_three_coin_closure(instance: Instance, closure: ThreeCoinClosure) -> di
     cells = sorted({xy for p in closure.explicit for xy in p}, key=str)
     index = {xy: i for i, xy in enumerate(cells)}
     members = [
-        [_hex(sum(1 << index[xy] for xy, lab in p.items() if lab == want)) for want in labels]
-        for p in closure.explicit
+        [_hex(sum(1 << index[xy] for xy, lab in p.items() if lab == want)) for want in labels] for p in closure.explicit
     ]
     cert = header(instance, "closed-set", "global", CLAIM)
-    cert.update(space="lattice", labels=list(labels), cells=[cell_json(c) for c in cells], members=members,
-                triangle_types=[[list(pair) for pair in t] for t in sorted(closure.types)])
+    cert.update(
+        space="lattice",
+        labels=list(labels),
+        cells=[cell_json(c) for c in cells],
+        members=members,
+        triangle_types=[[list(pair) for pair in t] for t in sorted(closure.types)],
+    )
     return cert
 
 

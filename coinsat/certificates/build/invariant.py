@@ -34,9 +34,9 @@ from __future__ import annotations
 from typing import Any, Hashable, cast
 
 from ... import geometry
-from ...geometry import Coord
 from ...board import Board, lattice_board
 from ...configuration import Configuration
+from ...geometry import Coord
 from ...instance import Instance
 from ...rules import legal_moves
 from ...theory.span import span
@@ -112,7 +112,7 @@ def _fits_somewhere(instance: Instance, part: dict, whole: dict) -> bool:
     for m in syms:
         image = [(geometry.apply(m, xy), lab) for xy, lab in part.items()]
         (x0, y0), _ = image[0]
-        for (x, y) in whole:
+        for x, y in whole:
             dx, dy = x - x0, y - y0
             if all(whole.get((u + dx, v + dy)) == lab for (u, v), lab in image):
                 return True

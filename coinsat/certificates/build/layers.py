@@ -25,9 +25,15 @@ def claim_text(horizon: int, solution: Solution | None) -> str:
     return Claim(solution=None if solution is None else len(solution), bound=horizon).text()
 
 
-def build_layers(instance: Instance, horizon: int, out_dir: str | Path, stem: str,
-                 solution: Solution | None = None, deadline: float | None = None,
-                 searched: list | None = None) -> dict | None:
+def build_layers(
+    instance: Instance,
+    horizon: int,
+    out_dir: str | Path,
+    stem: str,
+    solution: Solution | None = None,
+    deadline: float | None = None,
+    searched: list | None = None,
+) -> dict | None:
     """Write the certificate's layers file for ``horizon``; None if the search does not prove
     the bound (a solution within the horizon).
 
@@ -45,8 +51,9 @@ def build_layers(instance: Instance, horizon: int, out_dir: str | Path, stem: st
     left = None if deadline is None else max(1e-3, deadline - time.perf_counter())
     result = solve_spanbfs(instance, max_moves=horizon, time_limit=left, keep_layers=layers)
     if result.status is Status.UNKNOWN:
-        raise LimitReached(f"the layers of 'no solution with <= {horizon} moves' were not rebuilt "
-                           f"within the limit", result.lower_bound)
+        raise LimitReached(
+            f"the layers of 'no solution with <= {horizon} moves' were not rebuilt within the limit", result.lower_bound
+        )
     if result.status is Status.UNSOLVABLE:  # exhausted before the horizon: the layers still prove it
         layers += [np.zeros(0, dtype=U64)] * (horizon + 1 - len(layers))
     elif result.status is not Status.BOUNDED:
@@ -54,8 +61,9 @@ def build_layers(instance: Instance, horizon: int, out_dir: str | Path, stem: st
     return _write(instance, horizon, layers, out_dir, stem, solution)
 
 
-def _write(instance: Instance, horizon: int, layers: list, out_dir: str | Path, stem: str,
-           solution: Solution | None) -> dict:
+def _write(
+    instance: Instance, horizon: int, layers: list, out_dir: str | Path, stem: str, solution: Solution | None
+) -> dict:
     name = f"{stem}.h{horizon}.layers.npz"
     buf = io.BytesIO()
     np.savez_compressed(buf, **{f"L{i}": layer for i, layer in enumerate(layers[: horizon + 1])})
@@ -63,9 +71,13 @@ def _write(instance: Instance, horizon: int, layers: list, out_dir: str | Path, 
     write_atomic(Path(out_dir) / name, data)
     cert = header(instance, "layers", "horizon", claim_text(horizon, solution))
     coords = instance.board.coords
-    cert.update(horizon=horizon, cells=[cell_json(c) for c in coords], layers=name,
-                layers_sha256=hashlib.sha256(data).hexdigest(),
-                states=int(sum(layer.size for layer in layers[: horizon + 1])))
+    cert.update(
+        horizon=horizon,
+        cells=[cell_json(c) for c in coords],
+        layers=name,
+        layers_sha256=hashlib.sha256(data).hexdigest(),
+        states=int(sum(layer.size for layer in layers[: horizon + 1])),
+    )
     if solution is not None:
         cert["solution"] = solution_json(instance, solution)
     return cert

@@ -87,8 +87,9 @@ def build_certificate(instance: Instance, result: Result, out_dir: str | Path, d
     if result.engine is Engine.SPANBFS and instance.board.exact:  # the layers checker needs an exact window
         from .layers import build_layers
 
-        cert = build_layers(instance, horizon, out_dir, stem(instance), solution, deadline=deadline,
-                            searched=result.witness)
+        cert = build_layers(
+            instance, horizon, out_dir, stem(instance), solution, deadline=deadline, searched=result.witness
+        )
         if cert is None:
             raise InternalError(f"spanbfs did not prove 'no solution with <= {horizon} moves' again")
         return cert

@@ -52,5 +52,6 @@ def screen(instance: Instance) -> Result | None:
     if not verdict.ok:
         raise VerificationError(f"screen certificate rejected by its checker: {verdict.reason}")
     reason = cert.get("reason", cert["kind"])
-    return Result(Status.UNSOLVABLE, f"screen:{reason}", None, None, cert, time.perf_counter() - t0,
-                  engine=Engine.SCREEN)
+    return Result(
+        Status.UNSOLVABLE, f"screen:{reason}", None, None, cert, time.perf_counter() - t0, engine=Engine.SCREEN
+    )

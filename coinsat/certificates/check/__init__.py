@@ -45,12 +45,24 @@ assert set(CHECKERS) == set(KINDS)
 KindChecker = Callable[[Instance, dict, Path, "float | None"], "tuple[bool, str, Claim | None]"]
 
 #: what a malformed certificate can make the kind checkers raise; each means "rejected"
-_MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, RecursionError,
-              OSError, EOFError, zipfile.BadZipFile, MemoryError)
+_MALFORMED = (
+    KeyError,
+    TypeError,
+    ValueError,
+    IndexError,
+    AttributeError,
+    OverflowError,
+    RecursionError,
+    OSError,
+    EOFError,
+    zipfile.BadZipFile,
+    MemoryError,
+)
 
 
-def check_certificate(instance: Instance, cert: Any, base_dir: str | Path | None = None,
-                      deadline: float | None = None) -> Check:
+def check_certificate(
+    instance: Instance, cert: Any, base_dir: str | Path | None = None, deadline: float | None = None
+) -> Check:
     """Accept or reject ``cert`` (a parsed JSON object) for ``instance``.
 
     The kind checker derives what the evidence proves (a :class:`~.claims.Claim`) from

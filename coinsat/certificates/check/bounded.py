@@ -59,8 +59,12 @@ def window_exact(instance: Instance, horizon: int) -> bool:
         return True
     layer = {b.lattice_coords[c] for c in instance.start.cells}  # graph boards are exact
     for _ in range(horizon):
-        grown = {p for c in layer for p in geometry.neighbours(b.kind, c) if p not in layer
-                 and sum(n in layer for n in geometry.neighbours(b.kind, p)) >= instance.d}
+        grown = {
+            p
+            for c in layer
+            for p in geometry.neighbours(b.kind, c)
+            if p not in layer and sum(n in layer for n in geometry.neighbours(b.kind, p)) >= instance.d
+        }
         if not grown:
             break
         layer |= grown
@@ -74,8 +78,15 @@ def widened(instance: Instance, margin: int) -> Instance:
     b = instance.board
     start = {b.coords[c]: lab for c, lab in instance.start.coins}
     goal = {b.coords[c]: lab for c, lab in instance.goal.coins}
-    return make_instance(b.kind, start, goal, adjacency=instance.d, goal_placement=instance.goal_placement,
-                         name=instance.name, margin=margin)
+    return make_instance(
+        b.kind,
+        start,
+        goal,
+        adjacency=instance.d,
+        goal_placement=instance.goal_placement,
+        name=instance.name,
+        margin=margin,
+    )
 
 
 def gbd_hash_file(path: str | Path) -> str:
@@ -118,13 +129,16 @@ def encoding_problem(encoding: object) -> str | None:
     if loose:
         return f"encoding option(s) {loose} must be true or false"
     if encoding.get("noop", True) is not True:
-        return ("encoding option noop = false makes the formula at T mean 'exactly T moves': "
-                "its refutation does not prove 'no solution with <= T moves'")
+        return (
+            "encoding option noop = false makes the formula at T mean 'exactly T moves': "
+            "its refutation does not prove 'no solution with <= T moves'"
+        )
     return None
 
 
-def check_bounded(instance: Instance, cert: dict, base_dir: Path,
-                  deadline: float | None = None) -> tuple[bool, str, Claim | None]:
+def check_bounded(
+    instance: Instance, cert: dict, base_dir: Path, deadline: float | None = None
+) -> tuple[bool, str, Claim | None]:
     """The checker (see the module docstring): what the evidence proves, derived from the
     instance, the proof and the solution alone.  Order: cheap checks first."""
     from ...encode.options import EncodingOptions
@@ -135,8 +149,12 @@ def check_bounded(instance: Instance, cert: dict, base_dir: Path,
         return False, f"the horizon must be an integer >= -1, not {horizon!r}", None
     if cert.get("margin") is not None:  # encoded in a wider window of the same puzzle
         margin = cert["margin"]
-        if (not instance.board.is_lattice or not isinstance(margin, int) or isinstance(margin, bool)
-                or margin < instance.margin):
+        if (
+            not instance.board.is_lattice
+            or not isinstance(margin, int)
+            or isinstance(margin, bool)
+            or margin < instance.margin
+        ):
             return False, "a margin is only for widening a lattice window", None
         try:
             instance = widened(instance, margin)
@@ -161,9 +179,16 @@ def check_bounded(instance: Instance, cert: dict, base_dir: Path,
             return False, f"missing file {p}", None
     cnf_vars = _declared_variables(cnf_path)
     if cnf_vars is None or horizon > cnf_vars:  # before any work that grows with the horizon
-        return False, ("the CNF file has no 'p cnf' header" if cnf_vars is None else
-                       f"horizon {horizon} exceeds the CNF's {cnf_vars} variables (the formula has a "
-                       "no-op variable per step): it is not this horizon's formula"), None
+        return (
+            False,
+            (
+                "the CNF file has no 'p cnf' header"
+                if cnf_vars is None
+                else f"horizon {horizon} exceeds the CNF's {cnf_vars} variables (the formula has a "
+                "no-op variable per step): it is not this horizon's formula"
+            ),
+            None,
+        )
     exact = window_exact(instance, horizon)
     if bool(cert.get("window_exact")) != exact:
         return False, "window_exact does not match the instance's window", None
@@ -171,7 +196,11 @@ def check_bounded(instance: Instance, cert: dict, base_dir: Path,
         return False, "the CNF file's GBD hash differs from the certificate's", None
     options = EncodingOptions(**cert["encoding"])
     if gbd_hash_text(write_cnf(instance, horizon, encoding=options)) != cert["cnf_gbd_hash"]:
-        return False, "the CNF is not this instance's formula for this horizon (GBD hash of the re-encoding differs)", None
+        return (
+            False,
+            "the CNF is not this instance's formula for this horizon (GBD hash of the re-encoding differs)",
+            None,
+        )
     ok, why, steps = _drat(cnf_path, proof_path, deadline)
     if not ok:
         return False, f"DRAT proof rejected: {why}", None

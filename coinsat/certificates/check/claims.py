@@ -134,6 +134,5 @@ def judge(proven: Claim, cert: dict) -> tuple[bool, str]:
     if cert.get("scope") != claimed.scope:
         return False, f"the claim {claimed.text()!r} has scope {claimed.scope}, not {cert.get('scope')!r}"
     if not proven.implies(claimed):
-        return False, (f"the evidence proves {proven.text()!r}, which does not imply the claim "
-                       f"{claimed.text()!r}")
+        return False, (f"the evidence proves {proven.text()!r}, which does not imply the claim {claimed.text()!r}")
     return True, ""

@@ -23,8 +23,9 @@ from .format import cell_key
 from .placements import ball_board, coins_at, is_goal, symmetries
 
 
-def check_closed_set(instance: Instance, cert: dict, base_dir: Path,
-                     deadline: float | None = None) -> tuple[bool, str, Claim | None]:
+def check_closed_set(
+    instance: Instance, cert: dict, base_dir: Path, deadline: float | None = None
+) -> tuple[bool, str, Claim | None]:
     """A closed set proves "unsolvable" — only inside the window for space ``window``."""
     ok, why = _closed_set(instance, cert, deadline)
     return ok, why, Claim(unsolvable=True, window=cert["space"] == "window") if ok else None
@@ -91,8 +92,10 @@ def _closed_set(instance: Instance, cert: dict, deadline: float | None = None) -
             raise LimitReached(f"the closure check stopped after {k} of {len(members)} members (time limit)")
         for (s, p), nxt in successors(board, d, st):
             if not member(nxt):
-                return False, (f"not closed: the move {board.coords[s]} -> {board.coords[p]} leaves the set "
-                               f"from member {sorted(coins_of(st).items(), key=str)}")
+                return False, (
+                    f"not closed: the move {board.coords[s]} -> {board.coords[p]} leaves the set "
+                    f"from member {sorted(coins_of(st).items(), key=str)}"
+                )
         if is_goal(instance, coins_of(st)):
             return False, f"member {sorted(coins_of(st).items(), key=str)} is a goal placement"
     goal = coins_at(instance, instance.goal)
@@ -129,8 +132,11 @@ def _colour_variants(instance: Instance, goal: dict) -> list[dict]:
     syms = symmetries(instance)
     if syms is None:
         return [goal]
-    return [{(geometry.apply(m, xy)[0] + t, geometry.apply(m, xy)[1]): lab for xy, lab in goal.items()}
-            for m in syms for t in range(3)]
+    return [
+        {(geometry.apply(m, xy)[0] + t, geometry.apply(m, xy)[1]): lab for xy, lab in goal.items()}
+        for m in syms
+        for t in range(3)
+    ]
 
 
 def _triangle_families_closed(types) -> tuple[bool, str]:

@@ -74,8 +74,12 @@ def instance_digest(instance: Instance) -> str:
     if b.kind == "graph":
         obj["cells"] = sorted((cell_json(c) for c in b.coords), key=json.dumps)
         obj["edges"] = sorted(
-            (sorted((cell_json(b.coords[u]), cell_json(b.coords[v])), key=json.dumps)
-             for u in range(b.size) for v in b.neighbours[u] if u < v),
+            (
+                sorted((cell_json(b.coords[u]), cell_json(b.coords[v])), key=json.dumps)
+                for u in range(b.size)
+                for v in b.neighbours[u]
+                if u < v
+            ),
             key=json.dumps,
         )
     elif b.kind == "triangular":

@@ -17,8 +17,9 @@ from .format import cell_key
 from .placements import ball_board, coins_at, degree, fits, is_goal
 
 
-def check_invariant(instance: Instance, cert: dict, base_dir: Path,
-                    deadline: float | None = None) -> tuple[bool, str, Claim | None]:
+def check_invariant(
+    instance: Instance, cert: dict, base_dir: Path, deadline: float | None = None
+) -> tuple[bool, str, Claim | None]:
     """Every invariant reason, when its witness holds, proves "unsolvable" (globally)."""
     ok, why = _invariant(instance, cert)
     return ok, why, Claim(unsolvable=True) if ok else None

@@ -52,8 +52,9 @@ ONE = U64(1)
 CHUNK = 1 << 13  # words of a layer checked at once (bounds the (cells x successors) temporaries)
 
 
-def check_layers(instance: Instance, cert: dict, base_dir: Path,
-                 deadline: float | None = None) -> tuple[bool, str, Claim | None]:
+def check_layers(
+    instance: Instance, cert: dict, base_dir: Path, deadline: float | None = None
+) -> tuple[bool, str, Claim | None]:
     """What the layers prove (see the module docstring), derived from the instance and the files."""
     horizon = cert["horizon"]
     if not isinstance(horizon, int) or isinstance(horizon, bool) or horizon < 0:
@@ -154,16 +155,24 @@ def _word(config, index) -> int:
     return sum(1 << index[c] for c in config)
 
 
-def _check_closure(instance: Instance, cells: list, layers: list[np.ndarray],
-                   deadline: float | None = None) -> tuple[bool, str]:
+def _check_closure(
+    instance: Instance, cells: list, layers: list[np.ndarray], deadline: float | None = None
+) -> tuple[bool, str]:
     b = instance.board
     index = {c: i for i, c in enumerate(cells)}
     rule = _Rule(instance, cells)
     try:
         start = _word((b.coords[c] for c in instance.start.cells), index)
-        goals = np.array(sorted({_word((b.coords[c] for c in g.cells), index)
-                                 for g in instance.goal_configurations
-                                 if all(b.coords[c] in index for c in g.cells)}), dtype=U64)
+        goals = np.array(
+            sorted(
+                {
+                    _word((b.coords[c] for c in g.cells), index)
+                    for g in instance.goal_configurations
+                    if all(b.coords[c] in index for c in g.cells)
+                }
+            ),
+            dtype=U64,
+        )
     except KeyError:
         return False, "the start is not inside the window"
     if len(instance.labels) > 1:
@@ -183,7 +192,7 @@ def _check_closure(instance: Instance, cells: list, layers: list[np.ndarray],
         for k in range(0, layers[i].size, CHUNK):
             if deadline is not None and time.perf_counter() > deadline:
                 raise LimitReached(f"the check of the layers stopped at L{i} (time limit)")
-            succ = rule.successors(layers[i][k:k + CHUNK])  # repeats are harmless here
+            succ = rule.successors(layers[i][k : k + CHUNK])  # repeats are harmless here
             span = rule.span(succ)
             keep = np.zeros(succ.shape, dtype=bool)
             for g in need:
