@@ -35,6 +35,10 @@ class InstanceError(CoinsatError):
         return f"{where}: {self.message}"
 
 
+class OutputError(CoinsatError):
+    """An output file could not be written (the message names it and says why)."""
+
+
 class UsageError(CoinsatError):
     """Impossible parameters (negative horizon, unknown method, ...)."""
 
@@ -54,6 +58,11 @@ class InternalError(CoinsatError):
 
 class VerificationError(InternalError):
     """An engine returned a solution that fails verification (a coinsat bug)."""
+
+
+class DecodeError(CoinsatError, ValueError):
+    """Solved values of a 0-1 program that do not describe a move sequence (non-integral or
+    inconsistent): the ILP engine treats the model as unusable, never as an answer."""
 
 
 class ConstructionError(CoinsatError):

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from coinsat.backends.ilp_backend import SAT, UNKNOWN, UNSAT, classify, run_ilp
 from coinsat.cli import main
-from coinsat.encode.ilp import DecodeError, Fill, Noop, build_ilp
+from coinsat.encode.ilp import Fill, Noop, build_ilp
+from coinsat.errors import DecodeError
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.io.lp_export import lp_text, mps_text, write_lp, write_mps

@@ -92,7 +92,8 @@ def emit(args, instance, result: Result, obj: dict, notes=()) -> int:
     Returns 0, or an exit code the caller must use: 3 after Ctrl-C (the answer so far is
     printed, nothing is written), 2 when the output file could not be written (the answer
     was printed all the same)."""
-    from ..io.atomic import OutputError, write_atomic
+    from ..errors import OutputError
+    from ..io.atomic import write_atomic
 
     interrupted = result.stats.get("stopped") == "interrupted"
     error = None

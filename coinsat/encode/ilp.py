@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Mapping
 
 from ..configuration import Configuration
+from ..errors import DecodeError
 from ..instance import Instance
 from ..limits import poll
 from ..solution import Solution
@@ -85,10 +86,6 @@ class Place:
 
 # A value further than this from 0 or 1 is not an integer answer.
 INTEGRALITY_TOLERANCE = 1e-4
-
-
-class DecodeError(ValueError):
-    """Solved values that do not describe a move sequence (non-integral or inconsistent)."""
 
 
 @dataclass(frozen=True)

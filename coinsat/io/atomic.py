@@ -14,11 +14,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..errors import CoinsatError
-
-
-class OutputError(CoinsatError):
-    """An output file could not be written (the message names it and says why)."""
+from ..errors import OutputError
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:

@@ -64,8 +64,8 @@ import math
 from typing import Any
 
 from ..backends.ilp_backend import SAT, UNKNOWN, UNSAT, IlpAnswer, run_ilp
-from ..encode.ilp import DecodeError, build_ilp
-from ..errors import LimitReached, UsageError
+from ..encode.ilp import build_ilp
+from ..errors import DecodeError, LimitReached, UsageError
 from ..instance import Instance
 from ..limits import Limits, enforced
 from ..result import Engine, Result, Status
