@@ -49,3 +49,29 @@ def test_kept_family_solutions_verify(path):
     inst = read_instance(path.parent.parent / f"{path.stem}.toml")
     _, sol = read_solution(inst, path)
     assert len(sol) == json.loads(path.read_text())["length"] and verify(inst, sol).ok
+
+
+def test_the_studies_random_generators_give_their_theorems_instances():
+    import random
+
+    from coinsat.families import random_theorem1, random_theorem2
+    from coinsat.theory.square import hypothesis
+
+    rng = random.Random(3)
+    tri = [i for i in (random_theorem1(rng, 6) for _ in range(20)) if i is not None]
+    sq = [i for i in (random_theorem2(rng, 7) for _ in range(40)) if i is not None]
+    assert tri and sq
+    assert all(i.board.kind == "triangular" and 3 <= i.n_coins <= 6 for i in tri)
+    assert all(i.board.kind == "square" and hypothesis(i) is not None for i in sq)
+    again = random.Random(3)
+    assert [i.start for i in tri[:3]] == [
+        i.start for i in [j for j in (random_theorem1(again, 6) for _ in range(20)) if j is not None][:3]
+    ]
+
+
+def test_power_law_fit_recovers_an_exact_law():
+    from coinsat.analysis import fit_power_law
+
+    k, c = fit_power_law([(n, 3 * n**2.5) for n in (2, 4, 8, 16)])
+    assert abs(k - 2.5) < 1e-9 and abs(c - 3) < 1e-9
+    assert fit_power_law([(5, 1)]) is None and fit_power_law([(5, 1), (5, 2)]) is None
