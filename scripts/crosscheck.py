@@ -636,7 +636,7 @@ class Tally:
         out += [
             "",
             '"unknown early": an engine stopped before its time limit without an answer —',
-            "the explicit engines on a window not exact for T (they do not grow it yet) or a state limit.",
+            "spanbfs at its 64-cell window cap, or a state limit.",
             "",
         ]
         if self.disagreements:
