@@ -30,29 +30,23 @@ Graph boards are finite and always exact.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Sequence, cast
 
 from . import geometry
+from ._names import Name
 from .errors import InternalError
 from .geometry import Coord
 
 BOARD_KINDS = ("square", "triangular", "graph")
 
 
-class BoardKind(str, enum.Enum):
+class BoardKind(Name):
     """The kinds of board an instance can name (the JSON and TOML spell the value)."""
 
     SQUARE = "square"
     TRIANGULAR = "triangular"
     GRAPH = "graph"
-
-    def __str__(self) -> str:
-        return self.value
-
-    def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
 
 
 @dataclass(frozen=True)

@@ -13,31 +13,25 @@ from files (``coinsat.io.instance_format``).
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Hashable, Iterable, Mapping, Sequence, cast
 
 from . import geometry
+from ._names import Name
 from .board import DEFAULT_MARGIN, Board, graph_board, lattice_window
 from .configuration import Configuration
 from .errors import InstanceError
 from .geometry import Coord
 
 
-class GoalPlacement(str, enum.Enum):
+class GoalPlacement(Name):
     """Where the goal may sit: exactly where drawn, anywhere by translation, or anywhere up to
     rotation and reflection too (the TOML and JSON spell the value)."""
 
     FIXED = "fixed"
     TRANSLATE = "translate"
     CONGRUENT = "congruent"
-
-    def __str__(self) -> str:
-        return self.value
-
-    def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
 
 
 GOAL_PLACEMENTS = tuple(p.value for p in GoalPlacement)

@@ -13,40 +13,34 @@ global certificate (no solution of any length).  Certificates say their scope: `
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._names import Name
 from .errors import InternalError
 from .solution import Solution
 
 
-class Status(str, enum.Enum):
+class Status(Name):
     OPTIMAL = "optimal"
     FEASIBLE = "feasible"
     UNSOLVABLE = "unsolvable"
     BOUNDED = "bounded"
     UNKNOWN = "unknown"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Scope(str, enum.Enum):
+class Scope(Name):
     """How far a proof reaches: solutions within a horizon, inside the window, or all."""
 
     HORIZON = "horizon"
     WINDOW = "window"
     GLOBAL = "global"
 
-    def __str__(self) -> str:
-        return self.value
-
 
 SCOPES = tuple(s.value for s in Scope)
 
 
-class Engine(str, enum.Enum):
+class Engine(Name):
     """What produced a result (``Result.method`` is the name shown to users, e.g. ``auto:spanbfs``)."""
 
     SCREEN = "screen"
@@ -55,9 +49,6 @@ class Engine(str, enum.Enum):
     SAT = "sat"
     ILP = "ilp"
     CONSTRUCT = "construct"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)

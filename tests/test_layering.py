@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent / "coinsat"
 
 FLOORS: list[tuple[str, ...]] = [
-    ("errors", "_version"),
+    ("errors", "_version", "_names"),
     ("geometry", "registry", "limits"),
     ("configuration", "board"),
     ("rules", "instance"),

@@ -7,18 +7,12 @@ both report ``SAT`` (a model), ``UNSAT`` (a proof that none exists) or
 
 from __future__ import annotations
 
-import enum
+from .._names import Name
 
 
-class Outcome(str, enum.Enum):
+class Outcome(Name):
     """What a backend can say about a formula (the value is what JSON and tables show)."""
 
     SAT = "SAT"
     UNSAT = "UNSAT"
     UNKNOWN = "UNKNOWN"
-
-    def __str__(self) -> str:
-        return self.value
-
-    def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
