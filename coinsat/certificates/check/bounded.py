@@ -72,7 +72,11 @@ def window_exact(instance: Instance, horizon: int) -> bool:
 
 
 def widened(instance: Instance, margin: int) -> Instance:
-    """The same puzzle in the lattice window hull(start, goal) + ``margin``."""
+    """The same puzzle in the lattice window hull(start, goal) + ``margin``.
+
+    Restates ``search/driver.widen`` on purpose: the checker rebuilds the window the
+    certificate names from the instance alone, sharing no code with the engine that
+    chose it (the re-encoding's hash then tells whether the CNF is that window's)."""
     from ...instance import make_instance
 
     b = instance.board
