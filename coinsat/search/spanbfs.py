@@ -331,15 +331,7 @@ def _fixed_result(instance: Instance, out: _Outcome, max_moves: int | None, limi
         stats["window_optimal"] = True
         return result(Status.FEASIBLE, solution, radius + 1)
     if out.kind == "empty":
-        scope = "global" if radius is None else "window"
-        cert = {
-            "kind": "exhaustive-search",
-            "scope": scope,
-            "window": instance.board.window,
-            "states": out.states,
-            "side": "forward",
-            "pruning": "span" if prune else "none",
-        }
+        cert = _exhausted(instance, out.states, prune, "global" if radius is None else "window")
         return result(Status.UNSOLVABLE, lb=None if radius is None else radius + 1, certificate=cert)
     if out.kind == "horizon" and max_moves is not None and exact_for(instance, max_moves):
         return result(
@@ -358,25 +350,10 @@ def _grown(instance: Instance, max_moves: int | None, limits: Limits, max_states
         if out.kind == "found":
             solution = certify_solution(work, Solution.of(_found_moves(out.moves)), "spanbfs")
             return Step("found", len(solution) - 1, solution, states=out.states)
-        if out.kind == "empty" and work.board.exact:  # the span pruning is global there
-            cert = {
-                "kind": "exhaustive-search",
-                "scope": "global",
-                "window": work.board.window,
-                "states": out.states,
-                "side": "forward",
-                "pruning": "span" if prune else "none",
-            }
-            return Step("closed", H, certificate=cert, states=out.states)
-        if out.kind == "empty" and not prune and exact_for(work, out.depth + 1):
-            cert = {
-                "kind": "exhaustive-search",
-                "scope": "global",
-                "window": work.board.window,
-                "states": out.states,
-                "side": "forward",
-                "pruning": "none",
-            }
+        # an empty layer is global on an exact window (the span pruning is global there), and
+        # without pruning on a window exact for one move beyond the last layer
+        if out.kind == "empty" and (work.board.exact or (not prune and exact_for(work, out.depth + 1))):
+            cert = _exhausted(work, out.states, prune, "global")
             return Step("closed", H, certificate=cert, states=out.states)
         if out.kind == "limit":
             return Step("stopped", out.depth, reason=out.reason, states=out.states)
@@ -401,6 +378,18 @@ def _found_moves(moves: list | None) -> list:
     if moves is None:
         raise InternalError("the search found the goal but kept no moves")
     return moves
+
+
+def _exhausted(instance: Instance, states: int, prune: bool, scope: str) -> dict:
+    """The certificate summary of a forward search that ran out of states."""
+    return {
+        "kind": "exhaustive-search",
+        "scope": scope,
+        "window": instance.board.window,
+        "states": states,
+        "side": "forward",
+        "pruning": "span" if prune else "none",
+    }
 
 
 def _path(instance: Instance, layers: list[np.ndarray], word: int) -> list:
