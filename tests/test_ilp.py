@@ -26,7 +26,8 @@ from coinsat.encode.ilp import Fill, Noop, build_ilp
 from coinsat.errors import DecodeError
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
-from coinsat.io.lp_export import lp_text, mps_text, write_lp, write_mps
+from coinsat.export import lp as lp_text
+from coinsat.export import mps as mps_text
 from coinsat.result import Status
 from coinsat.search.bfs import solve_bfs
 from coinsat.search.ilp import solve_ilp
@@ -190,8 +191,8 @@ def test_lp_and_mps_files_reread_give_the_same_optimum(placement, tmp_path):
     want = solve_bfs(inst)
     assert want.status is Status.OPTIMAL
     T = want.length + 1
-    write_mps(inst, T, tmp_path / "m.mps")
-    write_lp(inst, T, tmp_path / "m.lp")
+    _write(tmp_path / "m.mps", mps_text(inst, T))
+    _write(tmp_path / "m.lp", lp_text(inst, T))
     _, prob = pulp.LpProblem.fromMPS(str(tmp_path / "m.mps"))
     answer = run_ilp(prob)
     assert answer.outcome == SAT and answer.optimal and round(answer.objective) == want.length

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from coinsat.export import cnf as write_cnf
 from coinsat.families import diagonal_flip, vdiag
-from coinsat.io.dimacs import write_cnf
 from coinsat.io.instance_format import read_instance
 
 ROOT = Path(__file__).resolve().parent.parent

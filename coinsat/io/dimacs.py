@@ -1,8 +1,10 @@
 """DIMACS CNF, WCNF (MaxSAT) and OPB (pseudo-Boolean) files of the SAT encoding.
 
 The formulas are those of :func:`coinsat.encode.sat.encode` (spec
-``encodings/sat.md``); this module only prints them, with a header that makes
-every file self-describing:
+``encodings/sat.md``) and, for OPB, the rows of :func:`coinsat.encode.pb.pb_rows`;
+they are built by the caller (``coinsat.export`` for the CLI, the certificate
+builder and checker for proofs).  This module only prints them, with a header
+that makes every file self-describing, and reads answers back:
 
 * ``c`` (``*`` in OPB) comment lines: instance name and source, board, coins,
   start and goal, horizon, encoding options and clauses per constraint family,
@@ -41,10 +43,11 @@ Formats:
 from __future__ import annotations
 
 import re
-from collections import Counter
 from typing import Iterable
 
 from ..configuration import UNLABELED
+from ..encode.pb import Row, clauses_with_empty
+from ..encode.sat import SatFormula
 from ..errors import UsageError
 from ..instance import Instance
 from ..rules import Move
@@ -53,20 +56,7 @@ from ..solution import Solution
 SPEC = "encodings/sat.md"
 
 
-# --- the formula and what to say about it -------------------------------------------
-
-
-def _formula(instance: Instance, horizon: int | None, encoding=None):
-    from ..encode.options import EncodingOptions
-    from ..encode.sat import encode
-
-    if horizon is None:
-        raise UsageError("this format needs a horizon: --horizon T (the number of moves)")
-    if horizon < 0:
-        raise UsageError(f"the horizon must be >= 0, not {horizon}")
-    if encoding is not None and not isinstance(encoding, EncodingOptions):
-        encoding = EncodingOptions(**dict(encoding))
-    return encode(instance, horizon, encoding)
+# --- what to say about a formula ------------------------------------------------------
 
 
 def expected_answer(instance: Instance, horizon: int) -> str | None:
@@ -116,14 +106,6 @@ def header_lines(instance: Instance, formula, fmt: str, expected: str | None) ->
     return out
 
 
-def _clauses(formula) -> list[list[int]]:
-    """The clauses; an empty clause (goal out of reach within T) is written as x1, -x1."""
-    out: list[list[int]] = []
-    for c in formula.clauses:
-        out.extend([c] if c else [[1], [-1]])
-    return out
-
-
 def _clause_line(c: Iterable[int], lead: str = "") -> str:
     return lead + " ".join(map(str, c)) + " 0"
 
@@ -131,28 +113,24 @@ def _clause_line(c: Iterable[int], lead: str = "") -> str:
 # --- CNF, WCNF ---------------------------------------------------------------------------
 
 
-def write_cnf(instance: Instance, horizon: int | None, *, encoding=None, expected: str | None = None) -> str:
-    """The DIMACS CNF text of ``encode(instance, horizon, encoding)`` (module docstring)."""
-    f = _formula(instance, horizon, encoding)
+def cnf_text(instance: Instance, f: SatFormula, *, expected: str | None = None) -> str:
+    """The DIMACS CNF text of the formula ``f`` of ``instance`` (module docstring)."""
     expected = expected or expected_answer(instance, f.horizon)
-    clauses = _clauses(f)
+    clauses = clauses_with_empty(f)
     lines = ["c " + h for h in header_lines(instance, f, "CNF", expected)]
     lines.append(f"p cnf {f.nvars} {len(clauses)}")
     lines += [_clause_line(c) for c in clauses]
     return "\n".join(lines) + "\n"
 
 
-def write_wcnf(
-    instance: Instance, horizon: int | None, *, encoding=None, expected: str | None = None, legacy: bool = False
-) -> str:
+def wcnf_text(instance: Instance, f: SatFormula, *, expected: str | None = None, legacy: bool = False) -> str:
     """WCNF: minimise the number of moves within the horizon (module docstring)."""
-    f = _formula(instance, horizon, encoding)
     if not f.options.noop:
         raise UsageError("wcnf needs the no-op option (N1): the moves counted are the steps that are not no-ops")
     from ..encode.varmap import NoOp
 
     softs = [[f.pool.obj2id[NoOp(t)]] for t in range(1, f.horizon + 1)]
-    hard = _clauses(f)
+    hard = clauses_with_empty(f)
     exp = expected or _expected_cost(instance, f.horizon)
     lines = [
         "c " + h
@@ -172,10 +150,6 @@ def write_wcnf(
     return "\n".join(lines) + "\n"
 
 
-def write_wcnf_legacy(instance: Instance, horizon: int | None, **kw) -> str:
-    return write_wcnf(instance, horizon, legacy=True, **kw)
-
-
 def _expected_cost(instance: Instance, horizon: int) -> str | None:
     e = expected_answer(instance, horizon)
     if e == "UNSAT":
@@ -188,39 +162,8 @@ def _expected_cost(instance: Instance, horizon: int) -> str | None:
 # --- OPB ---------------------------------------------------------------------------------
 
 
-def _native_families(formula) -> tuple[list[tuple[list[tuple[int, int]], str, int]], Counter]:
-    """C4, C5, C6 of every layer as (terms, relation, rhs), and the clauses they replace."""
-    from ..encode import sat_families as fam
-
-    e, d = formula.encoder, formula.encoder.instance.d
-    native: list[tuple[list[tuple[int, int]], str, int]] = []
-    replaced: Counter[tuple[int, ...]] = Counter()
-    for t in range(1, formula.horizon + 1):
-        for build in (fam.c4_one_fill, fam.c5_one_vacate, fam.c6_adjacency):
-            replaced.update(tuple(c) for c in build(e, t))  # same clauses as emitted (ids are reused)
-        noop = [e.noop(t)] if e.options.noop else []
-        native.append(([(1, v) for v in noop + [e.f(c, t) for c in e.fills[t]]], "=", 1))
-        native.append(([(1, v) for v in noop + [e.v(c, t) for c in e.cells[t - 1]]], "=", 1))
-        for p in e.fills[t]:
-            support = [e.x(n, t) for n in e.nbrs[p] if e.x(n, t - 1)]
-            native.append(([(-d, e.f(p, t))] + [(1, x) for x in support], ">=", 0))
-    return native, replaced
-
-
-def write_opb(instance: Instance, horizon: int | None, *, encoding=None, expected: str | None = None) -> str:
-    """OPB (PB competition format) with native cardinality constraints (module docstring)."""
-    f = _formula(instance, horizon, encoding)
-    native, replaced = _native_families(f)
-    rows: list[tuple[list[tuple[int, int]], str, int]] = []
-    left = Counter(replaced)
-    for c in _clauses(f):
-        key = tuple(c)
-        if left[key] > 0:
-            left[key] -= 1
-            continue
-        rows.append(([(1 if l > 0 else -1, abs(l)) for l in c], ">=", 1 - sum(l < 0 for l in c)))
-    assert not +left, "the native families must replace clauses that the encoder emitted"
-    rows += native
+def opb_text(instance: Instance, f: SatFormula, rows: list[Row], *, expected: str | None = None) -> str:
+    """OPB (PB competition format) of ``rows = encode.pb.pb_rows(f)`` (module docstring)."""
     exp = expected or expected_answer(instance, f.horizon)
     lines = [f"* #variable= {f.nvars} #constraint= {len(rows)}"]
     lines += ["* " + h for h in header_lines(instance, f, "pseudo-Boolean decision problem (OPB)", exp)]

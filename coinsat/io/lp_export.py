@@ -1,9 +1,9 @@
 """The ILP model (encodings/ilp.md) as LP or MPS text, for other MIP solvers.
 
-``lp_text`` / ``mps_text`` return the file's text (the ``coinsat export``
-format functions); ``write_lp`` / ``write_mps`` write it atomically
-(io/atomic.py).  PuLP writes these formats only to a path, so the text is
-produced in a private temporary directory and read back.
+``lp_text`` / ``mps_text`` print a model built by
+:func:`coinsat.encode.ilp.build_ilp` (``coinsat.export`` builds it for the
+CLI).  PuLP writes these formats only to a path, so the text is produced in a
+private temporary directory and read back.
 
 Variable names (the symbol table, also written as comments at the top):
 ``x_<cell>_<label>_<t>`` occupancy, ``f_...``/``v_...`` fill/vacate of step t,
@@ -15,30 +15,21 @@ solution within the horizon, and an infeasible model proves there is none.
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 
-from ..encode.ilp import build_ilp
-from ..errors import UsageError
+from ..encode.ilp import IlpModel
 from ..instance import Instance
-from .atomic import write_atomic
 
 
-def lp_text(instance: Instance, horizon: int | None, **options) -> str:
-    return _export(instance, horizon, "lp", options)
+def lp_text(instance: Instance, model: IlpModel, horizon: int) -> str:
+    """The LP-format text of ``model`` (built for ``instance`` at ``horizon``)."""
+    return _text(instance, model, horizon, "lp")
 
 
-def mps_text(instance: Instance, horizon: int | None, **options) -> str:
-    return _export(instance, horizon, "mps", options)
-
-
-def write_lp(instance: Instance, horizon: int, path: str | os.PathLike, **options) -> None:
-    write_atomic(path, lp_text(instance, horizon, **options))
-
-
-def write_mps(instance: Instance, horizon: int, path: str | os.PathLike, **options) -> None:
-    write_atomic(path, mps_text(instance, horizon, **options))
+def mps_text(instance: Instance, model: IlpModel, horizon: int) -> str:
+    """The MPS-format text of ``model`` (built for ``instance`` at ``horizon``)."""
+    return _text(instance, model, horizon, "mps")
 
 
 def symbol_table(instance: Instance, horizon: int) -> list[str]:
@@ -55,12 +46,7 @@ def symbol_table(instance: Instance, horizon: int) -> list[str]:
     return lines
 
 
-def _export(instance: Instance, horizon: int | None, fmt: str, options: dict) -> str:
-    if horizon is None:
-        raise UsageError(f"the {fmt} format needs a horizon (--horizon T)")
-    if horizon < 0:
-        raise UsageError(f"the horizon must be >= 0, not {horizon}")
-    model = build_ilp(instance, horizon, **options)
+def _text(instance: Instance, model: IlpModel, horizon: int, fmt: str) -> str:
     with tempfile.TemporaryDirectory(prefix="coinsat-") as tmp:
         path = Path(tmp) / f"model.{fmt}"
         if fmt == "lp":

@@ -58,7 +58,8 @@ def build_bounded(
     from pysat.solvers import Solver
 
     from ...encode.options import DEFAULT_OPTIONS
-    from ...io.dimacs import write_cnf
+    from ...encode.sat import encode
+    from ...io.dimacs import cnf_text
 
     if solver not in PROOF_SOLVERS:
         raise ValueError(f"solver {solver!r} cannot give trusted proofs (use one of {PROOF_SOLVERS})")
@@ -70,7 +71,7 @@ def build_bounded(
     target = instance if margin is None else widened(instance, margin)
     out = Path(out_dir)
     cnf_name, proof_name = f"{stem}.h{horizon}.cnf", f"{stem}.h{horizon}.drat"
-    text = write_cnf(target, horizon, encoding=options)
+    text = cnf_text(target, encode(target, horizon, options))
     clauses = [[int(x) for x in line.split()[:-1]] for line in text.splitlines() if line and line[0] not in "cp"]
     t0 = time.perf_counter()
     with Solver(name=solver, bootstrap_with=clauses, with_proof=True) as s:

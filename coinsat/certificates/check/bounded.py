@@ -13,7 +13,7 @@ Fields::
     "solution": optional moves of a solution of length T + 1 (an optimality claim).
 
 The CNF is ``coinsat.encode.sat.encode(instance, T, options)`` as
-``coinsat.io.dimacs.write_cnf`` prints it; it is satisfiable iff some solution
+``coinsat.io.dimacs.cnf_text`` prints it; it is satisfiable iff some solution
 with at most T moves stays inside the window (spec ``encodings/sat.md``).  The
 proof comes from a proof-producing solver through PySAT (CaDiCaL 1.9.5 by
 default; CaDiCaL 1.5.3 and Glucose 4 also allowed — never MapleSAT, whose
@@ -146,7 +146,8 @@ def check_bounded(
     """The checker (see the module docstring): what the evidence proves, derived from the
     instance, the proof and the solution alone.  Order: cheap checks first."""
     from ...encode.options import EncodingOptions
-    from ...io.dimacs import write_cnf
+    from ...encode.sat import encode
+    from ...io.dimacs import cnf_text
 
     horizon = cert["horizon"]
     if not isinstance(horizon, int) or isinstance(horizon, bool) or horizon < -1:
@@ -199,7 +200,7 @@ def check_bounded(
     if gbd_hash_file(cnf_path) != cert["cnf_gbd_hash"]:
         return False, "the CNF file's GBD hash differs from the certificate's", None
     options = EncodingOptions(**cert["encoding"])
-    if gbd_hash_text(write_cnf(instance, horizon, encoding=options)) != cert["cnf_gbd_hash"]:
+    if gbd_hash_text(cnf_text(instance, encode(instance, horizon, options))) != cert["cnf_gbd_hash"]:
         return (
             False,
             "the CNF is not this instance's formula for this horizon (GBD hash of the re-encoding differs)",
