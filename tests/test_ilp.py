@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from coinsat.backends.ilp_backend import SAT, UNKNOWN, UNSAT, classify, run_ilp
 from coinsat.cli import main
-from coinsat.encode.ilp import Fill, Noop, build_ilp
+from coinsat.encode.ilp import Fill, NoOp, build_ilp
 from coinsat.errors import DecodeError
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
@@ -246,8 +246,8 @@ def test_decoder_rejects_fractional_values():
     model = build_ilp(inst, 3)
     assert run_ilp(model.problem).outcome == SAT
     assert len(model.decode()) == solve_bfs(inst).length
-    step = next(t for t in range(1, 4) if not model.value(Noop(t)))
-    key = next(k for k in model.variables if isinstance(k, Fill) and k.step == step and model.value(k))
+    step = next(t for t in range(1, 4) if not model.value(NoOp(t)))
+    key = next(k for k in model.variables if isinstance(k, Fill) and k.t == step and model.value(k))
     model.variables[key].varValue = 0.5
     with pytest.raises(DecodeError):
         model.decode()

@@ -2,7 +2,7 @@
 
 A pure builder: :func:`build_ilp` returns an :class:`IlpModel` holding a
 ``pulp.LpProblem``, the variable map (keys are the small typed tuples
-:class:`Occ`, :class:`Fill`, :class:`Vacate`, :class:`Noop`, :class:`Place`)
+:class:`Occ`, :class:`Fill`, :class:`Vac`, :class:`NoOp`, :class:`Place`)
 and :meth:`IlpModel.decode`, which turns solved variable values into a
 :class:`~coinsat.solution.Solution`.  Nothing here runs a solver
 (``coinsat.backends.ilp_backend`` does) and nothing here decides legality: the
@@ -52,36 +52,38 @@ from ..solution import Solution
 
 # Variable keys: frozen dataclasses, so that Occ(1, 0, 2) != Fill(1, 0, 2)
 # (dataclass equality requires the same class; NamedTuples would compare equal).
+# The names and the step field ``t`` are those of the SAT keys (encode/varmap.py);
+# the ILP keys carry a label index too, since the model has one variable per class.
 @dataclass(frozen=True)
 class _CellKey:
     cell: int
     label: int
-    step: int
+    t: int
 
 
 @dataclass(frozen=True)
 class Occ(_CellKey):
-    """x[cell, label, step]: the cell holds a coin of that class in C_step."""
+    """x[cell, label, t]: the cell holds a coin of that class in C_t."""
 
 
 @dataclass(frozen=True)
 class Fill(_CellKey):
-    """f[cell, label, step]: move ``step`` drops a coin of that class on the cell."""
+    """f[cell, label, t]: move t drops a coin of that class on the cell."""
 
 
 @dataclass(frozen=True)
-class Vacate(_CellKey):
-    """v[cell, label, step]: move ``step`` lifts a coin of that class from the cell."""
+class Vac(_CellKey):
+    """v[cell, label, t]: move t lifts a coin of that class from the cell."""
 
 
 @dataclass(frozen=True)
-class Noop:
-    step: int
+class NoOp:
+    t: int
 
 
 @dataclass(frozen=True)
 class Place:
-    index: int
+    k: int
 
 
 # A value further than this from 0 or 1 is not an integer answer.
@@ -112,9 +114,9 @@ class IlpModel:
         filled cell of every step that is not a no-op."""
         moves = []
         for t in range(1, self.horizon + 1):
-            if self.value(Noop(t)):
+            if self.value(NoOp(t)):
                 continue
-            src = self._cells_where(Vacate, t)
+            src = self._cells_where(Vac, t)
             dst = self._cells_where(Fill, t)
             if len(src) != 1 or len(dst) != 1:
                 raise DecodeError(f"step {t}: vacated {src}, filled {dst}")
@@ -200,12 +202,12 @@ class _Builder:
         self.vars: dict[Any, Any] = {}
         self.steps = range(1, horizon + 1)
         for t in self._steps(self.steps):
-            self._var(Noop(t), f"n_{t}")
+            self._var(NoOp(t), f"n_{t}")
             for c in self.cells:
                 for li in self.L:
                     fix = None if windows.fillable(c, t) else 0  # I11
                     self._var(Fill(c, li, t), f"f_{c}_{li}_{t}", fix)
-                    self._var(Vacate(c, li, t), f"v_{c}_{li}_{t}")
+                    self._var(Vac(c, li, t), f"v_{c}_{li}_{t}")
         for t in self._steps(range(1, horizon + 1)):
             for c in self.cells:
                 fix = None if windows.occupiable(c, t) else 0  # I11
@@ -240,7 +242,7 @@ class _Builder:
         return self.pulp.lpSum(self.vars[Fill(c, li, t)] for li in self.L)
 
     def vacate(self, c: int, t: int):
-        return self.pulp.lpSum(self.vars[Vacate(c, li, t)] for li in self.L)
+        return self.pulp.lpSum(self.vars[Vac(c, li, t)] for li in self.L)
 
     def start(self) -> None:
         """I2: step 0 is the start, as fixed variables."""
@@ -256,7 +258,7 @@ class _Builder:
                 for li in self.L:
                     self.prob += (
                         self.x(c, li, t)
-                        == self.x(c, li, t - 1) + self.vars[Fill(c, li, t)] - self.vars[Vacate(c, li, t)],
+                        == self.x(c, li, t - 1) + self.vars[Fill(c, li, t)] - self.vars[Vac(c, li, t)],
                         f"I4_{c}_{li}_{t}",
                     )
 
@@ -264,7 +266,7 @@ class _Builder:
         """I5: exactly one fill and one vacate per step, or neither (a no-op)."""
         lp = self.pulp.lpSum
         for t in self._steps(self.steps):
-            active = 1 - self.vars[Noop(t)]
+            active = 1 - self.vars[NoOp(t)]
             self.prob += lp(self.fill(c, t) for c in self.cells) == active, f"I5f_{t}"
             self.prob += lp(self.vacate(c, t) for c in self.cells) == active, f"I5v_{t}"
 
@@ -277,7 +279,7 @@ class _Builder:
             for li in self.L:
                 self.prob += (
                     lp(self.vars[Fill(c, li, t)] for c in self.cells)
-                    == lp(self.vars[Vacate(c, li, t)] for c in self.cells),
+                    == lp(self.vars[Vac(c, li, t)] for c in self.cells),
                     f"I6_{li}_{t}",
                 )
 
@@ -306,7 +308,7 @@ class _Builder:
     def noops_last(self) -> None:
         """I10: once a step is a no-op, every later step is one."""
         for t in self._steps(range(1, self.T)):
-            self.prob += self.vars[Noop(t)] <= self.vars[Noop(t + 1)], f"I10_{t}"
+            self.prob += self.vars[NoOp(t)] <= self.vars[NoOp(t + 1)], f"I10_{t}"
 
     def no_return(self) -> None:
         """I12: the cell filled at step t is not vacated at step t + 1."""
@@ -321,7 +323,7 @@ class _Builder:
         index = {lab: li for li, lab in enumerate(self.labels)}
         start = [(c, index[lab]) for c, lab in self.inst.start.coins]
         goal = [(c, index[lab]) for c, lab in placements[0].coins] if len(placements) == 1 else None
-        moved = lambda ts: lp(1 - self.vars[Noop(u)] for u in ts)  # noqa: E731
+        moved = lambda ts: lp(1 - self.vars[NoOp(u)] for u in ts)  # noqa: E731
         for t in self._steps(self.steps):
             self.prob += (lp(1 - self.x(c, li, t) for c, li in start) <= moved(range(1, t + 1)), f"I13s_{t}")
             if goal is not None and t < self.T:
