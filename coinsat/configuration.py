@@ -13,9 +13,17 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable, Mapping
+from typing import Iterable, Iterator, Mapping
 
 UNLABELED = "o"
+
+
+def bits(m: int) -> Iterator[int]:
+    """The set bits of ``m``, lowest first (the cells of an occupancy mask): the one bit iterator."""
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low
 
 
 @dataclass(frozen=True, order=True)
@@ -41,13 +49,7 @@ class Configuration:
     @classmethod
     def from_masks(cls, labels: tuple[str, ...], masks: tuple[int, ...]) -> "Configuration":
         """Inverse of :meth:`masks`."""
-        coins = []
-        for label, m in zip(labels, masks):
-            while m:
-                low = m & -m
-                coins.append((low.bit_length() - 1, label))
-                m ^= low
-        return cls(tuple(coins))
+        return cls(tuple((c, label) for label, m in zip(labels, masks) for c in bits(m)))
 
     @property
     def cells(self) -> tuple[int, ...]:

@@ -99,14 +99,14 @@ def witnesses(instance: Instance, limit: int = 8):
             if any((nbr[box.cell(c)] & rest).bit_count() < 2 for c in e):
                 continue
             sb = span_mask(box, rest, 2)
-            rb = rectangles(box.coords[c] for c in bits(sb))
+            rb = rectangles(box.lattice_coords[c] for c in bits(sb))
             for sa, eas in a_spans.items():
                 if sb & ~sa:
                     continue
                 r = rb[0]
                 ra = [
                     q
-                    for q in rectangles(box.coords[c] for c in bits(sa))
+                    for q in rectangles(box.lattice_coords[c] for c in bits(sa))
                     if q.x0 <= r.x0 and q.y0 <= r.y0 and q.x1 >= r.x1 and q.y1 >= r.y1
                 ]
                 for ea in eas[:2]:

@@ -38,6 +38,7 @@ from typing import Iterable
 
 from .. import geometry
 from ..board import Board, span_coords
+from ..configuration import bits
 from ..geometry import Coord
 
 # --- finite boards ---------------------------------------------------------------
@@ -201,10 +202,3 @@ def mask_of(cells: Iterable[int]) -> int:
     for c in cells:
         m |= 1 << c
     return m
-
-
-def bits(m: int):
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low

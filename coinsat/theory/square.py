@@ -30,8 +30,9 @@ from typing import Iterable
 
 from .. import geometry
 from ..board import Board, lattice_board
+from ..configuration import bits
 from ..instance import Instance
-from .span import bits, span_mask
+from .span import span_mask
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from ... import geometry
-from ...configuration import Configuration
+from ...configuration import Configuration, bits
 from ...errors import LimitReached
 from ...instance import Instance
 from ...rules import legal_moves, successors
@@ -76,7 +76,7 @@ def _closed_set(instance: Instance, cert: dict, deadline: float | None = None) -
         return False, why
 
     def coins_of(st) -> dict:
-        return {board.coords[c]: lab for lab, m in zip(labels, st) for c in _bits(m)}
+        return {board.coords[c]: lab for lab, m in zip(labels, st) for c in bits(m)}
 
     def member(st) -> bool:
         return st in members or (bool(types) and _triangle_type(coins_of(st)) in types)
@@ -107,13 +107,6 @@ def _closed_set(instance: Instance, cert: dict, deadline: float | None = None) -
     return True, f"{len(members)} configurations closed under legal moves on {where}, no goal among them"
 
 
-def _bits(m: int):
-    i = 0
-    while m:
-        if m & 1:
-            yield i
-        m >>= 1
-        i += 1
 
 
 def _colour(xy) -> int:
