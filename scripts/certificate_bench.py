@@ -54,7 +54,7 @@ def main(argv=None) -> int:
                 continue
             done = certify(inst, r, tmp)
             t2 = time.perf_counter()
-            c, cert = done.check, done.certificate
+            c, cert = done.check, done.certificate.to_json()
             proof = ""
             if cert.get("proof_lines"):
                 proof = f"{cert['proof_lines']} lines, {cert['proof_bytes'] / 1e6:.2f} MB"

@@ -248,7 +248,7 @@ def test_d2_cli_prints_what_the_checker_proved(tmp_path, capsys):
 def diag3_optimal(tmp_path_factory):
     d = tmp_path_factory.mktemp("diag3")
     done = certify(DIAG3, solve(DIAG3, "sat"), d)
-    assert done.check.ok and done.certificate["kind"] == "bounded"
+    assert done.check.ok and done.certificate.kind == "bounded"
     assert done.check.claim == "optimal: 6 moves (no solution with <= 5 moves)"
     return d, json.loads(done.path.read_text())
 
@@ -319,7 +319,7 @@ def diagonal_layers(tmp_path_factory):
     d = tmp_path_factory.mktemp("layers")
     inst = read_instance(PAPER / "diagonal.toml")
     done = certify(inst, solve(inst, "spanbfs"), d)
-    assert done.check.ok and done.certificate["kind"] == "layers"
+    assert done.check.ok and done.certificate.kind == "layers"
     return inst, d, json.loads(done.path.read_text())
 
 

@@ -173,7 +173,7 @@ def test_certify_optimal_and_unsolvable(tmp_path):
     done = certify(DIAG3, solve(DIAG3, "bfs"), tmp_path)
     assert done.check.ok and done.check.claim.startswith("optimal: 6 moves")
     done = certify(CLOSED, solve(CLOSED, "bfs"), tmp_path)
-    assert done.check.ok and done.certificate["kind"] == "closed-set"
+    assert done.check.ok and done.certificate.kind == "closed-set"
 
 
 def test_cli_certify_and_check(tmp_path, capsys):
@@ -236,7 +236,7 @@ def test_every_answer_gets_an_accepted_certificate(tmp_path_factory, inst):
     if r.status is Status.UNKNOWN:
         return
     done = certify(inst, r, tmp_path_factory.mktemp("cert"))
-    assert done.check.ok, (done.check.reason, done.certificate.get("kind"))
+    assert done.check.ok, (done.check.reason, done.certificate.kind)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))

@@ -24,10 +24,10 @@ from coinsat.backends.ilp_backend import SAT, UNKNOWN, UNSAT, classify, run_ilp
 from coinsat.cli import main
 from coinsat.encode.ilp import Fill, NoOp, build_ilp
 from coinsat.errors import DecodeError
-from coinsat.instance import make_instance
-from coinsat.io.instance_format import read_instance
 from coinsat.export import lp as lp_text
 from coinsat.export import mps as mps_text
+from coinsat.instance import make_instance
+from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.search.bfs import solve_bfs
 from coinsat.search.ilp import solve_ilp

@@ -37,7 +37,7 @@ def test_checker_kernel_is_the_move_rule(case):
 
 def _certified(tmp_path):
     done = certify(DIAG, solve(DIAG), tmp_path)
-    assert done.certificate["kind"] == "layers"
+    assert done.certificate.kind == "layers"
     return done
 
 
@@ -93,7 +93,7 @@ def test_every_spanbfs_answer_gets_an_accepted_certificate(tmp_path_factory, ins
     if r.status is not Status.OPTIMAL:
         return
     done = certify(inst, r, tmp_path_factory.mktemp("layers"))
-    assert done.check.ok, (done.check.reason, done.certificate.get("kind"))
+    assert done.check.ok, (done.check.reason, done.certificate.kind)
 
 
 def test_certify_reuses_the_layers_of_the_answer(tmp_path, monkeypatch):

@@ -91,7 +91,7 @@ def certify_report(instance, result, out_dir, limits=None) -> tuple[dict, int]:
     c = done.check
     summary = {
         "file": str(done.path),
-        "kind": done.certificate["kind"],
+        "kind": done.certificate.kind,
         "scope": c.scope,
         "claim": c.claim,
         "accepted": c.ok,

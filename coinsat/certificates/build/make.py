@@ -40,7 +40,7 @@ from ...instance import Instance
 from ...io.atomic import write_atomic
 from ...result import Engine, Result, Status
 from ..check import check_certificate
-from ..check.format import Check, cell_json, header
+from ..check.format import Certificate, Check, header, solution_json
 from .bounded import build_bounded, claim_text
 from .closed_set import forward_closure
 from .screens import find_screen_certificate
@@ -50,19 +50,26 @@ from .screens import find_screen_certificate
 class Certified:
     path: Path
     check: Check
-    certificate: dict
+    certificate: Certificate
 
 
 def stem(instance: Instance) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", instance.name) or "instance"
 
 
-def build_certificate(instance: Instance, result: Result, out_dir: str | Path, deadline: float | None = None) -> dict:
-    """The certificate object for ``result`` (bounded ones also write their CNF and proof).
+def build_certificate(
+    instance: Instance, result: Result, out_dir: str | Path, deadline: float | None = None
+) -> Certificate:
+    """The certificate of ``result`` (bounded and layers ones also write their side files).
 
     Past ``deadline`` (a ``time.perf_counter()`` value) it raises
     :class:`~coinsat.errors.LimitReached`.
     """
+    return Certificate.from_json(_build(instance, result, out_dir, deadline))
+
+
+def _build(instance: Instance, result: Result, out_dir: str | Path, deadline: float | None) -> dict:
+    """The certificate object of the kind that fits ``result`` (module docstring)."""
     status = result.status
     if status is Status.UNSOLVABLE:
         cert = find_screen_certificate(instance) or forward_closure(instance, deadline=deadline)
@@ -81,8 +88,7 @@ def build_certificate(instance: Instance, result: Result, out_dir: str | Path, d
         if solution is None:
             raise InternalError(f"a '{status}' answer with lower bound 0 and no solution")
         cert = header(instance, "bounded", "horizon", claim_text(instance, -1, solution))
-        coords = instance.board.coords
-        cert.update(horizon=-1, solution=[[cell_json(coords[s]), cell_json(coords[p])] for s, p in solution.moves])
+        cert.update(horizon=-1, solution=solution_json(instance, solution))
         return cert
     if result.engine is Engine.SPANBFS and instance.board.exact:  # the layers checker needs an exact window
         from .layers import build_layers
@@ -112,7 +118,7 @@ def certify(instance: Instance, result: Result, out_dir: str | Path, deadline: f
     work = Path(tempfile.mkdtemp(prefix=".coinsat-certify-", dir=out))
     try:
         cert = build_certificate(instance, result, work, deadline)
-        text = dumps(cert)
+        text = cert.text()
         check = check_certificate(instance, json.loads(text), work, deadline)
         write_atomic(work / f"{stem(instance)}.certificate.json", text)
         for f in sorted(work.iterdir(), key=lambda f: f.suffix == ".json"):  # the JSON last
@@ -120,8 +126,3 @@ def certify(instance: Instance, result: Result, out_dir: str | Path, deadline: f
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return Certified(out / f"{stem(instance)}.certificate.json", check, cert)
-
-
-def dumps(cert: dict) -> str:
-    """One top-level field per line, each value compact (closed sets can be large)."""
-    return "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in cert.items()) + "\n}\n"

@@ -107,8 +107,6 @@ def _closed_set(instance: Instance, cert: dict, deadline: float | None = None) -
     return True, f"{len(members)} configurations closed under legal moves on {where}, no goal among them"
 
 
-
-
 def _colour(xy) -> int:
     return (xy[0] - xy[1]) % 3
 

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
-from typing import Any, Hashable
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Hashable, Mapping
 
 from ...instance import Instance
 
@@ -45,6 +46,61 @@ class Check:
 
     def __bool__(self) -> bool:
         return self.ok
+
+
+_HEADER = ("coinsat_certificate", "kind", "scope", "claim", "instance")
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A certificate as the builders make it and ``certify`` writes it.
+
+    The header is typed; ``fields`` holds the kind's evidence in file order (read-only).
+    The checker never builds one: it reads the untrusted JSON object itself, field by
+    field, so that no constructor's assumptions stand between a forged file and the
+    checks (``check_certificate`` takes the parsed object).
+    """
+
+    kind: str
+    scope: str
+    claim: str
+    instance_name: str
+    digest: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        from ...errors import InternalError
+
+        if self.kind not in KINDS:
+            raise InternalError(f"certificate kind {self.kind!r} is none of {KINDS}")
+        object.__setattr__(self, "fields", MappingProxyType(dict(self.fields)))
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> "Certificate":
+        """From a builder's object (``header(...)`` plus the kind's fields)."""
+        return cls(
+            obj["kind"],
+            obj["scope"],
+            obj["claim"],
+            obj["instance"]["name"],
+            obj["instance"]["digest"],
+            {k: v for k, v in obj.items() if k not in _HEADER},
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "coinsat_certificate": FORMAT_VERSION,
+            "kind": self.kind,
+            "scope": self.scope,
+            "claim": self.claim,
+            "instance": {"name": self.instance_name, "digest": self.digest},
+            **self.fields,
+        }
+
+    def text(self) -> str:
+        """The file: one top-level field per line, each value compact (closed sets can be large)."""
+        obj = self.to_json()
+        return "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in obj.items()) + "\n}\n"
 
 
 def cell_json(coord: Hashable):
