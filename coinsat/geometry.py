@@ -195,3 +195,108 @@ def hull(name: str, coords: Iterable[P], margin: int = 0) -> frozenset[P]:
 
 def _dot(f: Point, c: Point) -> int:
     return sum(a * b for a, b in zip(f, c))
+
+
+# --- slides: the exact free-space test ---------------------------------------------------------
+# Coins are discs of diameter 1 centred on lattice points (adjacent points are 1 apart, so
+# neighbouring coins touch).  A coin slides from a to b iff its centre can travel from a to b
+# staying at distance >= 1 from every other centre: a and b lie in one component of
+# F = plane minus the open unit discs around the other centres.  encodings/slides.md proves the
+# criterion used here: build the *blocking graph* (centres closer than 2, i.e. squared distance
+# < 4); a and b are in one component of F iff every cycle of that graph, drawn with straight
+# segments, winds around a and b with the same parity.  Parities are sums over edges of "the ray
+# from the point in the +x direction crosses the edge", computed in integer lattice coordinates
+# (an affine image of the plane keeps every crossing), so the test is exact.
+
+#: the 2-D lattices on which slides are defined (their Euclidean metric below)
+SLIDE_LATTICES = ("square", "triangular")
+
+
+def norm2(name: str, v: Coord) -> int:
+    """Squared Euclidean length of the lattice vector ``v`` in units of the lattice spacing."""
+    x, y = v
+    if name == "triangular":  # (x + y/2)^2 + 3y^2/4
+        return x * x + x * y + y * y
+    if name == "square":
+        return x * x + y * y
+    raise ValueError(f"slides are defined on {', '.join(SLIDE_LATTICES)}, not on {name!r}")
+
+
+@lru_cache(maxsize=None)
+def blocking_offsets(name: str) -> tuple[Coord, ...]:
+    """The vectors v with 0 < |v| < 2: two coins this far apart leave no room between them."""
+    return tuple((x, y) for x in range(-2, 3) for y in range(-2, 3) if 0 < norm2(name, (x, y)) < 4)
+
+
+def _crosses(p: Coord, a: Coord, b: Coord) -> bool:
+    """The ray {p + t(1, 0): t > 0} crosses segment ab (half-open in y, so that summing over
+    a closed polygon not through p gives its winding number mod 2)."""
+    (px, py), (ax, ay), (bx, by) = p, a, b
+    if (ay > py) == (by > py):
+        return False
+    dy = by - ay  # nonzero here; p < crossing x  <=>  (px - ax) dy < (py - ay)(bx - ax), sign of dy flips it
+    lhs, rhs = (px - ax) * dy, (py - ay) * (bx - ax)
+    return lhs < rhs if dy > 0 else lhs > rhs
+
+
+@dataclass(frozen=True)
+class FreeSpace:
+    """The plane minus the open unit discs around ``centres``: the blocking forest (``order``:
+    each centre after its parent, None for roots) and the blocking edges outside it (``extra``,
+    one independent cycle each).  :meth:`signature` names a free point's component."""
+
+    order: tuple[tuple[Coord, Coord | None], ...]
+    extra: tuple[tuple[Coord, Coord], ...]
+
+    @property
+    def connected(self) -> bool:
+        """No blocking cycle: every free point reaches every other."""
+        return not self.extra
+
+    def signature(self, p: Coord) -> int:
+        """Bit k: the winding parity around ``p`` of the k-th fundamental cycle.  Two free
+        points share a component iff their signatures are equal (encodings/slides.md)."""
+        if not self.extra:
+            return 0
+        phi: dict[Coord, bool] = {}
+        for v, parent in self.order:
+            phi[v] = False if parent is None else phi[parent] ^ _crosses(p, parent, v)
+        sig = 0
+        for k, (u, v) in enumerate(self.extra):
+            if phi[u] ^ phi[v] ^ _crosses(p, u, v):
+                sig |= 1 << k
+        return sig
+
+
+def free_space(name: str, centres: Iterable[Coord]) -> FreeSpace:
+    """The :class:`FreeSpace` of unit-diameter coins on the lattice points ``centres``."""
+    cs = set(centres)
+    offsets = blocking_offsets(name)
+    order: list[tuple[Coord, Coord | None]] = []
+    extra: list[tuple[Coord, Coord]] = []
+    parent: dict[Coord, Coord | None] = {}
+    for root in sorted(cs):
+        if root in parent:
+            continue
+        parent[root] = None
+        order.append((root, None))
+        queue = [root]
+        for u in queue:
+            for dx, dy in offsets:
+                v = (u[0] + dx, u[1] + dy)
+                if v not in cs:
+                    continue
+                if v not in parent:
+                    parent[v] = u
+                    order.append((v, u))
+                    queue.append(v)
+                elif u < v and parent[v] != u and parent[u] != v:
+                    extra.append((u, v))
+    return FreeSpace(tuple(order), tuple(extra))
+
+
+def slide_connected(name: str, centres: Iterable[Coord], a: Coord, b: Coord) -> bool:
+    """A coin centred at lattice point ``a`` can slide to ``b`` among coins on ``centres``
+    (neither a nor b among them)."""
+    space = free_space(name, centres)
+    return space.connected or space.signature(a) == space.signature(b)

@@ -49,10 +49,12 @@ class Instance:
     known_optimal: int | None = None
     margin: int = DEFAULT_MARGIN
     metadata: tuple[tuple[str, Any], ...] = field(default=())
+    moves: str = "jump"  # the move model, a key of rules.MOVE_MODELS
 
     def __post_init__(self) -> None:
         if not isinstance(self.adjacency, int) or self.adjacency < 1:
             raise InstanceError(f"adjacency must be an integer >= 1, not {self.adjacency!r}")
+        _check_moves(self.moves, self.board.kind)
         object.__setattr__(self, "goal_placement", _goal_placement(self.goal_placement))
         if self.goal_placement != "fixed" and not self.board.is_lattice:
             raise InstanceError("goal_placement other than 'fixed' needs a lattice board")
@@ -182,6 +184,7 @@ def make_instance(
     cells: Sequence[Hashable] | None = None,
     margin: int = DEFAULT_MARGIN,
     metadata: Mapping[str, Any] | None = None,
+    moves: str = "jump",
 ) -> Instance:
     """Build an instance from coordinates (lattices) or cell names (graphs).
 
@@ -239,7 +242,21 @@ def make_instance(
         known_optimal=known_optimal,
         margin=margin,
         metadata=tuple(sorted((metadata or {}).items())),
+        moves=moves,
     )
+
+
+#: the move models an instance can name (rules.MOVE_MODELS holds their conditions)
+MOVE_MODELS = ("jump", "slide")
+
+
+def _check_moves(moves: str, kind: str) -> None:
+    if moves not in MOVE_MODELS:
+        raise InstanceError(f"moves must be one of {', '.join(MOVE_MODELS)}, not {moves!r}")
+    if moves == "slide" and kind not in geometry.SLIDE_LATTICES:
+        raise InstanceError(
+            f"moves = 'slide' needs a board in the plane ({', '.join(geometry.SLIDE_LATTICES)}), not {kind}"
+        )
 
 
 def _goal_placement(name: str) -> GoalPlacement:

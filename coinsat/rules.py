@@ -15,8 +15,13 @@ the plane and lands anywhere.  A move model adds one more condition on the
 path the coin takes (the paper's open problem 2 asks about *slides*, where the
 coin must travel in the plane without overlapping others).  Models are
 entries of :data:`MOVE_MODELS`, each a function ``(board, config, move) ->
-reason or None`` applied after 1–3; ``"jump"`` adds nothing.  The bitmask
-kernels below implement the jump model only.
+reason or None`` applied after 1–3; ``"jump"`` adds nothing; ``"slide"`` asks
+that the coin, a disc of diameter 1 on a lattice point, can travel in the plane
+from src to dst without overlapping another coin (touching allowed; the path
+may leave the window).  ``geometry.slide_connected`` decides it exactly in
+integer arithmetic (encodings/slides.md has the proof).  Every model that
+exists only restricts jumps, so a jump kernel filtered by the model's
+condition enumerates the model's moves: the kernels take ``model`` too.
 :func:`legal_moves` and :func:`apply_move` are built on it.  The bitmask
 kernels :func:`successors` and :func:`predecessors` are the same rule
 specialised for explicit-state search (tests check that they enumerate
@@ -27,8 +32,9 @@ from __future__ import annotations
 
 from typing import Callable, Iterator, NamedTuple
 
+from . import geometry
 from .board import Board
-from .configuration import Configuration
+from .configuration import Configuration, bits
 from .errors import IllegalMoveError, UsageError
 
 
@@ -44,15 +50,27 @@ SOURCE_EMPTY = "source cell is empty"
 DEST_OCCUPIED = "destination cell is occupied"
 TOO_FEW = "destination is adjacent to fewer than {d} other coins"
 
+BLOCKED = "the coin cannot slide there: other coins close every way (a slide, not a jump)"
+NO_PLANE = "slides need a square or triangular board (coins in the plane)"
+
 JUMP = "jump"
+SLIDE = "slide"
 
 
 def _jump(board: Board, config: Configuration, move: "Move") -> str | None:
     return None  # a jump may go anywhere: conditions 1-3 are the whole rule
 
 
+def _slide(board: Board, config: Configuration, move: "Move") -> str | None:
+    if board.kind not in geometry.SLIDE_LATTICES:
+        return NO_PLANE
+    coords = board.lattice_coords
+    others = [coords[c] for c in config.cell_set if c != move.src]
+    return None if geometry.slide_connected(board.kind, others, coords[move.src], coords[move.dst]) else BLOCKED
+
+
 #: move model -> the extra condition it puts on a move that meets conditions 1-3
-MOVE_MODELS: dict[str, Callable[[Board, Configuration, "Move"], str | None]] = {JUMP: _jump}
+MOVE_MODELS: dict[str, Callable[[Board, Configuration, "Move"], str | None]] = {JUMP: _jump, SLIDE: _slide}
 
 
 def _model(name: str) -> Callable[[Board, Configuration, "Move"], str | None]:
@@ -81,7 +99,7 @@ def check_move(board: Board, config: Configuration, move: Move, d: int = 2, mode
     return extra(board, config, move)
 
 
-def legal_moves(board: Board, config: Configuration, d: int = 2) -> list[Move]:
+def legal_moves(board: Board, config: Configuration, d: int = 2, model: str = JUMP) -> list[Move]:
     """All legal moves of ``config``, sorted."""
     occupied = config.cell_set
     return [
@@ -89,13 +107,15 @@ def legal_moves(board: Board, config: Configuration, d: int = 2) -> list[Move]:
         for p in range(board.size)
         if p not in occupied
         for s in sorted(occupied)
-        if check_move(board, config, Move(s, p), d) is None
+        if check_move(board, config, Move(s, p), d, model) is None
     ]
 
 
-def apply_move(board: Board, config: Configuration, move: Move, d: int = 2, step: int | None = None) -> Configuration:
+def apply_move(
+    board: Board, config: Configuration, move: Move, d: int = 2, step: int | None = None, model: str = JUMP
+) -> Configuration:
     """The configuration after ``move``; raises IllegalMoveError if it is illegal."""
-    reason = check_move(board, config, move, d)
+    reason = check_move(board, config, move, d, model)
     if reason is not None:
         raise IllegalMoveError(step, move, reason)
     return config.moved(*move)
@@ -106,50 +126,80 @@ def apply_move(board: Board, config: Configuration, move: Move, d: int = 2, step
 # unlabeled coins).  Bit c of a mask is set iff cell c holds a coin of that class.
 
 
-def _bits(m: int) -> Iterator[int]:
-    while m:
-        low = m & -m
-        yield low.bit_length() - 1
-        m ^= low
-
-
-def successors(board: Board, d: int, state: tuple[int, ...]) -> Iterator[tuple[Move, tuple[int, ...]]]:
+def successors(
+    board: Board, d: int, state: tuple[int, ...], model: str = JUMP
+) -> Iterator[tuple[Move, tuple[int, ...]]]:
     """Every legal move from ``state`` and the state it leads to."""
+    if model != JUMP:
+        _model(model)
+        yield from _sliding(board, successors(board, d, state), state, reverse=False)
+        return
     nbr = board.neighbour_masks
     occ = 0
     for m in state:
         occ |= m
     frontier = 0
-    for c in _bits(occ):
+    for c in bits(occ):
         frontier |= nbr[c]
-    for p in _bits(frontier & ~occ):
+    for p in bits(frontier & ~occ):
         support = (nbr[p] & occ).bit_count()
         if support < d:
             continue
         # A source adjacent to p takes one coin away from p's support.
         sources = occ if support > d else occ & ~nbr[p]
         bit_p = 1 << p
-        for s in _bits(sources):
+        for s in bits(sources):
             bit_s = 1 << s
             yield Move(s, p), tuple(m ^ bit_s ^ bit_p if m & bit_s else m for m in state)
 
 
-def predecessors(board: Board, d: int, state: tuple[int, ...]) -> Iterator[tuple[Move, tuple[int, ...]]]:
+def predecessors(
+    board: Board, d: int, state: tuple[int, ...], model: str = JUMP
+) -> Iterator[tuple[Move, tuple[int, ...]]]:
     """Every (move, previous state) such that the move is legal there and leads to ``state``.
 
     The move s -> p is legal in prev = state - p + s iff p has >= d occupied
     neighbours in state (the coins other than the moved one are exactly
     state - p, and p is not its own neighbour) and s is empty in state.
     """
+    if model != JUMP:
+        _model(model)
+        yield from _sliding(board, predecessors(board, d, state), state, reverse=True)
+        return
     nbr = board.neighbour_masks
     occ = 0
     for m in state:
         occ |= m
     empty = ((1 << board.size) - 1) & ~occ
-    for p in _bits(occ):
+    for p in bits(occ):
         if (nbr[p] & occ).bit_count() < d:
             continue
         bit_p = 1 << p
-        for s in _bits(empty):
+        for s in bits(empty):
             bit_s = 1 << s
             yield Move(s, p), tuple(m ^ bit_s ^ bit_p if m & bit_p else m for m in state)
+
+
+def _sliding(
+    board: Board, jumps: Iterator[tuple[Move, tuple[int, ...]]], state: tuple[int, ...], reverse: bool
+) -> Iterator[tuple[Move, tuple[int, ...]]]:
+    """The jumps that are slides.  The coins that stay are ``state`` minus the moved coin (its
+    source going forwards, its destination backwards: a slide reversed is a slide with the same
+    coins around, since both ends lie in one component of the free space).  The free space of
+    the coins that stay is built once per moved coin."""
+    if board.kind not in geometry.SLIDE_LATTICES:
+        return
+    coords = board.lattice_coords
+    occ = 0
+    for m in state:
+        occ |= m
+    spaces: dict[int, tuple[geometry.FreeSpace, int]] = {}
+    for move, other in jumps:
+        mover = move.dst if reverse else move.src
+        if mover not in spaces:
+            space = geometry.free_space(board.kind, [coords[c] for c in bits(occ & ~(1 << mover))])
+            spaces[mover] = (space, space.signature(coords[mover]))
+        space, home = spaces[mover]
+        target = move.src if reverse else move.dst
+        if space.connected or space.signature(coords[target]) == home:
+            yield move, other

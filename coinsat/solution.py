@@ -53,7 +53,7 @@ def verify(instance: Instance, solution: Solution, keep_trace: bool = True) -> V
     config = instance.start
     trace = [config]
     for t, move in enumerate(solution.moves, start=1):
-        reason = check_move(instance.board, config, move, instance.d)
+        reason = check_move(instance.board, config, move, instance.d, instance.moves)
         if reason is not None:
             return Verdict(False, t, reason, tuple(trace))
         config = config.moved(*move)
@@ -76,7 +76,7 @@ def _verify_in_place(instance: Instance, solution: Solution) -> Verdict:
     labels = dict(instance.start.coins)
     occupied = _Occupied(labels)
     for t, move in enumerate(solution.moves, start=1):
-        reason = check_move(instance.board, occupied, move, instance.d)  # type: ignore[arg-type]
+        reason = check_move(instance.board, occupied, move, instance.d, instance.moves)  # type: ignore[arg-type]
         if reason is not None:
             return Verdict(False, t, reason, (Configuration(tuple(labels.items())),))
         labels[move.dst] = labels.pop(move.src)

@@ -100,7 +100,9 @@ def solve_auto(
       driver widens the window and proves optimality globally while the
       explicit engines can only answer for the window.
     """
-    if instance.board.exact and inapplicable("spanbfs", instance) is None and _goal_spans_window(instance):
+    if instance.moves != "jump":  # the engines that decide other move models: search.methods.MOVES
+        name = "bfs"
+    elif instance.board.exact and inapplicable("spanbfs", instance) is None and _goal_spans_window(instance):
         name = "spanbfs"
     elif instance.board.exact and configuration_count(instance) <= AUTO_BFS_CONFIGURATIONS:
         name = "bfs"

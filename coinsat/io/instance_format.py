@@ -34,7 +34,7 @@ from typing import Any, Hashable
 from ..board import BOARD_KINDS, DEFAULT_MARGIN
 from ..configuration import UNLABELED
 from ..errors import InstanceError
-from ..instance import GOAL_PLACEMENTS, Instance, make_instance
+from ..instance import GOAL_PLACEMENTS, MOVE_MODELS, Instance, make_instance
 from .atomic import write_atomic
 
 MAX_INTEGER = 10**100  # beyond any window; keeps every number printable (str(int) <= 4300 digits)
@@ -53,6 +53,7 @@ KNOWN_KEYS = {
     "goal",
     "graph",
     "metadata",
+    "moves",
 }
 
 
@@ -122,6 +123,11 @@ def parse_instance(text: str, path: str = "<string>") -> Instance:
         raise ctx.error(
             f"goal_placement = {placement!r} needs a lattice board (goals on graphs are fixed)", "goal_placement"
         )
+    moves = data.get("moves", "jump")
+    if moves not in MOVE_MODELS:
+        raise ctx.error(f"moves must be one of {', '.join(MOVE_MODELS)}, not {_short(moves)}", "moves")
+    if moves == "slide" and kind == "graph":
+        raise ctx.error('moves = "slide" needs a board in the plane (square or triangular), not a graph', "moves")
     for key in ("name", "source"):
         if key in data and not isinstance(data[key], str):
             raise ctx.error(f"{key} must be a string", key)
@@ -171,6 +177,7 @@ def parse_instance(text: str, path: str = "<string>") -> Instance:
             cells=cells,
             margin=margin,
             metadata=metadata,
+            moves=moves,
         )
     except InstanceError as e:
         if "self-loop" in e.message:
@@ -390,6 +397,8 @@ def format_instance(instance: Instance) -> str:
         lines.append(f"known_optimal = {instance.known_optimal}")
     if instance.goal_placement != "fixed":
         lines.append(f"goal_placement = {_toml(instance.goal_placement)}")
+    if instance.moves != "jump":
+        lines.append(f"moves = {_toml(instance.moves)}")
     if instance.margin != DEFAULT_MARGIN:
         lines.append(f"margin = {instance.margin}")
     start = {b.coords[c]: lab for c, lab in instance.start.coins}

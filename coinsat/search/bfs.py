@@ -208,7 +208,7 @@ def _search(
     occupy; ``prefer(moves)`` picks, among the meetings of the last level, one whose
     path it accepts (when there is one)."""
     labels = instance.labels
-    board, d = instance.board, instance.d
+    board, d, model = instance.board, instance.d, instance.moves
     start = instance.start.masks(labels)
     goals = {g.masks(labels) for g in instance.goal_configurations}
     if allowed is not None:
@@ -241,7 +241,7 @@ def _search(
             mask = None if forward or allowed is None else allowed[b_depth + 1]
             nxt, meets = [], []
             for state in f_front if forward else b_front:
-                for move, new in expand(board, d, state):
+                for move, new in expand(board, d, state, model):
                     if new in seen or (mask is not None and not _inside(new, mask)):
                         continue
                     seen[new] = (state, move)

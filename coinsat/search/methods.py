@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..errors import UsageError
 from ..instance import Instance
 from ..registry import load
 from ..result import Result
+from ..rules import MOVE_MODELS as RULES
 
 # name -> "module:function" (imported on first use)
 METHODS: dict[str, str] = {
@@ -29,8 +31,24 @@ METHODS: dict[str, str] = {
 LIMITS: dict[str, str] = {"spanbfs": "coinsat.search.spanbfs:applicable"}
 
 
+#: the move models (rules.MOVE_MODELS) each method decides; a method not listed decides jumps only
+#: and refuses any other model (exit 2) rather than answer for the wrong rules
+MOVES: dict[str, tuple[str, ...]] = {"auto": ("jump", "slide"), "bfs": ("jump", "slide")}
+
+
 def get_method(name: str) -> Callable[..., Result]:
-    return load(METHODS, name, "method")
+    engine = load(METHODS, name, "method")
+    models = MOVES.get(name, ("jump",))
+
+    def guarded(instance: Instance, **kwargs) -> Result:
+        if instance.moves not in models:
+            raise UsageError(
+                f"method {name!r} does not decide moves = {instance.moves!r} "
+                f"(methods that do: {', '.join(m for m, ms in MOVES.items() if instance.moves in ms)})"
+            )
+        return engine(instance, **kwargs)
+
+    return engine if set(models) >= set(RULES) else guarded
 
 
 def inapplicable(name: str, instance: Instance) -> str | None:
