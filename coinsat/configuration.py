@@ -13,9 +13,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable, Iterator, Mapping
+from typing import Hashable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 UNLABELED = "o"
+
+
+_C = TypeVar("_C", bound=Hashable)  # a coordinate type
 
 
 def bits(m: int) -> Iterator[int]:
@@ -50,6 +53,10 @@ class Configuration:
     def from_masks(cls, labels: tuple[str, ...], masks: tuple[int, ...]) -> "Configuration":
         """Inverse of :meth:`masks`."""
         return cls(tuple((c, label) for label, m in zip(labels, masks) for c in bits(m)))
+
+    def placement(self, coords: Sequence[_C]) -> dict[_C, str]:
+        """The coins by coordinate, ``{coords[cell]: label}`` (``coords``: a board's ``coords``)."""
+        return {coords[c]: lab for c, lab in self.coins}
 
     @property
     def cells(self) -> tuple[int, ...]:

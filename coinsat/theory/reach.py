@@ -173,8 +173,8 @@ def symmetries(instance: Instance) -> tuple[tuple[int, ...], ...]:
         return ()
     cs = b.lattice_coords
     coords = set(cs)
-    start = {cs[c]: lab for c, lab in instance.start.coins}
-    goal = {cs[c]: lab for c, lab in instance.goal.coins}
+    start = instance.start.placement(cs)
+    goal = instance.goal.placement(cs)
     out = []
     for m in geometry.symmetries(b.kind)[1:]:
         poll()

@@ -109,7 +109,7 @@ def applies(instance: Instance) -> bool:
 
 
 def placement_of(instance: Instance, config: Configuration) -> Placement:
-    return {instance.board.coords[c]: lab for c, lab in config.coins}
+    return config.placement(instance.board.coords)
 
 
 # --- conditions on the goal shape ----------------------------------------------------
@@ -259,7 +259,7 @@ def three_coin_closure(start: Placement, d: int = 2) -> ThreeCoinClosure:
         explicit.append(p)
         config = _config(board, p)
         for s, q in legal_moves(board, config, d):
-            nxt = {coords[c]: lab for c, lab in config.moved(s, q).coins}
+            nxt = config.moved(s, q).placement(coords)
             key = tuple(sorted(nxt.items()))
             if key not in seen:
                 seen.add(key)

@@ -92,7 +92,7 @@ def span_cells(instance: Instance) -> dict | None:
 
 
 def _placement(instance: Instance, config: Configuration) -> dict[Hashable, str]:
-    return {instance.board.coords[c]: lab for c, lab in config.coins}
+    return config.placement(instance.board.coords)
 
 
 def _degree(instance: Instance, cell: Hashable, cells) -> int:

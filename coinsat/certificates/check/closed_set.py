@@ -147,7 +147,7 @@ def _triangle_families_closed(types) -> tuple[bool, str]:
                 board = ball_board("triangular", tri, 1)
                 config = Configuration(tuple((board.cell(xy), lab) for xy, lab in coins.items()))
                 for mv in legal_moves(board, config, 2):
-                    after = {board.coords[c]: lab for c, lab in config.moved(*mv).coins}
+                    after = config.moved(*mv).placement(board.coords)
                     if _triangle_type(after) != t:
                         return False, f"triangle family {t} is not closed (move {mv})"
     return True, "triangle families closed"

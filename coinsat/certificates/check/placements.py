@@ -18,7 +18,7 @@ from ...instance import Instance
 
 
 def coins_at(instance: Instance, config: Configuration) -> dict[Hashable, str]:
-    return {instance.board.coords[c]: lab for c, lab in config.coins}
+    return config.placement(instance.board.coords)
 
 
 def symmetries(instance: Instance):
