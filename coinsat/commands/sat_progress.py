@@ -17,6 +17,7 @@ DELAY = 2.0
 def add_sat_arguments(parser) -> None:
     from ..backends.sat_backend import DEFAULT_SOLVER, SOLVERS
     from ..search.driver import DEFAULT_STRATEGY, STRATEGIES
+    from .common import nonneg_int
 
     parser.add_argument(
         "--solver",
@@ -27,6 +28,14 @@ def add_sat_arguments(parser) -> None:
     parser.add_argument(
         "--strategy", choices=STRATEGIES, default=None, help=f"SAT horizon strategy (default {DEFAULT_STRATEGY})"
     )
+    parser.add_argument(
+        "--horizon-hint",
+        type=nonneg_int,
+        default=None,
+        metavar="T",
+        help="SAT: a solution with <= T moves is known (any engine, a solution file): ask T first, "
+        "then T - 1 on a fresh solver, instead of climbing from the lower bound",
+    )
 
 
 def sat_options(args) -> dict:
@@ -36,7 +45,8 @@ def sat_options(args) -> dict:
         return {}
     opts = {}
     if args.method != "spanbfs":
-        opts = {k: v for k, v in (("solver", args.solver), ("strategy", args.strategy)) if v is not None}
+        given = (("solver", args.solver), ("strategy", args.strategy), ("horizon_hint", args.horizon_hint))
+        opts = {k: v for k, v in given if v is not None}
     if not args.json:
         opts["progress"] = Progress()
     return opts

@@ -31,6 +31,16 @@ skips calls without losing proofs),
 bound and the best length), ``descend`` (as geometric, then T = best - 1
 until UNSAT).  scripts/sat_options.py measures them.
 
+A horizon hint (``horizon_hint=T``: a solution with <= T moves is known, from another
+engine or a solution file) replaces the climb: one call at T gives a verified solution
+of some length L <= T, then the calls at L - 1, L - 2, ... run until UNSAT — one call
+when the solution is optimal.  Each call below the best length gets a fresh solver
+(``fresh=True``, the default): measured by ``scripts/oneshot_bench.py``
+(``benchmarks/oneshot.md``), a solver that keeps the lemmas of the satisfiable call at
+T is not faster on the unsatisfiable call at T - 1, and the fresh call is the same
+closed formula the bounded certificate's DRAT proof refutes.  A hint that is too low
+(UNSAT at T) is no error: the climb continues from T + 1.
+
 Limits (``time_limit``, ``memory_limit``; :mod:`coinsat.limits`) bound the
 whole run, not only the solver calls: widening a window, growing span layers
 and encoding layers poll the budget (``limits.poll``), and the run catches
@@ -189,10 +199,16 @@ def solve_sat(
     progress: Callable[[HorizonReport], None] | None = None,
     solver_config: dict[str, int] | None = None,
     stride: int = 1,
+    horizon_hint: int | None = None,
+    fresh: bool = True,
     **flags,
 ) -> Result:
     """Shortest solution by SAT (module docstring).  ``flags``: EncodingOptions fields;
-    ``solver_config``: CaDiCaL options (default ``sat_backend.CADICAL_DEFAULTS``)."""
+    ``solver_config``: CaDiCaL options (default ``sat_backend.CADICAL_DEFAULTS``);
+    ``horizon_hint``: a known upper bound, asked first instead of climbing (``fresh``:
+    the calls below the best length get a new solver)."""
+    if horizon_hint is not None and horizon_hint < 0:
+        raise UsageError(f"the horizon hint must be >= 0, not {horizon_hint}")
     if strategy not in STRATEGIES:
         raise UsageError(f"unknown strategy {strategy!r} (choose from {', '.join(STRATEGIES)})")
     opts = _options(options, flags)
@@ -205,6 +221,7 @@ def solve_sat(
     with enforced(limits):
         run = _Run(instance, opts, solver, limits, progress, solver_config)
         run.stride = stride
+        run.hint, run.fresh = horizon_hint, fresh
         try:
             return run.go(max_moves, strategy)
         except LimitReached as e:
@@ -217,6 +234,8 @@ def solve_sat(
 
 class _Run:
     stride: int  # set by the caller right after construction
+    hint: int | None = None  # a known upper bound: asked first (module docstring)
+    fresh: bool = False  # with a hint: a new solver for each call below the best length
 
     def __init__(self, instance, opts, solver, limits: Limits, progress, config=None):
         self.original = instance
@@ -299,7 +318,7 @@ class _Run:
         cap = configuration_count(work) - 1 if work.board.exact else None
         top = min(x for x in (max_moves, cap, math.inf) if x is not None)
         step = {"linear": self._linear, "geometric": self._geometric, "descend": self._geometric}[strategy]
-        finished = step(top, strategy)
+        finished = self._hinted(top) if self.hint is not None else step(top, strategy)
         return self._finish(finished, max_moves, cap)
 
     def _linear(self, top, strategy) -> bool:
@@ -312,6 +331,31 @@ class _Run:
                 return self._tighten("descend")
             T = min(T + self.stride, top) if T < top else T + 1
         return True
+
+    def _hinted(self, top) -> bool:
+        """One call at the hint; then down to the first UNSAT (or up, if the hint was low)."""
+        T = max(self.lb, min(self._hint_value(), top))
+        out = self.query(T)
+        if out is Outcome.UNKNOWN:
+            return False
+        if out is Outcome.UNSAT:
+            return self._linear(top, "linear")
+        while self.upper is not None and self.lb < self.upper:
+            if self.fresh:  # a new solver: the closed formula of this horizon alone
+                self._drop_session()
+            if self.query(self.upper - 1) is Outcome.UNKNOWN:
+                return False
+        return True
+
+    def _hint_value(self) -> int:
+        if self.hint is None:
+            raise InternalError("a hinted run without a hint")
+        return self.hint
+
+    def _drop_session(self) -> None:
+        if self.session is not None:
+            self.session.close()
+            self.session = None
 
     def _geometric(self, top, strategy) -> bool:
         T = self.lb

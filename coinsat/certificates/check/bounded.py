@@ -2,7 +2,7 @@
 
 Fields::
 
-    "horizon": T, "encoding": {option: bool, ...} (coinsat.encode.options),
+    "horizon": T, "encoding": {option: bool, ...} (coinsat.encode.options), or "core",
     "margin": null, or the margin of the wider lattice window (hull(start, goal) + margin)
               the formula was built in, chosen so that the window holds R_T (below) and
               the claim is global; the checker rebuilds that window itself,
@@ -18,6 +18,11 @@ with at most T moves stays inside the window (spec ``encodings/sat.md``).  The
 proof comes from a proof-producing solver through PySAT (CaDiCaL 1.9.5 by
 default; CaDiCaL 1.5.3 and Glucose 4 also allowed — never MapleSAT, whose
 proofs are not sound).
+
+With ``"encoding": "core"`` the CNF is the core-only formula of :mod:`.core_cnf`
+(definition families C1–C8 and N1 only, written from the spec by code that shares
+nothing with ``coinsat/encode/``): that path of the checker never imports the encoder,
+so the certificate does not trust it, nor any pruning family.
 
 The checker (:func:`check_bounded`) trusts the encoder and the DRAT checker,
 not the solver: it hashes the CNF file with gbdc, re-encodes the instance and
@@ -145,10 +150,6 @@ def check_bounded(
 ) -> tuple[bool, str, Claim | None]:
     """The checker (see the module docstring): what the evidence proves, derived from the
     instance, the proof and the solution alone.  Order: cheap checks first."""
-    from ...encode.options import EncodingOptions
-    from ...encode.sat import encode
-    from ...io.dimacs import cnf_text
-
     horizon = cert["horizon"]
     if not isinstance(horizon, int) or isinstance(horizon, bool) or horizon < -1:
         return False, f"the horizon must be an integer >= -1, not {horizon!r}", None
@@ -175,7 +176,8 @@ def check_bounded(
         return True, f"a verified solution of {length} moves", Claim(solution=length)
     if cert.get("solver") not in PROOF_SOLVERS or cert.get("proof_format") != "drat":
         return False, f"proofs are accepted from {PROOF_SOLVERS} in DRAT format only", None
-    problem = encoding_problem(cert["encoding"])
+    core = cert["encoding"] == "core"
+    problem = None if core else encoding_problem(cert["encoding"])
     if problem:
         return False, problem, None
     cnf_path, proof_path = base_dir / cert["cnf"], base_dir / cert["proof"]
@@ -199,8 +201,7 @@ def check_bounded(
         return False, "window_exact does not match the instance's window", None
     if gbd_hash_file(cnf_path) != cert["cnf_gbd_hash"]:
         return False, "the CNF file's GBD hash differs from the certificate's", None
-    options = EncodingOptions(**cert["encoding"])
-    if gbd_hash_text(cnf_text(instance, encode(instance, horizon, options))) != cert["cnf_gbd_hash"]:
+    if gbd_hash_text(formula_text(instance, horizon, cert["encoding"])) != cert["cnf_gbd_hash"]:
         return (
             False,
             "the CNF is not this instance's formula for this horizon (GBD hash of the re-encoding differs)",
@@ -211,6 +212,22 @@ def check_bounded(
         return False, f"DRAT proof rejected: {why}", None
     how = f"{steps} proof steps checked" if steps else why
     return True, f"DRAT proof verified ({how})", Claim(solution=length, bound=horizon, window=not exact)
+
+
+def formula_text(instance: Instance, horizon: int, encoding: object) -> str:
+    """The CNF a certificate with this ``encoding`` field must hold, rebuilt here: the
+    core-only formula (no import of ``coinsat.encode``), or the encoder's with the options."""
+    if encoding == "core":
+        from .core_cnf import core_cnf_text
+
+        return core_cnf_text(instance, horizon)
+    from ...encode.options import EncodingOptions
+    from ...encode.sat import encode
+    from ...io.dimacs import cnf_text
+
+    if not isinstance(encoding, dict):
+        raise ValueError('the encoding must be an object of option: boolean, or "core"')
+    return cnf_text(instance, encode(instance, horizon, EncodingOptions(**encoding)))
 
 
 def _declared_variables(path: Path) -> int | None:
