@@ -23,10 +23,13 @@ the paper's constructions, kept draw for draw as the studies first used them).
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Iterable
 
+from . import geometry
 from .errors import UsageError
 from .instance import Instance, make_instance
+from .rules import apply_move, legal_moves
 from .theory.span import lattice_span
 from .theory.square import hypothesis
 
@@ -223,3 +226,140 @@ def random_theorem2(rng: random.Random, n_max: int) -> Instance | None:
             return None
     inst = make_instance("square", a, b, name="random")
     return inst if hypothesis(inst) is not None else None  # None also when a draw fails
+
+
+# --- the cross-check's random instances (coinsat.agreement, scripts/crosscheck.py) -----------
+#
+# **Instances** (``random_case(seed)``, one seed one instance, reproducible): square,
+# triangular and graph boards; unlabeled coins or two labels; d = 1, 2, 3; goal
+# placements fixed, translate, congruent (graphs: fixed); the goal either random
+# cells of the frame (often unsolvable) or the end of a random walk of 3 to 10
+# legal moves from the start (solvable, with longer optima).  Each comes with a
+# horizon T (every engine runs with ``max_moves=T``); a walk's goal gets T >= the
+# walk's length, so its optimum is within reach.  Lattice windows that are not
+# exact (triangular grid; square grid with d = 1) get ``margin = min(T, 6)``
+# (exact for the horizon up to 6; larger windows make ILP slow) in 60 % of the
+# cases and a margin of 1 or 2 otherwise, so that answers scoped to the window
+# occur.
+
+MAX_WALK = 10  # longest random walk towards a goal
+MAX_EXACT_MARGIN = 3  # a larger margin makes windows of hundreds of cells (ILP: seconds per instance)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One random instance, the horizon it is solved with, and where its goal came from."""
+
+    seed: int
+    instance: Instance
+    horizon: int
+    goal_source: str  # "walk" (reached by legal moves) | "random" (random cells)
+
+    @property
+    def category(self) -> tuple[str, str, str, str, str]:
+        inst = self.instance
+        labels = "labeled" if inst.start.is_labeled else "unlabeled"
+        return (inst.board.kind, labels, f"d={inst.d}", inst.goal_placement, self.goal_source)
+
+
+def random_case(seed: int) -> Case:
+    """The instance of ``seed`` (the same on every machine: only ``random.Random(seed)``)."""
+    rng = random.Random(seed)
+    kind = rng.choice(("square", "square", "triangular", "triangular", "graph"))
+    d = rng.choice((1, 2, 2, 3))
+    labeled = rng.random() < 0.4
+    placement = "fixed" if kind == "graph" else rng.choice(("fixed", "fixed", "translate", "congruent"))
+    if kind == "graph":
+        cells, edges = _random_graph(rng)
+    else:
+        w, h = (rng.randint(3, 5), rng.randint(2, 4)) if kind == "square" else (rng.randint(3, 4), 2)
+        cells, edges = [(x, y) for x in range(w) for y in range(h)], None
+    n = rng.randint(d + 1, min(6 if d > 1 else 4, len(cells) - 1))  # < d + 1 coins never move
+    start_cells = _cluster(rng, kind, cells, edges, n) if rng.random() < 0.8 else rng.sample(cells, n)
+    labels = [rng.choice("AB") if labeled else "o" for _ in range(n)]
+    start = dict(zip(start_cells, labels))
+    wanted_walk = rng.randint(3, MAX_WALK) if rng.random() < 0.6 else 0
+    horizon = rng.randint(2, 7) if not wanted_walk else 0
+    margin_exact = rng.random() < 0.6
+    small_margin = rng.randint(1, 2)
+    goal, walked = start, 0
+    if wanted_walk:
+        walk_margin = min(wanted_walk, MAX_EXACT_MARGIN) if margin_exact else small_margin
+        goal, walked = _walk(rng, kind, start, d, edges, cells, walk_margin, wanted_walk)
+    source = "walk" if walked else "random"
+    if walked:
+        horizon = max(2, walked + rng.randint(0, 2))
+    else:
+        horizon = horizon or rng.randint(2, 7)
+        goal_cells = rng.sample(cells, n)
+        goal = dict(zip(goal_cells, rng.sample(labels, n)))
+    margin = min(horizon, MAX_EXACT_MARGIN) if margin_exact else small_margin
+    inst = make_instance(
+        kind,
+        start,
+        goal,
+        adjacency=d,
+        goal_placement=placement,
+        edges=edges,
+        cells=cells if kind == "graph" else None,
+        margin=margin,
+        name=f"crosscheck-{seed}",
+    )
+    return Case(seed, inst, horizon, source)
+
+
+def _random_graph(rng: random.Random):
+    n = rng.randint(5, 8)
+    cells = list(range(n))
+    pairs = [(u, v) for u in cells for v in cells if u < v]
+    order = cells[:]
+    rng.shuffle(order)
+    edges = {tuple(sorted((order[i], order[i + 1]))) for i in range(n - 1)}  # a spanning path
+    edges |= set(rng.sample(pairs, rng.randint(1, n)))
+    return cells, sorted(edges)
+
+
+def _cluster(rng: random.Random, kind, cells, edges, n: int) -> list:
+    """``n`` cells grown from a random one by adding random neighbours (coins that touch
+    can usually move; scattered ones often cannot)."""
+    if kind == "graph":
+        adj: dict = {c: set() for c in cells}
+        for u, v in edges:
+            adj[u].add(v)
+            adj[v].add(u)
+        nbrs = adj.__getitem__
+    else:
+        on = set(cells)
+        nbrs = lambda c: {q for q in geometry.neighbours(kind, c) if q in on}  # noqa: E731
+    chosen = [rng.choice(cells)]
+    while len(chosen) < n:
+        rim = sorted({q for c in chosen for q in nbrs(c)} - set(chosen))
+        chosen.append(rng.choice(rim or sorted(set(cells) - set(chosen))))
+    return chosen
+
+
+def _walk(rng, kind, start, d, edges, cells, margin, steps) -> tuple[dict, int]:
+    """The coordinates after up to ``steps`` random legal moves from ``start``, and how many
+    were made.  The walk never revisits a configuration nor moves the same coin twice in a
+    row; it stays in the window of the start, which the instance's window contains.  Half
+    the walks only take the moves that leave the most coins off their start cells, which
+    makes goals with longer optima (a purely random walk mostly undoes itself)."""
+    inst = make_instance(
+        kind, start, start, adjacency=d, edges=edges, cells=cells if kind == "graph" else None, margin=margin
+    )
+    config, seen, last, made = inst.start, {inst.start}, None, 0
+    home, away = set(inst.start.coins), rng.random() < 0.5
+    for _ in range(steps):
+        nexts = [
+            (m.dst, apply_move(inst.board, config, m, d)) for m in legal_moves(inst.board, config, d) if m.src != last
+        ]
+        nexts = [(p, c) for p, c in nexts if c not in seen]
+        if not nexts:
+            break
+        if away:  # keep only the moves that leave the most coins off their start cells
+            far = max(len(set(c.coins) - home) for _, c in nexts)
+            nexts = [(p, c) for p, c in nexts if len(set(c.coins) - home) == far]
+        last, config = rng.choice(nexts)
+        seen.add(config)
+        made += 1
+    return {inst.board.coords[c]: lab for c, lab in config.coins}, made

@@ -1,4 +1,4 @@
-"""Cross-engine agreement (scripts/crosscheck.py): the engines give the same answers.
+"""Cross-engine agreement (coinsat.agreement, scripts/crosscheck.py): the engines give the same answers.
 
 A fast sample of the script's random instances runs here (the script runs
 10,000 in parallel; benchmarks/crosscheck.md); any disagreement fails and is
@@ -17,12 +17,15 @@ from pathlib import Path
 
 import pytest
 
+from coinsat import agreement as ag
+from coinsat.families import random_case
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Result, Status
 from coinsat.solution import Solution
 
 ROOT = Path(__file__).resolve().parent.parent
+FAILURES = ROOT / "tests" / "data" / "crosscheck_failures"
 SAVED = sorted((ROOT / "tests" / "data" / "regressions").glob("*.toml")) + sorted(
     (ROOT / "tests" / "data" / "crosscheck_failures").glob("*.toml")
 )
@@ -43,8 +46,8 @@ LIMIT = 20.0  # seconds per engine here: generous, the sample instances take wel
 def test_engines_come_from_the_registry():
     from coinsat.search.methods import METHODS
 
-    assert "bfs" in cc.engines() and "ilp" in cc.engines()
-    assert set(cc.engines()) == {e for e in ("bfs", "spanbfs", "sat", "ilp") if e in METHODS}
+    assert "bfs" in ag.engines() and "ilp" in ag.engines()
+    assert set(ag.engines()) == {e for e in ("bfs", "spanbfs", "sat", "ilp") if e in METHODS}
 
 
 SAMPLE = range(24)  # seeds of the fast sample
@@ -52,16 +55,16 @@ SAMPLE = range(24)  # seeds of the fast sample
 
 @pytest.mark.parametrize("seed", SAMPLE)
 def test_engines_agree_on_random_instances(seed):
-    case = cc.random_case(seed)
-    results, problems = cc.check(case.instance, case.horizon, time_limit=LIMIT)
+    case = random_case(seed)
+    results, problems = ag.check(case.instance, case.horizon, time_limit=LIMIT)
     if problems:
-        path = cc.save_failure(case.instance, case.horizon, results, problems, seed=seed)
+        path = ag.save_failure(case.instance, case.horizon, results, problems, FAILURES, seed=seed)
         pytest.fail(f"{'; '.join(problems)} (written to {path})")
 
 
 def test_random_cases_are_reproducible_and_cover_the_mix():
-    cases = [cc.random_case(s) for s in range(400)]
-    again = cc.random_case(17)
+    cases = [random_case(s) for s in range(400)]
+    again = random_case(17)
     assert (again.instance.start, again.instance.goal, again.horizon) == (
         cases[17].instance.start,
         cases[17].instance.goal,
@@ -79,19 +82,19 @@ def test_random_cases_are_reproducible_and_cover_the_mix():
 
 
 def test_a_walk_goal_is_solvable_within_the_horizon():
-    walks = [c for c in map(cc.random_case, range(60)) if c.goal_source == "walk"][:8]
+    walks = [c for c in map(random_case, range(60)) if c.goal_source == "walk"][:8]
     assert walks
     for case in walks:
-        results, problems = cc.check(case.instance, case.horizon, ("bfs", "sat"), time_limit=LIMIT)
+        results, problems = ag.check(case.instance, case.horizon, ("bfs", "sat"), time_limit=LIMIT)
         assert not problems, problems
-        assert all(r.status in cc.FOUND for r in results.values() if r.method != "screen"), {
-            e: cc.describe(r) for e, r in results.items()
+        assert all(r.status in ag.FOUND for r in results.values() if r.method != "screen"), {
+            e: ag.describe(r) for e, r in results.items()
         }
 
 
 @pytest.mark.parametrize("path", SAVED, ids=lambda p: p.stem)
 def test_saved_disagreement(path):
-    assert not cc.check_file(path, time_limit=LIMIT)
+    assert not ag.check_file(path, time_limit=LIMIT)
 
 
 # --- the comparison rules on made-up answers ---------------------------------------------
@@ -124,60 +127,60 @@ NONE_GLOBAL = Result(Status.UNSOLVABLE, "x", None, None, {"kind": "k", "scope": 
 def test_compare_accepts_agreement_and_rejects_differences():
     inst = _inst()
     opt1 = _found(inst, Status.OPTIMAL, 1, 1)
-    assert cc.compare(inst, 5, {"bfs": opt1, "ilp": _found(inst, Status.OPTIMAL, 1, 1)}) == []
-    assert cc.compare(inst, 5, {"bfs": NONE_GLOBAL, "ilp": NONE_BOUNDED}) == []  # both: none within T
-    assert cc.compare(inst, 5, {"bfs": opt1, "ilp": _found(inst, Status.OPTIMAL, 3, 3)})
-    assert cc.compare(inst, 5, {"bfs": _found(inst, Status.OPTIMAL, 3, 3), "ilp": opt1})
-    assert cc.compare(inst, 5, {"bfs": opt1, "ilp": NONE_BOUNDED})
-    assert cc.compare(inst, 5, {"bfs": opt1, "ilp": NONE_GLOBAL})
-    assert cc.compare(inst, 5, {"bfs": _found(inst, Status.FEASIBLE, 3, 1), "ilp": opt1}) == []
+    assert ag.compare(inst, 5, {"bfs": opt1, "ilp": _found(inst, Status.OPTIMAL, 1, 1)}) == []
+    assert ag.compare(inst, 5, {"bfs": NONE_GLOBAL, "ilp": NONE_BOUNDED}) == []  # both: none within T
+    assert ag.compare(inst, 5, {"bfs": opt1, "ilp": _found(inst, Status.OPTIMAL, 3, 3)})
+    assert ag.compare(inst, 5, {"bfs": _found(inst, Status.OPTIMAL, 3, 3), "ilp": opt1})
+    assert ag.compare(inst, 5, {"bfs": opt1, "ilp": NONE_BOUNDED})
+    assert ag.compare(inst, 5, {"bfs": opt1, "ilp": NONE_GLOBAL})
+    assert ag.compare(inst, 5, {"bfs": _found(inst, Status.FEASIBLE, 3, 1), "ilp": opt1}) == []
 
 
 def test_unknown_is_no_disagreement_but_strict_flags_an_early_one():
     inst = _inst()
     opt1 = _found(inst, Status.OPTIMAL, 1, 1)
     unknown = Result(Status.UNKNOWN, "x", None, 0, seconds=0.01)
-    assert cc.compare(inst, 5, {"bfs": opt1, "ilp": unknown}) == []
-    assert cc.compare(inst, 5, {"bfs": opt1, "ilp": unknown}, strict=("ilp",), time_limit=10)
+    assert ag.compare(inst, 5, {"bfs": opt1, "ilp": unknown}) == []
+    assert ag.compare(inst, 5, {"bfs": opt1, "ilp": unknown}, strict=("ilp",), time_limit=10)
     late = Result(Status.UNKNOWN, "x", None, 0, seconds=9.9)
-    assert cc.compare(inst, 5, {"bfs": opt1, "ilp": late}, strict=("ilp",), time_limit=10) == []
-    assert cc.compare(inst, 5, {"bfs": unknown, "ilp": unknown}, strict=("ilp",), time_limit=10) == []
-    assert cc.compare(inst, 5, {"bfs": Result(Status.UNKNOWN, "x", None, 2), "sat": opt1})  # bound 2 > 1
+    assert ag.compare(inst, 5, {"bfs": opt1, "ilp": late}, strict=("ilp",), time_limit=10) == []
+    assert ag.compare(inst, 5, {"bfs": unknown, "ilp": unknown}, strict=("ilp",), time_limit=10) == []
+    assert ag.compare(inst, 5, {"bfs": Result(Status.UNKNOWN, "x", None, 2), "sat": opt1})  # bound 2 > 1
 
 
 def test_every_solution_is_replayed_by_the_rules():
     inst = _inst()
     illegal = Result(Status.OPTIMAL, "x", Solution.of([(inst.board.cell((1, 0)), inst.board.cell((1, 1)))]), 1)
     wrong_end = _found(inst, Status.FEASIBLE, 2, 0)  # legal moves, back at the start
-    assert any("rules.py" in p for p in cc.compare(inst, 5, {"bfs": illegal}))
-    assert any("rules.py" in p for p in cc.compare(inst, 5, {"bfs": wrong_end}))
+    assert any("rules.py" in p for p in ag.compare(inst, 5, {"bfs": illegal}))
+    assert any("rules.py" in p for p in ag.compare(inst, 5, {"bfs": wrong_end}))
 
 
 def test_window_answers_are_compared_only_with_answers_about_the_window():
     tri = _tri()
     win3 = _found(tri, Status.FEASIBLE, 3, 2, window_optimal=True)
     # an answer with global scope may be stronger than a window's, never contradictory
-    assert cc.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.OPTIMAL, 3, 3)}) == []
-    assert cc.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.FEASIBLE, 5, 2)}) == []
+    assert ag.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.OPTIMAL, 3, 3)}) == []
+    assert ag.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.FEASIBLE, 5, 2)}) == []
     # two answers about the same window must agree on its optimum
-    assert cc.compare(tri, 6, {"bfs": win3, "ilp": _found(tri, Status.FEASIBLE, 5, 2, window_optimal=True)})
+    assert ag.compare(tri, 6, {"bfs": win3, "ilp": _found(tri, Status.FEASIBLE, 5, 2, window_optimal=True)})
     # the window's optimum is no longer than any solution (all of them lie in the window)
-    assert cc.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.OPTIMAL, 1, 1)})
+    assert ag.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.OPTIMAL, 1, 1)})
     # "no solution in the window" contradicts any solution
     no_window = Result(Status.UNSOLVABLE, "x", None, 2, {"kind": "k", "scope": "window"})
-    assert cc.compare(tri, 6, {"bfs": no_window, "sat": _found(tri, Status.OPTIMAL, 3, 3)})
-    assert cc.compare(tri, 6, {"bfs": no_window, "sat": NONE_BOUNDED}) == []
+    assert ag.compare(tri, 6, {"bfs": no_window, "sat": _found(tri, Status.OPTIMAL, 3, 3)})
+    assert ag.compare(tri, 6, {"bfs": no_window, "sat": NONE_BOUNDED}) == []
     # a lower bound above another's solution is a contradiction whatever the scopes
-    assert cc.compare(tri, 6, {"bfs": _found(tri, Status.FEASIBLE, 3, 4), "sat": _found(tri, Status.OPTIMAL, 3, 3)})
+    assert ag.compare(tri, 6, {"bfs": _found(tri, Status.FEASIBLE, 3, 4), "sat": _found(tri, Status.OPTIMAL, 3, 3)})
     # strict: the named engines must decide globally where another engine did
-    assert cc.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.OPTIMAL, 3, 3)}, strict=("bfs",))
-    assert cc.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.OPTIMAL, 3, 3)}, strict=("sat",)) == []
+    assert ag.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.OPTIMAL, 3, 3)}, strict=("bfs",))
+    assert ag.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.OPTIMAL, 3, 3)}, strict=("sat",)) == []
 
 
 def test_a_disagreement_is_saved_and_replayable(tmp_path):
-    case = cc.random_case(7)
-    results, _ = cc.check(case.instance, case.horizon, time_limit=LIMIT)
-    path = cc.save_failure(case.instance, case.horizon, results, ["made-up problem"], tmp_path, seed=7)
+    case = random_case(7)
+    results, _ = ag.check(case.instance, case.horizon, time_limit=LIMIT)
+    path = ag.save_failure(case.instance, case.horizon, results, ["made-up problem"], tmp_path, seed=7)
     back = read_instance(path)
     meta = dict(back.metadata)
     assert meta["max_moves"] == case.horizon and meta["problems"] == ["made-up problem"] and meta["seed"] == 7
@@ -194,7 +197,7 @@ def test_a_disagreement_is_saved_and_replayable(tmp_path):
 
     assert coins(back) == coins(case.instance, dx=1)
     assert (back.d, back.goal_placement, back.margin) == (case.instance.d, "fixed", case.instance.margin)
-    assert cc.check_file(path, time_limit=LIMIT) == []
+    assert ag.check_file(path, time_limit=LIMIT) == []
 
 
 # --- the parallel campaign ------------------------------------------------------------------

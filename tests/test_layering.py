@@ -24,8 +24,8 @@ FLOORS: list[tuple[str, ...]] = [
     ("search", "constructive", "io"),
     ("certificates", "certificates.check"),
     ("certificates.build",),
-    ("solve", "export"),
-    ("analysis", "commands"),
+    ("solve", "export", "count"),
+    ("analysis", "agreement", "commands"),
     ("cli",),
     ("__main__", ""),  # "" is the package root (its public API)
 ]
