@@ -23,6 +23,7 @@ METHODS: dict[str, str] = {
     "spanbfs": "coinsat.search.spanbfs:solve_spanbfs",
     "sat": "coinsat.search.driver:solve_sat",
     "ilp": "coinsat.search.ilp:solve_ilp",
+    "slidesat": "coinsat.search.slidesat:solve_slidesat",
 }
 
 
@@ -33,7 +34,7 @@ LIMITS: dict[str, str] = {"spanbfs": "coinsat.search.spanbfs:applicable"}
 
 #: the move models (rules.MOVE_MODELS) each method decides; a method not listed decides jumps only
 #: and refuses any other model (exit 2) rather than answer for the wrong rules
-MOVES: dict[str, tuple[str, ...]] = {"auto": ("jump", "slide"), "bfs": ("jump", "slide")}
+MOVES: dict[str, tuple[str, ...]] = {"auto": ("jump", "slide"), "bfs": ("jump", "slide"), "slidesat": ("slide",)}
 
 
 def get_method(name: str) -> Callable[..., Result]:

@@ -1,0 +1,88 @@
+"""The lattice-step model of a slide, next to the exact one (``encodings/slides.md`` §3).
+
+The exact model (``geometry.slide_connected``, used by rules.py) asks whether a disc
+of diameter 1 can travel in the plane from one lattice point to another without
+overlapping the other coins.  A simpler model, used by earlier reconstructions of
+the paper's puzzles, keeps the coin on the lattice: on the triangular grid it steps
+between adjacent empty cells, and a step from a to b is blocked iff both common
+neighbours of a and b hold coins (they are √3 < 2 apart, so no disc fits between
+them).  :func:`step_connected` decides that model; the tests compare the two on
+random scenes, and :func:`first_difference` searches for a scene where they differ.
+
+Both models only ever see the coins other than the moved one.  Outside the
+bounding hexagon of those coins grown by 2 every cell is empty and every step is
+free (a blocked step needs two coins next to both of its cells), so the step model
+searches only that region: any walk that leaves it can go round inside its rim.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Iterable
+
+from .. import geometry
+from ..geometry import Coord
+
+
+def common_neighbours(a: Coord, b: Coord) -> tuple[Coord, ...]:
+    """The cells adjacent to both ``a`` and ``b`` (two when a and b are triangular neighbours)."""
+    na = set(geometry.neighbours("triangular", a))
+    return tuple(c for c in geometry.neighbours("triangular", b) if c in na)
+
+
+def step_connected(coins: Iterable[Coord], a: Coord, b: Coord) -> bool:
+    """The lattice-step model on the triangular grid: ``a`` reaches ``b`` by steps between
+    adjacent empty cells, none of them with both common neighbours occupied."""
+    occupied = set(coins)
+    region = geometry.hull("triangular", list(occupied) + [a, b], 2)
+    seen, queue = {a}, [a]
+    for u in queue:
+        if u == b:
+            return True
+        for v in geometry.neighbours("triangular", u):
+            if v in seen or v in occupied or v not in region:
+                continue
+            if all(c in occupied for c in common_neighbours(u, v)):
+                continue
+            seen.add(v)
+            queue.append(v)
+    return b in seen
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A scene where the two models disagree: ``coins`` stay, a coin at ``a`` moves to ``b``."""
+
+    coins: tuple[Coord, ...]
+    a: Coord
+    b: Coord
+    exact: bool
+    step: bool
+
+
+def compare(coins: Iterable[Coord], a: Coord, b: Coord) -> Difference | None:
+    """The disagreement of the two models on one scene, or None if they agree."""
+    cs = tuple(sorted(set(coins)))
+    exact = geometry.slide_connected("triangular", cs, a, b)
+    step = step_connected(cs, a, b)
+    return None if exact == step else Difference(cs, a, b, exact, step)
+
+
+def first_difference(
+    samples: int, radius: int = 3, max_coins: int = 12, seed: int = 0
+) -> tuple[Difference | None, int]:
+    """Random scenes in the hexagon of ``radius`` around the origin: the first (smallest found,
+    by coin count) disagreement, and how many scenes were compared."""
+    rng = random.Random(seed)
+    cells = sorted(geometry.ball("triangular", [(0, 0)], radius))
+    best: Difference | None = None
+    for k in range(samples):
+        n = rng.randint(2, max_coins)
+        coins = rng.sample(cells, n)
+        free = [c for c in cells if c not in set(coins)]
+        a, b = rng.sample(free, 2)
+        diff = compare(coins, a, b)
+        if diff is not None and (best is None or len(diff.coins) < len(best.coins)):
+            best = diff
+    return best, samples
