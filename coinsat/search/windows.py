@@ -15,7 +15,8 @@ neighbours in R_t.  The cell filled by move t has d coin neighbours that were
 already occupied in C_{t-1}, so by induction every coin of C_t lies in R_t.
 A solution with <= T moves therefore never occupies a cell outside R_T, and it
 ends on a goal placement inside R_T: it is a solution of the puzzle on any
-window W containing R_T (``bounds.exact_for``).  So, on such a W,
+window W containing R_T (``theory.reach.exact_for``; the layers themselves are
+``theory.reach.LatticeLayers``).  So, on such a W,
 
 * an explicit search that has enumerated every configuration reachable within
   k <= T moves (forward) and every one within T - k moves of a goal placement
@@ -63,57 +64,15 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from .. import geometry
 from ..board import MAX_WINDOW_CELLS, lattice_board
 from ..configuration import Configuration
 from ..errors import LimitReached
 from ..instance import Instance
-from ..limits import Limits, enforced, poll
+from ..limits import Limits, enforced
 from ..result import Result, Status
 from ..solution import Solution, certify_solution
+from ..theory.reach import LatticeLayers as Layers
 from ..theory.reach import distance_bound, exact_for, lower_bound
-
-# --- the lattice layers R_t -------------------------------------------------------------------
-
-
-class Layers:
-    """The span layers R_0 ⊆ R_1 ⊆ ... of an instance's start on its infinite lattice,
-    computed on demand (``step[c]`` = the first t with c in R_t)."""
-
-    def __init__(self, instance: Instance):
-        b = instance.board
-        self.kind, self.d = b.kind, instance.d
-        self.step: dict = {b.coords[c]: 0 for c in instance.start.cells}
-        self._frontier = list(self.step)
-        self.depth = 0  # R_depth is complete in ``step``
-        self.stable = False  # R_{depth+1} = R_depth: the layers are span(start), finite
-
-    def grow_to(self, t: int, max_cells: int | None = None) -> bool:
-        """Compute R_t (False if it would exceed ``max_cells`` cells)."""
-        while self.depth < t and not self.stable:
-            poll()
-            count: dict = {}
-            for c in self._frontier:
-                for n in geometry.neighbours(self.kind, c):
-                    if n not in self.step:
-                        count[n] = count.get(n, 0) + 1
-            # a cell joins R_{t+1} when >= d of its neighbours are in R_t; only cells next to
-            # the newest layer can have gained neighbours, but their old ones count too
-            new = [n for n in count if sum(q in self.step for q in geometry.neighbours(self.kind, n)) >= self.d]
-            self.depth += 1
-            if not new:
-                self.stable = True
-                break
-            for n in new:
-                self.step[n] = self.depth
-            self._frontier = new
-            if max_cells is not None and len(self.step) > max_cells:
-                return False
-        return True
-
-    def cells(self, t: int) -> list:
-        """R_t (after ``grow_to(t)``)."""
-        return [c for c, s in self.step.items() if s <= t]
 
 
 def exact_horizon(instance: Instance, limit: int = 10_000) -> int | None:

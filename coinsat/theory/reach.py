@@ -293,36 +293,65 @@ def spanning_lines(instance: Instance) -> tuple[tuple[int, ...], ...] | None:
     return tuple(dict.fromkeys(tuple(sorted(c)) for c in out))
 
 
-@lru_cache(maxsize=64)
-def _lattice_layer(kind: str, start: tuple, d: int, t: int, cap: int) -> frozenset | None:
-    """R_t on the infinite lattice, or None once it has more than ``cap`` cells.
+class LatticeLayers:
+    """The span layers R_0 ⊆ R_1 ⊆ ... of an instance's start on its infinite lattice (module
+    docstring), computed on demand: ``step[c]`` = the first t with c in R_t.  The one home of
+    the lattice layers: ``exact_for`` asks them whether a window holds R_T, and the engines
+    that grow their windows (``search/windows.py``) cut windows from them.
 
-    Grown from the frontier (only the neighbours of the cells added last can
-    gain a supporter), so the work is linear in |R_t|; the cap keeps a far
-    horizon from growing a layer no window could hold; ``limits.poll`` lets a
-    budget stop it."""
-    cells = set(start)
-    count: dict = {}
-    frontier = cells
-    for _ in range(t):
-        poll()
-        new = set()
-        for c in frontier:
-            for n in geometry.neighbours(kind, c):
-                if n not in cells:
-                    k = count.get(n, 0) + 1
-                    count[n] = k
-                    if k == d:
-                        new.add(n)
-        if not new:
-            break
-        cells |= new
-        for n in new:
-            count.pop(n, None)
-        if len(cells) > cap:
-            return None
-        frontier = new
-    return frozenset(cells)
+    A cell joins R_{t+1} when >= d of its neighbours are in R_t; only the neighbours of the
+    newest layer can have gained one, so the work per layer is linear in its size.
+    ``grow_to`` polls the ambient budget (``limits.poll``) once per layer.
+    """
+
+    def __init__(self, instance: Instance):
+        b = instance.board
+        self._start(b.kind, [b.coords[c] for c in instance.start.cells], instance.d)
+
+    @classmethod
+    def of_coords(cls, kind: str, start: Iterable, d: int) -> "LatticeLayers":
+        """The layers of the coins at ``start`` (coordinates) on the ``kind`` lattice."""
+        out = cls.__new__(cls)
+        out._start(kind, start, d)
+        return out
+
+    def _start(self, kind: str, start: Iterable, d: int) -> None:
+        self.kind, self.d = kind, d
+        self.step: dict = {xy: 0 for xy in start}
+        self._frontier = list(self.step)
+        self.depth = 0  # R_depth is complete in ``step``
+        self.stable = False  # R_{depth+1} = R_depth: the layers are span(start), finite
+
+    def grow_to(self, t: int, max_cells: int | None = None) -> bool:
+        """Compute R_t (False, with R_t unfinished, once more than ``max_cells`` cells)."""
+        while self.depth < t and not self.stable:
+            poll()
+            count: dict = {}
+            for c in self._frontier:
+                for n in geometry.neighbours(self.kind, c):
+                    if n not in self.step:
+                        count[n] = count.get(n, 0) + 1
+            new = [n for n in count if sum(q in self.step for q in geometry.neighbours(self.kind, n)) >= self.d]
+            self.depth += 1
+            if not new:
+                self.stable = True
+                break
+            for n in new:
+                self.step[n] = self.depth
+            self._frontier = new
+            if max_cells is not None and len(self.step) > max_cells:
+                return False
+        return True
+
+    def cells(self, t: int) -> list:
+        """R_t (after ``grow_to(t)``)."""
+        return [c for c, s in self.step.items() if s <= t]
+
+
+@lru_cache(maxsize=64)
+def _layers_of(kind: str, start: tuple, d: int) -> LatticeLayers:
+    """One growing set of layers per start (``exact_for`` is asked about many horizons)."""
+    return LatticeLayers.of_coords(kind, start, d)
 
 
 def exact_for(instance: Instance, horizon: int) -> bool:
@@ -337,5 +366,7 @@ def exact_for(instance: Instance, horizon: int) -> bool:
     if b.exact or instance.exact_within(horizon):
         return True
     start = tuple(sorted(b.lattice_coords[c] for c in instance.start.cells))  # graph boards are exact
-    layer = _lattice_layer(b.kind, start, instance.d, horizon, b.size)
-    return layer is not None and all(b.has(xy) for xy in layer)
+    layers = _layers_of(b.kind, start, instance.d)
+    if layers.depth < horizon and not layers.grow_to(horizon, max_cells=b.size):
+        return False  # R_horizon has more cells than the window
+    return all(b.has(xy) for xy in layers.cells(horizon))
