@@ -50,7 +50,7 @@ from ..result import Engine, Result, Status
 from ..rules import predecessors, successors
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for, layer_steps
-from .windows import Step, elapsed, exact_horizon, fits, grow, result_of
+from .windows import Step, elapsed, exact_horizon, fits, found_in_window, grow, result_of
 
 #: states expanded between two polls of the time and memory limits
 POLL = 256
@@ -106,11 +106,10 @@ def _fixed(instance: Instance, max_moves: int | None, limits: Limits, max_states
     radius = exact_horizon(instance)  # None: exact for every horizon
     if out.kind == "meet":
         solution = certify_solution(instance, Solution.of(_found_moves(out.moves)), "bfs")
-        n = len(solution)
-        if radius is None or n - 1 <= radius:
-            return result(Status.OPTIMAL, solution, n)
-        stats["window_optimal"] = True  # optimal among solutions that stay in the window
-        return result(Status.FEASIBLE, solution, min(n, radius + 1))
+        status, lb, window_optimal = found_in_window(len(solution), radius)
+        if window_optimal:
+            stats["window_optimal"] = True  # optimal among solutions that stay in the window
+        return result(status, solution, lb)
     proven = out.explored if radius is None else min(out.explored, radius)
     if out.kind in ("forward", "backward"):
         scope = "global" if radius is None else "window"

@@ -296,6 +296,20 @@ def _loop(
         return
 
 
+def found_in_window(n: int, radius: int | None) -> tuple[Status, int, bool]:
+    """(status, lower bound, window_optimal) of a shortest solution of ``n`` moves inside a
+    window exact for every horizon up to ``radius`` (None: for every horizon).
+
+    Optimal when the window is exact for n - 1 moves: no shorter solution exists outside
+    it either.  Otherwise it is the shortest *inside* the window (``window_optimal``) and
+    only ``radius + 1`` moves are proven globally.  The explicit engines (bfs, spanbfs)
+    share this mapping; ILP's differs (its bound comes from the horizons it closed).
+    """
+    if radius is None or n - 1 <= radius:
+        return Status.OPTIMAL, n, False
+    return Status.FEASIBLE, min(n, radius + 1), True
+
+
 def result_of(
     g: Grown, result: Callable[..., Result], inside: Callable[[], Result], bounded_certificate: dict
 ) -> Result:
