@@ -21,6 +21,7 @@ METHODS: dict[str, str] = {
     "auto": "coinsat.solve:solve_auto",
     "bfs": "coinsat.search.bfs:solve_bfs",
     "spanbfs": "coinsat.search.spanbfs:solve_spanbfs",
+    "rankbfs": "coinsat.search.rankbfs:solve_rankbfs",
     "sat": "coinsat.search.driver:solve_sat",
     "ilp": "coinsat.search.ilp:solve_ilp",
     "slidesat": "coinsat.search.slidesat:solve_slidesat",
@@ -29,7 +30,10 @@ METHODS: dict[str, str] = {
 
 #: name -> "module:function" telling why the method cannot run on an instance (None: it can).
 #: Methods not listed run on every instance.
-LIMITS: dict[str, str] = {"spanbfs": "coinsat.search.spanbfs:applicable"}
+LIMITS: dict[str, str] = {
+    "spanbfs": "coinsat.search.spanbfs:applicable",
+    "rankbfs": "coinsat.search.rankbfs:applicable",
+}
 
 
 #: the move models (rules.MOVE_MODELS) each method decides; a method not listed decides jumps only

@@ -298,9 +298,12 @@ def _forward(
         return end("limit", reason="interrupted")
 
 
-def _fixed_result(instance: Instance, out: _Outcome, max_moves: int | None, limits: Limits, prune: bool) -> Result:
+def _fixed_result(
+    instance: Instance, out: _Outcome, max_moves: int | None, limits: Limits, prune: bool, method: str = "spanbfs"
+) -> Result:
     """The answer of one search of the instance's window, as given.  Its layers are the
-    result's ``witness``: a layers certificate reuses them instead of searching again."""
+    result's ``witness``: a layers certificate reuses them instead of searching again.
+    (``rankbfs`` shares this and :func:`_grown`, with its own forward search and name.)"""
     stats = dict(out.stats, states=out.states)
     if out.reason:
         stats["stopped"] = out.reason
@@ -309,7 +312,7 @@ def _fixed_result(instance: Instance, out: _Outcome, max_moves: int | None, limi
     def result(status, solution=None, lb=None, certificate=None) -> Result:
         return Result(
             status,
-            "spanbfs",
+            method,
             solution,
             lb,
             certificate,
@@ -324,7 +327,7 @@ def _fixed_result(instance: Instance, out: _Outcome, max_moves: int | None, limi
         return depth_done + 1 if radius is None else min(depth_done, radius) + 1
 
     if out.kind == "found":
-        solution = certify_solution(instance, Solution.of(_found_moves(out.moves)), "spanbfs")
+        solution = certify_solution(instance, Solution.of(_found_moves(out.moves)), method)
         n = len(solution)
         if radius is None or n - 1 <= radius:
             return result(Status.OPTIMAL, solution, n)
@@ -342,13 +345,24 @@ def _fixed_result(instance: Instance, out: _Outcome, max_moves: int | None, limi
     return result(Status.UNKNOWN, lb=partial(out.depth))
 
 
-def _grown(instance: Instance, max_moves: int | None, limits: Limits, max_states: int, prune: bool, progress) -> Result:
-    """The window grows until it is exact for each horizon (search/windows.py), within 64 cells."""
+def _grown(
+    instance: Instance,
+    max_moves: int | None,
+    limits: Limits,
+    max_states: int,
+    prune: bool,
+    progress,
+    forward=_forward,
+    method: str = "spanbfs",
+    max_cells: int = MAX_CELLS,
+) -> Result:
+    """The window grows until it is exact for each horizon (search/windows.py), within
+    ``max_cells`` cells; ``forward`` is the layered search run in each window."""
 
     def run(work: Instance, H: int, lim: Limits, budget: int | None) -> Step:
-        out = _forward(work, H, lim, budget, prune, progress)
+        out = forward(work, H, lim, budget, prune, progress)
         if out.kind == "found":
-            solution = certify_solution(work, Solution.of(_found_moves(out.moves)), "spanbfs")
+            solution = certify_solution(work, Solution.of(_found_moves(out.moves)), method)
             return Step("found", len(solution) - 1, solution, states=out.states)
         # an empty layer is global on an exact window (the span pruning is global there), and
         # without pruning on a window exact for one move beyond the last layer
@@ -359,16 +373,16 @@ def _grown(instance: Instance, max_moves: int | None, limits: Limits, max_states
             return Step("stopped", out.depth, reason=out.reason, states=out.states)
         return Step("none", H, states=out.states)
 
-    g = grow(instance, run, limits, max_moves=max_moves, max_states=max_states, max_cells=MAX_CELLS)
+    g = grow(instance, run, limits, max_moves=max_moves, max_states=max_states, max_cells=max_cells)
     stats = dict(g.stats(), pruning=prune)
 
     def result(status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(status, "spanbfs", solution, lb, certificate, elapsed(limits), stats, engine=Engine.SPANBFS)
+        return Result(status, method, solution, lb, certificate, elapsed(limits), stats, engine=Engine.SPANBFS)
 
     def inside() -> Result:
         with enforced(limits):
-            out = _forward(instance, None, limits, max_states, prune, None)
-        return _fixed_result(instance, out, None, limits, prune)
+            out = forward(instance, None, limits, max_states, prune, None)
+        return _fixed_result(instance, out, None, limits, prune, method)
 
     return result_of(g, result, inside, {"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves})
 

@@ -1,0 +1,523 @@
+"""Span-pruned layered BFS on ranked states, past 64 cells (method ``rankbfs``).
+
+The successor of ``spanbfs`` (same pruning, same statuses and scopes, same
+grown windows; its module docstring has the arguments), built to scale:
+
+**States.**  A state is stored as the colex rank of its occupied cells, one
+uint64 (``search/rank.py``): any window with C(n, k) < 2**64, e.g. 144 cells
+and 14 coins.  It is expanded as a bitboard of W = ceil(n / 64) words, the
+neighbour planes being shifts across words (``_Kernel``).
+
+**Expansion by removed coin** (what makes it fast).  A move s -> p puts p on
+a cell with >= d coins of C - s around it, so p lies in span(C - s) and
+
+    span(C - s + p) = span(C - s).
+
+The span of every successor of C by a move of s is the span of C - s: the
+span pruning ("the successor's span must contain a goal placement's span",
+Lemma "span monotone") is decided once per (state, coin), k closures per
+state, instead of once per successor, and a coin whose removal loses the goal
+span generates nothing.  The successors' ranks come from the rank of C - s
+by an insertion table (``rank.Colex.insertion_table``): two lookups each.
+
+**Bound-and-prune** (``upper_bound=U``, off by default).  h(C) is the greedy
+schedule of theory/reach.py applied from C: the span layers R_0 = C,
+R_j = R_{j-1} + {cells with >= d neighbours in R_{j-1}}; an empty goal cell
+c first in R_j cannot be filled before move j from C (the coins that support
+it when it is filled were occupied one step before, Lemma W), every empty
+goal cell needs a move of its own, one cell per move, so with f_1 <= ... <=
+f_m those steps, every path from C to the goal has at least
+h(C) = max_i (f_i + m - i) moves (0 when m = 0; the minimum over goal
+placements).  A state first met at depth t is dropped when t + h(state) > U.
+
+*Soundness.*  Let x_0, ..., x_L be a shortest solution with L <= U.  Each x_j
+has BFS distance j and j + h(x_j) <= j + (L - j) <= U, so by induction every
+x_j is kept at depth j and the goal is met at depth L.  Hence a goal met at
+depth L is optimal, a layer T without a goal proves "no solution with <= T
+moves" for T <= U, and an empty layer proves "no solution with <= U moves"
+(``bounded``, never ``unsolvable``: U need not be achievable for any of this,
+so a wrong U makes answers weaker, never false).  The layers certificate
+carries U and its checker recomputes h (certificates/check/layers.py).
+
+**Memory.**  The visited set is one sorted uint64 array of ranks plus one
+byte per state, its depth (9 bytes a state); a layer is the states of one
+depth, which a certificate reads back.  The frontier being expanded is the
+only other copy of any state.
+
+**Workers** (``workers=N``, ``search/partition.py``): the states are split by
+a hash of their rank; each worker process owns one part of the visited set,
+expands its part of each layer and routes successors to their owners.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from math import comb
+
+import numpy as np
+
+from ..errors import LimitReached, UsageError
+from ..instance import Instance
+from ..limits import Limits, enforced
+from ..result import Result
+from ..rules import predecessors
+from ..theory.reach import edge_budget
+from .rank import U64, Colex, fits, to_words
+from .spanbfs import LayerReport, _fixed_result, _grown, _Outcome, _unique
+from .windows import elapsed
+
+ONE = U64(1)
+#: frontier states expanded at once (temporaries are a few hundred bytes per state)
+CHUNK = 1 << 15
+#: bitboards of at most this many words (256 cells)
+MAX_WORDS = 4
+
+
+def max_cells(k: int) -> int:
+    """The largest window ``rankbfs`` takes for k coins (ranks fit 64 bits, <= MAX_WORDS words)."""
+    n = 64 * MAX_WORDS
+    while n > k and not fits(n, k):
+        n -= 1
+    return n
+
+
+def applicable(instance: Instance) -> str | None:
+    """None if ``rankbfs`` can run on ``instance``, else the reason it cannot."""
+    if len(instance.labels) > 1:
+        return "the coins are labeled (rankbfs handles one colour class)"
+    if instance.moves != "jump":
+        return f"the move model is '{instance.moves}' (rankbfs implements jumps)"
+    cap = max_cells(instance.n_coins)
+    if instance.board.size > cap:
+        return f"the window has {instance.board.size} cells (at most {cap} for {instance.n_coins} coins)"
+    return None
+
+
+class _Kernel:
+    """The move rule and span closure on bitboards of shape (W, N): word w holds cells
+    64w .. 64w + 63.  A neighbour plane for a cell difference delta is the bitboard
+    shifted by delta across words, masked to the cells p with p ~ p + delta."""
+
+    def __init__(self, instance: Instance):
+        board = instance.board
+        self.n = n = board.size
+        self.W = max(1, -(-n // 64))
+        by_delta: dict[int, int] = {}
+        for p, mask in enumerate(board.neighbour_masks):
+            for q in range(n):
+                if mask >> q & 1:
+                    by_delta[q - p] = by_delta.get(q - p, 0) | (1 << p)
+        self.shifts = [(k, self._split(m)) for k, m in sorted(by_delta.items())]
+        self.full = self._split((1 << n) - 1)
+        degree = max((len(nb) for nb in board.neighbours), default=0)
+        self.d = instance.d if instance.d <= degree else None
+        # below[:, p]: the cells < p; nbr[:, p]: the neighbours of p
+        self.below = np.stack([self._split((1 << p) - 1)[:, 0] for p in range(n)], axis=1)
+        self.nbr = np.stack([self._split(m)[:, 0] for m in board.neighbour_masks], axis=1)
+
+    def any0(self, m: np.ndarray) -> np.ndarray:
+        """Columns of m with a bit set (a reduction over the W words, none when W = 1)."""
+        return m[0] != 0 if self.W == 1 else (m != 0).any(axis=0)
+
+    def count0(self, m: np.ndarray) -> np.ndarray:
+        """Bits set in each column of m."""
+        return np.bitwise_count(m[0]) if self.W == 1 else np.bitwise_count(m).sum(axis=0, dtype=np.uint8)
+
+    def _split(self, mask: int) -> np.ndarray:
+        return np.array([[(mask >> (64 * w)) & ((1 << 64) - 1)] for w in range(self.W)], dtype=U64)
+
+    def _shift(self, m: np.ndarray, k: int) -> np.ndarray:
+        """Bit p of the result = bit p + k of m (k may be negative), across words."""
+        if self.W == 1:
+            return (m >> U64(k)) if k > 0 else (m << U64(-k))
+        out = np.zeros_like(m)
+        q, r = divmod(abs(k), 64)
+        W = self.W
+        for w in range(W):
+            src = w + q if k > 0 else w - q
+            if 0 <= src < W:
+                out[w] = (m[src] >> U64(r)) if k > 0 else (m[src] << U64(r))
+            if r:
+                nxt = src + 1 if k > 0 else src - 1
+                if 0 <= nxt < W:
+                    out[w] |= (m[nxt] << U64(64 - r)) if k > 0 else (m[nxt] >> U64(64 - r))
+        return out
+
+    def supported(self, m: np.ndarray) -> np.ndarray:
+        """Cells with >= d occupied neighbours in m (a d-level threshold counter over the planes)."""
+        if self.d is None:
+            return np.zeros_like(m)
+        ge: list = [None] * (self.d + 1)
+        for k, mask in self.shifts:
+            plane = self._shift(m, k) & mask
+            for lvl in range(self.d, 1, -1):
+                if ge[lvl - 1] is not None:
+                    both = ge[lvl - 1] & plane
+                    ge[lvl] = both if ge[lvl] is None else ge[lvl] | both
+            ge[1] = plane if ge[1] is None else ge[1] | plane
+        top = ge[self.d]
+        return top if top is not None else np.zeros_like(m)
+
+    def span(self, m: np.ndarray) -> np.ndarray:
+        """span of every column of m."""
+        m = m.copy()
+        active = np.arange(m.shape[1])
+        while active.size:
+            cur = m[:, active]
+            grown = cur | (self.supported(cur) & self.full)
+            changed = self.any0(grown ^ cur)
+            m[:, active] = grown
+            active = active[changed]
+        return m
+
+    def spans_one_of(self, m: np.ndarray, need: list[np.ndarray], back: np.ndarray | None = None) -> np.ndarray:
+        """Columns whose span contains one of the bitboards ``need`` (each (W, 1)); the
+        closure stops growing a column once it contains one, or once it holds its cell of
+        ``back`` (the removed coin s: then span(C - s) = span(C), which contains a goal span)."""
+        keep = np.zeros(m.shape[1], dtype=bool)
+        active = np.arange(m.shape[1])
+        cur = m
+        while active.size:
+            hit = np.zeros(active.size, dtype=bool) if back is None else self.any0(cur & back[:, active])
+            for g in need:
+                hit |= ~self.any0(g & ~cur)
+            keep[active[hit]] = True
+            grown = cur | (self.supported(cur) & self.full)
+            go = ~hit & self.any0(grown ^ cur)
+            active, cur = active[go], grown[:, go]
+        return keep
+
+
+@dataclass
+class Visited:
+    """The visited set: sorted ranks and the depth of each (module docstring, Memory)."""
+
+    keys: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=U64))
+    depth: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint16))
+
+    def contains(self, values: np.ndarray) -> np.ndarray:
+        if self.keys.size == 0:
+            return np.zeros(values.shape, dtype=bool)
+        idx = np.minimum(np.searchsorted(self.keys, values), self.keys.size - 1)
+        return self.keys[idx] == values
+
+    def depth_of(self, value: int) -> int | None:
+        i = int(np.searchsorted(self.keys, U64(value)))
+        return int(self.depth[i]) if i < self.keys.size and int(self.keys[i]) == value else None
+
+    def add(self, new: np.ndarray, depth: int) -> None:
+        """Insert ``new`` (sorted, none visited) at ``depth``."""
+        at = np.searchsorted(self.keys, new)
+        self.keys = np.insert(self.keys, at, new)
+        self.depth = np.insert(self.depth, at, np.full(new.size, depth, dtype=np.uint16))
+
+    def layer(self, i: int) -> np.ndarray:
+        return self.keys[self.depth == i]
+
+    @property
+    def size(self) -> int:
+        return int(self.keys.size)
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.keys.nbytes + self.depth.nbytes)
+
+
+class Space:
+    """What expanding a layer needs: the ranking, the kernel, the span targets and h."""
+
+    def __init__(self, instance: Instance, prune: bool = True, upper_bound: int | None = None):
+        self.instance = instance
+        self.kernel = _Kernel(instance)
+        self.k = instance.n_coins
+        self.n = instance.board.size
+        self.colex = Colex(self.n, self.k)
+        goals = np.array([list(g.cells) for g in instance.goal_configurations], dtype=np.int64).reshape(-1, self.k)
+        self.goals = np.sort(goals, axis=1)
+        self.goal_ranks = _unique(self.colex.rank(self.goals))
+        gw = to_words(self.goals, self.kernel.W)
+        spans = self.kernel.span(gw)
+        spans = np.unique(spans.T, axis=0).T if spans.shape[1] else spans
+        if spans.shape[1] > 16:  # too many: their common part is a weaker, still sound target
+            spans = np.bitwise_and.reduce(spans, axis=1, keepdims=True)
+        self.need = [spans[:, i : i + 1] for i in range(spans.shape[1])] if prune else []
+        self.prune = prune
+        self.upper_bound = upper_bound
+        budget = edge_budget(instance) if prune else None
+        # the edges C - s may have if span(C - s) is to contain a goal span (module docstring)
+        self.rest_edges = None if budget is None else budget - 2
+        self.goal_words = [gw[:, i : i + 1] for i in range(gw.shape[1])]
+
+    def rank_of_cells(self, cells) -> int:
+        return int(self.colex.rank(np.array([sorted(cells)], dtype=np.int64))[0])
+
+    def cells_of_rank(self, r: int) -> list[int]:
+        return self.colex.unrank(np.array([r], dtype=U64))[0].tolist()
+
+    def expand(self, ranks: np.ndarray) -> np.ndarray:
+        """Sorted distinct ranks of the successors of ``ranks`` that keep a goal span."""
+        out = [np.zeros(0, dtype=U64)]
+        for i in range(0, ranks.size, CHUNK):
+            out.append(self._expand_chunk(ranks[i : i + CHUNK]))
+        return _unique(np.concatenate(out))
+
+    def _expand_chunk(self, ranks: np.ndarray) -> np.ndarray:
+        K, colex = self.kernel, self.colex
+        coins = colex.unrank(ranks)
+        words = to_words(coins, K.W)
+        N, k = ranks.size, self.k
+        cols = np.arange(N)
+        if self.need:
+            nbr = K.nbr[:, coins]  # (W, N, k): the neighbours of each coin
+            deg = (
+                np.bitwise_count(nbr & words[:, :, None]).sum(axis=0)
+                if K.W > 1
+                else np.bitwise_count(nbr[0] & words[0, :, None])
+            )
+            held = deg >= (K.d if K.d is not None else 1 << 30)
+            if self.rest_edges is not None:
+                edges = deg.sum(axis=1, dtype=np.int64) // 2
+                too_tight = edges[:, None] - deg > self.rest_edges
+        rows, dests, removed = [], [], []
+        for j in range(k):
+            s = coins[:, j]
+            sw, sbit = s >> 6, np.left_shift(ONE, (s & 63).astype(U64))
+            rest = words.copy()
+            rest[sw, cols] &= ~sbit
+            idx = cols
+            if self.need:
+                # s held by >= d coins of C - s lies in span(C - s), so span(C - s) = span(C),
+                # a kept state's span; C - s with too many edges cannot span a goal span
+                # (Lemma P); only the other columns need their closure
+                keep = held[:, j].copy()
+                free = ~keep if self.rest_edges is None else ~keep & ~too_tight[:, j]
+                if free.any():
+                    f = cols[free]
+                    back = np.zeros((K.W, f.size), dtype=U64)
+                    back[sw[f], np.arange(f.size)] = sbit[f]
+                    keep[f] = K.spans_one_of(rest[:, f], self.need, back)
+                idx = cols[keep]
+                if idx.size == 0:
+                    continue
+                rest = rest[:, idx]
+            dest = K.supported(rest) & ~rest & K.full
+            dest[sw[idx], np.arange(idx.size)] &= ~sbit[idx]
+            bits = np.unpackbits(np.ascontiguousarray(dest.T).view(np.uint8), bitorder="little")
+            row, p = np.nonzero(bits.reshape(idx.size, -1))
+            rows.append(idx[row])
+            dests.append(p)
+            removed.append(np.full(row.size, j, dtype=np.int64))
+        if not rows:
+            return np.zeros(0, dtype=U64)
+        return _unique(
+            self._successor_ranks(coins, words, np.concatenate(rows), np.concatenate(dests), np.concatenate(removed))
+        )
+
+    def _successor_ranks(
+        self, coins: np.ndarray, words: np.ndarray, row: np.ndarray, p: np.ndarray, j: np.ndarray
+    ) -> np.ndarray:
+        """Rank of C - c_j + p for each triple (C = coins[row]), by the insertion formula
+        of rank.py written with prefix sums of C's own terms (1-based i and j below):
+        P[t] = sum_{i<=t} C(c_i, i), Q[t] = sum_{2<=i<=t} C(c_i, i-1), S[t] = sum_{i>=t} C(c_i, i),
+        S2[t] = sum_{i>=t} C(c_i, i+1); with m = |{c in C - c_j : c < p}|, the rank is
+        C(p, m+1) + P[m] + S2[m+1] - S2[j] + S[j+1] when m < j, and
+        C(p, m+1) + P[j-1] + Q[m+1] - Q[j] + S[m+2] otherwise (uint64 arithmetic wraps exactly)."""
+        K, B, k = self.kernel, self.colex.binom, self.k
+        N = coins.shape[0]
+        i = np.arange(1, k + 1)
+        own = B[coins, i]  # C(c_i, i)
+        up = B[coins, i + 1]  # C(c_i, i + 1)
+        dn = B[coins, i - 1]  # C(c_i, i - 1)
+        z = np.zeros((N, 1), dtype=U64)
+        zz = np.zeros((N, 2), dtype=U64)
+        P = np.concatenate([z, np.cumsum(own, axis=1, dtype=U64)], axis=1)  # P[t], t = 0..k
+        Q = np.concatenate([zz, np.cumsum(dn[:, 1:], axis=1, dtype=U64)], axis=1)  # Q[t], t = 0..k (Q[0] = Q[1] = 0)
+        S = np.concatenate([np.cumsum(own[:, ::-1], axis=1, dtype=U64)[:, ::-1], zz], axis=1)  # S[t] at column t - 1
+        S2 = np.concatenate([np.cumsum(up[:, ::-1], axis=1, dtype=U64)[:, ::-1], zz], axis=1)
+        below = K.below[:, p] & words[:, row]
+        m = K.count0(below).astype(np.int64) - (coins[row, j] < p)
+        jj = j + 1  # 1-based
+        early = m < jj
+        w = k + 1  # row width of S, S2 (t = 1 .. k + 2 at columns 0 .. k + 1)
+        Pk = P.ravel()
+        base1, base2 = row * (k + 1), row * (k + 2)
+        Sf, S2f, Qf = S.ravel(), S2.ravel(), np.concatenate([Q, z], axis=1).ravel()
+        a = Pk[base1 + m] + S2f[base2 + m] - S2f[base2 + jj - 1] + Sf[base2 + np.minimum(jj, w)]
+        b = Pk[base1 + jj - 1] + Qf[base2 + m + 1] - Qf[base2 + jj] + Sf[base2 + np.minimum(m + 1, w)]
+        return B[p, m + 1] + np.where(early, a, b)
+
+    def heuristic(self, ranks: np.ndarray) -> np.ndarray:
+        """h of every state (module docstring), int64; a large value when a goal cell is out of reach."""
+        K = self.kernel
+        words = to_words(self.colex.unrank(ranks), K.W)
+        best = np.full(ranks.size, 1 << 30, dtype=np.int64)
+        for g in self.goal_words:
+            best = np.minimum(best, self._schedule(words, g))
+        return best
+
+    def _schedule(self, words: np.ndarray, goal: np.ndarray) -> np.ndarray:
+        K = self.kernel
+        empty = goal & ~words  # goal cells still to fill
+        left = np.bitwise_count(empty).sum(axis=0).astype(np.int64)  # m - (cells placed at steps < j)
+        h = np.zeros(words.shape[1], dtype=np.int64)
+        layer, j = words, 0
+        active = np.nonzero(left > 0)[0]
+        layer, empty = layer[:, active], empty[:, active]
+        while active.size:
+            j += 1
+            grown = layer | (K.supported(layer) & K.full)
+            new = np.bitwise_count(grown & ~layer & empty).sum(axis=0).astype(np.int64)
+            a = active
+            h[a] = np.where(new > 0, np.maximum(h[a], j - 1 + left[a]), h[a])
+            left[a] -= new
+            stuck = (grown == layer).all(axis=0) & (left[a] > 0)
+            h[a[stuck]] = 1 << 30
+            go = (left[a] > 0) & ~stuck
+            active, layer, empty = a[go], grown[:, go], empty[:, go]
+        return h
+
+
+def solve_rankbfs(
+    instance: Instance,
+    max_moves: int | None = None,
+    time_limit: float | None = None,
+    max_states: int = 2_000_000_000,
+    prune: bool = True,
+    progress=None,
+    keep_layers: list | None = None,
+    memory_limit: int | None = None,
+    grow: bool = True,
+    upper_bound: int | None = None,
+    workers: int | None = 1,
+) -> Result:
+    """Shortest solution by span-pruned layered BFS over ranked states (module docstring).
+
+    Options as ``solve_spanbfs``; ``upper_bound`` (an int U: the length of a known
+    solution) turns bound-and-prune on, on exact windows; ``workers`` > 1 runs the
+    hash-partitioned search in that many processes (None: one per core)."""
+    why = applicable(instance)
+    if why is not None:
+        raise UsageError(f"method 'rankbfs' cannot solve this instance: {why}")
+    if workers is None:
+        workers = os.cpu_count() or 1
+    limits = Limits(time_limit, memory_limit)
+
+    def forward(work: Instance, horizon, lim, budget, prune_, progress_) -> _Outcome:
+        bound = upper_bound if work.board.exact else None
+        return _forward(work, horizon, lim, budget, prune_, progress_, bound, workers)
+
+    if grow and keep_layers is None and instance.board.is_lattice and not instance.board.exact:
+        cap = max_cells(instance.n_coins)
+        return _grown(instance, max_moves, limits, max_states, prune, progress, forward, "rankbfs", cap)
+    with enforced(limits):
+        out = forward(instance, max_moves, limits, max_states, prune, progress)
+    if keep_layers is not None:
+        store: Visited = out.layers  # type: ignore[assignment]
+        keep_layers.extend(store.layer(i) for i in range(out.depth + 1))
+    if out.kind == "empty" and out.stats.get("upper_bound") is not None:
+        return _bounded_by(instance, out, limits)
+    return _fixed_result(instance, out, max_moves, limits, prune, "rankbfs")
+
+
+def _bounded_by(instance: Instance, out: _Outcome, limits: Limits) -> Result:
+    """Bound-and-prune ran out of states: no solution with <= U moves, nothing more."""
+    from ..result import Engine, Status
+
+    U = out.stats["upper_bound"]
+    cert = {"kind": "exhaustive-search", "scope": "horizon", "horizon": U}
+    stats = dict(out.stats, states=out.states)
+    return Result(
+        Status.BOUNDED, "rankbfs", None, U + 1, cert, elapsed(limits), stats, engine=Engine.SPANBFS, witness=out.layers
+    )
+
+
+def _forward(
+    instance: Instance,
+    horizon: int | None,
+    limits: Limits,
+    max_states: int | None,
+    prune: bool,
+    progress,
+    upper_bound: int | None,
+    workers: int,
+) -> _Outcome:
+    """Layered forward search; ``layers`` of the outcome is the :class:`Visited` store."""
+    if workers > 1:
+        from .partition import forward_partitioned
+
+        return forward_partitioned(instance, horizon, limits, max_states, prune, progress, upper_bound, workers)
+    space = Space(instance, prune, upper_bound)
+    visited = Visited()
+    start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
+    visited.add(start, 0)
+    stats: dict = {"layers": [1], "pruning": prune, "upper_bound": upper_bound, "expanded": 0, "bound_pruned": 0}
+    front, depth = start, 0
+
+    def end(kind, moves=None, reason=None) -> _Outcome:
+        stats["bytes_per_state"] = visited.nbytes / max(1, visited.size)
+        return _Outcome(kind, depth, visited.size, visited, moves, reason, stats)  # type: ignore[arg-type]
+
+    if np.isin(space.goal_ranks, start).any():
+        return end("found", [])
+    try:
+        while True:
+            if horizon is not None and depth >= horizon:
+                return end("horizon")
+            reason = limits.exceeded()
+            if reason:
+                return end("limit", reason=reason)
+            parts = []
+            for i in range(0, front.size, CHUNK * 4):
+                parts.append(space.expand(front[i : i + CHUNK * 4]))
+                reason = limits.exceeded()
+                if reason:
+                    return end("limit", reason=reason)
+            stats["expanded"] += int(front.size)
+            nxt = _unique(np.concatenate(parts)) if parts else np.zeros(0, U64)
+            nxt = nxt[~visited.contains(nxt)]
+            if upper_bound is not None and nxt.size:
+                ok = depth + 1 + space.heuristic(nxt) <= upper_bound
+                stats["bound_pruned"] += int(nxt.size - ok.sum())
+                nxt = nxt[ok]
+            if nxt.size == 0:
+                return end("empty")
+            visited.add(nxt, depth + 1)
+            depth += 1
+            front = nxt
+            stats["layers"].append(int(nxt.size))
+            if progress is not None:
+                progress(LayerReport(depth, int(nxt.size), visited.size, elapsed(limits)))
+            hit = nxt[np.isin(nxt, space.goal_ranks)]
+            if hit.size:
+                return end("found", path(space, visited.depth_of, depth, int(hit[0])))
+            if max_states is not None and visited.size > max_states:
+                return end("limit", reason="state limit")
+    except LimitReached as e:
+        return end("limit", reason=str(e))
+    except KeyboardInterrupt:
+        return end("limit", reason="interrupted")
+
+
+def path(space: Space, depth_of, depth: int, rank: int) -> list:
+    """Moves from the start to the state ``rank`` at ``depth``: one predecessor per layer
+    (predecessor kernel of rules.py), looked up with ``depth_of(rank) -> int | None``."""
+    board, d = space.instance.board, space.instance.d
+    moves = []
+    mask = sum(1 << c for c in space.cells_of_rank(rank))
+    for t in range(depth - 1, -1, -1):
+        for move, (prev,) in predecessors(board, d, (mask,)):
+            r = space.rank_of_cells(c for c in range(space.n) if prev >> c & 1)
+            if depth_of(r) == t:
+                moves.append(move)
+                mask = prev
+                break
+        else:  # pragma: no cover - a state at depth t + 1 has a predecessor at depth t
+            raise AssertionError("rankbfs: broken layer chain")
+    moves.reverse()
+    return moves
+
+
+def configurations(instance: Instance) -> int:
+    """C(n, k): the configurations of the window (for the docs' bytes-per-state estimates)."""
+    return comb(instance.board.size, instance.n_coins)
