@@ -96,3 +96,63 @@ def test_the_layering_test_sees_an_upward_import():
     assert violations("encode.sat", "from ..search.bfs import solve_bfs\n")
     assert violations("certificates.check.layers", "def f():\n    from ...certificates.build.layers import x\n")
     assert not violations("search.bfs", "from ..rules import successors\n")
+
+
+# --- the drawing: python3 -m tests.test_layering docs/layers.svg -------------------------------
+
+
+def edges() -> dict[tuple[str, str], int]:
+    """(importer group, imported group) -> number of module imports, between the floor
+    prefixes (a group is the prefix that places a module); imports inside a group are left out."""
+    out: dict[tuple[str, str], int] = {}
+    for m, p in MODULES.items():
+        mine = floor(m)[1]
+        for target in imports(m, p.read_text()):
+            theirs = floor(target)[1]
+            if theirs != mine:
+                out[mine, theirs] = out.get((mine, theirs), 0) + 1
+    return out
+
+
+def draw(path: str) -> None:
+    """The floors bottom to top, one box per group, an arrow per group-to-group import
+    (grey when it goes down; red, and the drawing is wrong, when it does not)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "coinsat"})  # small, same bytes each run
+    import matplotlib.pyplot as plt
+
+    used = {g for pair in edges() for g in pair} | {floor(m)[1] for m in MODULES}
+    where: dict[str, tuple[float, float]] = {}
+    for level, prefixes in enumerate(FLOORS):
+        row = [p for p in prefixes if p in used]
+        for i, p in enumerate(row):
+            where[p] = ((i + 1) / (len(row) + 1) * 10, level * 1.3)
+    fig, ax = plt.subplots(figsize=(10, 12))
+    for (a, b), n in sorted(edges().items()):
+        up = floor(b)[0] >= floor(a)[0]
+        ax.annotate(
+            "",
+            xy=where[b],
+            xytext=where[a],
+            arrowprops={"arrowstyle": "->", "color": "red" if up else "0.6", "lw": 0.4 + 0.15 * min(n, 10)},
+        )
+    for p, (x, y) in where.items():
+        label = p or "coinsat (package root)"
+        ax.text(
+            x, y, label, ha="center", va="center", fontsize=8, bbox={"boxstyle": "round", "fc": "white", "ec": "0.3"}
+        )
+    for level in range(len(FLOORS)):
+        ax.text(-0.4, level * 1.3, f"floor {level}", ha="right", va="center", fontsize=8, color="0.4")
+    ax.set_xlim(-1.6, 10.4)
+    ax.set_ylim(-0.8, len(FLOORS) * 1.3)
+    ax.axis("off")
+    ax.set_title("coinsat: imports between layers (arrows point at the imported layer; all go down)", fontsize=10)
+    fig.savefig(path, metadata={"Date": None}, bbox_inches="tight")
+
+
+if __name__ == "__main__":
+    import sys
+
+    draw(sys.argv[1] if len(sys.argv) > 1 else "docs/layers.svg")
