@@ -1,0 +1,47 @@
+"""``coinsat count FILE``: in how many ways can the puzzle be solved optimally (``coinsat/count.py``)."""
+
+from __future__ import annotations
+
+import json
+
+from .common import EXIT_OK, EXIT_UNKNOWN, add_limit_arguments, limits_of
+
+
+def add_parser(sub) -> None:
+    c = sub.add_parser("count", help="count the optimal solutions (move sequences, traces, configurations)")
+    c.add_argument("file")
+    add_limit_arguments(c)
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+    c.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from ..count import count
+    from ..io.instance_format import read_instance
+    from ..limits import enforced
+
+    limits = limits_of(args)
+    with enforced(limits):
+        instance = read_instance(args.file)
+        left = limits.remaining()
+        counted = count(
+            instance, time_limit=None if left is None else max(left, 1e-3), memory_limit=limits.memory_limit
+        )
+    if args.json:
+        print(json.dumps(counted.as_json()))
+    elif counted.sequences is None:
+        print(f"{instance.name}: {counted.status}: not counted ({counted.note})")
+    elif counted.length is None:
+        print(f"{instance.name}: {counted.status}: 0 solutions")
+    else:
+        print(counted.sequences)
+        traces = "not counted" if counted.traces is None else str(counted.traces)
+        per_step = " ".join(map(str, counted.configurations or ()))
+        print(
+            f"{instance.name}: {counted.sequences} optimal move sequences of {counted.length} moves; "
+            f"{traces} up to reordering commuting moves; {counted.configuration_sets} distinct sets of "
+            f"configurations visited; configurations on some optimal sequence, step by step: {per_step}"
+        )
+        if counted.note:
+            print(f"note: {counted.note}")
+    return EXIT_UNKNOWN if counted.sequences is None else EXIT_OK
