@@ -3,6 +3,7 @@ verify against check_move, the engines against each other, the file key and the 
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -22,7 +23,7 @@ from coinsat.io.instance_format import format_instance, parse_instance, read_ins
 from coinsat.rules import BLOCKED, Move, apply_move, check_move, legal_moves, predecessors, successors
 from coinsat.solution import verify
 from coinsat.solve import solve
-from coinsat.theory.slides import common_neighbours, compare, step_connected
+from coinsat.theory.slides import common_neighbours, compare, models_agree, step_components, step_connected
 
 from .strategies import configurations, instances
 
@@ -285,3 +286,12 @@ def test_slide_instances_need_a_plane_board():
     with pytest.raises(InstanceError):
         make_instance("graph", [1], [1], edges=[(1, 2)], moves="slide")
     assert check_move(_rhombus("slide").board, _rhombus("slide").start, Move(0, 0), 2, "slide") is not None
+
+
+def test_the_two_models_split_the_hexagon_alike_for_every_set_of_three_coins():
+    cells = sorted(geometry.ball("triangular", [(0, 0)], 2))
+    sets = list(itertools.combinations(cells, 3))
+    assert len(sets) == 969 and all(models_agree(c, cells) for c in sets)
+    # the ring around the origin makes two components, in both models
+    ring = geometry.neighbours("triangular", (0, 0))
+    assert len(set(step_components(ring, cells).values())) == 2 and models_agree(ring, cells)

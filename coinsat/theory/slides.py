@@ -50,6 +50,39 @@ def step_connected(coins: Iterable[Coord], a: Coord, b: Coord) -> bool:
     return b in seen
 
 
+def step_components(coins: Iterable[Coord], cells: Iterable[Coord]) -> dict[Coord, int]:
+    """The step model's component (a number) of every empty cell of ``cells``: one search of the
+    coins' hexagon grown by 2 instead of one per pair."""
+    occupied = set(coins)
+    wanted = [c for c in cells if c not in occupied]
+    region = geometry.hull("triangular", list(occupied) + wanted, 2)
+    comp: dict[Coord, int] = {}
+    for seed in wanted:
+        if seed in comp:
+            continue
+        label = len(comp)
+        comp[seed] = label
+        queue = [seed]
+        for u in queue:
+            for v in geometry.neighbours("triangular", u):
+                if v in comp or v in occupied or v not in region:
+                    continue
+                if all(c in occupied for c in common_neighbours(u, v)):
+                    continue
+                comp[v] = label
+                queue.append(v)
+    return {c: comp[c] for c in wanted}
+
+
+def models_agree(coins: Iterable[Coord], cells: Iterable[Coord]) -> bool:
+    """The exact model and the step model split the empty cells of ``cells`` the same way."""
+    cs = tuple(set(coins))
+    steps = step_components(cs, cells)
+    space = geometry.free_space("triangular", cs)
+    pairs = {(space.signature(c), label) for c, label in steps.items()}
+    return len(pairs) == len({s for s, _ in pairs}) == len({label for _, label in pairs})
+
+
 @dataclass(frozen=True)
 class Difference:
     """A scene where the two models disagree: ``coins`` stay, a coin at ``a`` moves to ``b``."""
