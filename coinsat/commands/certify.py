@@ -6,6 +6,16 @@ deadline, and the ambient budget of :mod:`coinsat.limits` stops what does not
 poll).  The certificate builder works in a scratch folder and moves the files
 into DIR only once the certificate is checked, so a limit, a Ctrl-C or an
 error leaves no partial certificate behind.
+
+One-shot certification (``certificates/build/oneshot.py``): with ``--solution FILE`` (a
+solution of L moves from any engine, replayed by rules.py first) or ``--horizon-hint T``
+(a solution with <= T moves is known to exist: one SAT call finds it) there is no climb:
+one fresh UNSAT call at L − 1 with a DRAT proof makes the optimality certificate.
+``--core-only`` builds that proof on the core-only CNF (definition families C1–C8 only,
+checked without the encoder); ``--cubes K`` splits the call into 2^K cubes solved by
+``--workers`` processes (cube-and-conquer).  Without a solution or hint, ``--core-only``
+and ``--cubes`` certify an optimal answer of ``--method`` the same way.  A solution that
+is not optimal (the formula at L − 1 is satisfiable) is reported and exits 1.
 """
 
 from __future__ import annotations
@@ -14,7 +24,29 @@ import json
 from pathlib import Path
 
 from ..errors import LimitReached
-from .common import EXIT_INTERNAL, EXIT_OK, EXIT_UNKNOWN, add_limit_arguments, check_output_dir, limits_of, nonneg_int
+from .common import (
+    EXIT_ILLEGAL,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    add_limit_arguments,
+    check_output_dir,
+    limits_of,
+    nonneg_int,
+)
+
+
+def pos_int(s: str) -> int:
+    n = nonneg_int(s)
+    if n < 1:
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"must be >= 1, not {s}")
+    return n
+
+
+def _one_shot(args) -> bool:
+    return bool(args.solution or args.horizon_hint is not None or args.core_only or args.cubes)
 
 
 def add_parser(sub) -> None:
@@ -27,6 +59,16 @@ def add_parser(sub) -> None:
     )
     s.add_argument("--method", choices=sorted(METHODS), default="auto")
     s.add_argument("--max-moves", type=nonneg_int, default=None, metavar="N")
+    s.add_argument("--solution", metavar="SOLUTION.json", help="one-shot: certify that this solution is optimal")
+    s.add_argument(
+        "--horizon-hint", type=nonneg_int, default=None, metavar="T", help="one-shot: a solution with <= T moves exists"
+    )
+    s.add_argument("--core-only", action="store_true", help="prove on the core-only CNF (no pruning, no encoder)")
+    s.add_argument(
+        "--cubes", type=nonneg_int, default=0, metavar="K", help="cube-and-conquer: 2^K cubes (0: one proof)"
+    )
+    s.add_argument("--workers", type=pos_int, default=1, metavar="N", help="processes solving the cubes")
+    s.add_argument("--split", choices=("lookahead", "middle"), default="lookahead", help="how the cubes are chosen")
     add_limit_arguments(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=run)
@@ -40,6 +82,12 @@ def run(args) -> int:
 
     check_output_dir(args.output_dir)
     limits = limits_of(args)
+    if args.solution and args.horizon_hint is not None:
+        from ..errors import UsageError
+
+        raise UsageError("give --solution or --horizon-hint, not both")
+    if _one_shot(args) and (args.solution or args.horizon_hint is not None):
+        return run_one_shot(args, limits)
     with enforced(limits):
         instance = read_instance(args.file)
         result = solve(
@@ -66,8 +114,78 @@ def run(args) -> int:
             else:
                 print(f"{instance.name}: unknown ({why}; lower bound {result.lower_bound}): nothing to certify")
             return EXIT_UNKNOWN
+        if _one_shot(args) and result.status is Status.OPTIMAL:
+            return _report_one_shot(args, instance, _certify_known(args, instance, limits, result.solution, None))
         summary, code = certify_report(instance, result, args.output_dir, limits)
     return report(instance, result, summary, code, args.json)
+
+
+def run_one_shot(args, limits) -> int:
+    """``--solution`` / ``--horizon-hint``: no solve, one UNSAT call below the known solution."""
+    from ..io.instance_format import read_instance
+    from ..limits import enforced
+
+    with enforced(limits):
+        instance = read_instance(args.file)
+        solution = None
+        if args.solution:
+            from ..io.solution_format import read_solution
+            from ..solution import verify
+
+            instance, solution = read_solution(instance, args.solution)
+            verdict = verify(instance, solution, keep_trace=False)
+            if not verdict.ok:
+                print(f"{args.solution}: not a solution of {instance.name}: {verdict.reason}")
+                return EXIT_ILLEGAL
+        return _report_one_shot(args, instance, _certify_known(args, instance, limits, solution, args.horizon_hint))
+
+
+def _certify_known(args, instance, limits, solution, hint):
+    from ..certificates.build.oneshot import Mode, certify_known
+
+    mode = Mode(core=args.core_only, depth=args.cubes, workers=args.workers, split=args.split)
+    deadline = None if limits is None or limits.time_limit is None else limits.deadline
+    try:
+        return certify_known(
+            instance,
+            args.output_dir,
+            solution=solution,
+            hint=hint,
+            mode=mode,
+            time_limit=limits.remaining() if limits is not None else None,
+            memory_limit=limits.memory_limit if limits is not None else None,
+            deadline=deadline,
+        )
+    except (LimitReached, KeyboardInterrupt) as e:
+        return "interrupted" if isinstance(e, KeyboardInterrupt) else str(e)
+
+
+def _report_one_shot(args, instance, done) -> int:
+    if isinstance(done, str) or done.result.status.value == "unknown":
+        why = done if isinstance(done, str) else done.result.stats.get("stopped", "a limit was hit")
+        if args.json:
+            print(json.dumps({"name": instance.name, "status": "unknown", "stopped": why, "accepted": None}))
+        else:
+            print(f"{instance.name}: unknown ({why}): nothing certified")
+        return EXIT_UNKNOWN
+    if done.refuted:
+        n = len(done.result.solution)
+        msg = f"the solution of {n} moves is not optimal: the formula for <= {n - 1} moves is satisfiable"
+        if args.json:
+            print(json.dumps({"name": instance.name, "status": "feasible", "length": n, "refuted": msg}))
+        else:
+            print(f"{instance.name}: {msg}")
+        return EXIT_ILLEGAL
+    if done.certified is None:  # unsolvable found by the SAT engine's screens: certify the usual way
+        summary, code = certify_report(instance, done.result, args.output_dir, None)
+        return report(instance, done.result, summary, code, args.json)
+    return report(
+        instance,
+        done.result,
+        _summary(done.certified),
+        EXIT_OK if done.certified.check.ok else EXIT_INTERNAL,
+        args.json,
+    )
 
 
 def certify_report(instance, result, out_dir, limits=None) -> tuple[dict, int]:
@@ -88,8 +206,12 @@ def certify_report(instance, result, out_dir, limits=None) -> tuple[dict, int]:
             "reason": f"not certified: {reason}",
             "check_seconds": 0.0,
         }, EXIT_UNKNOWN
+    return _summary(done), (EXIT_OK if done.check.ok else EXIT_INTERNAL)
+
+
+def _summary(done) -> dict:
     c = done.check
-    summary = {
+    return {
         "file": str(done.path),
         "kind": done.certificate.kind,
         "scope": c.scope,
@@ -98,7 +220,6 @@ def certify_report(instance, result, out_dir, limits=None) -> tuple[dict, int]:
         "reason": c.reason,
         "check_seconds": round(c.seconds, 6),
     }
-    return summary, (EXIT_OK if c.ok else EXIT_INTERNAL)
 
 
 def _certify_into(instance, result, out: Path, limits):

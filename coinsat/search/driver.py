@@ -201,12 +201,14 @@ def solve_sat(
     stride: int = 1,
     horizon_hint: int | None = None,
     fresh: bool = True,
+    descend: bool = True,
     **flags,
 ) -> Result:
     """Shortest solution by SAT (module docstring).  ``flags``: EncodingOptions fields;
     ``solver_config``: CaDiCaL options (default ``sat_backend.CADICAL_DEFAULTS``);
     ``horizon_hint``: a known upper bound, asked first instead of climbing (``fresh``:
-    the calls below the best length get a new solver)."""
+    the calls below the best length get a new solver; ``descend=False``: stop after the
+    call at the hint, e.g. when a certificate builder makes the call below)."""
     if horizon_hint is not None and horizon_hint < 0:
         raise UsageError(f"the horizon hint must be >= 0, not {horizon_hint}")
     if strategy not in STRATEGIES:
@@ -221,7 +223,7 @@ def solve_sat(
     with enforced(limits):
         run = _Run(instance, opts, solver, limits, progress, solver_config)
         run.stride = stride
-        run.hint, run.fresh = horizon_hint, fresh
+        run.hint, run.fresh, run.descend = horizon_hint, fresh, descend
         try:
             return run.go(max_moves, strategy)
         except LimitReached as e:
@@ -236,6 +238,7 @@ class _Run:
     stride: int  # set by the caller right after construction
     hint: int | None = None  # a known upper bound: asked first (module docstring)
     fresh: bool = False  # with a hint: a new solver for each call below the best length
+    descend: bool = True  # with a hint: go below the best length found at the hint
 
     def __init__(self, instance, opts, solver, limits: Limits, progress, config=None):
         self.original = instance
@@ -340,7 +343,7 @@ class _Run:
             return False
         if out is Outcome.UNSAT:
             return self._linear(top, "linear")
-        while self.upper is not None and self.lb < self.upper:
+        while self.descend and self.upper is not None and self.lb < self.upper:
             if self.fresh:  # a new solver: the closed formula of this horizon alone
                 self._drop_session()
             if self.query(self.upper - 1) is Outcome.UNKNOWN:

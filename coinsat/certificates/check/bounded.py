@@ -12,6 +12,9 @@ Fields::
                     for that horizon, else it speaks of solutions inside the window),
     "solution": optional moves of a solution of length T + 1 (an optimality claim).
 
+With ``"proof_format": "cubes"`` there is no single ``proof``: ``cubes``, ``cube_proofs``
+and ``cover_proof`` (cube-and-conquer; checked by :mod:`.cubes`, one proof at a time).
+
 The CNF is ``coinsat.encode.sat.encode(instance, T, options)`` as
 ``coinsat.io.dimacs.cnf_text`` prints it; it is satisfiable iff some solution
 with at most T moves stays inside the window (spec ``encodings/sat.md``).  The
@@ -174,13 +177,15 @@ def check_bounded(
         if solution is None:
             return False, "horizon -1 certifies a solution, and there is none", None
         return True, f"a verified solution of {length} moves", Claim(solution=length)
-    if cert.get("solver") not in PROOF_SOLVERS or cert.get("proof_format") != "drat":
-        return False, f"proofs are accepted from {PROOF_SOLVERS} in DRAT format only", None
+    cubes = cert.get("proof_format") == "cubes"
+    if cert.get("solver") not in PROOF_SOLVERS or cert.get("proof_format") not in ("drat", "cubes"):
+        return False, f"proofs are accepted from {PROOF_SOLVERS} in DRAT format only (one proof, or cubes)", None
     core = cert["encoding"] == "core"
     problem = None if core else encoding_problem(cert["encoding"])
     if problem:
         return False, problem, None
-    cnf_path, proof_path = base_dir / cert["cnf"], base_dir / cert["proof"]
+    cnf_path = base_dir / cert["cnf"]
+    proof_path = cnf_path if cubes else base_dir / cert["proof"]
     for p in (cnf_path, proof_path):
         if not p.is_file():
             return False, f"missing file {p}", None
@@ -207,6 +212,13 @@ def check_bounded(
             "the CNF is not this instance's formula for this horizon (GBD hash of the re-encoding differs)",
             None,
         )
+    if cubes:
+        from .cubes import check_cubes
+
+        ok, why, _ = check_cubes(cnf_path, cnf_vars, cert, base_dir, deadline, _drat)
+        if not ok:
+            return False, why, None
+        return True, why, Claim(solution=length, bound=horizon, window=not exact)
     ok, why, steps = _drat(cnf_path, proof_path, deadline)
     if not ok:
         return False, f"DRAT proof rejected: {why}", None

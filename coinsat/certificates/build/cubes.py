@@ -1,0 +1,258 @@
+"""Cube-and-conquer bounded certificates: one UNSAT call split into cubes solved in parallel.
+
+Why: near the frontier one call "no solution with <= T moves" takes hours on one core
+(``benchmarks/sat_limits.md``), but it splits.  A *cube* is a conjunction of literals of
+the formula F; F ∧ cube_i is a smaller problem, solved by its own worker with its own
+DRAT proof.  The cubes must *cover* the space: F ∧ ¬cube_1 ∧ ... ∧ ¬cube_k is refuted by
+one more DRAT proof (the cover proof).  Together they prove F unsatisfiable, which is the
+claim of a bounded certificate; the checker (:mod:`coinsat.certificates.check.cubes`)
+replays each proof, one at a time.
+
+The split: k occupancy variables x[c, t] near the middle step t = T // 2 (the natural
+split point: the configuration halfway), every sign pattern of them a cube (2^k cubes;
+the cover is then a full binary tree, refuted at once).  Which variables:
+
+* ``middle``: the cells nearest the window's centre, at step T // 2;
+* ``lookahead``: the variables x[c, t] (t within 2 of the middle) whose two values each
+  propagate the most (score |units(x)| · |units(¬x)|, by unit propagation in CaDiCaL),
+  the classic look-ahead choice.
+
+``benchmarks/cubes.md`` measures how evenly each splits (``scripts/cube_bench.py``).
+
+Workers: ``solve_cubes`` takes any :class:`concurrent.futures.Executor`; the default is a
+process pool on this machine (``workers`` processes).  A worker gets a picklable
+:class:`CubeTask` (file names, the cube, a time budget) and returns a :class:`CubeOutcome`,
+so another executor (a cluster, the distributed engine of the scaling issue) can plug in
+unchanged as long as the files are visible to it.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from itertools import product
+from pathlib import Path
+
+from ...errors import LimitReached
+from ...instance import Instance
+from ...io.atomic import write_atomic
+from ...solution import Solution
+from ..check.bounded import PROOF_SOLVERS, gbd_hash_file, widened, window_exact
+from ..check.core_cnf import core_cnf_text
+from ..check.format import header, solution_json
+from .bounded import claim_text, exact_margin
+
+SPLITS = ("lookahead", "middle")
+
+
+@dataclass(frozen=True)
+class CubeTask:
+    """What a worker needs: everything by file name, so any executor can run it."""
+
+    index: int
+    cnf_path: str
+    cube: tuple[int, ...]
+    proof_path: str
+    solver: str = "cadical195"
+    seconds: float | None = None  # budget of this cube (None: unbounded)
+
+
+@dataclass(frozen=True)
+class CubeOutcome:
+    index: int
+    unsat: bool | None  # None: the budget ran out
+    seconds: float
+    conflicts: int
+    proof_bytes: int
+
+
+def read_clauses(path: str | Path) -> list[list[int]]:
+    clauses: list[list[int]] = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line and line[0] not in "cp\n":
+                clauses.append([int(x) for x in line.split()[:-1]])
+    return clauses
+
+
+def solve_cube(task: CubeTask) -> CubeOutcome:
+    """Refute F ∧ cube with a DRAT proof written to ``task.proof_path`` (a worker's job)."""
+    from pysat.solvers import Solver
+
+    clauses = read_clauses(task.cnf_path) + [[lit] for lit in task.cube]
+    t0 = time.perf_counter()
+    with Solver(name=task.solver, bootstrap_with=clauses, with_proof=True) as s:
+        answer = _solve(s, None if task.seconds is None else t0 + task.seconds)
+        seconds = time.perf_counter() - t0
+        conflicts = (s.accum_stats() or {}).get("conflicts", 0)
+        if answer is not False:
+            return CubeOutcome(task.index, None if answer is None else False, seconds, conflicts, 0)
+        text = "\n".join(s.get_proof()) + "\n"
+    write_atomic(task.proof_path, text)
+    return CubeOutcome(task.index, True, seconds, conflicts, len(text.encode()))
+
+
+def _solve(s, deadline: float | None) -> bool | None:
+    """SAT / UNSAT / None past ``deadline`` (doubling conflict budgets: CaDiCaL cannot be interrupted)."""
+    if deadline is None:
+        return bool(s.solve())
+    budget = 2000
+    while time.perf_counter() < deadline:
+        s.conf_budget(budget)
+        answer = s.solve_limited()
+        if answer is not None:
+            return bool(answer)
+        budget = min(2 * budget, 1 << 20)
+    return None
+
+
+def split_variables(clauses: list[list[int]], candidates: list[int], k: int, how: str) -> list[int]:
+    """k variables to split on, chosen from ``candidates`` (in order of preference for ``middle``)."""
+    if how == "middle":
+        return candidates[:k]
+    if how != "lookahead":
+        raise ValueError(f"unknown split {how!r} (choose from {', '.join(SPLITS)})")
+    from pysat.solvers import Solver
+
+    scored = []
+    with Solver(name="cadical195", bootstrap_with=clauses) as s:
+        for var in candidates:
+            ok_pos, pos = s.propagate(assumptions=[var])
+            ok_neg, neg = s.propagate(assumptions=[-var])
+            if ok_pos and ok_neg:  # a failed literal fixes the variable: no use splitting on it
+                scored.append((len(pos) * len(neg), -var))
+    scored.sort(reverse=True)
+    return [-v for _, v in scored[:k]]
+
+
+def cubes_of(variables: list[int]) -> list[tuple[int, ...]]:
+    """Every sign pattern of ``variables``: a full binary split (2^k cubes)."""
+    return [
+        tuple(v if s else -v for v, s in zip(variables, signs))
+        for signs in product((True, False), repeat=len(variables))
+    ]
+
+
+def occupancy_candidates(target: Instance, horizon: int, core: bool, formula) -> list[int]:
+    """The variables x[c, t] near the middle step, central cells first."""
+    b = target.board
+    if b.is_lattice:
+        coords = b.lattice_coords
+        cx = sum(x for x, _ in coords) / len(coords)
+        cy = sum(y for _, y in coords) / len(coords)
+        order = sorted(range(b.size), key=lambda c: ((coords[c][0] - cx) ** 2 + (coords[c][1] - cy) ** 2, c))
+    else:
+        order = list(range(b.size))
+    mid = horizon // 2
+    steps = [mid] + [t for d in (1, 2) for t in (mid - d, mid + d) if 0 < t < horizon]
+    out = []
+    for t in steps:
+        for c in order:
+            var = t * b.size + c + 1 if core else formula.encoder.x(c, t)
+            if var is not None:
+                out.append(var)
+    return out
+
+
+def solve_cubes(tasks: list[CubeTask], workers: int = 1, executor: Executor | None = None) -> list[CubeOutcome]:
+    """Run the tasks on ``executor`` (default: a pool of ``workers`` processes on this machine)."""
+    own = executor is None
+    pool = executor if executor is not None else ProcessPoolExecutor(max_workers=workers)
+    try:
+        return list(pool.map(solve_cube, tasks))
+    finally:
+        if own:
+            pool.shutdown(cancel_futures=True)
+
+
+def build_cubes(
+    instance: Instance,
+    horizon: int,
+    out_dir: str | Path,
+    stem: str,
+    solution: Solution | None = None,
+    *,
+    core: bool = False,
+    split: str = "lookahead",
+    depth: int = 3,
+    workers: int = 1,
+    executor: Executor | None = None,
+    solver: str = "cadical195",
+    deadline: float | None = None,
+    stats: dict | None = None,
+) -> dict | None:
+    """Write the base CNF, 2^depth cube proofs and the cover proof; return the certificate.
+
+    None if some cube is satisfiable (then so is the formula).  Past ``deadline`` (a
+    ``time.perf_counter()`` value) :class:`~coinsat.errors.LimitReached`.  ``stats``, when
+    given, receives the per-cube outcomes and the split (for the measurements).
+    """
+    from pysat.solvers import Solver
+
+    if solver not in PROOF_SOLVERS:
+        raise ValueError(f"solver {solver!r} cannot give trusted proofs (use one of {PROOF_SOLVERS})")
+    margin = exact_margin(instance, horizon)
+    target = instance if margin is None else widened(instance, margin)
+    out = Path(out_dir)
+    if core:
+        text, formula = core_cnf_text(target, horizon), None
+        encoding: object = "core"
+    else:
+        from ...encode.options import DEFAULT_OPTIONS
+        from ...encode.sat import encode
+        from ...io.dimacs import cnf_text
+
+        formula = encode(target, horizon, DEFAULT_OPTIONS)
+        text, encoding = cnf_text(target, formula), DEFAULT_OPTIONS.as_dict()
+    cnf_name = f"{stem}.h{horizon}.cnf"
+    write_atomic(out / cnf_name, text)
+    clauses = read_clauses(out / cnf_name)
+    t0 = time.perf_counter()
+    variables = split_variables(clauses, occupancy_candidates(target, horizon, core, formula), depth, split)
+    cubes = cubes_of(variables)
+    split_seconds = time.perf_counter() - t0
+    left = None if deadline is None else deadline - time.perf_counter()
+    if left is not None and left <= 0:
+        raise LimitReached(f"no proof of 'no solution with <= {horizon} moves' within the time limit")
+    names = [f"{stem}.h{horizon}.cube{i}.drat" for i in range(len(cubes))]
+    tasks = [
+        CubeTask(i, str(out / cnf_name), cube, str(out / name), solver, left)
+        for i, (cube, name) in enumerate(zip(cubes, names))
+    ]
+    t1 = time.perf_counter()
+    outcomes = solve_cubes(tasks, workers, executor)
+    cubes_wall = time.perf_counter() - t1
+    if stats is not None:
+        stats.update(variables=variables, split_seconds=split_seconds, outcomes=outcomes, wall=cubes_wall)
+    if any(o.unsat is None for o in outcomes):
+        raise LimitReached(f"no proof of 'no solution with <= {horizon} moves' within the time limit")
+    if not all(o.unsat for o in outcomes):
+        return None
+    cover_name = f"{stem}.h{horizon}.cover.drat"
+    with Solver(name=solver, bootstrap_with=clauses + [[-lit for lit in c] for c in cubes], with_proof=True) as s:
+        if s.solve():
+            raise ValueError("the cubes do not cover the formula")  # a full split always does
+        write_atomic(out / cover_name, "\n".join(s.get_proof()) + "\n")
+    cert = header(instance, "bounded", "horizon", claim_text(target, horizon, solution))
+    cert.update(
+        horizon=horizon,
+        margin=margin,
+        encoding=encoding,
+        cnf=cnf_name,
+        cnf_gbd_hash=gbd_hash_file(out / cnf_name),
+        proof_format="cubes",
+        solver=solver,
+        cubes=[list(c) for c in cubes],
+        cube_proofs=names,
+        cover_proof=cover_name,
+        split=split,
+        workers=workers,
+        cube_seconds=[round(o.seconds, 3) for o in outcomes],
+        cubes_wall_seconds=round(cubes_wall, 3),
+        proof_bytes=sum(o.proof_bytes for o in outcomes),
+        window_exact=window_exact(target, horizon),
+    )
+    if solution is not None:
+        cert["solution"] = solution_json(instance, solution)
+    return cert

@@ -1,0 +1,225 @@
+"""SAT at the frontier (issue 16): one-shot certification, core-only CNFs, cube-and-conquer.
+
+* the core-only CNF (certificates/check/core_cnf.py) agrees with the known optima, and its
+  checker runs with ``coinsat.encode`` made unimportable;
+* a planted unsound pruning clause: the pruned certificate (the checker re-encodes with
+  the same code) is accepted, the core-only one is rejected;
+* cube-and-conquer certificates are accepted, and rejected with a cube left out or a
+  cube proof tampered with;
+* ``solve --horizon-hint`` makes no climb; ``certify --solution`` makes one UNSAT call.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pysat.solvers import Solver
+
+import coinsat.encode.sat as sat_encoding
+from coinsat.certificates.build import bounded as build_bounded_module
+from coinsat.certificates.build.bounded import build_bounded
+from coinsat.certificates.build.cubes import build_cubes
+from coinsat.certificates.check import check_certificate
+from coinsat.certificates.check.bounded import gbd_hash_file
+from coinsat.certificates.check.core_cnf import core_clauses, core_cnf_text
+from coinsat.certificates.check.format import Certificate
+from coinsat.cli import main
+from coinsat.io.instance_format import read_instance
+from coinsat.search.driver import solve_sat
+
+ROOT = Path(__file__).resolve().parent.parent
+PAPER = ROOT / "instances/paper"
+FAMILIES = ROOT / "instances/families"
+
+
+def as_json(cert: dict) -> dict:
+    return json.loads(Certificate.from_json(cert).text())
+
+
+@pytest.mark.parametrize("name", ["h-to-o", "rhomboid", "upside-down", "swap5-a", "pyramid-to-line"])
+def test_core_cnf_is_unsat_below_the_known_optimum_and_sat_at_it(name):
+    inst = read_instance(PAPER / f"{name}.toml")
+    L = inst.known_optimal
+    from coinsat.certificates.build.bounded import exact_margin
+    from coinsat.certificates.check.bounded import widened
+
+    for T, expected in ((L - 1, False), (L, True)):
+        m = exact_margin(inst, T)
+        target = inst if m is None else widened(inst, m)
+        with Solver(name="cadical195", bootstrap_with=core_clauses(target, T).clauses) as s:
+            assert s.solve() is expected, (name, T)
+
+
+def test_core_cnf_module_and_cube_checker_import_nothing_from_the_encoder():
+    for rel in ("coinsat/certificates/check/core_cnf.py", "coinsat/certificates/check/cubes.py"):
+        tree = ast.parse((ROOT / rel).read_text())
+        names = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        names += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        assert not [n for n in names if "encode" in n], rel
+
+
+_BLOCKED_CHECK = """
+import importlib.abc, json, sys
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == "coinsat.encode" or name.startswith("coinsat.encode."):
+            raise ImportError("blocked: " + name)
+sys.meta_path.insert(0, Block())
+from pathlib import Path
+from coinsat.io.instance_format import read_instance
+from coinsat.certificates.check import check_certificate
+inst = read_instance(sys.argv[1])
+c = check_certificate(inst, json.loads(Path(sys.argv[2]).read_text()), Path(sys.argv[2]).parent)
+print(json.dumps([c.ok, c.reason, [m for m in sys.modules if m.startswith("coinsat.encode")]]))
+"""
+
+
+def test_the_core_only_certificate_is_checked_without_the_encoder(tmp_path):
+    path = PAPER / "swap5-a.toml"  # labeled coins: C7 is part of the core
+    inst = read_instance(path)
+    cert = build_bounded(inst, inst.known_optimal - 1, tmp_path, "x", core=True)
+    assert cert is not None and cert["encoding"] == "core"
+    (tmp_path / "c.json").write_text(Certificate.from_json(cert).text())
+    out = subprocess.run(
+        [sys.executable, "-c", _BLOCKED_CHECK, str(path), str(tmp_path / "c.json")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    ok, reason, loaded = json.loads(out.stdout)
+    assert ok, reason
+    assert loaded == []
+
+
+def _planted_core_text(instance, horizon):
+    """The core CNF plus one unsound 'pruning' clause: step 1 is a no-op (n[1])."""
+    n1 = (horizon + 1) * instance.board.size + 2 * instance.board.size + 1
+    lines = core_cnf_text(instance, horizon).splitlines()
+    k = next(i for i, line in enumerate(lines) if line.startswith("p cnf "))
+    _, _, nv, nc = lines[k].split()
+    lines[k] = f"p cnf {nv} {int(nc) + 1}"
+    return "\n".join(lines + [f"{n1} 0"]) + "\n"
+
+
+def test_a_planted_unsound_clause_fails_the_core_only_certificate(tmp_path, monkeypatch):
+    inst = read_instance(PAPER / "h-to-o.toml")  # optimal: 4 moves, so "none with <= 4" is false
+    T = inst.known_optimal
+    monkeypatch.setattr(build_bounded_module, "core_cnf_text", _planted_core_text)
+    cert = build_bounded(inst, T, tmp_path, "x", core=True)
+    assert cert is not None  # the planted clause made the formula unsatisfiable
+    verdict = check_certificate(inst, as_json(cert), tmp_path)
+    assert not verdict.ok and "re-encoding differs" in verdict.reason
+    # the honest core CNF with the planted formula's proof: the DRAT check fails
+    (tmp_path / cert["cnf"]).write_text(core_cnf_text(inst, T))
+    cert["cnf_gbd_hash"] = gbd_hash_file(tmp_path / cert["cnf"])
+    verdict = check_certificate(inst, as_json(cert), tmp_path)
+    assert not verdict.ok and "DRAT proof rejected" in verdict.reason
+
+
+def test_the_same_planted_clause_in_the_encoder_passes_the_pruned_certificate(tmp_path, monkeypatch):
+    """Why the core-only mode exists: the pruned checker re-encodes with the encoder's code."""
+    inst = read_instance(PAPER / "h-to-o.toml")
+    planted = ("X", lambda e, t: [[e.noop(1)]] if t == 1 else [], None)
+    monkeypatch.setattr(sat_encoding, "LAYER_FAMILIES", sat_encoding.LAYER_FAMILIES + (planted,))
+    cert = build_bounded(inst, inst.known_optimal, tmp_path, "x")
+    assert cert is not None
+    assert check_certificate(inst, as_json(cert), tmp_path).ok  # a false claim, accepted
+
+
+@pytest.fixture(scope="module")
+def cube_certificate(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cubes")
+    inst = read_instance(FAMILIES / "vdiag-1-1-swne.toml")  # optimal 13
+    cert = build_cubes(inst, 12, out, "v", core=True, depth=2, workers=2)
+    assert cert is not None
+    return inst, as_json(cert), out
+
+
+def test_a_cube_and_conquer_certificate_is_accepted(cube_certificate):
+    inst, cert, out = cube_certificate
+    verdict = check_certificate(inst, cert, out)
+    assert verdict.ok, verdict.reason
+    assert "4 cube proofs and the cover proof" in verdict.reason
+    assert verdict.claim == "no solution with <= 12 moves"
+
+
+@pytest.mark.parametrize("left_out", range(4))
+def test_a_cube_set_with_one_cube_missing_is_rejected(cube_certificate, left_out):
+    inst, cert, out = cube_certificate
+    cert = copy.deepcopy(cert)
+    del cert["cubes"][left_out], cert["cube_proofs"][left_out]
+    verdict = check_certificate(inst, cert, out)
+    assert not verdict.ok and verdict.reason.startswith("the cover: DRAT proof rejected")
+
+
+def test_a_cube_set_with_a_proof_short_is_rejected(cube_certificate):
+    inst, cert, out = cube_certificate
+    cert = copy.deepcopy(cert)
+    del cert["cube_proofs"][1]
+    assert "one cube proof per cube" in check_certificate(inst, cert, out).reason
+
+
+def test_a_tampered_cube_proof_is_rejected(cube_certificate, tmp_path):
+    inst, cert, out = cube_certificate
+    for f in out.iterdir():
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    proof = tmp_path / cert["cube_proofs"][0]
+    lines = proof.read_text().splitlines()
+    proof.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
+    verdict = check_certificate(inst, cert, tmp_path)
+    assert not verdict.ok and verdict.reason.startswith("cube 0: DRAT proof rejected")
+
+
+def test_a_cube_proof_path_outside_the_folder_is_rejected(cube_certificate):
+    inst, cert, out = cube_certificate
+    cert = copy.deepcopy(cert)
+    cert["cube_proofs"][0] = "../" + cert["cube_proofs"][0]
+    assert "plain file names" in check_certificate(inst, cert, out).reason
+
+
+def test_a_pruned_cube_certificate_is_accepted(tmp_path):
+    inst = read_instance(FAMILIES / "vdiag-1-1-swne.toml")
+    cert = build_cubes(inst, 12, tmp_path, "v", depth=2, split="middle", workers=1)
+    assert cert is not None and isinstance(cert["encoding"], dict)
+    assert check_certificate(inst, as_json(cert), tmp_path).ok
+
+
+def test_a_horizon_hint_replaces_the_climb():
+    inst = read_instance(FAMILIES / "vdiag-2-1-swne.toml")  # optimal 13, lower bound far below
+    r = solve_sat(inst, horizon_hint=13)
+    assert r.status.value == "optimal" and len(r.solution) == 13
+    assert [h["horizon"] for h in r.stats["horizons"]] == [13, 12]
+    low = solve_sat(inst, horizon_hint=11)  # too low: the climb goes on from 12
+    assert low.status.value == "optimal" and len(low.solution) == 13
+
+
+def test_certify_a_solution_file_in_one_shot(tmp_path, capsys):
+    inst = FAMILIES / "vdiag-2-1-swne.toml"
+    sol = FAMILIES / "solutions/vdiag-2-1-swne.json"
+    code = main(["certify", str(inst), "-o", str(tmp_path), "--solution", str(sol), "--core-only", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["accepted"] and out["claim"] == "optimal: 13 moves (no solution with <= 12 moves)"
+    cert = json.loads(Path(out["file"]).read_text())
+    assert cert["encoding"] == "core"
+
+
+def test_certify_refutes_a_solution_that_is_not_optimal(tmp_path, capsys):
+    inst = read_instance(FAMILIES / "vdiag-2-1-swne.toml")
+    r = solve_sat(inst, horizon_hint=13)
+    moves = r.solution.moves
+    coords = inst.board.coords
+    s, p = moves[0]
+    padded = [[list(coords[s]), list(coords[p])], [list(coords[p]), list(coords[s])]]  # there and back
+    padded += [[list(coords[a]), list(coords[b])] for a, b in moves]
+    sol = tmp_path / "s.json"
+    sol.write_text(json.dumps({"moves": padded}))
+    code = main(["certify", str(FAMILIES / "vdiag-2-1-swne.toml"), "-o", str(tmp_path / "o"), "--solution", str(sol)])
+    assert code == 1 and "not optimal" in capsys.readouterr().out
+    assert not list((tmp_path / "o").glob("*.json"))
