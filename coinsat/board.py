@@ -159,6 +159,17 @@ def span_coords(lattice: str, coins: Iterable[Coord], d: int, region: frozenset[
     return span
 
 
+def cell_json(coord: Hashable):
+    """A cell's coordinate as JSON: ``[x, y]`` on lattices (tuples become lists), the name on
+    graph boards.  The one codec of solution files, certificates and ``--json`` output."""
+    return list(coord) if isinstance(coord, tuple) else coord
+
+
+def cell_key(value) -> Hashable:
+    """Inverse of :func:`cell_json`: the coordinate (a tuple again) that names a board cell."""
+    return tuple(value) if isinstance(value, list) else value
+
+
 DEFAULT_MARGIN = 2
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import geometry
+from ..board import cell_json
 from ..errors import InstanceError
 from ..instance import Instance, with_cells
 from ..result import Result
@@ -33,15 +34,11 @@ from ..solution import Solution
 JSON_KEYS = ("name", "status", "length", "lower_bound", "moves", "certificate", "method", "seconds")
 
 
-def _coord_json(coord):
-    return list(coord) if isinstance(coord, tuple) else coord
-
-
 def moves_to_json(instance: Instance, solution: Solution | None) -> list | None:
     if solution is None:
         return None
     c = instance.board.coords
-    return [[_coord_json(c[s]), _coord_json(c[p])] for s, p in solution.moves]
+    return [[cell_json(c[s]), cell_json(c[p])] for s, p in solution.moves]
 
 
 def result_to_json(instance: Instance, result: Result) -> dict[str, Any]:

@@ -21,8 +21,9 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Hashable, Mapping
+from typing import Any, Mapping
 
+from ...board import cell_json, cell_key
 from ...instance import Instance
 
 FORMAT_VERSION = 1
@@ -101,15 +102,6 @@ class Certificate:
         """The file: one top-level field per line, each value compact (closed sets can be large)."""
         obj = self.to_json()
         return "{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in obj.items()) + "\n}\n"
-
-
-def cell_json(coord: Hashable):
-    return list(coord) if isinstance(coord, tuple) else coord
-
-
-def cell_key(value) -> Hashable:
-    """Inverse of :func:`cell_json`."""
-    return tuple(value) if isinstance(value, list) else value
 
 
 def coins_json(instance: Instance, config) -> list:
