@@ -1,0 +1,94 @@
+"""``coinsat improve FILE SOLUTION.json``: shorten a verified solution (``coinsat.search.improve``).
+
+The input solution is replayed first (an illegal one is refused, exit 2, naming the file).
+The answer is ``feasible`` with the best lower bound known — the static bound of
+``theory.reach`` on an exact window — or ``optimal`` only when that bound meets the length.
+Anytime: ``--progress`` prints every improvement to stderr as it is accepted, and
+``--checkpoint PATH`` rewrites PATH (atomically) with every improvement, each one replayed by
+``certify_solution`` first, so a run that is stopped keeps its best solution there.  ``-o`` is
+written once, at the end, like every command's (not after Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .common import add_limit_arguments, check_output_file, exit_code, limits_of, nonneg_int
+
+
+def add_parser(sub) -> None:
+    c = sub.add_parser("improve", help="shorten a verified solution (anytime local optimisation)")
+    c.add_argument("file")
+    c.add_argument("solution", help="JSON object with 'moves' (e.g. the output of construct --json)")
+    add_limit_arguments(c)
+    c.add_argument("--json", action="store_true", help="print one JSON object (the solve contract)")
+    c.add_argument("-o", "--output", metavar="PATH", help="also write the JSON object to PATH")
+    c.add_argument("--checkpoint", metavar="PATH", help="rewrite PATH with every verified improvement")
+    c.add_argument("--progress", action="store_true", help="print every improvement to stderr")
+    c.add_argument("--stretch-time", type=float, default=None, metavar="S", help="time for one stretch's local puzzle")
+    c.add_argument(
+        "--max-stretch", type=nonneg_int, default=None, metavar="N", help="longest stretch solved as a puzzle"
+    )
+    c.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from dataclasses import replace
+
+    from ..errors import InstanceError, UsageError
+    from ..io.atomic import write_atomic
+    from ..io.instance_format import read_instance
+    from ..io.solution_format import read_solution, result_to_json
+    from ..limits import enforced
+    from ..search.improve import ImproveOptions, improve, static_bound
+    from ..solution import verify
+    from .solve import emit
+
+    limits = limits_of(args)
+    for path in (args.output, args.checkpoint):
+        if path:
+            check_output_file(path, args.file, args.solution)
+    options = ImproveOptions()
+    if args.stretch_time is not None:
+        if not args.stretch_time > 0:
+            raise UsageError(f"--stretch-time must be > 0, not {args.stretch_time}")
+        options = replace(options, stretch_time=args.stretch_time)
+    if args.max_stretch is not None:
+        lengths = tuple(n for n in options.lengths if n <= args.max_stretch)
+        if not lengths:
+            raise UsageError(f"--max-stretch must be >= {min(options.lengths)}, not {args.max_stretch}")
+        options = replace(options, lengths=lengths)
+    with enforced(limits):
+        original = read_instance(args.file)
+        instance, solution = read_solution(original, args.solution)
+        verdict = verify(instance, solution, keep_trace=False)
+        if not verdict.ok:
+            where = f"step {verdict.step}" if verdict.step else "its end"
+            raise InstanceError(f"the solution is not legal ({where}: {verdict.reason})", args.solution, None)
+        bound = static_bound(original)
+
+        def on_step(better, step) -> None:
+            if args.progress:
+                print(f"improve: {step.length} moves ({step.rule}, {step.seconds:.1f} s)", file=sys.stderr)
+            if args.checkpoint:
+                obj = result_to_json(instance, _feasible(better, bound))
+                write_atomic(args.checkpoint, json.dumps(obj, indent=1) + "\n")
+
+        result = improve(
+            instance,
+            solution,
+            time_limit=limits.remaining(),
+            memory_limit=limits.memory_limit,
+            lower_bound=bound,
+            options=options,
+            on_step=on_step,
+        )
+    notes = [f"  improved from {len(solution)} moves in {len(result.stats['steps'])} steps"]
+    return emit(args, instance, result, result_to_json(instance, result), notes) or exit_code(result)
+
+
+def _feasible(solution, bound: int):
+    from ..result import Result, Status
+
+    return Result(Status.FEASIBLE, "improve", solution, min(bound, len(solution)))

@@ -1,0 +1,472 @@
+"""Shorten a verified solution (``coinsat improve``): an anytime local optimiser around the exact engines.
+
+A solution C_0 -> C_1 -> ... -> C_m is improved by rewrites that each keep it legal and
+never make it longer; every accepted rewrite is replayed move by move with
+``rules.check_move`` on the stretch it changes, and the final answer (and every solution
+handed to ``on_step``) goes through ``certify_solution`` like any engine's.
+
+The rewrites, cheapest first:
+
+* **repeats and one-move shortcuts** — a shortest path through the trace, where C_i -> C_j
+  costs 0 when C_i = C_j and 1 when one legal move turns C_i into C_j (j > i + 1); the
+  first goal placement on the way ends the solution;
+* **exchange** (encodings/sat.md, lemma P4, unlabeled coins): a coin dropped on p and lifted
+  again later is skipped, a "ghost" cell takes its place, and the moves in between that fill
+  the ghost are skipped too; applied only when the replay accepts the result;
+* **stretches** — the moves i+1..j are replaced by a shorter solution of the puzzle
+  C_i -> C_j posed on a small *local board*: the cells the stretch touches and their
+  neighbours within ``radius``, as a graph board, with the coins of C_i that lie on it.
+  Coins outside the local board are left out, which only removes support, so a solution of
+  the local puzzle is legal in the whole configuration (the cells it uses hold the same
+  coins in both).  The local puzzle is solved by ``spanbfs`` when it applies (<= 64 cells,
+  one colour class), by ``sat`` otherwise, with ``max_moves = j - i - 1``; a stretch is
+  skipped when its own lower bound (the coins that must change cell) leaves nothing to gain.
+  Stretch lengths grow (``lengths``) while the time lasts; the passes repeat while one of
+  them shortens the solution.
+
+What the answer proves: a verified solution, status ``feasible``, with the lower bound the
+caller knows (``lower_bound``) or the cheap fill-count bound; ``optimal`` only when the two
+meet.  A local puzzle's "bounded" says nothing about the whole puzzle and is never used as
+a bound.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from ..configuration import Configuration
+from ..errors import InternalError, UsageError
+from ..instance import Instance, make_instance
+from ..limits import Limits
+from ..result import Result, Status
+from ..rules import Move, check_move
+from ..solution import Solution, certify_solution
+from ..theory.reach import distance_bound, fill_count_bound
+from ..theory.reach import lower_bound as placement_lower_bound
+from ..theory.span import span_mask
+from .methods import get_method, inapplicable
+
+#: A configuration as one occupancy bitmask per colour class (the labels in sorted order).
+State = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ImproveOptions:
+    """How hard :func:`improve` tries: stretch lengths, the local board and the engines' budget."""
+
+    lengths: tuple[int, ...] = (3, 4, 6, 8, 12, 16, 24, 32, 48)
+    radii: tuple[int | None, ...] = (1, 2, None)
+    stretch_time: float = 5.0
+    max_local_cells: int = 400
+    methods: tuple[str, ...] = ("spanbfs", "sat")
+    passes: int = 1000
+
+    def __post_init__(self) -> None:
+        if not self.lengths or min(self.lengths) < 2:
+            raise UsageError("improve: stretch lengths must be >= 2")
+        if any(r is not None and r < 1 for r in self.radii) or not self.radii:
+            raise UsageError("improve: a local board's radius must be >= 1 (the stretch's own supports) or None")
+        if self.stretch_time <= 0:
+            raise UsageError("improve: the time per stretch must be > 0")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One accepted improvement: the new length, the rewrite that made it, when (seconds from the start)."""
+
+    length: int
+    rule: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class _Puzzle:
+    """What the rewrites read: the board, d, the colour classes, the start and the goal test."""
+
+    instance: Instance
+    labels: tuple[str, ...]
+    start: State
+    goals: frozenset[State]
+
+    @property
+    def board(self):
+        return self.instance.board
+
+    @property
+    def d(self) -> int:
+        return self.instance.d
+
+
+def _state(config: Configuration, labels: Sequence[str]) -> State:
+    masks = dict.fromkeys(labels, 0)
+    for c, lab in config.coins:
+        masks[lab] |= 1 << c
+    return tuple(masks[lab] for lab in labels)
+
+
+def _config(state: State, labels: Sequence[str]) -> Configuration:
+    return Configuration.from_masks(tuple(labels), state)
+
+
+def _apply(state: State, move: Move) -> State:
+    s, p = 1 << move.src, 1 << move.dst
+    return tuple(m ^ s ^ p if m & s else m for m in state)
+
+
+def _occupied(state: State) -> int:
+    occ = 0
+    for m in state:
+        occ |= m
+    return occ
+
+
+def _trace(start: State, moves: Sequence[Move]) -> list[State]:
+    trace = [start]
+    for mv in moves:
+        trace.append(_apply(trace[-1], mv))
+    return trace
+
+
+def _legal(puzzle: _Puzzle, state: State, move: Move) -> bool:
+    return check_move(puzzle.board, _config(state, puzzle.labels), move, puzzle.d) is None
+
+
+def _replays(puzzle: _Puzzle, start: State, moves: Sequence[Move], end: State) -> bool:
+    """rules.check_move accepts every move, and the moves lead from ``start`` to ``end``."""
+    config = _config(start, puzzle.labels)
+    for mv in moves:
+        if check_move(puzzle.board, config, mv, puzzle.d) is not None:
+            return False
+        config = config.moved(*mv)
+    return _state(config, puzzle.labels) == end
+
+
+# --- rewrite 1: repeats and one-move shortcuts ---------------------------------------------------
+
+
+def shortcut(puzzle: _Puzzle, moves: Sequence[Move], window: int = 4000) -> list[Move]:
+    """The shortest path through the trace with 0-cost repeats and 1-move shortcuts (module docstring).
+
+    A shortcut C_i -> C_j (j <= i + ``window``) is found through the keys "C minus one coin":
+    C_i - s = C_j - p means the move s -> p turns C_i into C_j; it is taken when check_move
+    accepts it.  The path ends at the first goal placement."""
+    trace = _trace(puzzle.start, moves)
+    end = next((k for k, st in enumerate(trace) if st in puzzle.goals), None)
+    if end is None:
+        raise InternalError("improve: the solution does not reach the goal")
+    trace = trace[: end + 1]
+    m = len(trace) - 1
+    inf = m + 1
+    dist = [inf] * (m + 1)
+    back: list[tuple[int, Move | None]] = [(-1, None)] * (m + 1)
+    dist[0] = 0
+    first: dict[State, int] = {}
+    for j, st in enumerate(trace):
+        first.setdefault(st, j)
+    # minus-one keys of the states in a sliding window ahead of i
+    keys: dict[tuple[int, State], list[tuple[int, int]]] = {}
+    added = 0
+    for i in range(m + 1):
+        while added <= min(m, i + window):
+            st = trace[added]
+            for k, mask in enumerate(st):
+                rest = mask
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    keys.setdefault((k, st[:k] + (mask ^ low,) + st[k + 1 :]), []).append((added, low))
+            added += 1
+        if i and trace[i] in first and first[trace[i]] < i and dist[first[trace[i]]] < dist[i]:
+            dist[i], back[i] = dist[first[trace[i]]], (first[trace[i]], None)
+        if dist[i] >= inf:
+            continue
+        if i < m and dist[i] + 1 < dist[i + 1]:
+            dist[i + 1], back[i + 1] = dist[i] + 1, (i, moves[i])
+        st = trace[i]
+        for k, mask in enumerate(st):
+            rest = mask
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                for j, bit in keys.get((k, st[:k] + (mask ^ low,) + st[k + 1 :]), ()):
+                    if j <= i + 1 or j > i + window or dist[i] + 1 >= dist[j] or bit == low:
+                        continue
+                    mv = Move(low.bit_length() - 1, bit.bit_length() - 1)
+                    if _legal(puzzle, st, mv):
+                        dist[j], back[j] = dist[i] + 1, (i, mv)
+    path: list[Move] = []
+    j = m
+    while j > 0:
+        j, taken = back[j]
+        if taken is not None:
+            path.append(taken)
+    path.reverse()
+    return path
+
+
+# --- rewrite 2: the exchange of lemma P4 ---------------------------------------------------------
+
+
+def exchange(puzzle: _Puzzle, moves: Sequence[Move]) -> list[Move]:
+    """Apply lemma P4's exchange wherever the replay accepts it (unlabeled coins only)."""
+    if len(puzzle.labels) != 1:
+        return list(moves)
+    out = list(moves)
+    t = 0
+    while t < len(out):
+        rewritten = _exchange_at(puzzle, out, t)
+        if rewritten is None:
+            t += 1
+        else:
+            out = rewritten
+            t = max(t - 1, 0)
+    return out
+
+
+def _exchange_at(puzzle: _Puzzle, moves: list[Move], t: int) -> list[Move] | None:
+    src, p = moves[t]
+    later = next((u for u in range(t + 1, len(moves)) if moves[u].src == p), None)
+    if later is None:
+        return None
+    ghost = src
+    kept: list[Move] = []
+    for mv in moves[t + 1 : later]:
+        if mv.dst == ghost:
+            ghost = mv.src
+        else:
+            kept.append(mv)
+    q = moves[later].dst
+    if q != ghost:
+        kept.append(Move(ghost, q))
+    trace_start = _trace(puzzle.start, moves[:t])[-1]
+    end = _trace(trace_start, moves[t : later + 1])[-1]
+    if not _replays(puzzle, trace_start, kept, end):
+        return None
+    return moves[:t] + kept + moves[later + 1 :]
+
+
+# --- rewrite 3: stretches solved as local puzzles ------------------------------------------------
+
+
+def _local_cells(puzzle: _Puzzle, a: State, stretch: Sequence[Move], radius: int | None) -> list[int]:
+    """The cells within ``radius`` of those the stretch touches; ``None``: every cell of the board
+    that the span of ``a`` reaches (on the square grid with d >= 2 no coin ever leaves it)."""
+    board = puzzle.board
+    if radius is None:
+        span = span_mask(board, _occupied(a), puzzle.d)
+        return [c for c in range(board.size) if span >> c & 1]
+    touched = {c for mv in stretch for c in mv}
+    dist = board.distances_from(touched) if len(touched) * 50 > board.size else None
+    if dist is not None:
+        return [c for c in range(board.size) if dist[c] is not None and dist[c] <= radius]
+    cells, frontier = set(touched), set(touched)
+    for _ in range(radius):
+        frontier = {n for c in frontier for n in board.neighbours[c]} - cells
+        cells |= frontier
+    return sorted(cells)
+
+
+def _local_puzzle(puzzle: _Puzzle, cells: list[int], a: State, b: State) -> Instance:
+    board = puzzle.board
+    on = set(cells)
+    edges = [(c, n) for c in cells for n in board.neighbours[c] if n in on and c < n]
+
+    def placement(state: State) -> dict[int, str]:
+        return {c: lab for lab, mask in zip(puzzle.labels, state) for c in cells if mask >> c & 1}
+
+    return make_instance(
+        "graph",
+        placement(a),
+        placement(b),
+        adjacency=puzzle.d,
+        edges=edges,
+        cells=cells,
+        name="stretch",
+    )
+
+
+def _change_bound(a: State, b: State) -> int:
+    """Moves the local puzzle a -> b needs at least: one per cell of b not holding its label in a."""
+    return sum((mb & ~ma).bit_count() for ma, mb in zip(a, b))
+
+
+@dataclass(frozen=True)
+class LocalAnswer:
+    """What one local puzzle gave: a shorter replacement (or None) and the local lower bound proven."""
+
+    moves: list[Move] | None
+    lower_bound: int | None
+
+
+def solve_stretch(
+    puzzle: _Puzzle, a: State, stretch: Sequence[Move], radius: int | None, options: ImproveOptions, limits: Limits
+) -> LocalAnswer:
+    """A shorter replacement of ``stretch`` (from state ``a``), if the local puzzle has one in time."""
+    b = _trace(a, stretch)[-1]
+    length = len(stretch)
+    if _change_bound(a, b) >= length:
+        return LocalAnswer(None, length)
+    cells = _local_cells(puzzle, a, stretch, radius)
+    if len(cells) > options.max_local_cells:
+        return LocalAnswer(None, None)
+    local = _local_puzzle(puzzle, cells, a, b)
+    for name in options.methods:
+        if inapplicable(name, local) is not None:
+            continue
+        left = limits.remaining()
+        budget = options.stretch_time if left is None else min(options.stretch_time, left)
+        if budget <= 0.05:
+            break
+        result = get_method(name)(local, max_moves=length - 1, time_limit=budget, memory_limit=limits.memory_limit)
+        if result.solution is None or len(result.solution) >= length:
+            return LocalAnswer(None, result.lower_bound)
+        coords = local.board.coords
+        found = [Move(int(coords[s]), int(coords[p])) for s, p in result.solution.moves]  # type: ignore[call-overload]
+        if not _replays(puzzle, a, found, b):
+            raise InternalError(f"improve: engine {name!r} gave a stretch that rules.py rejects")
+        return LocalAnswer(found, result.lower_bound)
+    return LocalAnswer(None, None)
+
+
+def _whole_is_exact(puzzle: _Puzzle) -> bool:
+    """The local puzzle of the whole solution on span(start) *is* the puzzle: the board is exact (no
+    solution leaves span(start), Lemma "span monotone") and the goal has one placement."""
+    return puzzle.board.exact and len(puzzle.goals) == 1
+
+
+def stretch_pass(
+    puzzle: _Puzzle,
+    moves: list[Move],
+    length: int,
+    radius: int | None,
+    options: ImproveOptions,
+    limits: Limits,
+    on_change: Callable[[list[Move], str], None],
+    on_bound: Callable[[int], None],
+) -> list[Move]:
+    """Slide a window of ``length`` moves over the solution (half-overlapping), replacing what shrinks.
+
+    When the stretch is the whole solution on span(start) of an exact puzzle, the local
+    engine's lower bound holds for every solution and goes to ``on_bound``."""
+    i = 0
+    state = puzzle.start
+    step = max(1, length // 2)
+    while i + length <= len(moves) and limits.exceeded() is None:
+        stretch = moves[i : i + length]
+        answer = solve_stretch(puzzle, state, stretch, radius, options, limits)
+        if radius is None and i == 0 and length == len(moves) and answer.lower_bound is not None:
+            if _whole_is_exact(puzzle) and puzzle.start == state:
+                on_bound(answer.lower_bound)
+        if answer.moves is not None:
+            moves = moves[:i] + answer.moves + moves[i + length :]
+            on_change(moves, f"stretch of {length} -> {len(answer.moves)} (radius {radius or 'span'})")
+            continue
+        for mv in moves[i : i + step]:
+            state = _apply(state, mv)
+        i += step
+    return moves
+
+
+def static_bound(instance: Instance) -> int:
+    """The best cheap lower bound for every solution: the fill count, the lattice distance bound, and
+    the span-layer placement bound when the window is exact (then it holds for all solutions)."""
+    bounds = [fill_count_bound(instance), distance_bound(instance) or 0]
+    if instance.board.exact:
+        bounds.append(placement_lower_bound(instance) or 0)
+    return max(bounds)
+
+
+# --- the loop -----------------------------------------------------------------------------------
+
+
+def improve(
+    instance: Instance,
+    solution: Solution,
+    *,
+    time_limit: float | None = None,
+    memory_limit: int | None = None,
+    lower_bound: int = 0,
+    options: ImproveOptions | None = None,
+    on_step: Callable[[Solution, Step], None] | None = None,
+) -> Result:
+    """Shorten ``solution`` (a solution of ``instance``) within the limits (module docstring).
+
+    ``on_step`` receives every shorter solution, already replayed by ``certify_solution``."""
+    options = options or ImproveOptions()
+    t0 = time.perf_counter()
+    limits = Limits(time_limit, memory_limit)
+    certify_solution(instance, solution, "improve (input)")
+    labels = instance.start.labels
+    puzzle = _Puzzle(
+        instance, labels, _state(instance.start, labels), frozenset(_state(g, labels) for g in instance.goal_set)
+    )
+    bound = max(lower_bound, fill_count_bound(instance))
+    best = list(solution.moves)
+    steps: list[Step] = []
+
+    def accept(moves: list[Move], rule: str) -> None:
+        nonlocal best
+        if len(moves) < len(best):
+            best = list(moves)
+            step = Step(len(best), rule, time.perf_counter() - t0)
+            steps.append(step)
+            if on_step is not None:
+                on_step(certify_solution(instance, Solution(tuple(best)), "improve"), step)
+
+    def cheap(moves: list[Move]) -> list[Move]:
+        while True:
+            before = len(moves)
+            moves = shortcut(puzzle, moves)
+            accept(moves, "repeats and one-move shortcuts")
+            moves = exchange(puzzle, moves)
+            accept(moves, "exchange (lemma P4)")
+            if len(moves) == before or limits.exceeded() is not None:
+                return moves
+
+    def raise_bound(proven: int) -> None:
+        nonlocal bound
+        bound = max(bound, proven)
+
+    try:
+        _search(puzzle, best, lambda: bound, options, limits, accept, cheap, raise_bound)
+        stopped = limits.exceeded() or ""
+    except KeyboardInterrupt:  # the best solution so far is the answer (the command exits 3)
+        stopped = "interrupted"
+    final = certify_solution(instance, Solution(tuple(best)), "improve")
+    status = Status.OPTIMAL if bound >= len(final) else Status.FEASIBLE
+    return Result(
+        status,
+        "improve",
+        final,
+        len(final) if status is Status.OPTIMAL else bound,
+        None,
+        time.perf_counter() - t0,
+        {
+            "input_length": len(solution),
+            "steps": [(s.length, s.rule, round(s.seconds, 3)) for s in steps],
+            "stopped": stopped,
+        },
+    )
+
+
+def _search(puzzle, moves, bound, options, limits, accept, cheap, on_bound) -> None:
+    """The passes: cheap rewrites, then stretches of growing length on growing local boards."""
+    moves = cheap(moves)
+    for radius in options.radii:
+        for _ in range(options.passes):
+            if len(moves) <= bound() or limits.exceeded() is not None:
+                break
+            before = len(moves)
+            # the whole solution is the last stretch (on span(start) it is the puzzle itself)
+            for length in sorted({min(n, len(moves)) for n in options.lengths} | {len(moves)}):
+                if limits.exceeded() is not None or length < 2:
+                    break
+                moves = stretch_pass(puzzle, moves, length, radius, options, limits, accept, on_bound)
+                moves = cheap(moves)
+            if len(moves) == before:
+                break
+
+
+__all__ = ["ImproveOptions", "LocalAnswer", "Step", "exchange", "improve", "shortcut", "solve_stretch", "static_bound"]

@@ -1,0 +1,167 @@
+"""``coinsat improve``: never an illegal or longer solution, planted detours removed, honest statuses."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from coinsat.cli import main
+from coinsat.families import vdiag
+from coinsat.io.instance_format import read_instance
+from coinsat.io.solution_format import result_to_json
+from coinsat.result import Status
+from coinsat.rules import legal_moves
+from coinsat.search.improve import ImproveOptions, exchange, improve, shortcut, static_bound
+from coinsat.search.improve import _Puzzle as Puzzle
+from coinsat.search.improve import _state as state_of
+from coinsat.solution import Solution, verify
+from coinsat.solve import solve
+
+from .strategies import instances
+
+FAST = ImproveOptions(lengths=(3, 4, 6), radii=(1, None), stretch_time=0.5)
+
+
+def _walk(instance, rng: random.Random, steps: int) -> Solution:
+    """A random walk of legal moves from the start (it may revisit configurations)."""
+    config, moves = instance.start, []
+    for _ in range(steps):
+        legal = legal_moves(instance.board, config, instance.d)
+        if not legal:
+            break
+        mv = rng.choice(legal)
+        moves.append(mv)
+        config = config.moved(*mv)
+    return Solution(tuple(moves))
+
+
+def _end(instance, walk: Solution):
+    config = instance.start
+    for mv in walk.moves:
+        config = config.moved(*mv)
+    return config
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances(max_coins=5), st.integers(0, 10**6), st.integers(1, 14))
+def test_improve_never_returns_an_illegal_or_longer_solution(base, seed, steps):
+    walk = _walk(base, random.Random(seed), steps)
+    if not walk.moves:
+        return
+    instance = replace(base, goal=_end(base, walk))
+    result = improve(instance, walk, time_limit=5, options=FAST)
+    assert result.solution is not None
+    assert verify(instance, result.solution).ok
+    assert len(result.solution) <= len(walk)
+    exact = solve(instance, "bfs", time_limit=10)
+    if exact.status is Status.OPTIMAL:
+        assert exact.lower_bound is not None and len(result.solution) >= exact.lower_bound
+        if result.status is Status.OPTIMAL:
+            assert len(result.solution) == exact.lower_bound
+    assert result.lower_bound is not None and result.lower_bound <= len(result.solution)
+
+
+def _detour(instance, config):
+    """Two legal moves from ``config`` that come back to it (s -> p, then p -> s)."""
+    for mv in legal_moves(instance.board, config, instance.d):
+        after = config.moved(*mv)
+        back = (mv.dst, mv.src)
+        if any(tuple(m) == back for m in legal_moves(instance.board, after, instance.d)):
+            return [mv, type(mv)(*back)]
+    return None
+
+
+def test_a_planted_detour_is_removed():
+    instance = read_instance("instances/paper/h-to-o.toml")
+    best = solve(instance, "bfs")
+    assert best.status is Status.OPTIMAL and best.solution is not None
+    moves = list(best.solution.moves)
+    config = instance.start
+    for mv in moves[:2]:
+        config = config.moved(*mv)
+    detour = _detour(instance, config)
+    assert detour is not None
+    planted = Solution(tuple(moves[:2] + detour + detour + moves[2:]))
+    assert verify(instance, planted).ok and len(planted) == len(moves) + 4
+    result = improve(instance, planted, time_limit=20, options=FAST)
+    assert result.solution is not None and verify(instance, result.solution).ok
+    assert len(result.solution) == len(moves)
+
+
+def test_shortcut_takes_one_move_for_two_of_the_same_coin():
+    instance = read_instance("instances/paper/h-to-o.toml")
+    best = solve(instance, "bfs")
+    assert best.solution is not None
+    labels = instance.start.labels
+    puzzle = Puzzle(instance, labels, state_of(instance.start, labels), frozenset({state_of(instance.goal, labels)}))
+    # s -> p then p -> q is one move s -> q when legal (lemma P3); plant it where it is
+    moves = list(best.solution.moves)
+    first = moves[0]
+    config = instance.start.moved(*first)
+    for mv in legal_moves(instance.board, config, instance.d):
+        if mv.src == first.dst and mv.dst != first.src:
+            two = [first, mv, type(mv)(mv.dst, first.dst)]
+            if verify(instance, Solution(tuple(two + moves[1:]))).ok:
+                out = shortcut(puzzle, two + moves[1:])
+                assert len(out) <= len(moves) and verify(instance, Solution(tuple(out))).ok
+                return
+    raise AssertionError("no planted pattern found")
+
+
+def test_exchange_keeps_solutions_legal_on_constructed_output():
+    from coinsat.constructive import construct
+
+    built, result = construct(vdiag(2, 1, "nwse"))
+    assert result.solution is not None
+    labels = built.start.labels
+    puzzle = Puzzle(
+        built, labels, state_of(built.start, labels), frozenset(state_of(g, labels) for g in built.goal_set)
+    )
+    out = exchange(puzzle, list(result.solution.moves))
+    assert verify(built, Solution(tuple(out))).ok
+    assert len(out) < len(result.solution)  # construct's output has dropped-and-lifted coins
+
+
+def test_the_whole_stretch_proves_optimality_on_an_exact_window():
+    from coinsat.constructive import construct
+
+    built, constructed = construct(vdiag(1, 1, "swne"))
+    assert constructed.solution is not None and len(constructed.solution) > 13
+    result = improve(built, constructed.solution, time_limit=60, options=FAST)
+    # README: V(1,1) -> SW-NE needs 13 moves; the bound comes from spanbfs on the whole puzzle
+    assert result.status is Status.OPTIMAL and result.length == 13 and result.lower_bound == 13
+    assert static_bound(built) < 13
+
+
+def test_cli_improve_writes_a_verified_solution(tmp_path, capsys):
+    from coinsat.constructive import construct
+
+    instance = vdiag(1, 1, "nwse")
+    built, result = construct(instance)
+    src = tmp_path / "v11.toml"
+    from coinsat.io.instance_format import write_instance
+
+    write_instance(instance, src)
+    sol = tmp_path / "built.json"
+    sol.write_text(json.dumps(result_to_json(built, result)))
+    out, ckpt = tmp_path / "out.json", tmp_path / "ckpt.json"
+    code = main(["improve", str(src), str(sol), "--time-limit", "30", "-o", str(out), "--checkpoint", str(ckpt)])
+    assert code == 0
+    obj = json.loads(out.read_text())
+    assert obj["status"] in ("feasible", "optimal") and obj["length"] <= len(result.solution or ())
+    assert main(["verify", str(src), str(out)]) == 0
+    assert main(["verify", str(src), str(ckpt)]) == 0
+    capsys.readouterr()
+
+
+def test_cli_improve_refuses_an_illegal_solution(tmp_path, capsys):
+    src = "instances/paper/h-to-o.toml"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"moves": [[[0, 0], [5, 5]]]}))
+    assert main(["improve", src, str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "bad.json" in err and "not legal" in err and "Traceback" not in err
