@@ -16,13 +16,9 @@ a bijection onto {0, ..., C(n, k) - 1} (the combinatorial number system).
 Unranking takes, for i = k down to 1, the largest c with C(c, i) <= r and
 subtracts C(c, i): one ``searchsorted`` per coin over a column of the table.
 
-**Insertion.**  A move turns C into R + p with R = C - s; the rank of R + p,
-with m = |{r in R : r < p}|, is
-
-    sum_{i <= m} C(r_i, i) + C(p, m + 1) + sum_{i > m} C(r_i, i + 1),
-
-so a table of the two partial sums of R (``insertion_table``) gives the rank
-of every successor with two lookups (used by ``rankbfs``).
+**Successors.**  A move changes two cells, so the rank of C - s + p follows
+from the rank of C and prefix sums of C's terms (the coins between s and p move
+one place): ``rankbfs._Ranks``, three lookups per successor.
 """
 
 from __future__ import annotations
@@ -74,18 +70,6 @@ class Colex:
             coins[:, i - 1] = c
             r -= self._cols[i][c]
         return coins
-
-    def insertion_table(self, rest: np.ndarray) -> np.ndarray:
-        """``T[j, m]`` = rank of rest_j + p minus C(p, m + 1), for a p with m cells of row j
-        below it (``rest`` has shape (N, k - 1), rows ascending; result (N, k))."""
-        N, k = rest.shape[0], self.k
-        low = np.zeros((N, k), dtype=U64)  # sum_{i <= m} C(r_i, i)
-        high = np.zeros((N, k), dtype=U64)  # sum_{i > m} C(r_i, i + 1)
-        for i in range(1, k):
-            low[:, i] = low[:, i - 1] + self._cols[i][rest[:, i - 1]]
-        for i in range(k - 2, -1, -1):
-            high[:, i] = high[:, i + 1] + self._cols[i + 2][rest[:, i]]
-        return low + high
 
 
 def to_words(coins: np.ndarray, words: int) -> np.ndarray:

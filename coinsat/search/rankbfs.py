@@ -239,12 +239,13 @@ class Space:
         gw = to_words(self.goals, self.kernel.W)
         spans = self.kernel.span(gw)
         spans = np.unique(spans.T, axis=0).T if spans.shape[1] else spans
-        if spans.shape[1] > 16:  # too many: their common part is a weaker, still sound target
+        every = spans.shape[1] <= 16  # the target is "one of the goal spans", as in spanbfs
+        if not every:  # too many: their common part is a weaker, still sound target
             spans = np.bitwise_and.reduce(spans, axis=1, keepdims=True)
         self.need = [spans[:, i : i + 1] for i in range(spans.shape[1])] if prune else []
         self.prune = prune
         self.upper_bound = upper_bound
-        budget = edge_budget(instance) if prune else None
+        budget = edge_budget(instance) if prune and every else None
         # the edges C - s may have if span(C - s) is to contain a goal span (module docstring)
         self.rest_edges = None if budget is None else budget - 2
         self.goal_words = [gw[:, i : i + 1] for i in range(gw.shape[1])]
@@ -263,89 +264,46 @@ class Space:
         return _unique(np.concatenate(out))
 
     def _expand_chunk(self, ranks: np.ndarray) -> np.ndarray:
+        """Successor ranks of one chunk (with repeats removed).
+
+        Per coin j of every state: the span test on C - c_j (held coins and the edge budget
+        first, the closure only for the rest), the destinations as one bitboard, then the
+        ranks by the shift formula (``_Ranks``)."""
         K, colex = self.kernel, self.colex
-        coins = colex.unrank(ranks)
-        words = to_words(coins, K.W)
-        N, k = ranks.size, self.k
-        cols = np.arange(N)
+        coins = np.ascontiguousarray(colex.unrank(ranks).T)  # (k, N): coin j of every state
+        words = to_words(coins.T, K.W)
+        k, W = self.k, K.W
+        sbits = np.left_shift(ONE, (coins & 63).astype(U64))  # (k, N)
+        onehot = [(coins[j] >> 6)[None, :] == np.arange(W)[:, None] for j in range(k)] if W > 1 else None
+        ranked = _Ranks(colex, coins, ranks)
         if self.need:
-            nbr = K.nbr[:, coins]  # (W, N, k): the neighbours of each coin
-            deg = (
-                np.bitwise_count(nbr & words[:, :, None]).sum(axis=0)
-                if K.W > 1
-                else np.bitwise_count(nbr[0] & words[0, :, None])
-            )
+            deg = np.stack([K.count0(K.nbr[:, coins[j]] & words) for j in range(k)])  # (k, N)
             held = deg >= (K.d if K.d is not None else 1 << 30)
             if self.rest_edges is not None:
-                edges = deg.sum(axis=1, dtype=np.int64) // 2
-                too_tight = edges[:, None] - deg > self.rest_edges
-        rows, dests, removed = [], [], []
+                too_tight = deg.sum(axis=0, dtype=np.int64) // 2 - deg > self.rest_edges
+        out = []
         for j in range(k):
-            s = coins[:, j]
-            sw, sbit = s >> 6, np.left_shift(ONE, (s & 63).astype(U64))
-            rest = words.copy()
-            rest[sw, cols] &= ~sbit
-            idx = cols
+            sb = sbits[j][None, :] if onehot is None else np.where(onehot[j], sbits[j][None, :], U64(0))
+            rest = words & ~sb
+            idx = None
             if self.need:
                 # s held by >= d coins of C - s lies in span(C - s), so span(C - s) = span(C),
                 # a kept state's span; C - s with too many edges cannot span a goal span
                 # (Lemma P); only the other columns need their closure
-                keep = held[:, j].copy()
-                free = ~keep if self.rest_edges is None else ~keep & ~too_tight[:, j]
-                if free.any():
-                    f = cols[free]
-                    back = np.zeros((K.W, f.size), dtype=U64)
-                    back[sw[f], np.arange(f.size)] = sbit[f]
-                    keep[f] = K.spans_one_of(rest[:, f], self.need, back)
-                idx = cols[keep]
+                keep = held[j].copy()
+                free = ~keep if self.rest_edges is None else ~keep & ~too_tight[j]
+                f = np.flatnonzero(free)
+                if f.size:
+                    keep[f] = K.spans_one_of(rest[:, f], self.need, sb[:, f])
+                idx = np.flatnonzero(keep)
                 if idx.size == 0:
                     continue
-                rest = rest[:, idx]
-            dest = K.supported(rest) & ~rest & K.full
-            dest[sw[idx], np.arange(idx.size)] &= ~sbit[idx]
-            bits = np.unpackbits(np.ascontiguousarray(dest.T).view(np.uint8), bitorder="little")
-            row, p = np.nonzero(bits.reshape(idx.size, -1))
-            rows.append(idx[row])
-            dests.append(p)
-            removed.append(np.full(row.size, j, dtype=np.int64))
-        if not rows:
-            return np.zeros(0, dtype=U64)
-        return _unique(
-            self._successor_ranks(coins, words, np.concatenate(rows), np.concatenate(dests), np.concatenate(removed))
-        )
-
-    def _successor_ranks(
-        self, coins: np.ndarray, words: np.ndarray, row: np.ndarray, p: np.ndarray, j: np.ndarray
-    ) -> np.ndarray:
-        """Rank of C - c_j + p for each triple (C = coins[row]), by the insertion formula
-        of rank.py written with prefix sums of C's own terms (1-based i and j below):
-        P[t] = sum_{i<=t} C(c_i, i), Q[t] = sum_{2<=i<=t} C(c_i, i-1), S[t] = sum_{i>=t} C(c_i, i),
-        S2[t] = sum_{i>=t} C(c_i, i+1); with m = |{c in C - c_j : c < p}|, the rank is
-        C(p, m+1) + P[m] + S2[m+1] - S2[j] + S[j+1] when m < j, and
-        C(p, m+1) + P[j-1] + Q[m+1] - Q[j] + S[m+2] otherwise (uint64 arithmetic wraps exactly)."""
-        K, B, k = self.kernel, self.colex.binom, self.k
-        N = coins.shape[0]
-        i = np.arange(1, k + 1)
-        own = B[coins, i]  # C(c_i, i)
-        up = B[coins, i + 1]  # C(c_i, i + 1)
-        dn = B[coins, i - 1]  # C(c_i, i - 1)
-        z = np.zeros((N, 1), dtype=U64)
-        zz = np.zeros((N, 2), dtype=U64)
-        P = np.concatenate([z, np.cumsum(own, axis=1, dtype=U64)], axis=1)  # P[t], t = 0..k
-        Q = np.concatenate([zz, np.cumsum(dn[:, 1:], axis=1, dtype=U64)], axis=1)  # Q[t], t = 0..k (Q[0] = Q[1] = 0)
-        S = np.concatenate([np.cumsum(own[:, ::-1], axis=1, dtype=U64)[:, ::-1], zz], axis=1)  # S[t] at column t - 1
-        S2 = np.concatenate([np.cumsum(up[:, ::-1], axis=1, dtype=U64)[:, ::-1], zz], axis=1)
-        below = K.below[:, p] & words[:, row]
-        m = K.count0(below).astype(np.int64) - (coins[row, j] < p)
-        jj = j + 1  # 1-based
-        early = m < jj
-        w = k + 1  # row width of S, S2 (t = 1 .. k + 2 at columns 0 .. k + 1)
-        Pk = P.ravel()
-        base1, base2 = row * (k + 1), row * (k + 2)
-        Sf, S2f, Qf = S.ravel(), S2.ravel(), np.concatenate([Q, z], axis=1).ravel()
-        a = Pk[base1 + m] + S2f[base2 + m] - S2f[base2 + jj - 1] + Sf[base2 + np.minimum(jj, w)]
-        b = Pk[base1 + jj - 1] + Qf[base2 + m + 1] - Qf[base2 + jj] + Sf[base2 + np.minimum(m + 1, w)]
-        return B[p, m + 1] + np.where(early, a, b)
+                rest, sb = rest[:, idx], sb[:, idx]
+            dest = K.supported(rest) & ~rest & ~sb & K.full
+            row, p = _set_bits(dest)
+            if row.size:
+                out.append(ranked.successors(j, row if idx is None else idx[row], p, rest[:, row], K.below))
+        return _unique(np.concatenate(out)) if out else np.zeros(0, dtype=U64)
 
     def heuristic(self, ranks: np.ndarray) -> np.ndarray:
         """h of every state (module docstring), int64; a large value when a goal cell is out of reach."""
@@ -376,6 +334,67 @@ class Space:
             go = (left[a] > 0) & ~stuck
             active, layer, empty = a[go], grown[:, go], empty[:, go]
         return h
+
+
+#: _BYTE_BITS[v, t]: the t-th set bit of the byte v; _BYTE_COUNT[v]: how many
+_BYTE_COUNT = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
+_BYTE_BITS = np.array([[b for b in range(8) if v >> b & 1] + [0] * (8 - bin(v).count("1")) for v in range(256)])
+
+
+def _set_bits(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(column, cell) of every set bit of the bitboards m (W, N): the nonzero bytes first,
+    then each byte's bits from a table (an eighth of the scan of one byte per bit)."""
+    W, N = m.shape
+    flat = np.ascontiguousarray(m.T).view(np.uint8).ravel()  # byte b of column i at i * 8W + b
+    nz = np.flatnonzero(flat)
+    values = flat[nz]
+    counts = _BYTE_COUNT[values]
+    total = int(counts.sum())
+    at = np.repeat(nz, counts)
+    first = np.cumsum(counts) - counts
+    t = np.arange(total) - np.repeat(first, counts)
+    bit = _BYTE_BITS[np.repeat(values, counts), t]
+    col, byte = np.divmod(at, 8 * W)
+    return col, byte * 8 + bit
+
+
+class _Ranks:
+    """Ranks of the successors C - c_j + p of a chunk of states from the rank of C.
+
+    With p landing after m coins of C - c_j (1-based positions; D_i = C(c_i, i) - C(c_i, i-1),
+    U_i = C(c_i, i+1) - C(c_i, i)): if p > c_j the coins c_{j+1} .. c_{m+1} move one place
+    down, if p < c_j the coins c_{m+1} .. c_{j-1} one place up, so
+
+        rank(C - c_j + p) = rank(C) - C(c_j, j) + C(p, m + 1) - (PD[m+1] - PD[j])   (p > c_j)
+                          = rank(C) - C(c_j, j) + C(p, m + 1) + (PU[j-1] - PU[m])   (p < c_j)
+
+    with PD, PU the prefix sums of D and U (uint64 arithmetic wraps, the result is exact)."""
+
+    def __init__(self, colex: Colex, coins: np.ndarray, ranks: np.ndarray):
+        k, N = coins.shape
+        B = colex.binom
+        self.k, self.flat = k, B.ravel()
+        self.width = B.shape[1]
+        own = [B[coins[i], i + 1] for i in range(k)]
+        PD = [np.zeros(N, dtype=U64)]
+        PU = [np.zeros(N, dtype=U64)]
+        for i in range(k):
+            PD.append(PD[-1] + own[i] - B[coins[i], i])
+            PU.append(PU[-1] + B[coins[i], i + 2] - own[i])
+        self.PD = np.ascontiguousarray(np.stack(PD, axis=1)).ravel()  # PD[t] of state r at r * (k + 1) + t
+        self.PU = np.ascontiguousarray(np.stack(PU, axis=1)).ravel()
+        self.coins, self.ranks, self.own = coins, ranks, own
+
+    def successors(self, j: int, row: np.ndarray, p: np.ndarray, rest: np.ndarray, below: np.ndarray) -> np.ndarray:
+        """Ranks for the moves (row: state, p: destination) of coin j; ``rest`` = the bitboards
+        of C - c_j of those rows."""
+        m = np.bitwise_count(below[:, p] & rest).sum(axis=0, dtype=np.int64)
+        base = self.ranks[row] - self.own[j][row] + self.flat[p * self.width + m + 1]
+        late = p > self.coins[j][row]
+        r1 = row * (self.k + 1)
+        up = self.PU[r1 + j] - self.PU[r1 + m]  # PU[j-1] with 1-based j is PU[j] here
+        down = self.PD[r1 + m + 1] - self.PD[r1 + j + 1]
+        return np.where(late, base - down, base + up)
 
 
 def solve_rankbfs(
@@ -460,6 +479,10 @@ def _forward(
 
     if np.isin(space.goal_ranks, start).any():
         return end("found", [])
+    if space.need and not space.kernel.spans_one_of(to_words(space.colex.unrank(start), space.kernel.W), space.need)[0]:
+        # the expansion assumes every state it expands spans a goal span (held coins keep
+        # it); a start that does not has no successor that does
+        return end("empty") if horizon is None or horizon > 0 else end("horizon")
     try:
         while True:
             if horizon is not None and depth >= horizon:
