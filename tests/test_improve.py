@@ -23,7 +23,7 @@ from coinsat.solve import solve
 
 from .strategies import instances
 
-FAST = ImproveOptions(lengths=(3, 4, 6), radii=(1, None), stretch_time=0.5)
+FAST = ImproveOptions(lengths=(3, 4, 6), radii=(1, None), stretch_time=0.5, final_time=2.0)
 
 
 def _walk(instance, rng: random.Random, steps: int) -> Solution:

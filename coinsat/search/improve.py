@@ -61,6 +61,8 @@ class ImproveOptions:
     stretch_time: float = 5.0
     max_local_cells: int = 400
     methods: tuple[str, ...] = ("spanbfs", "sat")
+    #: seconds for the last stretch, the whole solution on span(start) (default: all that is left)
+    final_time: float = float("inf")
     passes: int = 1000
 
     def __post_init__(self) -> None:
@@ -301,9 +303,16 @@ class LocalAnswer:
 
 
 def solve_stretch(
-    puzzle: _Puzzle, a: State, stretch: Sequence[Move], radius: int | None, options: ImproveOptions, limits: Limits
+    puzzle: _Puzzle,
+    a: State,
+    stretch: Sequence[Move],
+    radius: int | None,
+    options: ImproveOptions,
+    limits: Limits,
+    seconds: float | None = None,
 ) -> LocalAnswer:
-    """A shorter replacement of ``stretch`` (from state ``a``), if the local puzzle has one in time."""
+    """A shorter replacement of ``stretch`` (from state ``a``), if the local puzzle has one within
+    ``seconds`` (default ``options.stretch_time``; never past the limits)."""
     b = _trace(a, stretch)[-1]
     length = len(stretch)
     if _change_bound(a, b) >= length:
@@ -316,10 +325,16 @@ def solve_stretch(
         if inapplicable(name, local) is not None:
             continue
         left = limits.remaining()
-        budget = options.stretch_time if left is None else min(options.stretch_time, left)
+        own = options.stretch_time if seconds is None else seconds
+        budget = own if left is None else min(own, left)
         if budget <= 0.05:
             break
-        result = get_method(name)(local, max_moves=length - 1, time_limit=budget, memory_limit=limits.memory_limit)
+        result = get_method(name)(
+            local,
+            max_moves=length - 1,
+            time_limit=None if budget == float("inf") else budget,
+            memory_limit=limits.memory_limit,
+        )
         if result.solution is None or len(result.solution) >= length:
             return LocalAnswer(None, result.lower_bound)
         coords = local.board.coords
@@ -345,6 +360,7 @@ def stretch_pass(
     limits: Limits,
     on_change: Callable[[list[Move], str], None],
     on_bound: Callable[[int], None],
+    seconds: float | None = None,
 ) -> list[Move]:
     """Slide a window of ``length`` moves over the solution (half-overlapping), replacing what shrinks.
 
@@ -355,7 +371,7 @@ def stretch_pass(
     step = max(1, length // 2)
     while i + length <= len(moves) and limits.exceeded() is None:
         stretch = moves[i : i + length]
-        answer = solve_stretch(puzzle, state, stretch, radius, options, limits)
+        answer = solve_stretch(puzzle, state, stretch, radius, options, limits, seconds)
         if radius is None and i == 0 and length == len(moves) and answer.lower_bound is not None:
             if _whole_is_exact(puzzle) and puzzle.start == state:
                 on_bound(answer.lower_bound)
@@ -452,12 +468,14 @@ def improve(
 
 
 def _search(puzzle, moves, bound, options, limits, accept, cheap, on_bound) -> None:
-    """The passes: cheap rewrites, then stretches of growing length on growing local boards."""
+    """The passes: cheap rewrites, then stretches of growing length on growing local boards; last,
+    the whole solution as one stretch on span(start) with all the time that is left (on an exact
+    window that is the puzzle itself, and the engine's answer proves a lower bound)."""
     moves = cheap(moves)
     for radius in options.radii:
         for _ in range(options.passes):
             if len(moves) <= bound() or limits.exceeded() is not None:
-                break
+                return
             before = len(moves)
             # the whole solution is the last stretch (on span(start) it is the puzzle itself)
             for length in sorted({min(n, len(moves)) for n in options.lengths} | {len(moves)}):
@@ -467,6 +485,13 @@ def _search(puzzle, moves, bound, options, limits, accept, cheap, on_bound) -> N
                 moves = cheap(moves)
             if len(moves) == before:
                 break
+    while len(moves) > bound() and limits.exceeded() is None and options.final_time > 0:
+        before = len(moves)
+        moves = stretch_pass(
+            puzzle, moves, len(moves), None, options, limits, accept, on_bound, seconds=options.final_time
+        )
+        if len(moves) == before:
+            return
 
 
 __all__ = ["ImproveOptions", "LocalAnswer", "Step", "exchange", "improve", "shortcut", "solve_stretch", "static_bound"]
