@@ -2,7 +2,9 @@
 """Build the coin-moving competition family: CNFs at the optimum threshold, with a manifest.
 
     python3 scripts/make_benchmarks.py [--out build/competition] [--members paper,diagonal,vdiag]
-        [--formats cnf] [--methods bfs,sat] [--solve-time-limit 300] [--check-time-limit 0] [--no-xz]
+        [--formats cnf] [--encodings pruned,core] [--methods bfs,sat] [--solve-time-limit 300]
+        [--optima benchmarks/vfamily_results.json] [--optimum NAME=L:SOURCE ...]
+        [--times benchmarks/competition-times.csv] [--check-time-limit 0] [--no-xz]
         [--doc encodings/competition.md] [--manifest-copy benchmarks/competition-manifest.csv]
 
 For every member whose optimum L is known (the instance's ``known_optimal``,
@@ -17,6 +19,21 @@ result, variables, clauses, family and parameters, and where the optimum comes
 from.  With ``--check-time-limit S`` each CNF is also solved by CaDiCaL
 (PySAT) and the answer compared with the expected one.  ``--doc`` rewrites the
 generated table of ``encodings/competition.md`` (between its markers).
+
+Frontier members (issue 16).  ``--encodings pruned,core`` writes each CNF twice: the
+encoder's (default options, ``coins-<puzzle>-T<T>.cnf``) and the core-only CNF of
+``coinsat/certificates/check/core_cnf.py`` (definition families C1–C8 and N1 only,
+``coins-<puzzle>-T<T>-core.cnf``).  Optima come, in this order, from the instance's
+``known_optimal``, from ``--optimum NAME=L:SOURCE``, from ``--optima`` (the V-family study's
+results: an ``optimal`` run, with the certificates accepted for it), or are proven here by
+``--methods``.  Every file gets where its expected answer comes from and whether that is
+*certified* independently of the solvers timed: the T = L file by a verified solution (a
+solution file of L moves replayed by rules.py here), the T = L − 1 file by an accepted
+certificate of "no solution with <= L − 1 moves" (layers or DRAT).  ``--times`` reads the
+rows of ``scripts/competition_times.py`` (two solvers, a CPU-second cap) into the manifest
+and grades each file by CaDiCaL's CPU seconds: easy (< 10 s), medium (< 1000 s), hard
+(stopped at a cap of >= 1000 s with the answer known), or "> cap" when a smaller cap
+stopped it.
 """
 
 from __future__ import annotations
@@ -25,6 +42,7 @@ import argparse
 import csv
 import dataclasses
 import io
+import json
 import shlex
 import sys
 import time
@@ -42,12 +60,20 @@ ROOT = Path(__file__).resolve().parent.parent
 MEMBERS = {
     "paper": None,  # instances/paper/*.toml with a known optimum
     "diagonal": [("diagonal_flip", {"k": k}) for k in (4, 5, 6, 7)],  # k = 4 is the paper's 'diagonal'
-    "vdiag": [("vdiag", {"a": a, "b": b}) for a, b in ((1, 1), (2, 1), (2, 2), (3, 2), (3, 3))],
+    "vdiag": [
+        ("vdiag", {"a": a, "b": b, "target": t})
+        for a, b in ((1, 1), (2, 1), (2, 2), (3, 2), (3, 3))
+        for t in ("nwse", "swne")
+    ],
 }
+#: where solution files are looked for, by instance name (<name>.json)
+SOLUTIONS = (ROOT / "instances/families/solutions", ROOT / "benchmarks/competition-solutions")
+SOLVERS = ("cadical-pysat", "cadical-bin")
 FIELDS = [
     "file",
     "gbd_hash",
     "format",
+    "encoding",
     "expected",
     "variables",
     "clauses",
@@ -57,8 +83,13 @@ FIELDS = [
     "horizon",
     "optimum",
     "optimum_source",
+    "answer_source",
+    "certified",
     "checked",
     "check_seconds",
+    "cadical_pysat",
+    "cadical_bin",
+    "grade",
 ]
 BEGIN, END = "<!-- generated:begin -->", "<!-- generated:end -->"
 
@@ -123,13 +154,91 @@ def check(text: str, seconds: float) -> str:
     return p.stdout.strip() if p.returncode == 0 else f"error {p.stderr.strip()[-200:]}"
 
 
+def study_optimum(results: dict, name: str) -> tuple[int | None, str, str | None]:
+    """(optimum, how it was found, the accepted certificate of optimum - 1 or None) from the
+    V-family study's results (benchmarks/vfamily_results.json)."""
+    entry = results.get(name)
+    if not entry:
+        return None, "", None
+    runs = [r for r in entry.get("runs", {}).values() if r.get("status") == "optimal"]
+    if not runs:
+        return None, "", None
+    best = min(runs, key=lambda r: r["seconds"])
+    how = f"proven optimal by {best['method']} in {best['seconds']:.0f} s (benchmarks/vfamily_results.json)"
+    certs = [
+        f"{kind} certificate accepted (checked in {c['check_seconds']:.0f} s; benchmarks/vfamily_results.json)"
+        for kind, c in sorted(entry.get("certificates", {}).items())
+        if c.get("accepted") and f"optimal: {best['length']} moves" in c.get("claim", "")
+    ]
+    return best["length"], how, "; ".join(certs) or None
+
+
+def replayed_solution(inst, L: int) -> str | None:
+    """The solution file of ``inst`` when it has L moves and rules.py accepts it here."""
+    from coinsat.io.solution_format import read_solution
+    from coinsat.solution import verify
+
+    found = [d / f"{inst.name}.json" for d in SOLUTIONS if (d / f"{inst.name}.json").is_file()]
+    if not found:
+        return None
+    path = found[0]
+    inst2, sol = read_solution(inst, path)
+    if len(sol) != L or not verify(inst2, sol, keep_trace=False).ok:
+        return None
+    return f"verified solution {path.relative_to(ROOT)} ({L} moves, replayed by rules.py here)"
+
+
+def read_times(paths: list[str]) -> dict[tuple[str, str], dict]:
+    """(file without .xz, solver) -> the last row of competition_times.py for it."""
+    out: dict[tuple[str, str], dict] = {}
+    for p in paths:
+        for row in csv.DictReader(open(p, encoding="utf-8")):
+            out[(row["file"].removesuffix(".xz"), row["solver"])] = row
+    return out
+
+
+def timing(row: dict | None) -> str:
+    if row is None:
+        return ""
+    return f"{row['answer']} {float(row['cpu_seconds']):.0f} s"
+
+
+def grade(row: dict | None, expected: str) -> str:
+    """easy / medium / hard by CPU seconds (module docstring); '' when not timed."""
+    if row is None:
+        return ""
+    cpu, cap = float(row["cpu_seconds"]), float(row["cap"])
+    if row["answer"] in ("SAT", "UNSAT"):
+        if row["answer"] != expected:
+            return "MISMATCH"
+        return "easy" if cpu < 10 else ("medium" if cpu < 1000 else "hard")
+    if row["answer"].startswith("timeout"):
+        return "hard" if cap >= 1000 else f"> {cap:g} s"
+    return row["answer"]
+
+
+def formula(inst, fmt: str, T: int, expected: str, encoding: str) -> str:
+    if encoding == "pruned":
+        return export(inst, fmt, T, expected=expected)
+    from coinsat.certificates.build.bounded import exact_margin
+    from coinsat.certificates.check.bounded import widened
+    from coinsat.certificates.check.core_cnf import core_cnf_text
+
+    m = exact_margin(inst, T)
+    return core_cnf_text(inst if m is None else widened(inst, m), T)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(ROOT / "build/competition"))
     ap.add_argument("--members", default="paper,diagonal,vdiag")
     ap.add_argument("--formats", default="cnf", help="comma list of cnf, wcnf, opb")
+    ap.add_argument("--encodings", default="pruned", help="comma list of pruned, core (CNF only)")
     ap.add_argument("--methods", default="bfs,sat", help="engines tried in turn to prove unknown optima")
     ap.add_argument("--solve-time-limit", type=float, default=300.0)
+    ap.add_argument("--optima", default=None, help="the V-family study's results JSON")
+    ap.add_argument("--optimum", action="append", default=[], metavar="NAME=L:SOURCE")
+    ap.add_argument("--times", default=None, help="comma list of CSV files of scripts/competition_times.py")
     ap.add_argument("--check-time-limit", type=float, default=0.0, help="solve each CNF to check it (0: no)")
     ap.add_argument("--no-xz", action="store_true")
     ap.add_argument("--doc", default=None, help="rewrite the generated table of this document")
@@ -140,10 +249,27 @@ def main(argv=None) -> int:
     methods = [m for m in args.methods.split(",") if m in METHODS]
     out = Path(args.out)
     formats = args.formats.split(",")
+    encodings = args.encodings.split(",")
+    results = json.loads(Path(args.optima).read_text()) if args.optima else {}
+    given = {}
+    for item in args.optimum:
+        name, rest = item.split("=", 1)
+        value, source = rest.split(":", 1)
+        given[name] = (int(value), source)
+    times = read_times(args.times.split(",")) if args.times else {}
     rows, skipped = [], []
     seen: dict[str, str] = {}  # hash -> file
     for family, params, inst in members(args.members.split(",")):
-        L, source = proven_optimum(inst, methods, args.solve_time_limit, trust_known=True)
+        unsat_cert = None
+        if inst.known_optimal is not None:
+            L, source = inst.known_optimal, "known_optimal (instance file; checked by the test suite)"
+        elif inst.name in given:
+            L, source = given[inst.name]
+            unsat_cert = source
+        else:
+            L, source, unsat_cert = study_optimum(results, inst.name)
+            if L is None:
+                L, source = proven_optimum(inst, methods, args.solve_time_limit, trust_known=True)
         if L is None or L < 1:
             skipped.append((inst.name, source if L is None else "optimum 0: no UNSAT side"))
             print(f"skip {inst.name}: {skipped[-1][1]}", file=sys.stderr)
@@ -154,16 +280,20 @@ def main(argv=None) -> int:
         if not sure and "SAT" != check(export(inst, "cnf", L), args.solve_time_limit):
             skipped.append((inst.name, f"window {inst.board.window} not exact for T = {L} and no model found"))
             continue
+        sat_source = replayed_solution(inst, L)
         jobs = []
         for fmt in formats:
             if fmt == "wcnf":
-                jobs.append((fmt, L + 2, f"optimum cost {L}"))
+                jobs.append((fmt, "pruned", L + 2, f"optimum cost {L}"))
             else:
-                jobs += [(fmt, L - 1, "UNSAT"), (fmt, L, "SAT")]
-        for fmt, T, expected in jobs:
+                for enc in encodings if fmt == "cnf" else ["pruned"]:
+                    jobs += [(fmt, enc, L - 1, "UNSAT"), (fmt, enc, L, "SAT")]
+        for fmt, enc, T, expected in jobs:
             t0 = time.perf_counter()
-            text = export(inst, fmt, T, expected=expected)
-            name = f"coins-{inst.name}-T{T}.{fmt}" + ("" if args.no_xz else ".xz")
+            text = formula(inst, fmt, T, expected, enc)
+            suffix = "-core" if enc == "core" else ""
+            base = f"coins-{inst.name}-T{T}{suffix}.{fmt}"
+            name = base + ("" if args.no_xz else ".xz")
             path = out / name
             write_output(path, text)
             h = gbdc_hash(path, fmt)
@@ -187,11 +317,19 @@ def main(argv=None) -> int:
                 checked = got if got == "timeout" else ("ok" if got == expected else f"MISMATCH {got}")
                 if checked.startswith("MISMATCH"):
                     print(f"{name}: expected {expected}, solver says {got}", file=sys.stderr)
+            if expected == "SAT":
+                answer_source, certified = sat_source or source, sat_source is not None
+            elif expected == "UNSAT":
+                answer_source, certified = unsat_cert or source, unsat_cert is not None
+            else:
+                answer_source, certified = source, False
+            timed = {s: times.get((base, s)) for s in SOLVERS}
             rows.append(
                 {
                     "file": name,
                     "gbd_hash": h or "",
                     "format": fmt,
+                    "encoding": enc,
                     "expected": expected,
                     "variables": nv,
                     "clauses": nc,
@@ -201,8 +339,13 @@ def main(argv=None) -> int:
                     "horizon": T,
                     "optimum": L,
                     "optimum_source": source,
+                    "answer_source": answer_source,
+                    "certified": "yes" if certified else "no",
                     "checked": checked,
                     "check_seconds": check_s,
+                    "cadical_pysat": timing(timed["cadical-pysat"]),
+                    "cadical_bin": timing(timed["cadical-bin"]),
+                    "grade": grade(timed["cadical-pysat"], expected),
                 }
             )
             print(
@@ -221,7 +364,20 @@ def main(argv=None) -> int:
     if args.doc:
         update_doc(Path(args.doc), rows, skipped, command)
     print(f"wrote {len(rows)} files and {out / 'manifest.csv'}", file=sys.stderr)
-    return 1 if any(r["checked"].startswith("MISMATCH") for r in rows) else 0
+    return 1 if any(r["checked"].startswith("MISMATCH") or r["grade"] == "MISMATCH" for r in rows) else 0
+
+
+def short_source(text: str) -> str:
+    """The certificate or solution an answer rests on, in a few words (the manifest has it all)."""
+    for key, short in (
+        ("layers certificate", "layers certificate"),
+        ("drat certificate", "DRAT certificate"),
+        ("verified solution", "verified solution"),
+        ("known_optimal", "known optimum, tested"),
+    ):
+        if key in text:
+            return short
+    return text.split(" (")[0]
 
 
 def update_doc(doc: Path, rows, skipped, command: str) -> None:
@@ -230,14 +386,19 @@ def update_doc(doc: Path, rows, skipped, command: str) -> None:
         "",
         f"Generated by `{command}`.",
         "",
-        "| file | expected | variables | clauses | family | parameters | GBD hash | checked (CaDiCaL s) |",
-        "|---|---|---|---|---|---|---|---|",
+        "| file | encoding | expected | certified by | variables | clauses | GBD hash "
+        "| CaDiCaL 1.9.5 (PySAT), CPU s | cadical sc2021, CPU s | grade |",
+        "|---|---|---|---|---:|---:|---|---|---|---|",
     ]
     lines += [
-        f"| {r['file']} | {r['expected']} | {r['variables']} | {r['clauses']} | {r['family']} "
-        f"| {r['parameters']} | `{r['gbd_hash']}` | "
-        + (f"{r['checked']} ({r['check_seconds']} s)" if r["checked"] else "—")
-        + " |"
+        f"| {r['file']} | {r['encoding']} | {r['expected']} | "
+        + (
+            short_source(r["answer_source"])
+            if r["certified"] == "yes"
+            else "— (" + short_source(r["answer_source"]) + ")"
+        )
+        + f" | {r['variables']} | {r['clauses']} | `{r['gbd_hash']}` | {r['cadical_pysat'] or '—'} "
+        f"| {r['cadical_bin'] or '—'} | {r['grade'] or '—'} |"
         for r in rows
     ]
     if skipped:

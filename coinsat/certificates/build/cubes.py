@@ -55,7 +55,8 @@ class CubeTask:
     cube: tuple[int, ...]
     proof_path: str
     solver: str = "cadical195"
-    seconds: float | None = None  # budget of this cube (None: unbounded)
+    seconds: float | None = None  # wall budget of this cube (None: unbounded)
+    cpu_seconds: float | None = None  # CPU budget of this cube (measurements: a cap per cube)
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ class CubeOutcome:
     seconds: float
     conflicts: int
     proof_bytes: int
+    cpu_seconds: float = 0.0  # of the worker process, solving this cube
 
 
 def read_clauses(path: str | Path) -> list[list[int]]:
@@ -81,29 +83,32 @@ def solve_cube(task: CubeTask) -> CubeOutcome:
     from pysat.solvers import Solver
 
     clauses = read_clauses(task.cnf_path) + [[lit] for lit in task.cube]
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     with Solver(name=task.solver, bootstrap_with=clauses, with_proof=True) as s:
-        answer = _solve(s, None if task.seconds is None else t0 + task.seconds)
-        seconds = time.perf_counter() - t0
+        answer = _solve(s, task, t0, c0)
+        seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
         conflicts = (s.accum_stats() or {}).get("conflicts", 0)
         if answer is not False:
-            return CubeOutcome(task.index, None if answer is None else False, seconds, conflicts, 0)
+            return CubeOutcome(task.index, None if answer is None else False, seconds, conflicts, 0, cpu)
         text = "\n".join(s.get_proof()) + "\n"
     write_atomic(task.proof_path, text)
-    return CubeOutcome(task.index, True, seconds, conflicts, len(text.encode()))
+    return CubeOutcome(task.index, True, seconds, conflicts, len(text.encode()), cpu)
 
 
-def _solve(s, deadline: float | None) -> bool | None:
-    """SAT / UNSAT / None past ``deadline`` (doubling conflict budgets: CaDiCaL cannot be interrupted)."""
-    if deadline is None:
+def _solve(s, task: CubeTask, t0: float, c0: float) -> bool | None:
+    """SAT / UNSAT / None past the task's budgets (doubling conflict budgets: CaDiCaL cannot
+    be interrupted)."""
+    if task.seconds is None and task.cpu_seconds is None:
         return bool(s.solve())
+    wall = t0 + task.seconds if task.seconds is not None else None
+    cpu = c0 + task.cpu_seconds if task.cpu_seconds is not None else None
     budget = 2000
-    while time.perf_counter() < deadline:
+    while (wall is None or time.perf_counter() < wall) and (cpu is None or time.process_time() < cpu):
         s.conf_budget(budget)
         answer = s.solve_limited()
         if answer is not None:
             return bool(answer)
-        budget = min(2 * budget, 1 << 20)
+        budget = min(2 * budget, 1 << 18)
     return None
 
 
@@ -181,12 +186,15 @@ def build_cubes(
     solver: str = "cadical195",
     deadline: float | None = None,
     stats: dict | None = None,
+    cube_cpu_cap: float | None = None,
 ) -> dict | None:
     """Write the base CNF, 2^depth cube proofs and the cover proof; return the certificate.
 
     None if some cube is satisfiable (then so is the formula).  Past ``deadline`` (a
     ``time.perf_counter()`` value) :class:`~coinsat.errors.LimitReached`.  ``stats``, when
-    given, receives the per-cube outcomes and the split (for the measurements).
+    given, receives the per-cube outcomes and the split (for the measurements);
+    ``cube_cpu_cap`` stops each cube after that many CPU seconds (measurements only: a cube
+    stopped is a :class:`~coinsat.errors.LimitReached`, after ``stats`` is filled).
     """
     from pysat.solvers import Solver
 
@@ -217,7 +225,7 @@ def build_cubes(
         raise LimitReached(f"no proof of 'no solution with <= {horizon} moves' within the time limit")
     names = [f"{stem}.h{horizon}.cube{i}.drat" for i in range(len(cubes))]
     tasks = [
-        CubeTask(i, str(out / cnf_name), cube, str(out / name), solver, left)
+        CubeTask(i, str(out / cnf_name), cube, str(out / name), solver, left, cube_cpu_cap)
         for i, (cube, name) in enumerate(zip(cubes, names))
     ]
     t1 = time.perf_counter()
