@@ -134,6 +134,12 @@ class Instance:
     def coord(self, cell: int) -> Hashable:
         return self.board.coords[cell]
 
+    def _repr_svg_(self) -> str:
+        """Notebooks: start and goal side by side (coinsat/draw, reached by name: it sits above)."""
+        from .registry import load
+
+        return load({"svg": "coinsat.draw.notebook:instance_svg"}, "svg", "picture")(self)
+
 
 def with_cells(instance: Instance, coords: Iterable[Hashable]) -> Instance:
     """The same puzzle on a lattice window that also holds ``coords``.

@@ -89,3 +89,9 @@ class Result:
     @property
     def length(self) -> int | None:
         return None if self.solution is None else len(self.solution)
+
+    def _repr_html_(self) -> str:
+        """Notebooks: status, bounds, method (coinsat/draw, reached by name; ``coinsat.draw`` draws the moves)."""
+        from .registry import load
+
+        return load({"html": "coinsat.draw.notebook:result_html"}, "html", "picture")(self)

@@ -28,6 +28,12 @@ class Solution:
     def __len__(self) -> int:
         return len(self.moves)
 
+    def _repr_html_(self) -> str:
+        """Notebooks: the moves (coinsat/draw, reached by name; ``coinsat.draw`` draws them on a board)."""
+        from .registry import load
+
+        return load({"html": "coinsat.draw.notebook:solution_html"}, "html", "picture")(self)
+
 
 @dataclass(frozen=True)
 class Verdict:

@@ -21,7 +21,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("solution", "theory"),
     ("result", "families"),
     ("encode", "backends"),
-    ("search", "constructive", "io"),
+    ("search", "constructive", "io", "draw"),
     ("certificates", "certificates.check"),
     ("certificates.build",),
     ("solve", "export", "count"),

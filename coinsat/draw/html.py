@@ -1,0 +1,106 @@
+"""One self-contained HTML page: start and goal, and a solution stepped through with controls.
+
+Every step is an inline SVG panel (``svg.py``); a few lines of script show one at a time
+(first, back, play/pause, forward, last, a slider, and the arrow keys).  No network, no
+library: the page works from a file, in a gallery, in a notebook's output cell.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+from xml.sax.saxutils import escape
+
+from .scene import Figure, Panel
+from .style import STYLE, Style
+from .svg import figure_svg
+
+_SCRIPT = """
+(function () {
+  const frames = Array.from(document.querySelectorAll('.frame'));
+  const slider = document.getElementById('step');
+  const label = document.getElementById('label');
+  const play = document.getElementById('play');
+  const moves = JSON.parse(document.getElementById('moves').textContent);
+  let current = 0, timer = null;
+  function show(k) {
+    current = Math.max(0, Math.min(frames.length - 1, k));
+    frames.forEach((f, i) => { f.style.display = i === current ? '' : 'none'; });
+    slider.value = current;
+    label.textContent = 'step ' + current + ' / ' + (frames.length - 1) + (current ? ': ' + moves[current - 1] : '');
+    document.body.dataset.step = current;
+  }
+  function stop() { if (timer) { clearInterval(timer); timer = null; play.textContent = 'play'; } }
+  function start() {
+    if (current === frames.length - 1) show(0);
+    timer = setInterval(() => { if (current === frames.length - 1) stop(); else show(current + 1); }, STEP_MS);
+    play.textContent = 'pause';
+  }
+  document.getElementById('first').onclick = () => { stop(); show(0); };
+  document.getElementById('prev').onclick = () => { stop(); show(current - 1); };
+  document.getElementById('next').onclick = () => { stop(); show(current + 1); };
+  document.getElementById('last').onclick = () => { stop(); show(frames.length - 1); };
+  play.onclick = () => { if (timer) stop(); else start(); };
+  slider.oninput = () => { stop(); show(Number(slider.value)); };
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'ArrowRight') { stop(); show(current + 1); }
+    if (e.key === 'ArrowLeft') { stop(); show(current - 1); }
+  });
+  show(0);
+  if (document.body.dataset.autoplay === 'yes') start();
+})();
+"""
+
+_CSS = """
+body { font-family: DejaVu Sans, Helvetica, Arial, sans-serif; margin: 1.5em; color: #222; }
+.controls { margin: 0.6em 0; display: flex; gap: 0.4em; align-items: center; }
+.controls input[type=range] { width: 22em; }
+.frame svg, .overview svg { max-width: 100%; height: auto; }
+h1 { font-size: 1.3em; } .meta { color: #555; }
+"""
+
+
+def page(
+    title: str,
+    overview: Figure,
+    frames: Sequence[Panel] = (),
+    moves: Sequence[str] = (),
+    *,
+    meta_html: str = "",
+    extra_html: str = "",
+    autoplay: bool = False,
+    style: Style = STYLE,
+) -> str:
+    """The page: a title, ``meta_html`` (trusted, built by coinsat), the start and goal, and the
+    steps of a solution with controls when ``frames`` is not empty."""
+    import json
+
+    from .scene import grid
+
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{escape(title)}</title>",
+        f"<style>{_CSS}</style></head>",
+        f'<body data-autoplay="{"yes" if autoplay else "no"}">',
+        f"<h1>{escape(title)}</h1>",
+        meta_html,
+        f'<div class="overview">{figure_svg(overview, title, style)}</div>',
+    ]
+    if frames:
+        out += [
+            "<h2>Solution</h2>",
+            '<div class="controls">'
+            '<button id="first">|&lt;</button><button id="prev">&lt;</button>'
+            '<button id="play">play</button><button id="next">&gt;</button><button id="last">&gt;|</button>'
+            f'<input type="range" id="step" min="0" max="{len(frames) - 1}" value="0">'
+            '<span id="label"></span></div>',
+        ]
+        for i, p in enumerate(frames):
+            hidden = "" if i == 0 else ' style="display:none"'
+            svg = figure_svg(grid([p], 1, style), f"{title}, step {i}", style)
+            out.append(f'<div class="frame" data-step="{i}"{hidden}>{svg}</div>')
+        safe = json.dumps(list(moves)).replace("</", "<\\/")
+        out.append(f'<script type="application/json" id="moves">{safe}</script>')
+        out.append(f"<script>{_SCRIPT.replace('STEP_MS', str(int(style.step_seconds * 1000)))}</script>")
+    out += [extra_html, "</body></html>"]
+    return "\n".join(out) + "\n"

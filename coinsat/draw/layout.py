@@ -1,0 +1,142 @@
+"""Where each cell is drawn.
+
+Square cells on a square grid; triangular cells on a true triangular layout (axial (x, y) at
+Cartesian (x + y/2, y·√3/2), DESIGN.md); graph boards by a drawing computed here (a small
+deterministic spring embedding, so the same file always gives the same picture).  A layout
+covers every configuration it will show (start, goal, a solution's steps), so successive panels
+line up; on a lattice it also lists the grid points to draw (the lattice points in the frame,
+as in the paper's figures, not only the window's cells).  Positions are in cells; y grows down.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable
+
+from ..configuration import Configuration
+from ..errors import UsageError
+from ..instance import Instance
+
+#: the most grid points a picture may hold (a goal far from the start is a valid puzzle)
+MAX_POINTS = 40_000
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Layout:
+    position: dict[int, Point]  # board cell -> position (cells drawn or moved through)
+    grid: tuple[Point, ...]  # grid points to draw
+    edges: tuple[tuple[Point, Point], ...]  # graph boards: the edges to draw
+    width: float
+    height: float
+
+
+def layout(instance: Instance, configs: Iterable[Configuration]) -> Layout:
+    cells = {c for config in configs for c in config.cells}
+    cells |= set(instance.start.cells) | set(instance.goal.cells)
+    if instance.board.kind == "graph":
+        return _graph(instance)
+    return _lattice(instance, cells)
+
+
+def _cartesian(kind: str, xy: tuple[int, int]) -> Point:
+    x, y = xy
+    return (x + y / 2, y * math.sqrt(3) / 2) if kind == "triangular" else (float(x), float(y))
+
+
+def _lattice(instance: Instance, cells: set[int]) -> Layout:
+    board = instance.board
+    kind = board.kind.value
+    coords = board.lattice_coords
+    frame = [coords[c] for c in cells]
+    ys = [y for _, y in frame]
+    y0, y1 = min(ys), max(ys)
+    if kind == "square":
+        xs = [x for x, _ in frame]
+        lattice = [(x, y) for y in range(y0, y1 + 1) for x in range(min(xs), max(xs) + 1)] if _fits(frame) else []
+    else:
+        cx = [x + y / 2 for x, y in frame]
+        lo, hi = min(cx), max(cx)
+        lattice = []
+        if _fits(frame):
+            for y in range(y0, y1 + 1):
+                first = math.ceil(lo - y / 2 - 1e-9)
+                lattice += [(x, y) for x in range(first, math.floor(hi - y / 2 + 1e-9) + 1)]
+    points = [_cartesian(kind, xy) for xy in lattice] + [_cartesian(kind, xy) for xy in frame]
+    left = min(p[0] for p in points)
+    top = max(p[1] for p in points)
+
+    def place(xy: tuple[int, int]) -> Point:
+        px, py = _cartesian(kind, xy)
+        return (px - left, top - py)
+
+    position = {c: place(coords[c]) for c in range(board.size)}
+    grid = tuple(place(xy) for xy in lattice)
+    width = max(p[0] for p in points) - left
+    height = top - min(p[1] for p in points)
+    return Layout(position, grid, (), width, height)
+
+
+def _fits(frame: list[tuple[int, int]]) -> bool:
+    xs, ys = [x for x, _ in frame], [y for _, y in frame]
+    span = (max(xs) - min(xs) + 1 + (max(ys) - min(ys))) * (max(ys) - min(ys) + 1)
+    if span > MAX_POINTS:
+        raise UsageError(f"too large to draw: the coins span more than {MAX_POINTS} grid points")
+    return True
+
+
+def _graph(instance: Instance) -> Layout:
+    board = instance.board
+    n = board.size
+    if n > 400:
+        raise UsageError(f"too large to draw: a graph board of {n} cells (at most 400)")
+    pos = _spring(board.neighbours)
+    position = {c: pos[c] for c in range(n)}
+    edges = tuple((pos[u], pos[v]) for u in range(n) for v in board.neighbours[u] if u < v)
+    width = max((p[0] for p in pos), default=0.0)
+    height = max((p[1] for p in pos), default=0.0)
+    return Layout(position, tuple(pos), edges, width, height)
+
+
+def _spring(neighbours: tuple[tuple[int, ...], ...], rounds: int = 300) -> list[Point]:
+    """Fruchterman-Reingold from a circle, cooled linearly; scaled so that edges are about one cell."""
+    n = len(neighbours)
+    if n == 1:
+        return [(0.0, 0.0)]
+    pos = [[math.cos(2 * math.pi * i / n) * n / 4, math.sin(2 * math.pi * i / n) * n / 4] for i in range(n)]
+    k = 1.0
+    for r in range(rounds):
+        temp = 0.5 * (1 - r / rounds) + 0.01
+        force = [[0.0, 0.0] for _ in range(n)]
+        for i in range(n):
+            for j in range(i + 1, n):
+                dx, dy = pos[i][0] - pos[j][0], pos[i][1] - pos[j][1]
+                dist = math.hypot(dx, dy) or 1e-3
+                rep = k * k / dist
+                force[i][0] += dx / dist * rep
+                force[i][1] += dy / dist * rep
+                force[j][0] -= dx / dist * rep
+                force[j][1] -= dy / dist * rep
+        for i in range(n):
+            for j in neighbours[i]:
+                if i < j:
+                    dx, dy = pos[i][0] - pos[j][0], pos[i][1] - pos[j][1]
+                    dist = math.hypot(dx, dy) or 1e-3
+                    att = dist * dist / k
+                    force[i][0] -= dx / dist * att
+                    force[i][1] -= dy / dist * att
+                    force[j][0] += dx / dist * att
+                    force[j][1] += dy / dist * att
+        for i in range(n):
+            fx, fy = force[i]
+            f = math.hypot(fx, fy)
+            if f > 0:
+                step = min(f, temp)
+                pos[i][0] += fx / f * step
+                pos[i][1] += fy / f * step
+    edges = [math.dist(pos[i], pos[j]) for i in range(n) for j in neighbours[i] if i < j]
+    scale = 1.4 / (sum(edges) / len(edges)) if edges else 1.0
+    x0, y0 = min(p[0] for p in pos), min(p[1] for p in pos)
+    return [((x - x0) * scale, (y - y0) * scale) for x, y in pos]
