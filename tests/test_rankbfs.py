@@ -169,3 +169,67 @@ def test_limits_are_honest():
     assert r.status is Status.BOUNDED and r.lower_bound == 11
     r = solve_rankbfs(inst, max_states=1000)
     assert r.status is Status.UNKNOWN and r.solution is None and 1 <= r.lower_bound <= 24
+
+
+# --- bound-and-prune ------------------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(walked(max_coins=5, kinds=("square", "graph")), st.sampled_from([0, 1, 3]))
+def test_bound_and_prune_agrees_with_bfs(inst, slack):
+    """With U = the optimum + slack the answer is unchanged; with a U below the optimum (a wrong
+    bound) the answer is 'bounded' at U, never a false 'unsolvable'."""
+    if len(inst.labels) > 1 or not inst.board.exact:
+        return
+    want = solve_bfs(inst)
+    if want.status is not Status.OPTIMAL:
+        return
+    L = want.length
+    got = solve_rankbfs(inst, upper_bound=L + slack)
+    assert _answer(got) == _answer(want)
+    assert verify(inst, got.solution).ok
+    if L >= 1:
+        low = solve_rankbfs(inst, upper_bound=L - 1)
+        assert low.status is Status.BOUNDED and low.lower_bound == L and low.solution is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(instances(labeled=False, max_coins=5, kinds=("square", "graph"), goal_placement="fixed"))
+def test_h_of_the_start_is_the_span_layer_bound_of_theory_reach(inst):
+    """h is the greedy fill schedule of theory/reach.py, recomputed from each state: at the start
+    both must agree (two independent implementations)."""
+    from coinsat.theory.reach import lower_bound
+
+    if len(inst.labels) > 1:
+        return
+    space = Space(inst)
+    h = int(space.heuristic(np.array([space.rank_of_cells(inst.start.cells)], dtype=U64))[0])
+    want = lower_bound(inst)
+    assert h == (want if want is not None else 1 << 30)
+
+
+def test_bound_and_prune_removes_states_on_v21():
+    inst = vdiag(2, 1, "nwse")
+    plain, bounded = solve_rankbfs(inst), solve_rankbfs(inst, upper_bound=24)
+    assert _answer(plain) == _answer(bounded) == (Status.OPTIMAL, 24, 24)
+    assert bounded.stats["bound_pruned"] > 0 and bounded.stats["states"] < plain.stats["states"]
+
+
+# --- worker processes -----------------------------------------------------------------------------
+
+
+@settings(max_examples=15, deadline=None)
+@given(walked(max_coins=5, kinds=("square", "graph")), st.booleans())
+def test_partitioned_search_equals_the_single_process_one_state_for_state(inst, bound):
+    if len(inst.labels) > 1 or not inst.board.exact:
+        return
+    U = None
+    if bound:
+        r = solve_bfs(inst)
+        U = r.length if r.status is Status.OPTIMAL else None
+    one = solve_rankbfs(inst, workers=1, upper_bound=U)
+    two = solve_rankbfs(inst, workers=2, upper_bound=U)
+    assert _answer(one) == _answer(two)
+    assert one.stats["layers"] == two.stats["layers"]
+    assert np.array_equal(one.witness.keys, two.witness.keys)
+    assert np.array_equal(one.witness.depth, two.witness.depth)

@@ -37,6 +37,14 @@ def add_parser(sub) -> None:
     s.add_argument("-o", "--output", metavar="PATH", help="also write the JSON object to PATH")
     s.add_argument("--certify", metavar="DIR", help="write the answer's certificate to DIR and check it")
     add_sat_arguments(s)
+    s.add_argument(
+        "--upper-bound",
+        metavar="FILE",
+        help="rankbfs: a solution file (or 'construct') whose verified length U prunes states with depth + h > U",
+    )
+    s.add_argument(
+        "--workers", type=nonneg_int, default=None, metavar="N", help="rankbfs: processes (default: one per core)"
+    )
     s.set_defaults(run=run)
 
 
@@ -62,6 +70,7 @@ def run(args) -> int:
             time_limit=args.time_limit,
             memory_limit=limits.memory_limit,
             **sat_options(args),
+            **rank_options(args, instance),
         )
         if args.certify and result.status.value != "unknown":
             from .certify import certify_report
@@ -75,6 +84,37 @@ def run(args) -> int:
         obj["certificate_check"], code = certified
     notes = [format_report(obj["certificate_check"])] if "certificate_check" in obj else []
     return emit(args, instance, result, obj, notes) or code or exit_code(result)
+
+
+def rank_options(args, instance) -> dict:
+    """``upper_bound`` (the length of a verified solution) and ``workers`` for ``rankbfs``."""
+    from ..errors import UsageError
+
+    given = args.upper_bound is not None or args.workers is not None
+    if args.method != "rankbfs":
+        if given:
+            raise UsageError("--upper-bound and --workers need --method rankbfs")
+        return {}
+    opts: dict = {"workers": args.workers}
+    if args.upper_bound == "construct":
+        from ..constructive import construct
+        from ..errors import ConstructionError
+
+        try:
+            _, built = construct(instance)
+        except ConstructionError as e:
+            raise UsageError(f"--upper-bound construct: {e}") from None
+        if built.solution is not None:
+            opts["upper_bound"] = len(built.solution)
+    elif args.upper_bound is not None:
+        from ..io.solution_format import read_solution
+        from ..solution import verify
+
+        extended, solution = read_solution(instance, args.upper_bound)
+        if not verify(extended, solution, keep_trace=False).ok:
+            raise UsageError(f"{args.upper_bound}: not a legal solution of {args.file}, so no upper bound")
+        opts["upper_bound"] = len(solution)
+    return opts
 
 
 def check_solver(args, limits) -> None:

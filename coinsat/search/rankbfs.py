@@ -250,6 +250,10 @@ class Space:
         self.rest_edges = None if budget is None else budget - 2
         self.goal_words = [gw[:, i : i + 1] for i in range(gw.shape[1])]
 
+    def kernel_words(self, ranks: np.ndarray) -> np.ndarray:
+        """The bitboards (W, N) of the states with these ranks."""
+        return to_words(self.colex.unrank(ranks), self.kernel.W)
+
     def rank_of_cells(self, cells) -> int:
         return int(self.colex.rank(np.array([sorted(cells)], dtype=np.int64))[0])
 
@@ -479,7 +483,7 @@ def _forward(
 
     if np.isin(space.goal_ranks, start).any():
         return end("found", [])
-    if space.need and not space.kernel.spans_one_of(to_words(space.colex.unrank(start), space.kernel.W), space.need)[0]:
+    if space.need and not space.kernel.spans_one_of(space.kernel_words(start), space.need)[0]:
         # the expansion assumes every state it expands spans a goal span (held coins keep
         # it); a start that does not has no successor that does
         return end("empty") if horizon is None or horizon > 0 else end("horizon")

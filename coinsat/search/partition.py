@@ -1,0 +1,242 @@
+"""The layered search of ``rankbfs`` in worker processes, partitioned by a hash of the state.
+
+Each of P workers owns the states whose rank hashes to it (``owner``): its part
+of the visited set and of every layer.  One layer is two rounds:
+
+1. *expand*: every worker expands its part of the frontier (``Space.expand``)
+   and splits the successors by owner;
+2. *absorb*: every worker receives the successors it owns from all workers,
+   removes its visited ones (and, with bound-and-prune, those with
+   t + h > U), and keeps the rest as its part of the next layer.
+
+Only the owner of a state ever decides whether it is new, so the union of the
+parts is exactly the layer the single-process search computes (a test checks
+it state for state).  The parent routes the successor arrays (through pipes)
+and keeps nothing but sizes; a solution path is rebuilt by asking the owners
+the depth of each candidate predecessor.
+
+Why processes and pipes: numpy releases the GIL only inside single calls, so
+threads would serialise the many small calls of an expansion; processes with
+``fork`` start in milliseconds and share nothing mutable.  Routing through the
+parent costs two copies of each successor (8 bytes each), small next to the
+expansion (``benchmarks/scale.md`` measures 2 workers against 1).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import signal
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import LimitReached
+from ..instance import Instance
+from ..limits import Limits, rss_bytes
+from .rank import U64
+from .spanbfs import LayerReport, _Outcome, _unique
+from .windows import elapsed
+
+GOLDEN = U64(0x9E3779B97F4A7C15)
+
+
+def owner(ranks: np.ndarray, parts: int) -> np.ndarray:
+    """The worker that owns each rank (a multiplicative hash, so neighbouring ranks spread)."""
+    return ((ranks * GOLDEN) >> U64(40)) % U64(parts)
+
+
+@dataclass(frozen=True)
+class _Setup:
+    instance: Instance
+    prune: bool
+    upper_bound: int | None
+    part: int
+    parts: int
+    deadline: float
+    memory_limit: int | None
+
+
+def _serve(setup: _Setup, conn) -> None:
+    """A worker: answer the parent's requests until told to stop."""
+    from .rankbfs import Space, Visited
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
+    space = Space(setup.instance, setup.prune, setup.upper_bound)
+    visited = Visited()
+    front = np.zeros(0, dtype=U64)
+    chunk = 1 << 17
+    while True:
+        msg = conn.recv()
+        op = msg[0]
+        if op == "start":
+            visited.add(msg[1], 0)
+            front = msg[1]
+            conn.send(None)
+        elif op == "expand":
+            out, stopped = [], None
+            for i in range(0, front.size, chunk):
+                out.append(space.expand(front[i : i + chunk]))
+                if time.time() > setup.deadline:
+                    stopped = "time limit"
+                    break
+                rss = rss_bytes()
+                if setup.memory_limit is not None and rss is not None and rss > setup.memory_limit:
+                    stopped = "memory limit"
+                    break
+            succ = _unique(np.concatenate(out)) if out else np.zeros(0, dtype=U64)
+            who = owner(succ, setup.parts)
+            conn.send((stopped, [succ[who == U64(p)] for p in range(setup.parts)]))
+        elif op == "absorb":
+            depth, buckets = msg[1], msg[2]
+            nxt = _unique(np.concatenate(buckets)) if buckets else np.zeros(0, dtype=U64)
+            nxt = nxt[~visited.contains(nxt)]
+            pruned = 0
+            if setup.upper_bound is not None and nxt.size:
+                ok = depth + space.heuristic(nxt) <= setup.upper_bound
+                pruned = int(nxt.size - ok.sum())
+                nxt = nxt[ok]
+            visited.add(nxt, depth)
+            front = nxt
+            hit = nxt[np.isin(nxt, space.goal_ranks)]
+            conn.send((int(nxt.size), pruned, int(hit[0]) if hit.size else None, visited.nbytes))
+        elif op == "depth":
+            conn.send([visited.depth_of(int(r)) for r in msg[1]])
+        elif op == "dump":
+            conn.send((visited.keys, visited.depth))
+            return
+        elif op == "stop":
+            return
+
+
+class Pool:
+    """P workers, each owning one partition."""
+
+    def __init__(self, instance: Instance, prune: bool, upper_bound: int | None, parts: int, limits: Limits):
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+        deadline = time.time() + (limits.remaining() or 1e12) if limits.time_limit is not None else float("inf")
+        share = None if limits.memory_limit is None else limits.memory_limit // (parts + 1)
+        self.parts = parts
+        self.conns, self.procs = [], []
+        for p in range(parts):
+            a, b = ctx.Pipe()
+            proc = ctx.Process(
+                target=_serve, args=(_Setup(instance, prune, upper_bound, p, parts, deadline, share), b), daemon=True
+            )
+            proc.start()
+            self.conns.append(a)
+            self.procs.append(proc)
+
+    def ask(self, requests: list) -> list:
+        for conn, req in zip(self.conns, requests):
+            conn.send(req)
+        return [conn.recv() for conn in self.conns]
+
+    def depth_of(self, rank: int) -> int | None:
+        p = int(owner(np.array([rank], dtype=U64), self.parts)[0])
+        self.conns[p].send(("depth", [rank]))
+        return self.conns[p].recv()[0]
+
+    def gather(self):
+        """Every worker's visited set, merged into one (the workers then exit)."""
+        from .rankbfs import Visited
+
+        keys, depth = [], []
+        for conn in self.conns:
+            conn.send(("dump",))
+            k, d = conn.recv()
+            keys.append(k)
+            depth.append(d)
+        self.close()
+        allk = np.concatenate(keys)
+        order = np.argsort(allk, kind="stable")
+        return Visited(allk[order], np.concatenate(depth)[order])
+
+    def close(self) -> None:
+        for conn in self.conns:
+            try:
+                conn.send(("stop",))
+            except (OSError, ValueError):
+                pass
+        for proc in self.procs:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
+
+
+def forward_partitioned(
+    instance: Instance,
+    horizon: int | None,
+    limits: Limits,
+    max_states: int | None,
+    prune: bool,
+    progress,
+    upper_bound: int | None,
+    workers: int,
+) -> _Outcome:
+    """The layered search of ``rankbfs._forward`` on ``workers`` processes (module docstring)."""
+    from .rankbfs import Space, path
+
+    space = Space(instance, prune, upper_bound)
+    start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
+    stats: dict = {"layers": [1], "pruning": prune, "upper_bound": upper_bound, "expanded": 0, "bound_pruned": 0}
+    stats["workers"] = workers
+    if np.isin(space.goal_ranks, start).any():
+        from .rankbfs import Visited
+
+        v = Visited()
+        v.add(start, 0)
+        return _Outcome("found", 0, 1, v, [], None, stats)  # type: ignore[arg-type]
+    pool = Pool(instance, prune, upper_bound, workers, limits)
+    who = int(owner(start, workers)[0])
+    pool.ask([("start", start if p == who else np.zeros(0, dtype=U64)) for p in range(workers)])
+    depth, states, nbytes = 0, 1, 0
+    kind, moves, reason = "limit", None, None
+    starts_spanning = not space.need or space.kernel.spans_one_of(space.kernel_words(start), space.need)[0]
+    try:
+        while True:
+            if not starts_spanning:
+                kind = "empty" if horizon is None or horizon > 0 else "horizon"
+                break
+            if horizon is not None and depth >= horizon:
+                kind = "horizon"
+                break
+            reason = limits.exceeded()
+            if reason:
+                break
+            out = pool.ask([("expand",)] * workers)
+            stopped = next((s for s, _ in out if s), None)
+            if stopped:
+                reason = stopped
+                break
+            stats["expanded"] += stats["layers"][-1]
+            got = pool.ask([("absorb", depth + 1, [out[q][1][p] for q in range(workers)]) for p in range(workers)])
+            size = sum(g[0] for g in got)
+            stats["bound_pruned"] += sum(g[1] for g in got)
+            nbytes = sum(g[3] for g in got)
+            if size == 0:
+                kind = "empty"
+                break
+            depth += 1
+            states += size
+            stats["layers"].append(size)
+            if progress is not None:
+                progress(LayerReport(depth, size, states, elapsed(limits)))
+            hits = [g[2] for g in got if g[2] is not None]
+            if hits:
+                kind, moves = "found", path(space, pool.depth_of, depth, hits[0])
+                break
+            if max_states is not None and states > max_states:
+                reason = "state limit"
+                break
+    except LimitReached as e:
+        reason = str(e)
+    except KeyboardInterrupt:
+        reason = "interrupted"
+    stats["bytes_per_state"] = nbytes / max(1, states)
+    try:
+        visited = pool.gather()
+    except KeyboardInterrupt:  # pragma: no cover - a second Ctrl-C while gathering
+        pool.close()
+        raise
+    return _Outcome(kind, depth, states, visited, moves, reason, stats)
