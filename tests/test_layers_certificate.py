@@ -6,6 +6,7 @@ import dataclasses
 import hashlib
 import io
 import json
+import math
 
 import numpy as np
 import pytest
@@ -112,3 +113,96 @@ def test_certify_reuses_the_layers_of_the_answer(tmp_path, monkeypatch):
     # a witness that stops short of the horizon is not used: the builder searches (here: refused)
     with pytest.raises(AssertionError, match="searched again"):
         certify(DIAG, dataclasses.replace(result, witness=result.witness[:5]), tmp_path / "short")
+
+
+# --- ranked layers (rankbfs): past 64 cells, pruned by a bound --------------------------------------
+
+
+def _ranked(tmp_path, **options):
+    done = certify(DIAG, solve(DIAG, "rankbfs", **options), tmp_path)
+    assert done.check.ok, done.check.reason
+    assert done.check.claim == "optimal: 18 moves (no solution with <= 17 moves)"
+    cert = json.loads(done.path.read_text())
+    assert cert["encoding"] == "rank" and cert.get("upper_bound") == options.get("upper_bound")
+    return cert
+
+
+def _rewrite_ranks(tmp_path, cert, change):
+    """Decode the ranked layers (first differences), change them, encode and re-hash."""
+    path = tmp_path / cert["layers"]
+    with np.load(path) as z:
+        layers = {k: np.cumsum(z[k], dtype=U64) for k in z.files}
+    change(layers)
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **{k: np.diff(v, prepend=U64(0)) if v.size else v for k, v in layers.items()})
+    path.write_bytes(buf.getvalue())
+    return dict(cert, layers_sha256=hashlib.sha256(buf.getvalue()).hexdigest())
+
+
+@pytest.mark.parametrize("options", [{}, {"upper_bound": 18}, {"upper_bound": 20, "workers": 2}])
+def test_ranked_layers_are_accepted(tmp_path, options):
+    _ranked(tmp_path, **options)
+
+
+def test_tampered_ranked_layers_are_rejected(tmp_path):
+    cert = _ranked(tmp_path)
+
+    def drop(layers):
+        layers["L9"] = layers["L9"][1:]
+
+    verdict = check_certificate(DIAG, _rewrite_ranks(tmp_path, cert, drop), tmp_path)
+    assert not verdict.ok and "in no layer" in verdict.reason
+    cert = _ranked(tmp_path / "again")
+    goal = sum(
+        math.comb(i, j + 1)
+        for j, i in enumerate(sorted(DIAG.board.cell(DIAG.board.coords[c]) for c in DIAG.goal.cells))
+    )
+
+    def plant(layers):
+        layers["L17"] = np.unique(np.append(layers["L17"], U64(goal)))
+
+    verdict = check_certificate(DIAG, _rewrite_ranks(tmp_path / "again", cert, plant), tmp_path / "again")
+    assert not verdict.ok and "goal" in verdict.reason
+
+
+def test_a_pruned_certificate_needs_its_bound(tmp_path):
+    """The layers of a pruned search miss states an unpruned closure asks for; a bound below the
+    horizon proves nothing."""
+    cert = _ranked(tmp_path, upper_bound=18)
+    verdict = check_certificate(DIAG, {k: v for k, v in cert.items() if k != "upper_bound"}, tmp_path)
+    assert not verdict.ok and "in no layer" in verdict.reason
+    verdict = check_certificate(DIAG, dict(cert, upper_bound=16), tmp_path)
+    assert not verdict.ok and "upper bound" in verdict.reason
+
+
+def test_ranked_certificate_past_64_cells(tmp_path):
+    """A 9 x 9 window (81 cells): the diagonal to a configuration three moves away."""
+    from coinsat.instance import make_instance
+
+    from coinsat.rules import apply_move, legal_moves
+
+    diagonal = [(i, i) for i in range(9)]
+    box = make_instance("square", diagonal, diagonal, adjacency=2)
+    config, seen = box.start, {box.start}
+    for _ in range(3):  # three legal moves away, never back
+        move = next(m for m in legal_moves(box.board, config, 2) if apply_move(box.board, config, m, 2) not in seen)
+        config = apply_move(box.board, config, move, 2)
+        seen.add(config)
+    inst = make_instance("square", diagonal, [box.board.coords[c] for c in config.cells], adjacency=2)
+    assert inst.board.size == 81
+    r = solve(inst, "rankbfs")
+    assert r.status is Status.OPTIMAL
+    done = certify(inst, r, tmp_path)
+    assert done.check.ok, done.check.reason
+
+
+def test_certify_reuses_the_ranked_layers(tmp_path, monkeypatch):
+    import coinsat.search.rankbfs as rankbfs
+
+    result = solve(DIAG, "rankbfs")
+
+    def no_second_search(*args, **kwargs):
+        raise AssertionError("certify searched again")
+
+    monkeypatch.setattr(rankbfs, "solve_rankbfs", no_second_search)
+    assert certify(DIAG, result, tmp_path).check.ok

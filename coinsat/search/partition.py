@@ -116,7 +116,7 @@ class Pool:
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
         deadline = time.time() + (limits.remaining() or 1e12) if limits.time_limit is not None else float("inf")
         share = None if limits.memory_limit is None else limits.memory_limit // (parts + 1)
-        self.parts = parts
+        self.parts, self.upper_bound = parts, upper_bound
         self.conns, self.procs = [], []
         for p in range(parts):
             a, b = ctx.Pipe()
@@ -150,7 +150,7 @@ class Pool:
         self.close()
         allk = np.concatenate(keys)
         order = np.argsort(allk, kind="stable")
-        return Visited(allk[order], np.concatenate(depth)[order])
+        return Visited(allk[order], np.concatenate(depth)[order], self.upper_bound)
 
     def close(self) -> None:
         for conn in self.conns:
@@ -184,7 +184,7 @@ def forward_partitioned(
     if np.isin(space.goal_ranks, start).any():
         from .rankbfs import Visited
 
-        v = Visited()
+        v = Visited(upper_bound=upper_bound)
         v.add(start, 0)
         return _Outcome("found", 0, 1, v, [], None, stats)  # type: ignore[arg-type]
     pool = Pool(instance, prune, upper_bound, workers, limits)

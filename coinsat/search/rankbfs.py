@@ -195,6 +195,8 @@ class Visited:
 
     keys: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=U64))
     depth: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint16))
+    #: the bound-and-prune bound the search used (a layers certificate carries it)
+    upper_bound: int | None = None
 
     def contains(self, values: np.ndarray) -> np.ndarray:
         if self.keys.size == 0:
@@ -471,7 +473,7 @@ def _forward(
 
         return forward_partitioned(instance, horizon, limits, max_states, prune, progress, upper_bound, workers)
     space = Space(instance, prune, upper_bound)
-    visited = Visited()
+    visited = Visited(upper_bound=upper_bound)
     start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
     visited.add(start, 0)
     stats: dict = {"layers": [1], "pruning": prune, "upper_bound": upper_bound, "expanded": 0, "bound_pruned": 0}

@@ -1,6 +1,10 @@
 """Builder of layers certificates: ``spanbfs``'s search layers L0..LT in a ``.npz`` file.
 
 The format, the argument and the checker are :mod:`coinsat.certificates.check.layers`.
+A ``rankbfs`` witness (its visited set: ranks and depths) is written as ranked
+layers (``encoding = "rank"``), each stored as first differences (the first rank,
+then the gaps) so that zlib squeezes the sorted ranks; with the bound U its
+search pruned by, which the checker re-applies with an h of its own.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ def build_layers(
     stem: str,
     solution: Solution | None = None,
     deadline: float | None = None,
-    searched: list | None = None,
+    searched=None,
 ) -> dict | None:
     """Write the certificate's layers file for ``horizon``; None if the search does not prove
     the bound (a solution within the horizon).
@@ -42,10 +46,26 @@ def build_layers(
     a second search (the checker verifies them like any others).  Otherwise spanbfs searches
     to ``horizon``, and :class:`~coinsat.errors.LimitReached` is raised when it passes
     ``deadline`` (a ``time.perf_counter()`` value) or its state cap."""
+    if searched is not None and hasattr(searched, "layer"):  # a rankbfs witness
+        return _write_ranked(instance, horizon, searched, out_dir, stem, solution)
     if searched is not None and len(searched) > horizon:
         return _write(instance, horizon, list(searched[: horizon + 1]), out_dir, stem, solution)
     from ...result import Status
     from ...search.spanbfs import solve_spanbfs
+
+    if instance.board.size > 64:  # past spanbfs's words: search again with rankbfs
+        from ...search.rankbfs import solve_rankbfs
+
+        left = None if deadline is None else max(1e-3, deadline - time.perf_counter())
+        again = solve_rankbfs(instance, max_moves=horizon, time_limit=left, grow=False)
+        if again.status is Status.UNKNOWN:
+            raise LimitReached(
+                f"the layers of 'no solution with <= {horizon} moves' were not rebuilt within the limit",
+                again.lower_bound,
+            )
+        if again.status not in (Status.BOUNDED, Status.UNSOLVABLE):
+            return None
+        return _write_ranked(instance, horizon, again.witness, out_dir, stem, solution)
 
     layers: list[np.ndarray] = []
     left = None if deadline is None else max(1e-3, deadline - time.perf_counter())
@@ -78,6 +98,39 @@ def _write(
         layers_sha256=hashlib.sha256(data).hexdigest(),
         states=int(sum(layer.size for layer in layers[: horizon + 1])),
     )
+    if solution is not None:
+        cert["solution"] = solution_json(instance, solution)
+    return cert
+
+
+def _write_ranked(
+    instance: Instance, horizon: int, visited, out_dir: str | Path, stem: str, solution: Solution | None
+) -> dict:
+    """Ranked layers 0..horizon of a ``rankbfs`` visited set (layers past its last depth are
+    empty: that search ran out of states there)."""
+    name = f"{stem}.h{horizon}.layers.npz"
+    arrays, states = {}, 0
+    for i in range(horizon + 1):
+        layer = visited.layer(i)
+        states += int(layer.size)
+        arrays[f"L{i}"] = np.diff(layer, prepend=U64(0)) if layer.size else layer
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **arrays)
+    data = buf.getvalue()
+    write_atomic(Path(out_dir) / name, data)
+    cert = header(instance, "layers", "horizon", claim_text(horizon, solution))
+    coords = instance.board.coords
+    cert.update(
+        horizon=horizon,
+        cells=[cell_json(c) for c in coords],
+        encoding="rank",
+        layers=name,
+        layers_sha256=hashlib.sha256(data).hexdigest(),
+        states=states,
+        bytes_per_state=round(len(data) / max(1, states), 3),
+    )
+    if visited.upper_bound is not None:
+        cert["upper_bound"] = visited.upper_bound
     if solution is not None:
         cert["solution"] = solution_json(instance, solution)
     return cert

@@ -7,6 +7,8 @@ the witness.  Kind ``layers``, scope ``horizon``; fields:
 * ``cells`` — the window in bit order (bit i of a word = coin on ``cells[i]``);
 * ``horizon`` T and ``layers``, a ``.npz`` file beside the JSON holding the
   arrays ``L0`` ... ``LT`` (sorted distinct uint64 words), with its sha256;
+* ``encoding`` (optional): ``word`` (default) or ``rank`` (below; each array then
+  holds the first rank and the gaps to the next), and ``upper_bound`` U;
 * ``solution`` (optional) — a solution of T + 1 moves: the claim is then
   "optimal: T + 1 moves".
 
@@ -25,16 +27,34 @@ rules.py):
 3. closure: for i < T, every successor y of a word in L_i whose span contains
    the span of some goal placement lies in L_0 ∪ ... ∪ L_{i+1}.
 
+**Ranked layers** (``encoding = "rank"``, written for ``rankbfs``): the words
+are the colexicographic ranks of the occupied cells' positions in ``cells``
+(sum of C(c_i, i) over the sorted positions c_1 < ... < c_k), so a window may
+have up to 256 cells; the checker decodes them with a table of its own and
+runs a multi-word kernel (``_WideRule``, one word per 64 cells).
+
+**Pruned layers** (``upper_bound`` U, ``rankbfs``'s bound-and-prune): (3)
+only asks for the successors y with (i + 1) + h(y) <= U, h recomputed here:
+with R_0 = y and R_j = R_{j-1} + {cells with >= d neighbours in R_{j-1}}, an
+empty goal cell first in R_j cannot be filled before j moves from y, and every
+empty goal cell needs a move of its own, so with f_1 <= ... <= f_m those
+steps every path from y to that goal placement has >= max_i (f_i + m - i)
+moves; h is the minimum over the goal placements.  The horizon must be <= U.
+
 *Why this proves the claim.*  Let x_0 = start, ..., x_k be a solution with
 k <= T.  Each x_j spans a goal placement's span (spans only shrink along moves:
 encodings/sat.md, Lemma P (i)), so by induction x_j ∈ L_0 ∪ ... ∪ L_j (3), and
-x_k, a goal placement, would lie in a layer — excluded by (2).
+x_k, a goal placement, would lie in a layer — excluded by (2).  With pruning,
+take the solution shortest: x_j has j + h(x_j) <= k <= T <= U (h is a lower
+bound on the moves left), and if x_j lies in L_i with i <= j then
+(i + 1) + h(x_{j+1}) <= U, so (3) still applies at every step.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import math
 import time
 from pathlib import Path
 
@@ -50,6 +70,7 @@ from .format import cell_key, checked_solution
 U64 = np.uint64
 ONE = U64(1)
 CHUNK = 1 << 13  # words of a layer checked at once (bounds the (cells x successors) temporaries)
+MAX_CELLS = 256  # ranked layers: four words per configuration (word layers: 64, checked in _check_closure)
 
 
 def check_layers(
@@ -74,7 +95,19 @@ def check_layers(
         return False, "the layers file's sha256 differs from the certificate's", None
     with np.load(io.BytesIO(data), allow_pickle=False) as z:
         layers = [_layer(z[f"L{i}"], i) for i in range(horizon + 1)]
-    ok, why = _check_closure(instance, cells, layers, deadline)
+    encoding = cert.get("encoding", "word")
+    bound = cert.get("upper_bound")
+    if bound is not None and (not isinstance(bound, int) or isinstance(bound, bool) or bound < horizon):
+        return False, f"the upper bound must be an integer >= the horizon {horizon}, not {bound!r}", None
+    if encoding == "rank":  # stored as first differences
+        layers = [np.cumsum(layer, dtype=U64) for layer in layers]
+        ok, why = _check_ranked(instance, cells, layers, bound, deadline)
+    elif encoding != "word" or bound is not None:
+        return False, f"unknown layers encoding {encoding!r} (or a bound on word layers)", None
+    elif len(cells) > 64:
+        return False, "word layers hold at most 64 cells", None
+    else:
+        ok, why = _check_closure(instance, cells, layers, deadline)
     return ok, why, Claim(solution=None if solution is None else len(solution), bound=horizon) if ok else None
 
 
@@ -90,8 +123,8 @@ def _layer(array: np.ndarray, i: int) -> np.ndarray:
 
 def _exact_window(instance: Instance, cells: list) -> tuple[bool, str]:
     b = instance.board
-    if len(cells) > 64 or len(set(cells)) != len(cells):
-        return False, "the window must list at most 64 distinct cells"
+    if len(cells) > MAX_CELLS or len(set(cells)) != len(cells):
+        return False, f"the window must list at most {MAX_CELLS} distinct cells"
     if b.kind == "graph":
         return (set(cells) == set(b.coords), "the cells are not the graph's cells")
     if b.kind != "square" or instance.d < 2:
@@ -203,3 +236,189 @@ def _check_closure(
                 return False, f"a successor of L{i} is in no layer up to L{i + 1} (word {int(missing[0])})"
     states = sum(int(layer.size) for layer in layers)
     return True, f"closure of {len(layers)} layers ({states} configurations) verified"
+
+
+# --- ranked (and pruned) layers -------------------------------------------------------------------
+
+
+class _Colex:
+    """Colex ranks of k-subsets of n positions, decoded and encoded with a table of binomials."""
+
+    def __init__(self, n: int, k: int):
+        top = (1 << 64) - 1
+        self.k = k
+        self.size = math.comb(n, k)
+        self.cols = [np.array([min(math.comb(c, i), top) for c in range(n + 1)], dtype=U64) for i in range(k + 1)]
+
+    def cells(self, ranks: np.ndarray) -> np.ndarray:
+        """(N, k) ascending positions."""
+        r = ranks.copy()
+        out = np.empty((r.size, self.k), dtype=np.int64)
+        for i in range(self.k, 0, -1):
+            c = np.searchsorted(self.cols[i], r, side="right") - 1
+            out[:, i - 1] = c
+            r = r - self.cols[i][c]
+        return out
+
+    def ranks(self, cells: np.ndarray) -> np.ndarray:
+        out = np.zeros(cells.shape[0], dtype=U64)
+        for i in range(self.k):
+            out += self.cols[i + 1][cells[:, i]]
+        return out
+
+
+class _WideRule:
+    """The move rule, the span and h on configurations as (W, N) arrays of 64-bit words
+    (bit c % 64 of word c // 64 = a coin on ``cells[c]``), from per-cell neighbour masks."""
+
+    def __init__(self, instance: Instance, cells: list):
+        index = {c: i for i, c in enumerate(cells)}
+        b = instance.board
+        self.n, self.d = len(cells), instance.d
+        self.W = max(1, -(-self.n // 64))
+        nbr = np.zeros((self.W, self.n, 1), dtype=U64)
+        self.bit = np.zeros((self.W, self.n, 1), dtype=U64)
+        for i, c in enumerate(cells):
+            self.bit[i // 64, i, 0] = ONE << U64(i % 64)
+            nbrs = (
+                tuple(b.coords[q] for q in b.neighbours[b.cell(c)])
+                if b.kind == "graph"
+                else geometry.neighbours(b.kind, c)
+            )
+            for q in nbrs:
+                if q in index:
+                    j = index[q]
+                    nbr[j // 64, i, 0] |= ONE << U64(j % 64)
+        self.nbr = nbr
+
+    def words(self, cells: np.ndarray) -> np.ndarray:
+        out = np.zeros((self.W, cells.shape[0]), dtype=U64)
+        for j in range(cells.shape[1]):
+            c = cells[:, j]
+            for w in range(self.W):
+                out[w] |= np.where(c // 64 == w, ONE << (c % 64).astype(U64), U64(0))
+        return out
+
+    def positions(self, words: np.ndarray, k: int) -> np.ndarray:
+        """(N, k) ascending occupied positions of each column."""
+        rows, cols = [], []
+        for i in range(self.n):
+            has = (words[i // 64] >> U64(i % 64)) & ONE == ONE
+            rows.append(np.flatnonzero(has))
+            cols.append(np.full(rows[-1].size, i))
+        r, c = np.concatenate(rows), np.concatenate(cols)
+        order = np.lexsort((c, r))
+        return c[order].reshape(-1, k)
+
+    def _counts(self, words: np.ndarray) -> np.ndarray:
+        """(n, N): occupied neighbours of every cell."""
+        return np.bitwise_count(words[:, None, :] & self.nbr).sum(axis=0)
+
+    def _occupied(self, words: np.ndarray) -> np.ndarray:
+        return ((words[:, None, :] & self.bit) != 0).any(axis=0)
+
+    def successors(self, words: np.ndarray) -> np.ndarray:
+        out = []
+        for s in range(self.n):
+            has = (words[s // 64] >> U64(s % 64)) & ONE == ONE
+            rest = words[:, has].copy()
+            if rest.shape[1] == 0:
+                continue
+            rest[s // 64] ^= ONE << U64(s % 64)
+            legal = (self._counts(rest) >= self.d) & ~self._occupied(rest)
+            legal[s] = False
+            p, i = np.nonzero(legal)
+            new = rest[:, i]
+            new |= self.bit[:, p, 0]
+            out.append(new)
+        return np.concatenate(out, axis=1) if out else np.zeros((self.W, 0), dtype=U64)
+
+    def grow(self, words: np.ndarray) -> np.ndarray:
+        """One span layer: every cell with >= d occupied neighbours added."""
+        add = self._counts(words) >= self.d  # (n, N)
+        return words | np.bitwise_or.reduce(np.where(add[None, :, :], self.bit, U64(0)), axis=1)
+
+    def span(self, words: np.ndarray) -> np.ndarray:
+        words = words.copy()
+        todo = np.arange(words.shape[1])
+        while todo.size:
+            cur = words[:, todo]
+            grown = self.grow(cur)
+            words[:, todo] = grown
+            todo = todo[(grown != cur).any(axis=0)]
+        return words
+
+    def h(self, words: np.ndarray, goals: np.ndarray) -> np.ndarray:
+        """The fill-schedule bound (module docstring) to the nearest goal placement."""
+        best = np.full(words.shape[1], np.iinfo(np.int64).max // 2)
+        for g in range(goals.shape[1]):
+            goal = goals[:, g : g + 1]
+            empty = goal & ~words
+            left = np.bitwise_count(empty).sum(axis=0).astype(np.int64)
+            h = np.zeros(words.shape[1], dtype=np.int64)
+            layer, j = words, 0
+            while (left > 0).any():
+                j += 1
+                grown = self.grow(layer)
+                new = np.bitwise_count(grown & ~layer & empty).sum(axis=0).astype(np.int64)
+                h = np.where(new > 0, np.maximum(h, j - 1 + left), h)
+                left = left - new
+                stuck = (grown == layer).all(axis=0) & (left > 0)
+                h[stuck] = np.iinfo(np.int64).max // 2
+                left[stuck] = 0
+                layer = grown
+            best = np.minimum(best, h)
+        return best
+
+
+def _check_ranked(
+    instance: Instance, cells: list, layers: list[np.ndarray], bound: int | None, deadline: float | None
+) -> tuple[bool, str]:
+    """Conditions (2) and (3) of the module docstring on colex-ranked layers, pruned by h with
+    ``bound`` U when given."""
+    if len(instance.labels) > 1:
+        return False, "layers certificates are for unlabeled coins"
+    b = instance.board
+    index = {c: i for i, c in enumerate(cells)}
+    k = len(instance.start)
+    colex = _Colex(len(cells), k)
+    rule = _WideRule(instance, cells)
+    try:
+        start = sorted(index[b.coords[c]] for c in instance.start.cells)
+    except KeyError:
+        return False, "the start is not inside the window"
+    placements = [g for g in instance.goal_configurations if all(b.coords[c] in index for c in g.cells)]
+    goal_pos = np.array([sorted(index[b.coords[c]] for c in g.cells) for g in placements], dtype=np.int64)
+    goal_pos = goal_pos.reshape(-1, k)
+    goals = rule.words(goal_pos)
+    goal_ranks = np.unique(colex.ranks(goal_pos))
+    need = rule.span(goals)
+    if layers[0].tolist() != colex.ranks(np.array([start], dtype=np.int64)).tolist():
+        return False, "L0 is not {start}"
+    for i, layer in enumerate(layers):
+        if layer.size and (np.any(layer[1:] <= layer[:-1]) or int(layer[-1]) >= colex.size):
+            return False, f"L{i} is not a sorted set of ranks below C({len(cells)}, {k})"
+        if goal_ranks.size and np.isin(goal_ranks, layer).any():
+            return False, f"L{i} holds a goal placement"
+    union = layers[0]
+    for i in range(len(layers) - 1):
+        union = _merge(union, layers[i + 1])
+        for lo in range(0, layers[i].size, CHUNK):
+            if deadline is not None and time.perf_counter() > deadline:
+                raise LimitReached(f"the check of the layers stopped at L{i} (time limit)")
+            succ = rule.successors(rule.words(colex.cells(layers[i][lo : lo + CHUNK])))
+            span = rule.span(succ)
+            keep = np.zeros(succ.shape[1], dtype=bool)
+            for g in range(need.shape[1]):
+                keep |= ((span & need[:, g : g + 1]) == need[:, g : g + 1]).all(axis=0)
+            succ = succ[:, keep]
+            ranks = colex.ranks(rule.positions(succ, k)) if succ.shape[1] else np.zeros(0, dtype=U64)
+            idx = np.minimum(np.searchsorted(union, ranks), union.size - 1)
+            out = union[idx] != ranks
+            if bound is not None and out.any():
+                out[out] = (i + 1) + rule.h(succ[:, out], goals) <= bound
+            if out.any():
+                return False, f"a successor of L{i} is in no layer up to L{i + 1} (rank {int(ranks[out][0])})"
+    states = sum(int(layer.size) for layer in layers)
+    pruned = "" if bound is None else f", pruned by h with upper bound {bound}"
+    return True, f"closure of {len(layers)} ranked layers ({states} configurations{pruned}) verified"
