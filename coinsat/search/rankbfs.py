@@ -40,7 +40,7 @@ so a wrong U makes answers weaker, never false).  The layers certificate
 carries U and its checker recomputes h (certificates/check/layers.py).
 
 **Memory.**  The visited set is one sorted uint64 array of ranks plus one
-byte per state, its depth (9 bytes a state); a layer is the states of one
+uint16 per state, its depth (10 bytes a state); a layer is the states of one
 depth, which a certificate reads back.  The frontier being expanded is the
 only other copy of any state.
 

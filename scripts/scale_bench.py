@@ -1,0 +1,392 @@
+#!/usr/bin/env python3
+"""The exact engines at scale: ``spanbfs`` against ``rankbfs``; writes benchmarks/scale.md.
+
+Sections (``--sections``, comma-separated; default all but ``big``):
+
+* ``keys``: the state key, measured — colex ranks (one uint64) against multi-word
+  bitboards (2 or 3 uint64 rows) for sorting, deduplicating and looking up
+  random configurations of 81 cells / 11 coins and 144 cells / 14 coins;
+* ``compare``: old ``spanbfs`` and new ``rankbfs`` (1 worker) on V(3,2) and
+  V(3,3) -> NW-SE in the same run: states kept, wall and CPU seconds, peak RSS,
+  states expanded per CPU second;
+* ``bound``: bound-and-prune with U = the length of the verified solution in
+  instances/families/solutions/, states kept and removed;
+* ``workers``: 1 against 2 worker processes on the same instance;
+* ``profile``: where rankbfs's time goes (cProfile, per function);
+* ``certify``: ranked layers certificates written and checked (small members);
+* ``big``: V(3,3) -> SW-NE solved with rankbfs and bound-and-prune, certified and
+  checked (long: run it alone, in the background);
+* ``extrapolate``: states per layer and bytes per state from the members
+  measured, and what the larger members would need.
+
+Every engine run is a fresh subprocess (``--one``), so its peak RSS is its own.
+CPU seconds include worker processes.  The machine is shared: wall times are
+noisy, CPU seconds less so; ratios come from one run.
+
+    nice -n 10 python3 scripts/scale_bench.py [--sections keys,compare,...] [--out benchmarks/scale.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+FAM = ROOT / "instances" / "families"
+DEFAULT = "keys,compare,bound,workers,profile,certify,extrapolate"
+
+
+def instance_of(spec: str):
+    from coinsat.families import diagonal_flip
+    from coinsat.io.instance_format import read_instance
+
+    if spec.startswith("diagonal-"):
+        return diagonal_flip(int(spec.split("-")[1]))
+    return read_instance(FAM / f"{spec}.toml")
+
+
+def known_length(spec: str) -> int | None:
+    """The length of the stored solution, verified here (None when there is none)."""
+    from coinsat.io.solution_format import read_solution
+    from coinsat.solution import verify
+
+    path = FAM / "solutions" / f"{spec}.json"
+    if not path.exists():
+        return None
+    inst = instance_of(spec)
+    ext, sol = read_solution(inst, path)
+    return len(sol) if verify(ext, sol, keep_trace=False).ok else None
+
+
+# --- one run in a subprocess ----------------------------------------------------------------------
+
+
+def one(job: dict) -> dict:
+    """Solve (and optionally certify) one instance; what the tables need."""
+    from coinsat.solve import solve
+
+    inst = instance_of(job["spec"])
+    t0, c0 = time.perf_counter(), time.process_time()
+    r = solve(inst, job["engine"], **job.get("options", {}))
+    wall = time.perf_counter() - t0
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = time.process_time() - c0 + kids.ru_utime + kids.ru_stime
+    layers = r.stats.get("layers", [])
+    out = {
+        "spec": job["spec"],
+        "engine": job["engine"],
+        "options": job.get("options", {}),
+        "status": r.status.value,
+        "length": r.length,
+        "lower_bound": r.lower_bound,
+        "states": r.stats.get("states"),
+        "expanded": sum(layers[:-1]) if layers else None,
+        "layers": layers,
+        "bound_pruned": r.stats.get("bound_pruned"),
+        "bytes_per_state": r.stats.get("bytes_per_state"),
+        "wall": wall,
+        "cpu": cpu,
+        "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "child_rss_mb": kids.ru_maxrss / 1024,
+    }
+    if job.get("certify"):
+        from coinsat.certificates.build.make import certify
+
+        with tempfile.TemporaryDirectory() as tmp:
+            t1 = time.perf_counter()
+            done = certify(inst, r, tmp)
+            out["certify_wall"] = time.perf_counter() - t1
+            cert = done.certificate.to_json() if hasattr(done.certificate, "to_json") else done.certificate
+            out["check_ok"], out["claim"], out["reason"] = done.check.ok, done.check.claim, done.check.reason
+            out["cert_states"] = cert.get("states")
+            files = list(Path(tmp).glob("*.npz"))
+            out["cert_bytes"] = sum(f.stat().st_size for f in files)
+    return out
+
+
+def run(job: dict, timeout: float | None = None) -> dict:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--one", json.dumps(job)]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {**job, "status": "timeout"}
+    if p.returncode != 0:
+        return {**job, "status": "error", "reason": p.stderr.strip().splitlines()[-1:] or ""}
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+# --- sections -------------------------------------------------------------------------------------
+
+
+def keys_section(lines: list[str]) -> None:
+    from coinsat.search.rank import Colex, to_words
+
+    lines += [
+        "## Keys: colex rank against multi-word bitboards\n",
+        "2,000,000 random configurations (with repeats); rank: `Colex.rank` then sort and deduplicate "
+        "one uint64 array, lookup by `searchsorted`; words: the (N, W) uint64 bitboards sorted and "
+        "deduplicated as rows (`np.unique(axis=0)`, the fastest row sort numpy has), lookup by "
+        "`searchsorted` on a structured view. CPU seconds.\n",
+        "| cells | coins | words | rank: encode | rank: sort+dedup | rank: lookup | rank: decode "
+        "| words: sort+dedup | words: lookup | sort ratio words/rank |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    rng = np.random.default_rng(0)
+    N = 2_000_000
+    for n, k in ((81, 11), (144, 14)):
+        colex = Colex(n, k)
+        rows = np.sort(np.argsort(rng.random((N // 4, n)), axis=1)[:, :k], axis=1)
+        rows = np.concatenate([rows] * 4)  # repeats, as successors have
+        W = -(-n // 64)
+
+        def clock(f):
+            t = time.process_time()
+            v = f()
+            return time.process_time() - t, v
+
+        t_enc, ranks = clock(lambda: colex.rank(rows))
+        t_sort, uniq = clock(lambda: np.unique(ranks))
+        t_look, _ = clock(lambda: np.searchsorted(uniq, ranks))
+        t_dec, _ = clock(lambda: colex.unrank(uniq))
+        words = np.ascontiguousarray(to_words(rows, W).T)
+        t_wsort, wuniq = clock(lambda: np.unique(words, axis=0))
+        view = np.ascontiguousarray(wuniq[:, ::-1]).view([(f"w{i}", np.uint64) for i in range(W)]).ravel()
+        q = np.ascontiguousarray(words[:, ::-1]).view(view.dtype).ravel()
+        t_wlook, _ = clock(lambda: np.searchsorted(view, q))
+        lines.append(
+            f"| {n} | {k} | {W} | {t_enc:.2f} | {t_sort:.2f} | {t_look:.2f} | {t_dec:.2f} | {t_wsort:.2f} "
+            f"| {t_wlook:.2f} | {t_wsort / max(t_sort, 1e-9):.1f} |"
+        )
+    lines.append(
+        "\nKept: ranks (one word, numpy's fast 1-D sort); the bitboards are used only inside the "
+        "expansion of a chunk.\n"
+    )
+
+
+def _row(r: dict) -> str:
+    exp = r.get("expanded") or 0
+    rate = exp / r["cpu"] if r.get("cpu") else 0
+    opts = ", ".join(f"{k}={v}" for k, v in r.get("options", {}).items() if k != "time_limit") or "—"
+    return (
+        f"| {r['spec']} | {r['engine']} | {opts} | {r['status']} | {r.get('length')} | {r.get('states')} "
+        f"| {exp} | {r.get('bound_pruned') or 0} | {r.get('wall', 0):.1f} | {r.get('cpu', 0):.1f} "
+        f"| {rate / 1e6:.3f} | {r.get('rss_mb', 0):.0f} / {r.get('child_rss_mb', 0):.0f} |"
+    )
+
+
+HEAD = [
+    "| instance | engine | options | status | length | states kept | expanded | removed by bound "
+    "| wall s | CPU s | M expanded / CPU s | peak RSS MB (self / largest child) |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+]
+
+
+def compare_section(lines: list[str], results: dict) -> None:
+    lines += ["## Old spanbfs against rankbfs (one worker), same run\n", *HEAD]
+    for spec in ("vdiag-3-2-nwse", "vdiag-3-3-nwse"):
+        pair = []
+        for engine, opts in (("spanbfs", {}), ("rankbfs", {"workers": 1})):
+            r = run({"spec": spec, "engine": engine, "options": opts})
+            results[(spec, engine)] = r
+            pair.append(r)
+            lines.append(_row(r))
+            print(lines[-1], flush=True)
+        if all(p.get("cpu") for p in pair):
+            old, new = pair
+            lines.append(
+                f"| {spec} | ratio old/new | | | | | | | {old['wall'] / new['wall']:.2f} "
+                f"| {old['cpu'] / new['cpu']:.2f} | | {old['rss_mb'] / max(new['rss_mb'], 1):.2f} |"
+            )
+    lines.append("")
+
+
+def bound_section(lines: list[str], results: dict) -> None:
+    lines += [
+        "## Bound-and-prune\n",
+        "U = the length of the verified solution stored in instances/families/solutions/ "
+        "(`--upper-bound FILE`); the same engine without U for comparison.\n",
+        *HEAD,
+    ]
+    for spec in ("vdiag-3-2-nwse", "vdiag-3-3-nwse"):
+        U = known_length(spec)
+        plain = results.get((spec, "rankbfs")) or run({"spec": spec, "engine": "rankbfs", "options": {"workers": 1}})
+        pruned = run({"spec": spec, "engine": "rankbfs", "options": {"workers": 1, "upper_bound": U}})
+        lines += [_row(plain), _row(pruned)]
+        print(lines[-1], flush=True)
+        if plain.get("states") and pruned.get("states"):
+            lines.append(
+                f"| {spec} | kept with U / without | U={U} | | | {pruned['states'] / plain['states']:.3f} "
+                f"| | | {pruned['wall'] / plain['wall']:.2f} | {pruned['cpu'] / plain['cpu']:.2f} | | |"
+            )
+    lines.append("")
+
+
+def workers_section(lines: list[str]) -> None:
+    lines += ["## Workers: 1 against 2 processes, same run\n", *HEAD]
+    spec = "vdiag-3-2-nwse"
+    rs = [run({"spec": spec, "engine": "rankbfs", "options": {"workers": w}}) for w in (1, 2)]
+    lines += [_row(r) for r in rs]
+    if all(r.get("wall") for r in rs):
+        lines.append(
+            f"| {spec} | speedup 2 vs 1 | | | | | | | {rs[0]['wall'] / rs[1]['wall']:.2f} "
+            f"| {rs[0]['cpu'] / rs[1]['cpu']:.2f} | | |"
+        )
+    lines += [
+        "",
+        f"Load average while this ran: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (a shared machine: "
+        "the wall-clock speedup is bounded by the cores the other users leave).\n",
+    ]
+
+
+def profile_section(lines: list[str]) -> None:
+    import cProfile
+    import pstats
+
+    from coinsat.search.rankbfs import solve_rankbfs
+
+    inst = instance_of("vdiag-3-3-nwse")
+    prof = cProfile.Profile()
+    prof.enable()
+    r = solve_rankbfs(inst, max_moves=30)
+    prof.disable()
+    st = pstats.Stats(prof)
+    total = sum(v[2] for v in st.stats.values())  # type: ignore[attr-defined]
+    rows = sorted(st.stats.items(), key=lambda kv: -kv[1][2])[:12]  # type: ignore[attr-defined]
+    lines += [
+        "## Where rankbfs's time goes\n",
+        f"cProfile of `solve_rankbfs(V(3,3) -> NW-SE, max_moves=30)` ({r.stats['states']} states, "
+        f"{total:.1f} s profiled): time spent inside each function itself (numpy calls are counted "
+        "in the function that makes them).\n",
+        "| function | calls | own s | share |",
+        "|---|---|---|---|",
+    ]
+    for (file, line, name), v in rows:
+        lines.append(f"| {Path(file).name}:{name} | {v[1]} | {v[2]:.2f} | {100 * v[2] / total:.0f} % |")
+    lines.append("")
+
+
+def certify_section(lines: list[str], specs=("vdiag-2-2-swne", "vdiag-3-2-swne")) -> None:
+    lines += [
+        "## Ranked layers certificates\n",
+        "solve with rankbfs (and U when given), then `certify` (writes the solve's own layers, "
+        "checks them with the independent checker).\n",
+        "| instance | options | status | length | states | certificate MB | bytes / state "
+        "| certify+check s | check | claim |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for spec in specs:
+        for opts in ({"workers": 1}, {"workers": 1, "upper_bound": known_length(spec)}):
+            r = run({"spec": spec, "engine": "rankbfs", "options": opts, "certify": True})
+            lines.append(_cert_row(r))
+            print(lines[-1], flush=True)
+    lines.append("")
+
+
+def _cert_row(r: dict) -> str:
+    opts = ", ".join(f"{k}={v}" for k, v in r.get("options", {}).items()) or "—"
+    b = r.get("cert_bytes") or 0
+    per = b / r["cert_states"] if r.get("cert_states") else 0
+    return (
+        f"| {r['spec']} | {opts} | {r['status']} | {r.get('length')} | {r.get('cert_states')} | {b / 1e6:.1f} "
+        f"| {per:.2f} | {r.get('certify_wall', 0):.0f} | {'✓' if r.get('check_ok') else '✗ ' + str(r.get('reason'))} "
+        f"| {r.get('claim')} |"
+    )
+
+
+def big_section(lines: list[str]) -> None:
+    lines += ["## V(3,3) -> SW-NE with a certificate\n", *HEAD]
+    spec = "vdiag-3-3-swne"
+    U = known_length(spec)
+    r = run({"spec": spec, "engine": "rankbfs", "options": {"workers": 1, "upper_bound": U}, "certify": True})
+    lines += [
+        _row(r),
+        "",
+        "| instance | options | status | length | states | certificate MB | bytes / state "
+        "| certify+check s | check | claim |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+        _cert_row(r),
+        "",
+    ]
+
+
+def extrapolate_section(lines: list[str], results: dict) -> None:
+    lines += [
+        "## What the larger members need (extrapolation)\n",
+        "Measured here: states kept by rankbfs on the members it finished (one per row). "
+        "Memory at 10 bytes per kept state (uint64 rank + uint16 depth, measured `bytes_per_state`; "
+        "the frontier and a layer's successors come on top). Larger members: the growth factor per "
+        "member of the same target, applied once more — a guess from few points, not a bound.\n",
+        "| instance | cells | coins | C(cells, coins) | states kept | bytes / state | seconds (CPU) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    specs = ["vdiag-2-2-nwse", "vdiag-2-2-swne", "vdiag-3-2-nwse", "vdiag-3-2-swne", "vdiag-3-3-nwse"]
+    got = {}
+    for spec in specs:
+        r = results.get((spec, "rankbfs")) or run({"spec": spec, "engine": "rankbfs", "options": {"workers": 1}})
+        got[spec] = r
+        inst = instance_of(spec)
+        lines.append(
+            f"| {spec} | {inst.board.size} | {inst.n_coins} | {math.comb(inst.board.size, inst.n_coins):.2e} "
+            f"| {r.get('states')} | {r.get('bytes_per_state') or 0:.1f} | {r.get('cpu', 0):.0f} |"
+        )
+    lines.append("")
+    for target in ("nwse",):
+        a, b = got.get(f"vdiag-3-2-{target}"), got.get(f"vdiag-3-3-{target}")
+        if a and b and a.get("states") and b.get("states"):
+            f = b["states"] / a["states"]
+            t = b["cpu"] / a["cpu"]
+            lines.append(
+                f"- {target}: V(3,2) -> V(3,3) multiplied the states by {f:.1f} and the CPU time by {t:.1f}; "
+                f"once more for V(4,3) -> {target}: about {b['states'] * f:.2e} states, "
+                f"{b['states'] * f * 10 / 1e9:.1f} GB at 10 bytes each, {b['cpu'] * t / 3600:.1f} CPU hours."
+            )
+    lines.append("")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "scale.md"))
+    ap.add_argument("--sections", default=DEFAULT)
+    ap.add_argument("--one", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.one:
+        print(json.dumps(one(json.loads(args.one))))
+        return 0
+    sections = args.sections.split(",")
+    lines = [
+        "# Exact search at scale: spanbfs against rankbfs\n",
+        f"Made by `nice -n 10 python3 scripts/scale_bench.py --sections {args.sections}` "
+        f"(started {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores shared with "
+        "other users). Each engine run is a fresh process; CPU seconds include its workers.\n",
+    ]
+    results: dict = {}
+    out = Path(args.out)
+    steps = {
+        "keys": lambda: keys_section(lines),
+        "compare": lambda: compare_section(lines, results),
+        "bound": lambda: bound_section(lines, results),
+        "workers": lambda: workers_section(lines),
+        "profile": lambda: profile_section(lines),
+        "certify": lambda: certify_section(lines),
+        "big": lambda: big_section(lines),
+        "extrapolate": lambda: extrapolate_section(lines, results),
+    }
+    for name in sections:
+        steps[name]()
+        out.write_text("\n".join(lines) + "\n")
+        print(f"[{name} done]", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
