@@ -34,13 +34,14 @@ def test_colex_ranks_every_small_subset_once():
     assert np.array_equal(colex.unrank(ranks), subsets)
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.integers(1, 14).flatmap(lambda k: st.tuples(st.just(k), st.integers(k, 144))), st.randoms())
-def test_rank_unrank_round_trip_up_to_144_cells_and_14_coins(nk, rnd):
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 14).flatmap(lambda k: st.tuples(st.just(k), st.integers(k, 144))), st.integers(0, 2**32))
+def test_rank_unrank_round_trip_up_to_144_cells_and_14_coins(nk, seed):
     k, n = nk
     assert fits(n, k)
     colex = Colex(n, k)
-    rows = np.array([sorted(rnd.sample(range(n), k)) for _ in range(50)], dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    rows = np.sort(np.argsort(rng.random((50, n)), axis=1)[:, :k], axis=1)
     ranks = colex.rank(rows)
     assert int(ranks.max()) < comb(n, k)
     assert np.array_equal(colex.unrank(ranks), rows)
@@ -63,7 +64,7 @@ def _big_graph(rnd, n):
     return sorted({e for e in edges if e[0] != e[1]})
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.sampled_from([("square", 12), ("graph", 100), ("graph", 70)]), st.integers(1, 3), st.randoms())
 def test_kernel_is_the_move_rule_past_64_cells(board, d, rnd):
     """Every successor of a random configuration, on windows of 70 to 144 cells, is the
@@ -139,7 +140,7 @@ def wide_walks(draw):
     return make_instance("square", start, [coords[c] for c in config.cells], adjacency=2)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(wide_walks(), st.booleans(), st.sampled_from([None, 2, 4]))
 def test_rankbfs_equals_bfs_past_64_cells(inst, prune, max_moves):
     assert inst.board.size > 64
@@ -150,12 +151,16 @@ def test_rankbfs_equals_bfs_past_64_cells(inst, prune, max_moves):
         assert verify(inst, got.solution).ok
 
 
-def test_v21_and_paper_puzzles():
+def test_the_paper_diagonal():
+    diag = read_instance("instances/paper/diagonal.toml")
+    assert _answer(solve_rankbfs(diag)) == (Status.OPTIMAL, 18, 18)
+
+
+@pytest.mark.slow
+def test_v21_both_targets_match_bfs():
     for target in ("nwse", "swne"):
         inst = vdiag(2, 1, target)
         assert _answer(solve_rankbfs(inst)) == _answer(solve_bfs(inst))
-    diag = read_instance("instances/paper/diagonal.toml")
-    assert _answer(solve_rankbfs(diag)) == (Status.OPTIMAL, 18, 18)
 
 
 def test_labeled_instances_are_refused():
