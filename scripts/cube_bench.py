@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Cube-and-conquer at the frontier: how the splits balance, 1 against 2 workers, extrapolation.
 
-    nice -n 10 python3 scripts/cube_bench.py [--sections balance,targets,extrapolate] [--depth 3]
+    nice -n 10 python3 scripts/cube_bench.py [--sections v22,v32,extrapolate] [--depth 3]
         [--split lookahead] [--cap 60] [--out benchmarks/cubes.md]
 
-* ``balance``: V(2,2) -> SW-NE at T = 35 split 2^depth ways by each split of
-  ``certificates/build/cubes.py`` (``lookahead``, ``middle``), solved by 2 workers: the CPU
-  seconds of every cube, the largest over the mean (1 = perfectly even) and the sum.
-* ``targets``: V(2,2) -> SW-NE and V(3,2) -> SW-NE at T = 35 (both optimal at 36), each built
-  with 1 and with 2 worker processes in the same run (``--split``, ``--depth``) and the
-  2-worker certificate checked by ``check_certificate`` (every cube proof and the cover).
+* ``v22``: V(2,2) -> SW-NE at T = 35 (optimal 36) split 2^depth ways by ``--split`` with 2
+  workers (the certificate checked by ``check_certificate``: every cube proof and the cover),
+  by the other split (``lookahead`` / ``middle`` of ``certificates/build/cubes.py``) with 2
+  workers, and by ``--split`` with 1 worker, in the same run: the CPU seconds of every cube,
+  the largest over the mean (1 = perfectly even), the sum, and the wall seconds.
+* ``v32``: V(3,2) -> SW-NE at T = 35 (optimal 36), 2 workers (checked), then 1 worker.
 * ``extrapolate``: V(3,2) -> NW-SE at T = 52 (optimal 53, proven by spanbfs' layers), split
   2^(depth + 1) ways, every cube capped at ``--cap`` CPU seconds: how many cubes finish,
   and what that says about the workers the whole call needs.
@@ -73,44 +73,36 @@ def cpu_list(r: dict) -> list[float]:
     return [o.cpu_seconds for o in r["stats"].get("outcomes", [])]
 
 
-def balance(depth: int) -> list[str]:
-    rows = [
-        "| split | variables | cubes | CPU s per cube | max / mean | CPU s total | wall s | load |",
-        "|---|---|---:|---|---:|---:|---:|---|",
-    ]
-    for split in ("lookahead", "middle"):
-        r = run(V22, 35, split=split, depth=depth, workers=2, check=False)
-        cpu = cpu_list(r)
-        rows.append(
-            f"| {split} | {r['stats']['variables']} | {len(cpu)} | {', '.join(f'{c:.1f}' for c in cpu)} | "
-            f"{max(cpu) / statistics.mean(cpu):.2f} | {sum(cpu):.1f} | {r['wall']:.1f} | {r['load']} |"
-        )
+ROW_HEAD = [
+    "| member | T | split | workers | cubes | CPU s per cube | max / mean | CPU s (sum) | wall s (build) | load "
+    "| proof MB | check CPU s | accepted |",
+    "|---|---:|---|---:|---:|---|---:|---:|---:|---|---:|---:|---|",
+]
+
+
+def row(r: dict, T: int, split: str, workers: int) -> str:
+    cpu = cpu_list(r)
+    spread = f"{max(cpu) / statistics.mean(cpu):.2f}" if cpu else "—"
+    if r["cert"] is None:
+        checked = f"— | — | {r['stopped'] or 'satisfiable?'}"
+    elif "check_ok" in r:
+        verdict = "yes" if r["check_ok"] else "NO: " + r["check_reason"]
+        checked = f"{r['proof_mb']:.0f} | {r['check_cpu']:.1f} | {verdict}"
+    else:
+        checked = "— | — | not checked"
+    return (
+        f"| {r['name']} | {T} | {split} | {workers} | {len(cpu)} | {', '.join(f'{c:.1f}' for c in cpu)} | {spread} "
+        f"| {sum(cpu):.1f} | {r['wall']:.1f} | {r['load']} | {checked} |"
+    )
+
+
+def member(path: Path, T: int, depth: int, plan: list[tuple[str, int, bool]]) -> list[str]:
+    """One row per (split, workers, check) of ``plan``, in the same run."""
+    rows = list(ROW_HEAD)
+    for split, workers, check in plan:
+        r = run(path, T, split=split, depth=depth, workers=workers, check=check)
+        rows.append(row(r, T, split, workers))
         print(rows[-1], file=sys.stderr, flush=True)
-    return rows
-
-
-def targets(depth: int, split: str) -> list[str]:
-    rows = [
-        "| member | T | workers | cubes | CPU s of the cubes (sum) | wall s (build) | load | proof MB "
-        "| check CPU s | accepted |",
-        "|---|---:|---:|---:|---:|---:|---|---:|---:|---|",
-    ]
-    for path in (V22, V32):
-        for workers in (1, 2):
-            r = run(path, 35, split=split, depth=depth, workers=workers, check=workers == 2)
-            cpu = cpu_list(r)
-            checked = (
-                f"{r['proof_mb']:.0f} | {r['check_cpu']:.1f} | {'yes' if r['check_ok'] else 'NO: ' + r['check_reason']}"
-                if "check_ok" in r
-                else "— | — | (not checked: same kind as the row below)"
-            )
-            if r["cert"] is None:
-                checked = f"— | — | {r['stopped'] or 'satisfiable?'}"
-            rows.append(
-                f"| {r['name']} | 35 | {workers} | {len(cpu)} | {sum(cpu):.1f} | {r['wall']:.1f} | {r['load']} "
-                f"| {checked} |"
-            )
-            print(rows[-1], file=sys.stderr, flush=True)
     return rows
 
 
@@ -137,7 +129,7 @@ def extrapolate(depth: int, split: str, cap: float) -> list[str]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sections", default="balance,targets,extrapolate")
+    ap.add_argument("--sections", default="v22,v32,extrapolate")
     ap.add_argument("--depth", type=int, default=3)
     ap.add_argument("--split", default="lookahead")
     ap.add_argument("--cap", type=float, default=60.0, help="CPU seconds per cube (extrapolate)")
@@ -151,10 +143,16 @@ def main(argv=None) -> int:
         "(load averages in the tables).\n",
     ]
     sections = args.sections.split(",")
-    if "balance" in sections:
-        parts += ["## Which split balances (V(2,2) -> SW-NE, T = 35)\n", "\n".join(balance(args.depth)) + "\n"]
-    if "targets" in sections:
-        parts += ["## Targets: 1 against 2 workers\n", "\n".join(targets(args.depth, args.split)) + "\n"]
+    split = args.split
+    if "v22" in sections:  # the balance of both splits, and 1 against 2 workers
+        plan = [(split, 2, True), ("middle" if split != "middle" else "lookahead", 2, False), (split, 1, False)]
+        rows = member(V22, 35, args.depth, plan)
+        parts += ["## V(2,2) -> SW-NE at T = 35: the splits, 1 and 2 workers\n", "\n".join(rows) + "\n"]
+        Path(args.out).write_text("\n".join(parts))  # each section as soon as it is measured
+    if "v32" in sections:
+        plan = [(split, 2, True), (split, 1, False)]
+        parts += ["## V(3,2) -> SW-NE at T = 35\n", "\n".join(member(V32, 35, args.depth, plan)) + "\n"]
+        Path(args.out).write_text("\n".join(parts))
     if "extrapolate" in sections:
         parts += [
             "## V(3,2) -> NW-SE at T = 52\n",
