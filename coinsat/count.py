@@ -52,8 +52,8 @@ from .limits import Limits, enforced, poll
 from .result import Result, Status
 from .rules import JUMP, Move, predecessors, successors
 from .search.methods import get_method
-from .search.windows import Layers, window_for
-from .theory.reach import layer_steps
+from .search.windows import window_for
+from .theory.reach import LatticeLayers, layer_steps
 
 State = tuple[int, ...]
 
@@ -126,6 +126,10 @@ def count(
             return _unknown(instance, Status.UNKNOWN, t0, f"stopped by the {e}")
 
 
+#: the name the package root imports (its own ``coinsat.count`` is the public function)
+count_optimal = count
+
+
 def _solve(instance: Instance, budget: Limits) -> Result:
     left = budget.remaining()
     return get_method("auto")(
@@ -142,7 +146,7 @@ def _since(t0: float) -> float:
 
 
 def _count_optimal(instance: Instance, length: int, max_sequences: int, t0: float) -> Count:
-    work = window_for(instance, Layers(instance), length)
+    work = window_for(instance, LatticeLayers(instance), length)
     if work is None:
         return _unknown(instance, Status.UNKNOWN, t0, f"the window exact for {length} moves is too large")
     layered = layered_search(work, length)

@@ -137,8 +137,12 @@ def draw(
     return Drawing("svg", figure_svg(figure, title, style))
 
 
+#: the name the package root imports (its own ``coinsat.draw`` is the public function)
+draw_picture = draw
+
+
 def _ends(instance: Instance) -> list[tuple[Configuration, str]]:
     return [(instance.start, "start"), (instance.goal, _goal_caption(instance))]
 
 
-__all__ = ["FORMATS", "Drawing", "draw", "start_goal", "steps", "replay", "Panel", "STYLE", "Style"]
+__all__ = ["FORMATS", "Drawing", "draw", "draw_picture", "start_goal", "steps", "replay", "Panel", "STYLE", "Style"]

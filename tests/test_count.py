@@ -1,0 +1,211 @@
+"""Counting optimal solutions: the paper's small puzzles, and brute-force enumeration on tiny ones.
+
+The brute force shares nothing with coinsat/count.py but the move validator: it lists every
+legal move sequence of each length with ``rules.legal_moves`` / ``rules.apply_move`` until one
+reaches a goal placement, and joins sequences that differ by one legal swap of adjacent moves
+(judged by ``rules.check_move``) to count the traces.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from coinsat.cli import main
+from coinsat.count import count, count_traces
+from coinsat.instance import Instance, make_instance
+from coinsat.io.instance_format import read_instance
+from coinsat.result import Status
+from coinsat.rules import Move, apply_move, check_move, legal_moves
+
+from .strategies import instances
+
+PAPER = Path(__file__).resolve().parent.parent / "instances" / "paper"
+
+
+CAPPED = "capped"
+
+
+def exact_for(instance: Instance, horizon: int) -> Instance:
+    """The puzzle on a window exact for ``horizon`` moves: the lattice window grown by ``horizon``
+    cells (every coin stays within distance t of the start after t moves)."""
+    if instance.board.exact:
+        return instance
+    coords = instance.board.lattice_coords
+    as_map = lambda c: {coords[cell]: lab for cell, lab in c.coins}  # noqa: E731
+    return make_instance(
+        instance.board.kind,
+        as_map(instance.start),
+        as_map(instance.goal),
+        adjacency=instance.d,
+        goal_placement=instance.goal_placement.value,
+        margin=horizon,
+    )
+
+
+def brute_force(instance: Instance, max_length: int, cap: int = 20_000):
+    """(optimum, every optimal sequence) by listing all sequences on a window exact for
+    ``max_length`` moves; None if there is none within ``max_length`` moves; CAPPED if the
+    listing outgrew ``cap`` sequences first."""
+    instance = exact_for(instance, max_length)
+    board, d = instance.board, instance.d
+    level: list = [((), instance.start)]
+    for length in range(max_length + 1):
+        found = [seq for seq, c in level if instance.is_goal(c)]
+        if found:
+            return length, found
+        if length == max_length:
+            return None
+        level = [(seq + (m,), apply_move(board, c, m, d)) for seq, c in level for m in legal_moves(board, c, d)]
+        if len(level) > cap:
+            return CAPPED
+    return None
+
+
+def brute_traces(instance: Instance, sequences: list[tuple[Move, ...]], horizon: int) -> int:
+    instance = exact_for(instance, horizon)
+    board, d = instance.board, instance.d
+    known = set(sequences)
+    seen: set[tuple[Move, ...]] = set()
+    classes = 0
+    for seq in sequences:
+        if seq in seen:
+            continue
+        classes += 1
+        stack = [seq]
+        seen.add(seq)
+        while stack:
+            s = stack.pop()
+            c = instance.start
+            for t in range(len(s) - 1):
+                swapped = s[:t] + (s[t + 1], s[t]) + s[t + 2 :]
+                first = check_move(board, c, s[t + 1], d) is None
+                if first and check_move(board, c.moved(*s[t + 1]), s[t], d) is None:
+                    assert swapped in known  # a legal swap of an optimal sequence is optimal
+                    if swapped not in seen:
+                        seen.add(swapped)
+                        stack.append(swapped)
+                c = c.moved(*s[t])
+    return classes
+
+
+def configuration_sets(instance: Instance, sequences: list[tuple[Move, ...]], horizon: int) -> int:
+    instance = exact_for(instance, horizon)
+    sets = set()
+    for seq in sequences:
+        c, visited = instance.start, {instance.start}
+        for m in seq:
+            c = c.moved(*m)
+            visited.add(c)
+        sets.add(frozenset(visited))
+    return len(sets)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(instances(max_coins=4))
+def test_counts_agree_with_brute_force_enumeration(instance):
+    brute = brute_force(instance, 4)
+    if brute == CAPPED:
+        return
+    if brute is None:  # no solution within 4 moves: the count must not claim one (if it answers quickly)
+        counted = count(instance, time_limit=2)
+        assert counted.length is None or counted.length > 4
+        return
+    counted = count(instance, time_limit=60)
+    length, sequences = brute
+    assert counted.status is Status.OPTIMAL
+    assert counted.length == length
+    assert counted.sequences == len(sequences)
+    assert counted.traces == brute_traces(instance, sequences, 4)
+    assert counted.configuration_sets == configuration_sets(instance, sequences, 4)
+    assert counted.configurations is not None and counted.configurations[0] == 1
+
+
+def walks_to_goal(instance: Instance, length: int) -> int:
+    """The number of legal move sequences of exactly ``length`` moves that end on a goal placement,
+    by a forward dynamic program over configurations (rules.legal_moves / apply_move only).  When
+    no shorter sequence reaches the goal, these are exactly the optimal sequences."""
+    board, d = instance.board, instance.d
+    layer = {instance.start: 1}
+    for _ in range(length):
+        nxt: dict = {}
+        for c, n in layer.items():
+            for m in legal_moves(board, c, d):
+                after = apply_move(board, c, m, d)
+                nxt[after] = nxt.get(after, 0) + n
+        layer = nxt
+    return sum(n for c, n in layer.items() if instance.is_goal(c))
+
+
+def test_h_to_o_by_walks():
+    instance = read_instance(PAPER / "h-to-o.toml")
+    assert [walks_to_goal(instance, t) for t in range(4)] == [0, 0, 0, 0]
+    counted = count(instance)
+    assert counted.length == 4 and counted.sequences == walks_to_goal(instance, 4) == 180
+
+
+# The paper puzzles small enough for the default suite; their counts are in instances/paper/README.md
+# (the larger ones are under test_paper_counts_slow).
+SMALL = ["diagonal", "h-to-o", "rhomboid", "swap5-a", "swap5-b", "upside-down", "o-to-h", "zero-extra", "one-extra"]
+
+
+def readme_counts() -> dict[str, tuple[str, str]]:
+    """puzzle -> (sequences, traces) from the counts table of instances/paper/README.md."""
+    out = {}
+    text = (PAPER / "README.md").read_text()
+    table = text[text.index("## Counts") :]
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 4 and cells[0].startswith("["):
+            out[cells[0][1 : cells[0].index("]")]] = (cells[2], cells[3])
+    return out
+
+
+def _as_text(n: int | None) -> str:
+    return "—" if n is None else str(n)
+
+
+@pytest.mark.parametrize("name", SMALL)
+def test_paper_counts_match_the_readme(name):
+    counted = count(read_instance(PAPER / f"{name}.toml"), time_limit=60)
+    assert readme_counts()[name] == (_as_text(counted.sequences), _as_text(counted.traces))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["pyramid-to-line", "tri2oline"])
+def test_paper_counts_slow(name):
+    counted = count(read_instance(PAPER / f"{name}.toml"))
+    assert readme_counts()[name] == (_as_text(counted.sequences), _as_text(counted.traces))
+
+
+def test_the_diagonal_has_5856_optimal_sequences_on_the_command_line(capsys):
+    assert main(["count", str(PAPER / "diagonal.toml")]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "5856"
+    assert main(["count", str(PAPER / "diagonal.toml"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["sequences"] == 5856 and data["length"] == 18 and data["status"] == "optimal"
+
+
+def test_a_limit_gives_no_count_and_exit_3(capsys):
+    assert main(["count", str(PAPER / "diagonal.toml"), "--time-limit", "0.05"]) == 3
+    assert "not counted" in capsys.readouterr().out
+
+
+def test_a_graph_with_two_routes_counts_both_and_their_interleavings():
+    # a path 0-1-2-3-4 plus a hub 5 adjacent to all: with d = 1 every coin can hop anywhere next to another
+    edges = [(0, 1), (1, 2), (2, 3), (3, 4)]
+    inst = make_instance("graph", [0, 1], [3, 4], adjacency=1, edges=edges, cells=list(range(5)))
+    brute = brute_force(inst, 8)
+    assert brute is not None and brute != CAPPED
+    counted = count(inst)
+    assert counted.sequences == len(brute[1]) and counted.length == brute[0]
+
+
+def test_count_traces_joins_swapped_sequences():
+    a, b, c = Move(0, 1), Move(2, 3), Move(4, 5)
+    assert count_traces([(a, b), (b, a)]) == 1
+    assert count_traces([(a, b), (b, c)]) == 2
+    assert count_traces([(a, b, c), (b, a, c), (b, c, a), (a, c, b)]) == 1
