@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from coinsat.certificates.build.make import certify
 from coinsat.certificates.check import check_certificate
@@ -178,7 +179,6 @@ def test_a_pruned_certificate_needs_its_bound(tmp_path):
 def test_ranked_certificate_past_64_cells(tmp_path):
     """A 9 x 9 window (81 cells): the diagonal to a configuration three moves away."""
     from coinsat.instance import make_instance
-
     from coinsat.rules import apply_move, legal_moves
 
     diagonal = [(i, i) for i in range(9)]
@@ -206,3 +206,32 @@ def test_certify_reuses_the_ranked_layers(tmp_path, monkeypatch):
 
     monkeypatch.setattr(rankbfs, "solve_rankbfs", no_second_search)
     assert certify(DIAG, result, tmp_path).check.ok
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([("square", 9), ("graph", 90)]), st.randoms(use_true_random=False))
+def test_wide_checker_kernel_is_the_move_rule(board, rnd):
+    """The ranked checker's successors (span test off: an empty target) are those of rules.py,
+    on windows of 81 and 90 cells."""
+    from coinsat.certificates.check.layers import _WideRule
+    from coinsat.instance import make_instance
+
+    kind, size = board
+    if kind == "square":
+        start = [(i, i) for i in range(size)]
+        inst = make_instance("square", start, start, adjacency=2)
+    else:
+        cells = list(range(size))
+        edges = sorted(
+            {tuple(sorted(rnd.sample(cells, 2))) for _ in range(2 * size)} | {(i, i + 1) for i in range(size - 1)}
+        )
+        start = rnd.sample(cells, 6)
+        inst = make_instance("graph", start, start, adjacency=rnd.randint(1, 2), edges=edges, cells=cells)
+    b = inst.board
+    rule = _WideRule(inst, list(b.coords))
+    config = sorted(rnd.sample(range(b.size), len(start)))
+    word = sum(1 << c for c in config)
+    want = {tuple(c for c in range(b.size) if w >> c & 1) for _, (w,) in successors(b, inst.d, (word,))}
+    nothing = np.zeros((rule.W, 1), dtype=U64)
+    got = {tuple(row) for new in rule.kept_successors(np.array([config]), nothing) for row in new.tolist()}
+    assert got == want

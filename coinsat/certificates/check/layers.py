@@ -299,17 +299,6 @@ class _WideRule:
                 out[w] |= np.where(c // 64 == w, ONE << (c % 64).astype(U64), U64(0))
         return out
 
-    def positions(self, words: np.ndarray, k: int) -> np.ndarray:
-        """(N, k) ascending occupied positions of each column."""
-        rows, cols = [], []
-        for i in range(self.n):
-            has = (words[i // 64] >> U64(i % 64)) & ONE == ONE
-            rows.append(np.flatnonzero(has))
-            cols.append(np.full(rows[-1].size, i))
-        r, c = np.concatenate(rows), np.concatenate(cols)
-        order = np.lexsort((c, r))
-        return c[order].reshape(-1, k)
-
     def _counts(self, words: np.ndarray) -> np.ndarray:
         """(n, N): occupied neighbours of every cell."""
         return np.bitwise_count(words[:, None, :] & self.nbr).sum(axis=0)
@@ -317,21 +306,33 @@ class _WideRule:
     def _occupied(self, words: np.ndarray) -> np.ndarray:
         return ((words[:, None, :] & self.bit) != 0).any(axis=0)
 
-    def successors(self, words: np.ndarray) -> np.ndarray:
-        out = []
+    def kept_successors(self, pos: np.ndarray, need: np.ndarray):
+        """For each cell s: the successors (rows of ascending positions) of the configurations
+        ``pos`` by a move of the coin on s whose span contains a column of ``need``.  A move
+        s -> p puts p on a cell with >= d coins of C - s around it, so p lies in span(C - s)
+        and span(C - s + p) = span(C - s): one closure per (configuration, coin) decides all
+        the moves of that coin."""
+        words = self.words(pos)
         for s in range(self.n):
-            has = (words[s // 64] >> U64(s % 64)) & ONE == ONE
-            rest = words[:, has].copy()
-            if rest.shape[1] == 0:
+            has = np.flatnonzero((pos == s).any(axis=1))
+            if has.size == 0:
                 continue
+            rest = words[:, has].copy()
             rest[s // 64] ^= ONE << U64(s % 64)
+            span = self.span(rest)
+            keep = np.zeros(has.size, dtype=bool)
+            for g in range(need.shape[1]):
+                keep |= ((span & need[:, g : g + 1]) == need[:, g : g + 1]).all(axis=0)
+            has, rest = has[keep], rest[:, keep]
             legal = (self._counts(rest) >= self.d) & ~self._occupied(rest)
             legal[s] = False
             p, i = np.nonzero(legal)
-            new = rest[:, i]
-            new |= self.bit[:, p, 0]
-            out.append(new)
-        return np.concatenate(out, axis=1) if out else np.zeros((self.W, 0), dtype=U64)
+            if p.size == 0:
+                continue
+            new = pos[has[i]].copy()
+            new[new == s] = p
+            new.sort(axis=1)
+            yield new
 
     def grow(self, words: np.ndarray) -> np.ndarray:
         """One span layer: every cell with >= d occupied neighbours added."""
@@ -406,19 +407,15 @@ def _check_ranked(
         for lo in range(0, layers[i].size, CHUNK):
             if deadline is not None and time.perf_counter() > deadline:
                 raise LimitReached(f"the check of the layers stopped at L{i} (time limit)")
-            succ = rule.successors(rule.words(colex.cells(layers[i][lo : lo + CHUNK])))
-            span = rule.span(succ)
-            keep = np.zeros(succ.shape[1], dtype=bool)
-            for g in range(need.shape[1]):
-                keep |= ((span & need[:, g : g + 1]) == need[:, g : g + 1]).all(axis=0)
-            succ = succ[:, keep]
-            ranks = colex.ranks(rule.positions(succ, k)) if succ.shape[1] else np.zeros(0, dtype=U64)
-            idx = np.minimum(np.searchsorted(union, ranks), union.size - 1)
-            out = union[idx] != ranks
-            if bound is not None and out.any():
-                out[out] = (i + 1) + rule.h(succ[:, out], goals) <= bound
-            if out.any():
-                return False, f"a successor of L{i} is in no layer up to L{i + 1} (rank {int(ranks[out][0])})"
+            pos = colex.cells(layers[i][lo : lo + CHUNK])
+            for new in rule.kept_successors(pos, need):
+                ranks = colex.ranks(new)
+                idx = np.minimum(np.searchsorted(union, ranks), union.size - 1)
+                out = union[idx] != ranks
+                if bound is not None and out.any():
+                    out[out] = (i + 1) + rule.h(rule.words(new[out]), goals) <= bound
+                if out.any():
+                    return False, f"a successor of L{i} is in no layer up to L{i + 1} (rank {int(ranks[out][0])})"
     states = sum(int(layer.size) for layer in layers)
     pruned = "" if bound is None else f", pruned by h with upper bound {bound}"
     return True, f"closure of {len(layers)} ranked layers ({states} configurations{pruned}) verified"
