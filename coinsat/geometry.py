@@ -18,7 +18,9 @@ problem 3, ready for a board and a syntax of their own.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from itertools import permutations, product
 from typing import Iterable, TypeVar, cast
@@ -300,3 +302,159 @@ def slide_connected(name: str, centres: Iterable[Coord], a: Coord, b: Coord) -> 
     (neither a nor b among them)."""
     space = free_space(name, centres)
     return space.connected or space.signature(a) == space.signature(b)
+
+
+# --- the free plane: exact numbers --------------------------------------------------------------
+# Coins anywhere in the plane (the paper's open problem 4).  A placed coin touches two others, so
+# its centre is a tangent point of two centres P, Q at distance delta <= 2:
+#     X = (P + Q)/2 ± t · rot90(Q − P),   t = sqrt((4 − delta²) / (4 delta²)).
+# From lattice starts and rationally placed goals, every such point has coordinates a + b·√r with
+# a, b rational and r a squarefree integer, the same r for both coordinates.  :class:`Surd` is that
+# number, exactly; mixing two different radicals raises :class:`FieldError` (never a rounding).
+
+
+class FieldError(ArithmeticError):
+    """A result outside the quadratic fields Q(√r) that :class:`Surd` represents."""
+
+
+def _squarefree(n: int) -> tuple[int, int]:
+    """n = s² · r with r squarefree: (s, r), for n >= 1."""
+    s, r, k = 1, n, 2
+    while k * k <= r:
+        while r % (k * k) == 0:
+            r //= k * k
+            s *= k
+        k += 1
+    return s, r
+
+
+@dataclass(frozen=True, order=True)
+class Surd:
+    """The real number a + b·√r (a, b rational; r squarefree >= 2, or r = 1 and b = 0)."""
+
+    a: Fraction
+    b: Fraction = Fraction(0)
+    r: int = 1
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "a", Fraction(self.a))
+        object.__setattr__(self, "b", Fraction(self.b))
+        if self.b == 0 or self.r == 1:
+            if self.r == 1 and self.b != 0:  # b·√1 is rational
+                object.__setattr__(self, "a", self.a + self.b)
+            object.__setattr__(self, "b", Fraction(0))
+            object.__setattr__(self, "r", 1)
+
+    def _radical(self, other: "Surd") -> int:
+        if self.r == 1 or other.r == 1 or self.r == other.r:
+            return max(self.r, other.r)
+        raise FieldError(f"√{self.r} and √{other.r} in one number")
+
+    def __add__(self, other: "Surd") -> "Surd":
+        return Surd(self.a + other.a, self.b + other.b, self._radical(other))
+
+    def __sub__(self, other: "Surd") -> "Surd":
+        return Surd(self.a - other.a, self.b - other.b, self._radical(other))
+
+    def __neg__(self) -> "Surd":
+        return Surd(-self.a, -self.b, self.r)
+
+    def __mul__(self, other: "Surd") -> "Surd":
+        r = self._radical(other)
+        return Surd(self.a * other.a + self.b * other.b * r, self.a * other.b + self.b * other.a, r)
+
+    def sign(self) -> int:
+        """-1, 0 or 1, exactly: compare a with -b·√r by squaring."""
+        sa = (self.a > 0) - (self.a < 0)
+        sb = (self.b > 0) - (self.b < 0)
+        if sb == 0 or sa == sb:
+            return sa or sb
+        if sa == 0:
+            return sb
+        big = self.a * self.a - self.b * self.b * self.r  # > 0: a dominates
+        return sa if big > 0 else (sb if big < 0 else 0)
+
+    def sqrt(self) -> "Surd":
+        """The non-negative square root, if it lies in Q(√r) (or is s·√r' of a rational); else FieldError."""
+        if self.sign() < 0:
+            raise FieldError("square root of a negative number")
+        if self.b == 0:
+            return _rational_sqrt(self.a)
+        # (x + y√r)² = a + b√r: x² + r y² = a, 2xy = b; x² solves X² − aX + r b²/4 = 0
+        disc = self.a * self.a - self.r * self.b * self.b
+        root = _exact_fraction_sqrt(disc)
+        for x2 in ((self.a + root) / 2, (self.a - root) / 2) if root is not None else ():
+            x = _exact_fraction_sqrt(x2) if x2 > 0 else None
+            if x:
+                cand = Surd(x, self.b / (2 * x), self.r)
+                if cand * cand == self:
+                    return cand if cand.sign() >= 0 else -cand
+        raise FieldError(f"√({self}) is not in Q(√{self.r})")
+
+    def __str__(self) -> str:
+        return str(self.a) if self.b == 0 else f"{self.a} + {self.b}·√{self.r}"
+
+    def to_float(self) -> float:
+        """For pictures and printing only: never compared."""
+        return float(self.a) + float(self.b) * self.r**0.5
+
+
+def _exact_fraction_sqrt(q: Fraction) -> Fraction | None:
+    if q < 0:
+        return None
+    n, d = math.isqrt(q.numerator), math.isqrt(q.denominator)
+    return Fraction(n, d) if n * n == q.numerator and d * d == q.denominator else None
+
+
+def _rational_sqrt(q: Fraction) -> Surd:
+    """√q for a rational q >= 0 as s·√r."""
+    if q == 0:
+        return Surd(Fraction(0))
+    num, den = q.numerator * q.denominator, q.denominator  # √(n/d) = √(n·d)/d
+    s, r = _squarefree(num)
+    return Surd(Fraction(0), Fraction(s, den), r) if r != 1 else Surd(Fraction(s, den))
+
+
+PlanePoint = tuple[Surd, Surd]
+
+
+def plane_point(x: int | Fraction | Surd, y: int | Fraction | Surd) -> PlanePoint:
+    return (x if isinstance(x, Surd) else Surd(Fraction(x)), y if isinstance(y, Surd) else Surd(Fraction(y)))
+
+
+def lattice_point(name: str, c: Coord) -> PlanePoint:
+    """A lattice cell's centre in the plane (unit spacing; triangular rows at height √3/2)."""
+    x, y = c
+    if name == "square":
+        return plane_point(x, y)
+    if name == "triangular":
+        return (Surd(Fraction(2 * x + y, 2)), Surd(Fraction(0), Fraction(y, 2), 3))
+    raise ValueError(f"no plane picture of the {name!r} lattice")
+
+
+def dist2(p: PlanePoint, q: PlanePoint) -> Surd:
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    return dx * dx + dy * dy
+
+
+ONE, FOUR = Surd(Fraction(1)), Surd(Fraction(4))
+
+
+def tangent_points(p: PlanePoint, q: PlanePoint) -> tuple[PlanePoint, ...]:
+    """The centres at distance exactly 1 from both p and q (none if |pq| > 2, one if = 2);
+    FieldError if they are not representable."""
+    d2 = dist2(p, q)
+    gap = (FOUR - d2).sign()
+    if gap < 0 or d2.sign() == 0:
+        return ()
+    half = Surd(Fraction(1, 2))
+    mx, my = (p[0] + q[0]) * half, (p[1] + q[1]) * half
+    if gap == 0:
+        return ((mx, my),)
+    # t² = (4 − δ²)/(4δ²): divide by the conjugate to keep one radical
+    num, den = FOUR - d2, FOUR * d2
+    conj = Surd(den.a, -den.b, den.r)
+    norm = (den * conj).a  # rational
+    t = (num * conj * Surd(1 / norm)).sqrt()
+    vx, vy = -(q[1] - p[1]), q[0] - p[0]
+    return ((mx + t * vx, my + t * vy), (mx - t * vx, my - t * vy))

@@ -203,3 +203,35 @@ def _sliding(
         target = move.src if reverse else move.dst
         if space.connected or space.signature(coords[target]) == home:
             yield move, other
+
+
+# --- the free plane -------------------------------------------------------------------------------
+# Coins are unit discs anywhere in the plane (geometry.PlanePoint, exact).  A move lifts the coin
+# centred at src and puts it at dst, touching at least d of the other coins (centre distance exactly
+# 1) and overlapping none (every other centre at distance >= 1).  The same rule as on a lattice,
+# with "adjacent" read as "touching" and "empty" as "overlapping nothing".
+
+OVERLAP = "the coin would overlap another coin (centres closer than 1)"
+TOO_FEW_TOUCH = "the coin would touch fewer than {d} other coins"
+
+
+def check_plane_move(
+    coins: frozenset[geometry.PlanePoint], src: geometry.PlanePoint, dst: geometry.PlanePoint, d: int = 2
+) -> str | None:
+    """None if moving the coin at ``src`` to ``dst`` is legal among ``coins``; else the reason.
+    Exact (geometry.Surd); a geometry.FieldError propagates when the numbers leave Q(√r)."""
+    if src not in coins:
+        return SOURCE_EMPTY
+    if dst == src:
+        return SAME_CELL
+    if dst in coins:
+        return DEST_OCCUPIED
+    touching = 0
+    for c in coins:
+        if c == src:
+            continue
+        s = (geometry.dist2(c, dst) - geometry.ONE).sign()
+        if s < 0:
+            return OVERLAP
+        touching += s == 0
+    return TOO_FEW_TOUCH.format(d=d) if touching < d else None

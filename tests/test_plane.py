@@ -1,0 +1,110 @@
+"""The free plane (issue 18, open problem 4): exact numbers, tangent points, the move rule, the search."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from coinsat.geometry import FieldError, Surd, dist2, lattice_point, plane_point, tangent_points
+from coinsat.rules import OVERLAP, check_plane_move
+from coinsat.theory.plane import PlanePuzzle, placements, search, verify
+
+ONE = Surd(Fraction(1))
+
+
+def _surd(rng: random.Random, r: int) -> Surd:
+    return Surd(Fraction(rng.randint(-50, 50), rng.randint(1, 9)), Fraction(rng.randint(-50, 50), rng.randint(1, 9)), r)
+
+
+@pytest.mark.parametrize("r", [2, 3, 5])
+def test_surd_sign_and_square_root_are_exact(r):
+    rng = random.Random(r)
+    for _ in range(300):
+        x = _surd(rng, r)
+        value = float(x.a) + float(x.b) * r**0.5
+        if abs(value) > 1e-9:
+            assert x.sign() == (1 if value > 0 else -1)
+        sq = x * x
+        root = sq.sqrt()
+        assert root * root == sq and root.sign() >= 0 and (root == x or root == -x)
+    # a + b√r is zero only when a = b = 0; a square of the field times √r is not a square
+    assert Surd(Fraction(0), Fraction(0), r).sign() == 0
+    with pytest.raises(FieldError):
+        Surd(Fraction(0), Fraction(1), r).sqrt()
+
+
+def test_two_radicals_in_one_number_raise():
+    with pytest.raises(FieldError):
+        Surd(Fraction(0), Fraction(1), 2) + Surd(Fraction(0), Fraction(1), 3)
+
+
+@pytest.mark.parametrize("lattice", ["square", "triangular"])
+def test_tangent_points_touch_both_coins_exactly(lattice):
+    rng = random.Random(len(lattice))
+    pts = [lattice_point(lattice, (x, y)) for x in range(-2, 3) for y in range(-2, 3)]
+    checked = 0
+    for _ in range(200):
+        p, q = rng.sample(pts, 2)
+        for x in tangent_points(p, q):
+            assert dist2(x, p) == ONE == dist2(x, q)
+            checked += 1
+    assert checked > 50
+
+
+def test_the_move_rule_touch_and_overlap():
+    coins = frozenset(plane_point(x, 0) for x in range(3))
+    apex = (Surd(Fraction(1, 2)), Surd(Fraction(0), Fraction(1, 2), 3))
+    assert check_plane_move(coins, plane_point(2, 0), apex) is None  # touches (0,0) and (1,0)
+    assert check_plane_move(coins, plane_point(0, 0), apex) is not None  # touches only (1,0) then
+    near = (Surd(Fraction(1, 2)), Surd(Fraction(1, 2)))
+    assert check_plane_move(coins, plane_point(2, 0), near) == OVERLAP
+
+
+def _puzzle(start, goal, placement="congruent"):
+    P = lambda cs: frozenset(plane_point(x, y) for x, y in cs)  # noqa: E731
+    return PlanePuzzle("t", P(start), P(goal), goal_placement=placement)
+
+
+def test_a_line_of_three_becomes_a_triangle_in_one_move():
+    pz = _puzzle([(0, 0), (1, 0), (2, 0)], [(0, 0), (1, 0), (2, 0)], "fixed")
+    tri = frozenset(
+        {plane_point(0, 0), plane_point(1, 0), (Surd(Fraction(1, 2)), Surd(Fraction(0), Fraction(1, 2), 3))}
+    )
+    pz = PlanePuzzle("line-to-triangle", pz.start, tri, goal_placement="congruent")
+    report = search(pz, 1)
+    assert report.length == 1 and verify(pz, report.moves).ok
+    assert report.proven_none == 0
+
+
+def test_verify_rejects_a_move_that_overlaps():
+    pz = _puzzle([(0, 0), (1, 0), (2, 0)], [(0, 0), (1, 0), (2, 0)], "fixed")
+    bad = [(plane_point(2, 0), (Surd(Fraction(1, 2)), Surd(Fraction(1, 2))))]
+    verdict = verify(pz, bad)
+    assert not verdict.ok and verdict.step == 1 and verdict.reason == OVERLAP
+
+
+def test_placements_are_rigid_images_sharing_points_with_the_start():
+    # an L tromino onto an L tetromino: every image of the tromino sharing >= 2 points
+    pz = _puzzle([(0, 0), (1, 0), (2, 0), (0, 1)], [(0, 0), (1, 0), (0, 1), (5, 5)])
+    found = placements(pz, 3)
+    assert frozenset(plane_point(x, y) for x, y in [(0, 0), (1, 0), (0, 1), (5, 5)]) in found
+    for g in placements(pz, 2):
+        assert len(g & pz.start) >= 2
+        pts = sorted(g)
+        assert sorted(dist2(a, b) for a in pts for b in pts) == sorted(
+            dist2(a, b) for a in sorted(pz.goal) for b in sorted(pz.goal)
+        )
+    assert len(placements(pz, 2)) > len(found)
+
+
+@pytest.mark.slow
+def test_o_to_h_takes_six_moves_in_the_plane_and_h_to_o_four():
+    H = [(0, 0), (0, 1), (0, 2), (1, 1), (2, 1), (3, 0), (3, 1), (3, 2)]
+    O = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)]
+    oh = search(_puzzle(O, H), 6)
+    assert oh.length == 6 and oh.proven_none == 5 and verify(_puzzle(O, H), oh.moves).ok
+    ho = search(_puzzle(H, O), 4)
+    assert ho.length == 4 and ho.proven_none == 3
+    assert placements(_puzzle(H, O), 5) == []  # no O shares 5 points with the H: >= 4 moves at once
