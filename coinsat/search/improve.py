@@ -33,6 +33,7 @@ a bound.
 from __future__ import annotations
 
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -168,18 +169,30 @@ def shortcut(puzzle: _Puzzle, moves: Sequence[Move], window: int = 4000) -> list
     for j, st in enumerate(trace):
         first.setdefault(st, j)
     # minus-one keys of the states in a sliding window ahead of i
-    keys: dict[tuple[int, State], list[tuple[int, int]]] = {}
+    keys: dict[tuple[int, State], deque[tuple[int, int]]] = {}
+    made: list[list[tuple[int, State]]] = []  # the keys index j added, to drop them behind i
     added = 0
     for i in range(m + 1):
         while added <= min(m, i + window):
             st = trace[added]
+            mine = []
             for k, mask in enumerate(st):
                 rest = mask
                 while rest:
                     low = rest & -rest
                     rest ^= low
-                    keys.setdefault((k, st[:k] + (mask ^ low,) + st[k + 1 :]), []).append((added, low))
+                    key = (k, st[:k] + (mask ^ low,) + st[k + 1 :])
+                    keys.setdefault(key, deque()).append((added, low))
+                    mine.append(key)
+            made.append(mine)
             added += 1
+        if i >= 2:  # index i - 2 can no longer be the end of a shortcut from i or later
+            for key in made[i - 2]:
+                queue = keys[key]
+                queue.popleft()
+                if not queue:
+                    del keys[key]
+            made[i - 2] = []
         if i and trace[i] in first and first[trace[i]] < i and dist[first[trace[i]]] < dist[i]:
             dist[i], back[i] = dist[first[trace[i]]], (first[trace[i]], None)
         if dist[i] >= inf:
@@ -211,25 +224,32 @@ def shortcut(puzzle: _Puzzle, moves: Sequence[Move], window: int = 4000) -> list
 # --- rewrite 2: the exchange of lemma P4 ---------------------------------------------------------
 
 
+#: how far ahead the exchange looks for the next lift of a dropped coin (keeps a pass linear)
+EXCHANGE_LOOKAHEAD = 400
+
+
 def exchange(puzzle: _Puzzle, moves: Sequence[Move]) -> list[Move]:
-    """Apply lemma P4's exchange wherever the replay accepts it (unlabeled coins only)."""
+    """Apply lemma P4's exchange wherever the replay accepts it (unlabeled coins only): one pass,
+    left to right, with the configuration before move t kept up to date."""
     if len(puzzle.labels) != 1:
         return list(moves)
     out = list(moves)
+    state = puzzle.start
     t = 0
     while t < len(out):
-        rewritten = _exchange_at(puzzle, out, t)
+        rewritten = _exchange_at(puzzle, out, t, state)
         if rewritten is None:
+            state = _apply(state, out[t])
             t += 1
         else:
             out = rewritten
-            t = max(t - 1, 0)
     return out
 
 
-def _exchange_at(puzzle: _Puzzle, moves: list[Move], t: int) -> list[Move] | None:
+def _exchange_at(puzzle: _Puzzle, moves: list[Move], t: int, before: State) -> list[Move] | None:
     src, p = moves[t]
-    later = next((u for u in range(t + 1, len(moves)) if moves[u].src == p), None)
+    stop = min(len(moves), t + 1 + EXCHANGE_LOOKAHEAD)
+    later = next((u for u in range(t + 1, stop) if moves[u].src == p), None)
     if later is None:
         return None
     ghost = src
@@ -242,9 +262,8 @@ def _exchange_at(puzzle: _Puzzle, moves: list[Move], t: int) -> list[Move] | Non
     q = moves[later].dst
     if q != ghost:
         kept.append(Move(ghost, q))
-    trace_start = _trace(puzzle.start, moves[:t])[-1]
-    end = _trace(trace_start, moves[t : later + 1])[-1]
-    if not _replays(puzzle, trace_start, kept, end):
+    end = _trace(before, moves[t : later + 1])[-1]
+    if not _replays(puzzle, before, kept, end):
         return None
     return moves[:t] + kept + moves[later + 1 :]
 
