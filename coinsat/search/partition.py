@@ -234,9 +234,12 @@ def forward_partitioned(
     except KeyboardInterrupt:
         reason = "interrupted"
     stats["bytes_per_state"] = nbytes / max(1, states)
-    try:
+    if reason is None:  # a finished search: its layers are the witness of a certificate
         visited = pool.gather()
-    except KeyboardInterrupt:  # pragma: no cover - a second Ctrl-C while gathering
-        pool.close()
-        raise
+    else:  # a request may be unanswered (Ctrl-C in the middle): no witness, the workers are stopped
+        from .rankbfs import Visited
+
+        for proc in pool.procs:
+            proc.terminate()
+        visited = Visited(upper_bound=upper_bound)
     return _Outcome(kind, depth, states, visited, moves, reason, stats)
