@@ -172,8 +172,10 @@ def test_limits_are_honest():
     inst = read_instance("instances/paper/vee-2-2.toml")
     r = solve_rankbfs(inst, max_moves=10)
     assert r.status is Status.BOUNDED and r.lower_bound == 11
-    r = solve_rankbfs(inst, max_states=1000)
-    assert r.status is Status.UNKNOWN and r.solution is None and 1 <= r.lower_bound <= 24
+    for workers in (1, 2):
+        r = solve_rankbfs(inst, max_states=1000, workers=workers)
+        assert r.status is Status.UNKNOWN and r.solution is None and 1 <= r.lower_bound <= 24
+        assert r.stats["stopped"] == "state limit"
 
 
 # --- bound-and-prune ------------------------------------------------------------------------------
