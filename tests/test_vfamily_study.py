@@ -55,3 +55,47 @@ def test_only_solutions_are_kept(tmp_path, monkeypatch):
     monkeypatch.setattr(study.subprocess, "run", lambda *a, **k: Done())
     assert study.run_engine(tmp_path / "x.toml", "sat", 1.0)["status"] == "unknown"
     assert not (tmp_path / "x.json").exists()  # an unknown answer's empty move list is no solution
+
+
+def test_fit_with_error_recovers_an_exact_law_and_sees_noise():
+    study = _load()
+    k, se, c = study.fit_with_error([(n, 3 * n**2) for n in (3, 4, 5, 6)])
+    assert abs(k - 2) < 1e-9 and se < 1e-9 and abs(c - 3) < 1e-9
+    k, se, _ = study.fit_with_error([(3, 5), (4, 18), (5, 30), (6, 49)])
+    assert k > 2 and se > 0.05  # real data scatter: the error is not zero
+
+
+def test_flip_and_growth_sections_label_bounds(tmp_path, monkeypatch):
+    study = _load()
+    flips = {
+        "4": {"k": 4, "cells": 16, "n": 6, "runs": {"spanbfs": {"status": "optimal", "length": 18, "lower_bound": 18}}},
+        "5": {
+            "k": 5,
+            "cells": 25,
+            "n": 7,
+            "runs": {"spanbfs": {"status": "unknown", "length": None, "lower_bound": 9}},
+        },
+    }
+    for e in flips.values():
+        for r in e["runs"].values():
+            r["seconds"] = 1.0
+    lines: list[str] = []
+    pts = study.flip_section(flips, lines)
+    assert pts == [(4, 18)]  # only proven optima are fitted
+    text = "\n".join(lines)
+    assert "**18** (optimal)" in text and "9–?" in text
+    growth = {
+        "vdiag-9-9-nwse": {
+            "a": 9,
+            "b": 9,
+            "target": "nwse",
+            "n": 22,
+            "construct": 900,
+            "improved": 800,
+            "lower_bound": 21,
+        }
+    }
+    lines = []
+    study.growth_section(growth, {}, lines)
+    text = "\n".join(lines)
+    assert "21 (static)" in text and "optimum" not in text.split("| V(9,9)")[1]
