@@ -64,6 +64,8 @@ class ImproveOptions:
     methods: tuple[str, ...] = ("spanbfs", "sat")
     #: seconds for the last stretch, the whole solution on span(start) (default: all that is left)
     final_time: float = float("inf")
+    #: the share of the time limit the local passes may use; the rest is the last stretch's
+    local_share: float = 0.5
     passes: int = 1000
 
     def __post_init__(self) -> None:
@@ -73,6 +75,8 @@ class ImproveOptions:
             raise UsageError("improve: a local board's radius must be >= 1 (the stretch's own supports) or None")
         if self.stretch_time <= 0:
             raise UsageError("improve: the time per stretch must be > 0")
+        if not 0 < self.local_share <= 1:
+            raise UsageError("improve: the local passes' share of the time must be in (0, 1]")
 
 
 @dataclass(frozen=True)
@@ -464,8 +468,9 @@ def improve(
         nonlocal bound
         bound = max(bound, proven)
 
+    local = Limits(None if time_limit is None else time_limit * options.local_share, memory_limit)
     try:
-        _search(puzzle, best, lambda: bound, options, limits, accept, cheap, raise_bound)
+        _search(puzzle, best, lambda: bound, options, (local, limits), accept, cheap, raise_bound)
         stopped = limits.exceeded() or ""
     except KeyboardInterrupt:  # the best solution so far is the answer (the command exits 3)
         stopped = "interrupted"
@@ -486,28 +491,29 @@ def improve(
     )
 
 
-def _search(puzzle, moves, bound, options, limits, accept, cheap, on_bound) -> None:
-    """The passes: cheap rewrites, then stretches of growing length on growing local boards; last,
-    the whole solution as one stretch on span(start) with all the time that is left (on an exact
-    window that is the puzzle itself, and the engine's answer proves a lower bound)."""
+def _search(puzzle, moves, bound, options, budgets, accept, cheap, on_bound) -> None:
+    """The passes: cheap rewrites, then stretches of growing length on growing local boards, within
+    the local passes' budget; last, the whole solution as one stretch on span(start) with all the
+    time that is left (on an exact window that is the puzzle itself, and the engine's answer
+    proves a lower bound).  ``budgets`` = (the local passes' limits, the whole run's)."""
+    local, overall = budgets
     moves = cheap(moves)
     for radius in options.radii:
         for _ in range(options.passes):
-            if len(moves) <= bound() or limits.exceeded() is not None:
-                return
+            if len(moves) <= bound() or local.exceeded() is not None:
+                break
             before = len(moves)
-            # the whole solution is the last stretch (on span(start) it is the puzzle itself)
             for length in sorted({min(n, len(moves)) for n in options.lengths} | {len(moves)}):
-                if limits.exceeded() is not None or length < 2:
+                if local.exceeded() is not None or length < 2:
                     break
-                moves = stretch_pass(puzzle, moves, length, radius, options, limits, accept, on_bound)
+                moves = stretch_pass(puzzle, moves, length, radius, options, local, accept, on_bound)
                 moves = cheap(moves)
             if len(moves) == before:
                 break
-    while len(moves) > bound() and limits.exceeded() is None and options.final_time > 0:
+    while len(moves) > bound() and overall.exceeded() is None and options.final_time > 0:
         before = len(moves)
         moves = stretch_pass(
-            puzzle, moves, len(moves), None, options, limits, accept, on_bound, seconds=options.final_time
+            puzzle, moves, len(moves), None, options, overall, accept, on_bound, seconds=options.final_time
         )
         if len(moves) == before:
             return
