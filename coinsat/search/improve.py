@@ -374,6 +374,13 @@ def _whole_is_exact(puzzle: _Puzzle) -> bool:
     return puzzle.board.exact and len(puzzle.goals) == 1
 
 
+def _whole_is_searchable(puzzle: _Puzzle, options: ImproveOptions) -> bool:
+    """The last stretch (the whole solution on span(start)) is worth its time: ``spanbfs`` runs on it
+    (<= 64 cells, one colour class).  Otherwise the local passes get all the time."""
+    cells = span_mask(puzzle.board, _occupied(puzzle.start), puzzle.d).bit_count()
+    return "spanbfs" in options.methods and cells <= 64 and len(puzzle.labels) == 1
+
+
 def stretch_pass(
     puzzle: _Puzzle,
     moves: list[Move],
@@ -468,7 +475,8 @@ def improve(
         nonlocal bound
         bound = max(bound, proven)
 
-    local = Limits(None if time_limit is None else time_limit * options.local_share, memory_limit)
+    share = options.local_share if _whole_is_searchable(puzzle, options) else 1.0
+    local = Limits(None if time_limit is None else time_limit * share, memory_limit)
     try:
         _search(puzzle, best, lambda: bound, options, (local, limits), accept, cheap, raise_bound)
         stopped = limits.exceeded() or ""
