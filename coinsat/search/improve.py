@@ -358,6 +358,8 @@ def solve_stretch(
             time_limit=None if budget == float("inf") else budget,
             memory_limit=limits.memory_limit,
         )
+        if result.stats.get("stopped") == "interrupted":  # the engine caught Ctrl-C: stop improving too
+            raise KeyboardInterrupt
         if result.solution is None or len(result.solution) >= length:
             return LocalAnswer(None, result.lower_bound)
         coords = local.board.coords
