@@ -9,10 +9,12 @@ reaches a goal placement, and joins sequences that differ by one legal swap of a
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from coinsat.cli import main
 from coinsat.count import count, count_traces
@@ -24,6 +26,25 @@ from coinsat.rules import Move, apply_move, check_move, legal_moves
 from .strategies import instances
 
 PAPER = Path(__file__).resolve().parent.parent / "instances" / "paper"
+
+
+@st.composite
+def walked(draw, kinds=("square", "triangular", "graph")):
+    """A random puzzle whose goal is where a random walk of 2 to 5 legal moves ends (never back
+    to a configuration it has seen): most such puzzles have short solutions, unlike random goals."""
+    instance = draw(instances(kinds=kinds, max_coins=4, goal_placement="fixed"))
+    config = instance.start
+    visited = {config}
+    for _ in range(draw(st.integers(2, 5))):
+        after = [
+            apply_move(instance.board, config, m, instance.d) for m in legal_moves(instance.board, config, instance.d)
+        ]
+        fresh = [c for c in after if c not in visited]
+        if not fresh:
+            break
+        config = draw(st.sampled_from(fresh))
+        visited.add(config)
+    return replace(instance, goal=config)
 
 
 CAPPED = "capped"
@@ -105,7 +126,7 @@ def configuration_sets(instance: Instance, sequences: list[tuple[Move, ...]], ho
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(instances(max_coins=4))
+@given(st.one_of(instances(max_coins=4), walked()))
 def test_counts_agree_with_brute_force_enumeration(instance):
     brute = brute_force(instance, 4)
     if brute == CAPPED:
@@ -138,6 +159,43 @@ def walks_to_goal(instance: Instance, length: int) -> int:
                 nxt[after] = nxt.get(after, 0) + n
         layer = nxt
     return sum(n for c, n in layer.items() if instance.is_goal(c))
+
+
+def model_count(instance: Instance, horizon: int) -> int:
+    """Optimal sequences as models: the time-expanded CNF at the optimum with no no-op steps and no
+    pruning family (only the exact span windows), projected on its fill and vacate variables
+    (one model per move sequence), counted by Ganak."""
+    pyganak = pytest.importorskip("pyganak")
+    from coinsat.encode.options import EncodingOptions
+    from coinsat.encode.sat import encode
+
+    options = EncodingOptions(**dict.fromkeys(EncodingOptions.names(), False)).with_(windows=True)
+    formula = encode(instance, horizon, options)
+    counter = pyganak.Counter()
+    counter.new_vars(formula.nvars)
+    counter.add_clauses(formula.clauses)
+    counter.set_sampling_set(formula.move_vars())
+    return counter.count()
+
+
+@pytest.mark.parametrize("name", ["h-to-o", "swap5-a", "swap5-b"])
+def test_counts_agree_with_a_model_counter(name):
+    instance = read_instance(PAPER / f"{name}.toml")
+    assert instance.board.exact  # the CNF's window is then exact too
+    counted = count(instance)
+    assert counted.length is not None
+    assert model_count(instance, counted.length) == counted.sequences
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(walked(kinds=("square", "graph")))
+def test_counts_agree_with_a_model_counter_on_random_puzzles(instance):
+    if not instance.board.exact:
+        return
+    counted = count(instance, time_limit=5)
+    if counted.length is None or counted.length == 0 or counted.length > 6:
+        return
+    assert model_count(instance, counted.length) == counted.sequences
 
 
 def test_h_to_o_by_walks():
