@@ -31,6 +31,12 @@ optimal sequences is closed under legal swaps: the swapped pair ends on the same
 configuration).  That is done only up to ``max_sequences`` sequences; beyond, ``traces`` is
 None.
 
+**Up to symmetry.**  A symmetry of the lattice that fixes the start and the (fixed) goal maps
+optimal sequences to optimal sequences; ``up_to_symmetry`` is the number of orbits, by
+Burnside's lemma: the average over the group of the sequences a symmetry fixes, which are those
+whose every move lifts from and drops on cells it fixes (``theory.reach.symmetries`` finds the
+group; goals placed by translation or congruence are counted with the identity alone).
+
 The explicit kernels implement the jump model only, so other move models are refused.
 
 **Windows.**  The optimum comes from the engines (``auto``), after the screens; the count then
@@ -53,7 +59,7 @@ from .result import Result, Status
 from .rules import JUMP, Move, predecessors, successors
 from .search.methods import get_method
 from .search.windows import window_for
-from .theory.reach import LatticeLayers, layer_steps
+from .theory.reach import LatticeLayers, layer_steps, symmetries
 
 State = tuple[int, ...]
 
@@ -75,6 +81,8 @@ class Count:
     states: int  # configurations the counting search stored
     seconds: float
     note: str = ""
+    symmetries: int = 1  # the order of the puzzle's symmetry group used below
+    up_to_symmetry: int | None = None  # optimal sequences up to the puzzle's symmetries (orbits)
 
     def as_json(self) -> dict:
         return {
@@ -85,6 +93,8 @@ class Count:
             "traces": self.traces,
             "configuration_sets": self.configuration_sets,
             "configurations": None if self.configurations is None else list(self.configurations),
+            "symmetries": self.symmetries,
+            "up_to_symmetry": self.up_to_symmetry,
             "states": self.states,
             "seconds": round(self.seconds, 3),
             "note": self.note,
@@ -165,6 +175,10 @@ def _count_optimal(instance: Instance, length: int, max_sequences: int, t0: floa
     else:
         note = f"traces not counted: {sequences} sequences exceed the listing cap of {max_sequences}"
     states = sum(map(len, layered.forward)) + sum(map(len, layered.backward))
+    group = symmetries(work)
+    fixed = sum(fixed_sequences(work, steps, g) for g in group)
+    if (sequences + fixed) % (len(group) + 1):
+        raise InternalError(f"Burnside's count is not an integer: ({sequences} + {fixed}) / {len(group) + 1}")
     return Count(
         instance.name,
         Status.OPTIMAL,
@@ -176,7 +190,24 @@ def _count_optimal(instance: Instance, length: int, max_sequences: int, t0: floa
         states,
         _since(t0),
         note,
+        len(group) + 1,
+        (sequences + fixed) // (len(group) + 1),
     )
+
+
+def fixed_sequences(instance: Instance, steps: list[set[State]], symmetry: tuple[int, ...]) -> int:
+    """The optimal sequences that ``symmetry`` (a cell permutation) maps to themselves: those whose
+    every move lifts from and drops on cells it fixes (a path count in the optimal sub-graph)."""
+    board, d = instance.board, instance.d
+    paths = dict.fromkeys(steps[0], 1)
+    for t in range(len(steps) - 1):
+        nxt: dict[State, int] = {}
+        for state, n in paths.items():
+            for move, new in successors(board, d, state):
+                if new in steps[t + 1] and symmetry[move.src] == move.src and symmetry[move.dst] == move.dst:
+                    nxt[new] = nxt.get(new, 0) + n
+        paths = nxt
+    return sum(paths.values())
 
 
 def layered_search(instance: Instance, horizon: int | None = None) -> Layered:

@@ -22,6 +22,7 @@ from coinsat.instance import Instance, make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.rules import Move, apply_move, check_move, legal_moves
+from coinsat.theory.reach import symmetries
 
 from .strategies import instances
 
@@ -143,6 +144,15 @@ def test_counts_agree_with_brute_force_enumeration(instance):
     assert counted.traces == brute_traces(instance, sequences, 4)
     assert counted.configuration_sets == configuration_sets(instance, sequences, 4)
     assert counted.configurations is not None and counted.configurations[0] == 1
+    if instance.board.exact:  # the brute force then searches the same board, with the same symmetries
+        assert counted.up_to_symmetry == brute_orbits(instance, sequences)
+
+
+def brute_orbits(instance: Instance, sequences: list[tuple[Move, ...]]) -> int:
+    """Classes of sequences under the puzzle's symmetries, by mapping every sequence."""
+    group = symmetries(instance)
+    canonical = {min([seq] + [tuple(Move(g[m.src], g[m.dst]) for m in seq) for g in group]) for seq in sequences}
+    return len(canonical)
 
 
 def walks_to_goal(instance: Instance, length: int) -> int:
@@ -198,6 +208,20 @@ def test_counts_agree_with_a_model_counter_on_random_puzzles(instance):
     assert model_count(instance, counted.length) == counted.sequences
 
 
+def test_symmetric_sequences_are_counted_once_per_orbit():
+    # a 4 x 3 box missing its two middle cells, to be turned into the box missing the two side
+    # middles: symmetric under both mirror lines, and so are some of its optimal sequences
+    start = [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 2), (3, 0), (3, 1), (3, 2)]
+    goal = [(0, 0), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2), (3, 0), (3, 2)]
+    instance = make_instance("square", start, goal)
+    brute = brute_force(instance, 3)
+    assert brute is not None and brute != CAPPED
+    counted = count(instance)
+    assert counted.symmetries == 4 and counted.sequences == len(brute[1])
+    assert counted.up_to_symmetry == brute_orbits(instance, brute[1])
+    assert counted.up_to_symmetry * counted.symmetries != counted.sequences  # not a plain division
+
+
 def test_h_to_o_by_walks():
     instance = read_instance(PAPER / "h-to-o.toml")
     assert [walks_to_goal(instance, t) for t in range(4)] == [0, 0, 0, 0]
@@ -245,6 +269,8 @@ def test_the_diagonal_has_5856_optimal_sequences_on_the_command_line(capsys):
     assert main(["count", str(PAPER / "diagonal.toml"), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["sequences"] == 5856 and data["length"] == 18 and data["status"] == "optimal"
+    assert main(["count", str(PAPER / "diagonal.toml"), "--up-to-symmetry"]) == 0
+    assert "up to symmetry: 1464 classes" in capsys.readouterr().out  # 5856 / 4: no sequence is symmetric
 
 
 def test_a_limit_gives_no_count_and_exit_3(capsys):

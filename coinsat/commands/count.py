@@ -10,6 +10,11 @@ from .common import EXIT_OK, EXIT_UNKNOWN, add_limit_arguments, limits_of
 def add_parser(sub) -> None:
     c = sub.add_parser("count", help="count the optimal solutions (move sequences, traces, configurations)")
     c.add_argument("file")
+    c.add_argument(
+        "--up-to-symmetry",
+        action="store_true",
+        help="also print the optimal sequences up to the puzzle's symmetries (rotations, reflections)",
+    )
     add_limit_arguments(c)
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(run=run)
@@ -42,6 +47,11 @@ def run(args) -> int:
             f"{traces} up to reordering commuting moves; {counted.configuration_sets} distinct sets of "
             f"configurations visited; configurations on some optimal sequence, step by step: {per_step}"
         )
+        if args.up_to_symmetry:
+            print(
+                f"up to symmetry: {counted.up_to_symmetry} classes of optimal sequences "
+                f"(a symmetry group of order {counted.symmetries})"
+            )
         if counted.note:
             print(f"note: {counted.note}")
     return EXIT_UNKNOWN if counted.sequences is None else EXIT_OK
