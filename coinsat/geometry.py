@@ -317,7 +317,7 @@ class FieldError(ArithmeticError):
     """A result outside the quadratic fields Q(√r) that :class:`Surd` represents."""
 
 
-def _squarefree(n: int) -> tuple[int, int]:
+def squarefree(n: int) -> tuple[int, int]:
     """n = s² · r with r squarefree: (s, r), for n >= 1."""
     s, r, k = 1, n, 2
     while k * k <= r:
@@ -411,7 +411,7 @@ def _rational_sqrt(q: Fraction) -> Surd:
     if q == 0:
         return Surd(Fraction(0))
     num, den = q.numerator * q.denominator, q.denominator  # √(n/d) = √(n·d)/d
-    s, r = _squarefree(num)
+    s, r = squarefree(num)
     return Surd(Fraction(0), Fraction(s, den), r) if r != 1 else Surd(Fraction(s, den))
 
 

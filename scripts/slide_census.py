@@ -14,7 +14,9 @@ parallelogram of axial cells, one per class under the 12 lattice symmetries and 
   none is a candidate counterexample; the forward slide closure of A is then computed on a
   window W plus its rim: if no reachable configuration touches the rim, the closure is every
   configuration A can ever reach by slides (a slide's destination touches two coins, so it lies
-  in W or its rim), and B outside it proves "no slide solution" globally.
+  in W or its rim), and B outside it proves "no slide solution" globally.  Before that, a goal
+  that no slide can end in (``theory.slides.frozen_for_slides``: e.g. a claw, whose centre is
+  enclosed by its three leaves) is proven unreachable outright.
 
 The second section compares the exact slide test with the lattice-step model exhaustively: every
 set of at most k coins in the radius-2 hexagon (19 cells), every pair of its empty cells.
@@ -107,24 +109,41 @@ def census(w: int, h: int, n: int, time_limit: float) -> tuple[Counter, list]:
         stats["pairs"] += 1
         jump = make_instance("triangular", list(a), list(b), margin=2)
         decision = triangular.decide(jump)
+        read = slides.decide_slides(jump)
+        stats["slide-read decider yes"] += read.solvable
         if not decision.solvable:
             stats["decider no (slides no too)"] += 1
+            if read.solvable:
+                stats["DISAGREE: slide-read yes, jump decider no"] += 1
+                candidates.append((a, b, read.reason, "slide-read decider says yes, jumps impossible", None))
             continue
         stats["decider yes"] += 1
+        found = False
         for margin in (2, 4):
             inst = make_instance("triangular", list(a), list(b), margin=margin, moves="slide")
             r = solve_bfs(inst, grow=False, time_limit=time_limit)
             if r.solution is not None:
-                stats["slide solution found"] += 1
+                found = True
                 break
+        if found:
+            stats["slide solution found"] += 1
+            if not read.solvable:
+                stats["DISAGREE: slide-read no, slide solution found"] += 1
+                candidates.append((a, b, read.reason, "slide-read decider says no, a slide solution exists", None))
+            continue
+        stats["no slide solution in hull + 4"] += 1
+        if slides.frozen_for_slides(b):
+            proven, status = True, "proven: no slide ends in B (theory.slides.frozen_for_slides)"
         else:
-            stats["no slide solution in hull + 4"] += 1
-            closure, exact = slide_closure(a, 4, 2_000_000)
-            if closure is not None and exact and frozenset(b) not in closure:
-                stats["proven slide-unsolvable (closed set)"] += 1
-                candidates.append((a, b, decision.reason, "proven: closed slide closure", len(closure)))
-            else:
-                candidates.append((a, b, decision.reason, "window only", None))
+            closure, exact = slide_closure(a, 4, 500_000)
+            proven = closure is not None and exact and frozenset(b) not in closure
+            status = (
+                "proven: the slide closure of A is closed and misses B" if proven else "no slide solution in hull + 4"
+            )
+        stats["proven slide-unsolvable (closed set)"] += proven
+        if read.solvable:
+            stats["DISAGREE: slide-read yes, no slide solution"] += 1
+        candidates.append((a, b, f"jump decider {decision.reason}; slide-read {read.reason}", status, None))
     return stats, candidates
 
 
@@ -182,11 +201,15 @@ def main(argv=None) -> int:
         "Every unlabeled puzzle (A, B), A != B, both inside the w x h parallelogram of axial cells, one per class",
         "under the 12 symmetries and translations.  'decider' is the exact jump decider (Theorem 1 with the claw",
         "correction).  Decider 'no' needs no search (slides are jumps).  Decider 'yes': BFS on slides in hull(A, B)",
-        "+ 2, then + 4, must find a slide solution (replayed by rules.py).",
+        "+ 2, then + 4, must find a slide solution (replayed by rules.py).  'slide-read decider': the same theorem",
+        "with 'A has a valid move' and 'B is one move from A' read with slides (`theory.slides.decide_slides`, the",
+        "conjecture as a decider); 'slide-read disagrees' counts pairs where it says yes without a slide solution",
+        "found, or no while one was found.",
         "",
-        "| box | coins | pairs | decider no | decider yes | slide solution found | no slide solution in hull+4 "
-        "| proven slide-unsolvable | CPU s | wall s |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| box | coins | pairs | jump decider no | jump decider yes | slide solution found "
+        "| no slide solution in hull+4 | of which proven | slide-read decider yes | slide-read disagrees "
+        "| CPU s | wall s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     all_candidates = []
     for w, h, n in plan:
@@ -197,21 +220,25 @@ def main(argv=None) -> int:
         lines.append(
             f"| {w}x{h} | {n} | {stats['pairs']} | {stats['decider no (slides no too)']} | {stats['decider yes']} "
             f"| {stats['slide solution found']} | {stats['no slide solution in hull + 4']} "
-            f"| {stats['proven slide-unsolvable (closed set)']} | {cpu:.1f} | {secs:.1f} |"
+            f"| {stats['proven slide-unsolvable (closed set)']} | {stats['slide-read decider yes']} "
+            f"| {sum(v for k, v in stats.items() if k.startswith('DISAGREE'))} | {cpu:.1f} | {secs:.1f} |"
         )
         print(lines[-1], flush=True)
         Path(args.out).write_text("\n".join(lines + ["", "(partial: the run is still going)", ""]))
     lines.append("")
     if all_candidates:
         names = write_candidates(all_candidates, ROOT / "instances" / "open-problems", 5)
-        lines.append(f"**{len(all_candidates)} pairs where Theorem 1 says solvable and no slide solution was found.**")
+        lines.append(
+            f"**{len(all_candidates)} pairs where the jump decider (Theorem 1) says solvable and no slide solution "
+            "was found, or where the slide-read decider disagrees with the search.**"
+        )
         lines.append(f"The smallest are written to instances/open-problems/: {', '.join(names)}.")
         lines.append("")
         for a, b, reason, status, size in sorted(all_candidates, key=lambda c: (len(c[0]), c))[:20]:
             extra = f", closure of {size} configurations" if size else ""
             lines.append(f"* start {list(a)} goal {list(b)}: decider {reason}; {status}{extra}")
     else:
-        lines.append("**Agreement: every puzzle the decider calls solvable has a slide solution.**")
+        lines.append("**Agreement: every puzzle the jump decider calls solvable has a slide solution.**")
     lines.append("")
     c0 = time.process_time()
     cmp = compare_models(args.compare_coins)

@@ -7,7 +7,10 @@ from fractions import Fraction
 
 import pytest
 
+from coinsat.cli import main
+from coinsat.errors import InstanceError
 from coinsat.geometry import FieldError, Surd, dist2, lattice_point, plane_point, tangent_points
+from coinsat.io.instance_format import read_plane
 from coinsat.rules import OVERLAP, check_plane_move
 from coinsat.theory.plane import PlanePuzzle, placements, search, verify
 
@@ -108,3 +111,45 @@ def test_o_to_h_takes_six_moves_in_the_plane_and_h_to_o_four():
     ho = search(_puzzle(H, O), 4)
     assert ho.length == 4 and ho.proven_none == 3
     assert placements(_puzzle(H, O), 5) == []  # no O shares 5 points with the H: >= 4 moves at once
+
+
+# --- the file format -------------------------------------------------------------------------------
+
+BAD_PLANE = {
+    "overlapping coins": ('board = "plane"\nstart = [[0, 0], [0.5, 0]]\ngoal = [[0, 0], [1, 0]]\n', 2),
+    "odd triangular coordinates": (
+        'board = "plane"\ngrid = "triangular"\nstart = """\no o\n o\n"""\ngoal = [[0, 0], [1, 0], [2, 0]]\n',
+        4,
+    ),
+    "not a number": ('board = "plane"\nstart = [[0, 0], ["x", 0]]\ngoal = [[0, 0], [1, 0]]\n', 2),
+    "two coins on one point": ('board = "plane"\nstart = [[0, 0], [1, 0]]\ngoal = [[0, 0], ["0/1", 0]]\n', 3),
+    "coin counts differ": ('board = "plane"\nstart = [[0, 0], [1, 0]]\ngoal = [[0, 0]]\n', 3),
+    "unknown key": ('board = "plane"\nmoves = "slide"\nstart = [[0, 0]]\ngoal = [[0, 0]]\n', 2),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_PLANE))
+def test_bad_plane_files_name_file_and_line(case, tmp_path):
+    text, line = BAD_PLANE[case]
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(InstanceError) as e:
+        read_plane(path)
+    assert str(e.value).startswith(f"{path}:{line}: "), str(e.value)
+
+
+def test_plane_numbers_are_read_exactly(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text(
+        'board = "plane"\nstart = [[0, 0], [1, 0], ["1/2", "1/2*sqrt(3)"]]\n'
+        'goal = [[0, 0], [1, 0], [0.5, "-1/2 sqrt(3)"]]\n'
+    )
+    pz = read_plane(path)
+    apex = (Surd(Fraction(1, 2)), Surd(Fraction(0), Fraction(1, 2), 3))
+    assert apex in pz.start and (Surd(Fraction(1, 2)), Surd(Fraction(0), Fraction(-1, 2), 3)) in pz.goal
+    assert read_plane("instances/open-problems/rhomboid-plane.toml").n == 6
+
+
+def test_solve_refuses_a_plane_file_with_exit_2(capsys):
+    assert main(["solve", "instances/open-problems/o-to-h-plane.toml"]) == 2
+    assert "o-to-h-plane.toml:2: " in capsys.readouterr().err

@@ -23,7 +23,16 @@ from coinsat.io.instance_format import format_instance, parse_instance, read_ins
 from coinsat.rules import BLOCKED, Move, apply_move, check_move, legal_moves, predecessors, successors
 from coinsat.solution import verify
 from coinsat.solve import solve
-from coinsat.theory.slides import common_neighbours, compare, models_agree, step_components, step_connected
+from coinsat.theory import triangular
+from coinsat.theory.slides import (
+    common_neighbours,
+    compare,
+    decide_slides,
+    frozen_for_slides,
+    models_agree,
+    step_components,
+    step_connected,
+)
 
 from .strategies import configurations, instances
 
@@ -295,3 +304,32 @@ def test_the_two_models_split_the_hexagon_alike_for_every_set_of_three_coins():
     # the ring around the origin makes two components, in both models
     ring = geometry.neighbours("triangular", (0, 0))
     assert len(set(step_components(ring, cells).values())) == 2 and models_agree(ring, cells)
+
+
+# --- the slide conjecture: Theorem 1 read with slides ----------------------------------------------
+
+CLAW_ONE_JUMP = ([(0, 0), (0, 1), (1, -2), (2, -1)], [(0, 0), (1, -2), (1, -1), (2, -1)])
+
+
+def test_a_claw_goal_is_one_jump_away_but_no_slide_ends_in_a_claw():
+    start, goal = CLAW_ONE_JUMP
+    inst = make_instance("triangular", start, goal)
+    assert triangular.decide(inst).solvable  # condition 4: one jump
+    assert not decide_slides(inst).solvable  # not one slide, and a claw meets no condition
+    assert frozen_for_slides(goal)
+    r = solve(replace(inst, moves="slide"), "bfs", max_moves=6)
+    assert r.status == "bounded" and r.solution is None
+    assert not frozen_for_slides([(0, 0), (1, 0), (0, 1), (1, 1)])  # a rhombus: its ends are open
+
+
+@settings(max_examples=30, deadline=None)
+@given(instances(kinds=("triangular",), max_coins=5, labeled=False, d=2, goal_placement="fixed"))
+def test_slide_read_decider_agrees_with_slide_search(jump):
+    """Where the search decides (a solution found, or the screens prove none), the decider agrees."""
+    slide = replace(jump, moves="slide")
+    r = solve(slide, "bfs", max_moves=6, time_limit=30)
+    verdict = decide_slides(jump).solvable
+    if r.solution is not None:
+        assert verdict
+    elif r.status == "unsolvable":
+        assert not verdict

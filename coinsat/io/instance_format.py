@@ -29,7 +29,7 @@ try:
 except ImportError:  # Python 3.10
     import tomli as tomllib
 from pathlib import Path
-from typing import Any, Hashable
+from typing import Any, Hashable, cast
 
 from ..board import BOARD_KINDS, DEFAULT_MARGIN
 from ..configuration import UNLABELED
@@ -101,6 +101,12 @@ def parse_instance(text: str, path: str = "<string>") -> Instance:
     ctx = _Ctx(path, text)
     data = _load_toml(text, path)
 
+    if data.get("board") == "plane":
+        raise ctx.error(
+            'board = "plane" is the free plane: read it with read_plane (scripts/plane_study.py solves it); '
+            "solve, verify and the engines work on lattices and graphs",
+            "board",
+        )
     for key in data:
         if key not in KNOWN_KEYS:
             raise ctx.error(f"unknown key {key!r} (known: {', '.join(sorted(KNOWN_KEYS))})", key)
@@ -478,3 +484,132 @@ def _toml(v: Any) -> str:
     if isinstance(v, dict):
         return "{ " + ", ".join(f"{_toml(str(k))} = {_toml(x)}" for k, x in v.items()) + " }"
     raise TypeError(f"cannot write {type(v).__name__} to TOML")
+
+
+# --- the free plane -------------------------------------------------------------------------------
+# board = "plane": coins anywhere (theory/plane.py).  Pictures are read on the lattice named by
+# `grid` ("square", the default, or "triangular", rows at height √3/2); coordinates are exact:
+# integers, TOML decimals read as written (0.5 is 1/2), or strings "p/q" or "a + b*sqrt(r)".
+
+PLANE_KEYS = {"name", "board", "adjacency", "source", "goal_placement", "grid", "start", "goal", "metadata"}
+_RATIONAL = r"\d+(?:/\d+)?"
+_SURD = re.compile(
+    rf"\s*(?:(?P<a>[+-]?{_RATIONAL})\s*(?P<sign>[+-])|(?P<lone>[+-])?)\s*(?:(?P<b>{_RATIONAL})\s*\*?)?\s*"
+    rf"sqrt\s*\(\s*(?P<r>\d+)\s*\)\s*"
+)
+_PLAIN = re.compile(rf"\s*(?P<a>[+-]?{_RATIONAL})\s*")
+
+
+def read_plane(path: str | Path):
+    """A free-plane puzzle file (board = "plane") as a ``theory.plane.PlanePuzzle``."""
+    path = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InstanceError("no such file", path, None) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InstanceError(f"cannot read file: {e}", path, None) from None
+    return parse_plane(text, path)
+
+
+def parse_plane(text: str, path: str = "<string>"):
+    from ..theory.plane import PlanePuzzle
+
+    ctx = _Ctx(path, text)
+    data = _load_toml(text, path)
+    for key in data:
+        if key not in PLANE_KEYS:
+            raise ctx.error(f"unknown key {key!r} for a plane puzzle (known: {', '.join(sorted(PLANE_KEYS))})", key)
+    for key in ("board", "start", "goal"):
+        if key not in data:
+            raise ctx.error(f"missing key {key!r}", line=1)
+    if data["board"] != "plane":
+        raise ctx.error(f'read_plane reads board = "plane" files, not {_short(data["board"])}', "board")
+    grid = data.get("grid", "square")
+    if grid not in ("square", "triangular"):
+        raise ctx.error('grid must be "square" or "triangular" (how pictures are read)', "grid")
+    adjacency = _int(ctx, data, "adjacency", 2, minimum=2, maximum=MAX_ADJACENCY)
+    placement = data.get("goal_placement", "congruent")
+    if placement not in ("fixed", "congruent"):
+        raise ctx.error('goal_placement of a plane puzzle must be "fixed" or "congruent"', "goal_placement")
+    coins = {key: _plane_coins(ctx, data, key, grid) for key in ("start", "goal")}
+    if len(coins["start"]) != len(coins["goal"]):
+        raise ctx.error(
+            f"start has {len(coins['start'])} coins and goal {len(coins['goal'])}; they must be equal", "goal"
+        )
+    return PlanePuzzle(
+        name=data.get("name", Path(path).stem),
+        start=coins["start"],
+        goal=coins["goal"],
+        adjacency=adjacency,
+        goal_placement=placement,
+        source=data.get("source", ""),
+    )
+
+
+def _plane_coins(ctx: _Ctx, data: dict, key: str, grid: str):
+    from .. import geometry
+
+    value = data[key]
+    if isinstance(value, str):
+        cells = cast("dict[tuple[int, int], str]", _parse_picture(ctx, key, value, grid))
+        points = [geometry.lattice_point(grid, xy) for xy in cells]
+    elif isinstance(value, list):
+        points = []
+        for c in value:
+            if not (isinstance(c, list) and len(c) == 2):
+                raise ctx.error(f"{key}: {_short(c)} is not an [x, y] pair", key)
+            points.append((_plane_number(ctx, key, c[0]), _plane_number(ctx, key, c[1])))
+    else:
+        raise ctx.error(f"{key} must be a picture or a list of [x, y] points", key)
+    if not points:
+        raise ctx.error(f"{key} has no coins", key)
+    for i, p in enumerate(points):
+        for q in points[:i]:
+            try:
+                close = (geometry.dist2(p, q) - geometry.ONE).sign() < 0
+            except geometry.FieldError as e:
+                raise ctx.error(f"{key}: the coordinates use more than one square root ({e})", key) from None
+            if close:
+                same = "two coins on one point" if p == q else "two coins overlap (centres closer than 1)"
+                raise ctx.error(f"{key}: {same}: {_point_text(q)} and {_point_text(p)}", key)
+    return frozenset(points)
+
+
+def _plane_number(ctx: _Ctx, key: str, v: Any):
+    from fractions import Fraction
+
+    from ..geometry import Surd
+
+    if isinstance(v, bool):
+        raise ctx.error(f"{key}: {v!r} is not a number", key)
+    if isinstance(v, int) and _small_int(v):
+        return Surd(Fraction(v))
+    if isinstance(v, float) and abs(v) < 1e12:
+        return Surd(Fraction(repr(v)))  # the decimal as written, not the binary double
+    if isinstance(v, str) and len(v) <= 100:
+        plain = _PLAIN.fullmatch(v)
+        if plain:
+            return Surd(Fraction(plain.group("a")))
+        m = _SURD.fullmatch(v)
+        if m:
+            a = Fraction(m.group("a")) if m.group("a") else Fraction(0)
+            b = Fraction(m.group("b")) if m.group("b") else Fraction(1)
+            if "-" in (m.group("sign"), m.group("lone")):
+                b = -b
+            root, free = _radicand(ctx, key, int(m.group("r")))
+            return Surd(a, b * root, free)
+    raise ctx.error(f'{key}: {_short(v)} is not a number (an integer, a decimal, "p/q" or "a + b*sqrt(r)")', key)
+
+
+def _radicand(ctx: _Ctx, key: str, r: int) -> tuple[int, int]:
+    """sqrt(r) = s·sqrt(free) with free squarefree: (s, free)."""
+    from ..geometry import squarefree
+
+    if r > 10**6 or r < 1:
+        raise ctx.error(f"{key}: sqrt({r}) is out of range (1 to 10^6)", key)
+    return squarefree(r)
+
+
+def _point_text(p) -> str:
+    return f"({p[0]}, {p[1]})"

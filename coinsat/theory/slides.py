@@ -22,7 +22,11 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from .. import geometry
+from ..configuration import Configuration
 from ..geometry import Coord
+from ..instance import Instance
+from ..rules import SLIDE, Move, check_move, legal_moves
+from . import triangular
 
 
 def common_neighbours(a: Coord, b: Coord) -> tuple[Coord, ...]:
@@ -119,3 +123,73 @@ def first_difference(
         if diff is not None and (best is None or len(diff.coins) < len(best.coins)):
             best = diff
     return best, samples
+
+
+# --- Theorem 1 with every move read as a slide -------------------------------------------------
+
+
+def has_slide(start: triangular.Placement, d: int = 2) -> bool:
+    """Does ``start`` have a legal slide on the infinite grid?  (Destinations lie next to coins,
+    and the slide's path is decided on the whole plane, not on the local board.)"""
+    board = triangular.local_board(start, 1)
+    config = Configuration(tuple((board.cell(xy), lab) for xy, lab in start.items()))
+    return bool(legal_moves(board, config, d, SLIDE))
+
+
+def one_slide(start: triangular.Placement, goal: triangular.Placement, d: int = 2) -> bool:
+    """Is ``goal`` exactly one legal slide away from ``start``?"""
+    src = [xy for xy, lab in start.items() if goal.get(xy) != lab]
+    dst = [xy for xy, lab in goal.items() if start.get(xy) != lab]
+    if len(src) != 1 or len(dst) != 1 or start[src[0]] != goal[dst[0]] or dst[0] in start:
+        return False
+    board = triangular.local_board(list(start) + dst, 1)
+    config = Configuration(tuple((board.cell(xy), lab) for xy, lab in start.items()))
+    return check_move(board, config, Move(board.cell(src[0]), board.cell(dst[0])), d, SLIDE) is None
+
+
+def decide_slides(instance: Instance) -> triangular.Decision:
+    """Theorem 1 (with the claw correction) with "move" read as "slide" in its conditions: A has
+    a valid *slide*, or B is one *slide* from A.  The paper's conjecture, as a decider to test.
+    Three coins: two coins never enclose anything, so every jump is a slide and the jump
+    decider's exact three-coin answer stands."""
+    if not triangular.applies(instance):
+        raise ValueError("Theorem 1 is about the triangular grid with d = 2")
+    start = triangular.placement_of(instance, instance.start)
+    goal = triangular.placement_of(instance, instance.goal)
+    if len(start) <= 3:
+        return triangular.decide(instance)
+    near = triangular.near_placements(instance, start, goal)
+    if any(p == start for p in near):
+        return triangular.Decision(True, "equal")
+    if not has_slide(start):
+        return triangular.Decision(False, "no-slide")
+    if any(one_slide(start, p) for p in near):
+        return triangular.Decision(True, "one-slide")
+    cond = triangular.shape_condition(goal)
+    return (
+        triangular.Decision(True, f"condition-{cond}")
+        if cond is not None
+        else triangular.Decision(False, "conditions-fail")
+    )
+
+
+def frozen_for_slides(goal: Iterable[Coord], d: int = 2) -> bool:
+    """No slide ends in ``goal``: every cell p of it with >= d neighbours in the rest is enclosed
+    by the rest, alone.  Then B is reachable from no other configuration (the last move of a
+    solution ends in B and puts its coin on such a p, coming from a lattice cell in p's
+    component of the free space).  A bounded component lies inside the convex hull of the coins
+    around it, so the cells of the goal's hexagonal hull are all the cells it can hold."""
+    cells = set(goal)
+    region = geometry.hull("triangular", cells, 0)
+    far = (max(x for x, _ in region) + 3, max(y for _, y in region) + 3)
+    for p in cells:
+        rest = cells - {p}
+        if sum(n in rest for n in geometry.neighbours("triangular", p)) < d:
+            continue
+        space = geometry.free_space("triangular", rest)
+        home = space.signature(p)
+        if home == space.signature(far):
+            return False  # p is reachable from outside
+        if any(space.signature(c) == home for c in region if c not in cells):
+            return False
+    return True
