@@ -26,13 +26,28 @@ from coinsat.draw import replay, start_goal, steps
 from coinsat.draw.html import page
 from coinsat.draw.layout import layout
 from coinsat.draw.scene import move_text
+from coinsat.errors import CoinsatError
 from coinsat.instance import Instance
 from coinsat.io.atomic import write_atomic
 from coinsat.io.solution_format import read_solution
 from coinsat.solution import Solution
 
 ROOT = Path(__file__).resolve().parent.parent
-GROUPS = {"paper": "The paper's puzzles", "families": "The V-to-diagonal family", "counterexamples": "Counterexamples"}
+#: the folders of instances/ in index order, with their headings; any other folder follows, by name
+TITLES = {
+    "paper": "The paper's puzzles",
+    "families": "Families (V-to-diagonal, diagonals)",
+    "counterexamples": "Counterexamples",
+    "open-problems": "Open problems",
+}
+
+
+def groups() -> dict[str, str]:
+    found = sorted(p.name for p in (ROOT / "instances").iterdir() if p.is_dir() and any(p.glob("*.toml")))
+    ordered = [g for g in TITLES if g in found] + [g for g in found if g not in TITLES]
+    return {g: TITLES.get(g, g.replace("-", " ").capitalize()) for g in ordered}
+
+
 #: pages step through at most this many moves with controls (the animation shows any length)
 MAX_FRAMES = 150
 
@@ -144,7 +159,7 @@ def write_page(site: Path, entries: list[Entry], k: int) -> None:
     write_atomic(site / f"{e.slug}.toml", e.path.read_text())
 
 
-def write_index(site: Path, entries: list[Entry]) -> None:
+def write_index(site: Path, entries: list[Entry], skipped: list[tuple[str, Path, str]] = ()) -> None:
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8"><title>coinsat gallery</title>',
@@ -153,9 +168,10 @@ def write_index(site: Path, entries: list[Entry]) -> None:
         "<h1>coinsat gallery</h1>",
         "<p>Every puzzle under <code>instances/</code>, with what coinsat proves about it.</p>",
     ]
-    for group, title in GROUPS.items():
+    for group, title in groups().items():
         rows = [e for e in entries if e.group == group]
-        if not rows:
+        left_out = [(p, why) for g, p, why in skipped if g == group]
+        if not rows and not left_out:
             continue
         parts.append(f'<h2>{html.escape(title)}</h2><table id="{group}">')
         parts.append("<tr><th>puzzle</th><th>start and goal</th><th>status</th><th>moves</th><th>certificate</th></tr>")
@@ -166,24 +182,31 @@ def write_index(site: Path, entries: list[Entry]) -> None:
                 f'<td><img src="{e.slug}.svg" height="60" alt="{html.escape(e.instance.name)}"></td>'
                 f"<td>{html.escape(e.status)}</td><td>{moves}</td><td>{html.escape(e.certificate)}</td></tr>"
             )
+        for path, why in left_out:
+            parts.append(f"<tr><td>{html.escape(path.stem)}</td><td colspan=4>not drawn: {html.escape(why)}</td></tr>")
         parts.append("</table>")
     parts.append("</body></html>")
     write_atomic(site / "index.html", "\n".join(parts) + "\n")
 
 
 def build(site: Path, time_limit: float, only: list[str] | None = None) -> list[Entry]:
-    entries = []
-    for group in GROUPS:
+    entries, skipped = [], []
+    for group in groups():
         for path in sorted((ROOT / "instances" / group).glob("*.toml")):
             if only and path.stem not in only:
                 continue
-            entries.append(entry(group, path, time_limit))
+            try:
+                entries.append(entry(group, path, time_limit))
+            except CoinsatError as e:  # e.g. a board kind the solver does not read (the free plane)
+                skipped.append((group, path, str(e).replace(str(ROOT) + "/", "")))
+                print(f"{group}/{path.stem}: skipped: {skipped[-1][2]}", file=sys.stderr)
+                continue
             print(f"{group}/{path.stem}: {entries[-1].status}", file=sys.stderr)
     site.mkdir(parents=True, exist_ok=True)
     for k, e in enumerate(entries):
         draw(e.instance, output=site / f"{e.slug}.svg")
         write_page(site, entries, k)
-    write_index(site, entries)
+    write_index(site, entries, skipped)
     return entries
 
 
