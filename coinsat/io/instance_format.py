@@ -86,15 +86,19 @@ class _Ctx:
 
 def read_instance(path: str | Path) -> Instance:
     path = str(path)
+    return parse_instance(_read_text(path), path)
+
+
+def _read_text(path: str) -> str:
+    """The file's text, or an InstanceError naming it."""
     if not path:  # Path("") is the current directory: say what is wrong instead
         raise InstanceError("the file name is empty", "''", None)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InstanceError("no such file", path, None) from None
     except (OSError, UnicodeDecodeError) as e:
         raise InstanceError(f"cannot read file: {e}", path, None) from None
-    return parse_instance(text, path)
 
 
 def parse_instance(text: str, path: str = "<string>") -> Instance:
@@ -503,13 +507,7 @@ _PLAIN = re.compile(rf"\s*(?P<a>[+-]?{_RATIONAL})\s*")
 def read_plane(path: str | Path):
     """A free-plane puzzle file (board = "plane") as a ``theory.plane.PlanePuzzle``."""
     path = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InstanceError("no such file", path, None) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InstanceError(f"cannot read file: {e}", path, None) from None
-    return parse_plane(text, path)
+    return parse_plane(_read_text(path), path)
 
 
 def parse_plane(text: str, path: str = "<string>"):
