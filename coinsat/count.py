@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .certificates.build.screens import screen
 from .errors import InternalError, LimitReached, UsageError
@@ -102,6 +102,15 @@ class Count:
 
 
 @dataclass(frozen=True)
+class Progress:
+    """A finished layer of the counting search (for a progress display)."""
+
+    side: str  # "forward" or "backward"
+    depth: int
+    states: int  # stored so far, both sides
+
+
+@dataclass(frozen=True)
 class Layered:
     """What the counting search keeps: per side, the layers with their path counts."""
 
@@ -116,6 +125,7 @@ def count(
     time_limit: float | None = None,
     memory_limit: int | None = None,
     max_sequences: int = MAX_SEQUENCES,
+    progress: Callable[[Progress], None] | None = None,
 ) -> Count:
     """Count the optimal solutions of ``instance`` (see the module docstring).
 
@@ -131,7 +141,7 @@ def count(
                 return Count(instance.name, result.status, None, 0, 0, 0, (), 0, _since(t0), "no solution")
             if result.status is not Status.OPTIMAL or result.length is None:
                 return _unknown(instance, result.status, t0, f"the optimum is not known ({result.status})")
-            return _count_optimal(instance, result.length, max_sequences, t0)
+            return _count_optimal(instance, result.length, max_sequences, t0, progress)
         except LimitReached as e:
             return _unknown(instance, Status.UNKNOWN, t0, f"stopped by the {e}")
 
@@ -155,11 +165,13 @@ def _since(t0: float) -> float:
     return time.perf_counter() - t0
 
 
-def _count_optimal(instance: Instance, length: int, max_sequences: int, t0: float) -> Count:
+def _count_optimal(
+    instance: Instance, length: int, max_sequences: int, t0: float, progress: Callable[[Progress], None] | None = None
+) -> Count:
     work = window_for(instance, LatticeLayers(instance), length)
     if work is None:
         return _unknown(instance, Status.UNKNOWN, t0, f"the window exact for {length} moves is too large")
-    layered = layered_search(work, length)
+    layered = layered_search(work, length, progress)
     a, b = layered.meet
     if a + b != length:
         raise InternalError(f"the counting search met at depth {a + b}, the engines proved the optimum {length}")
@@ -210,7 +222,9 @@ def fixed_sequences(instance: Instance, steps: list[set[State]], symmetry: tuple
     return sum(paths.values())
 
 
-def layered_search(instance: Instance, horizon: int | None = None) -> Layered:
+def layered_search(
+    instance: Instance, horizon: int | None = None, progress: Callable[[Progress], None] | None = None
+) -> Layered:
     """Bidirectional BFS that keeps every layer and its shortest-path counts, to the first meeting.
 
     With the optimum ``horizon`` known, a backward state at depth k must lie in R_{horizon-k}
@@ -250,6 +264,8 @@ def layered_search(instance: Instance, horizon: int | None = None) -> Layered:
             raise InternalError("the counting search ran out of configurations before the goal")
         seen.update(nxt)
         layers.append(nxt)
+        if progress is not None:
+            progress(Progress("forward" if grow_forward else "backward", len(layers) - 1, len(seen_f) + len(seen_b)))
 
 
 def _allowed(instance: Instance, horizon: int) -> list[int]:

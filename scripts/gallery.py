@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coinsat import draw, load, solve, verify
+from coinsat.commands.progress import Live
 from coinsat.draw import replay, start_goal, steps
 from coinsat.draw.html import page
 from coinsat.draw.layout import layout
@@ -191,10 +192,15 @@ def write_index(site: Path, entries: list[Entry], skipped: list[tuple[str, Path,
 
 def build(site: Path, time_limit: float, only: list[str] | None = None) -> list[Entry]:
     entries, skipped = [], []
-    for group in groups():
-        for path in sorted((ROOT / "instances" / group).glob("*.toml")):
-            if only and path.stem not in only:
-                continue
+    todo = [
+        (group, path)
+        for group in groups()
+        for path in sorted((ROOT / "instances" / group).glob("*.toml"))
+        if not only or path.stem in only
+    ]
+    with Live("gallery", total=len(todo)) as live:
+        for done, (group, path) in enumerate(todo):
+            live.update(f"{group}/{path.stem}", done)
             try:
                 entries.append(entry(group, path, time_limit))
             except CoinsatError as e:  # e.g. a board kind the solver does not read (the free plane)

@@ -293,3 +293,24 @@ def test_count_traces_joins_swapped_sequences():
     assert count_traces([(a, b), (b, a)]) == 1
     assert count_traces([(a, b), (b, c)]) == 2
     assert count_traces([(a, b, c), (b, a, c), (b, c, a), (a, c, b)]) == 1
+
+
+def test_the_progress_line_shows_on_a_terminal_only():
+    import io
+
+    from coinsat.commands.progress import Live
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    piped, terminal = io.StringIO(), Terminal()
+    for stream in (piped, terminal):
+        with Live("counting", stream=stream) as live:
+            live.update("forward layer 3")
+    assert piped.getvalue() == ""
+    assert "counting: forward layer 3" in terminal.getvalue()
+    quiet = Terminal()
+    with Live("counting", quiet=True, stream=quiet) as live:  # --json
+        live.update("forward layer 3")
+    assert quiet.getvalue() == ""

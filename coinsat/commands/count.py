@@ -21,16 +21,24 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..count import count
+    from ..count import Progress, count
     from ..io.instance_format import read_instance
     from ..limits import enforced
+    from .progress import Live
 
     limits = limits_of(args)
-    with enforced(limits):
+    with enforced(limits), Live("counting", quiet=args.json) as live:
         instance = read_instance(args.file)
         left = limits.remaining()
+
+        def show(p: Progress) -> None:
+            live.update(f"{p.side} layer {p.depth}, {p.states:,} configurations ({live.rate(p.states)})")
+
         counted = count(
-            instance, time_limit=None if left is None else max(left, 1e-3), memory_limit=limits.memory_limit
+            instance,
+            time_limit=None if left is None else max(left, 1e-3),
+            memory_limit=limits.memory_limit,
+            progress=show,
         )
     if args.json:
         print(json.dumps(counted.as_json()))
