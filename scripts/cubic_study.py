@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from coinsat.instance import make_instance
+from coinsat.io.instance_format import write_instance
 from coinsat.solve import solve
 from coinsat.theory import cubic
 from coinsat.theory.span import span_mask
@@ -71,14 +72,18 @@ def study(dims, d: int, n: int, deadline: float) -> dict:
     return row
 
 
-def confirm(board, a: int, b: int, d: int) -> str:
-    """A second engine's word on a counterexample: bfs on the same puzzle as a graph instance."""
+def as_instance(board, a: int, b: int, d: int, name: str = "cubic", source: str = ""):
+    """The puzzle on a box as a graph instance whose cells are named "x,y,z"."""
     names = [",".join(map(str, p)) for p in board.coords]
     edges = [(names[i], names[j]) for i in range(board.size) for j in board.neighbours[i] if i < j]
     start = [names[c] for c in range(board.size) if a >> c & 1]
     goal = [names[c] for c in range(board.size) if b >> c & 1]
-    inst = make_instance("graph", start, goal, adjacency=d, edges=edges, cells=names)
-    r = solve(inst, "bfs", time_limit=60)
+    return make_instance("graph", start, goal, adjacency=d, edges=edges, cells=names, name=name, source=source)
+
+
+def confirm(board, a: int, b: int, d: int) -> str:
+    """A second engine's word on a counterexample: bfs on the same puzzle as a graph instance."""
+    r = solve(as_instance(board, a, b, d), "bfs", time_limit=60)
     cert = r.certificate or {}
     return f"{r.status} (certificate {cert.get('kind')}, scope {cert.get('scope')})"
 
@@ -93,6 +98,7 @@ def main(argv=None) -> int:
     ap.add_argument("--d", type=int, nargs="+", default=[2, 3])
     ap.add_argument("--row-seconds", type=float, default=120.0)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "cubic_study.md"))
+    ap.add_argument("--write", metavar="DIR", help="write each row's first counterexample there as a graph instance")
     args = ap.parse_args(argv)
     lines = [
         "# Theorem 2 on the cubic lattice: exhaustive small boxes",
@@ -136,6 +142,10 @@ def main(argv=None) -> int:
                         f" (span(start) = box: {span_mask(board, a, d) == (1 << board.size) - 1}); "
                         f"`bfs` on it: {confirm(board, a, b, d)}"
                     )
+                    if args.write:
+                        name = f"cubic-{box}-d{d}-n{n}-{kind.replace(' ', '-')}"
+                        src = f"scripts/cubic_study.py: Theorem 2's analogue ({kind}) fails in the {box} box, d = {d}"
+                        write_instance(as_instance(board, a, b, d, name, src), Path(args.write) / f"{name}.toml")
                 Path(args.out).write_text("\n".join(lines + ["", "(partial: the run is still going)", ""]))
     lines += ["", "## First counterexample of each row that has one", ""] + (firsts or ["(none)"]) + [""]
     Path(args.out).write_text("\n".join(lines))
