@@ -187,14 +187,18 @@ def main(argv=None) -> int:
     ap.add_argument("--time-limit", type=float, default=30.0, help="seconds per BFS")
     ap.add_argument("--compare-coins", type=int, default=8, help="k of the exhaustive model comparison")
     ap.add_argument("--boxes", default=None, help="w,h,n triples separated by ';' (default: the full plan)")
+    ap.add_argument("--compare-only", action="store_true", help="only the comparison of the two slide models")
     args = ap.parse_args(argv)
     plan = QUICK if args.quick else PLAN
     if args.boxes:
         plan = [tuple(int(v) for v in t.split(",")) for t in args.boxes.split(";")]
+    if args.compare_only:
+        plan = []
     lines = [
         "# The slide conjecture: census",
         "",
         f"Made by `python3 scripts/slide_census.py{' --quick' if args.quick else ''}"
+        f"{' --compare-only' if args.compare_only else ''}"
         f"{' --boxes ' + repr(args.boxes) if args.boxes else ''}` "
         f"(--time-limit {args.time_limit}, --compare-coins {args.compare_coins}; one core of a shared 2-core machine).",
         "",
@@ -226,7 +230,9 @@ def main(argv=None) -> int:
         print(lines[-1], flush=True)
         Path(args.out).write_text("\n".join(lines + ["", "(partial: the run is still going)", ""]))
     lines.append("")
-    if all_candidates:
+    if not plan:
+        lines.append("(no census rows in this run)")
+    elif all_candidates:
         names = write_candidates(all_candidates, ROOT / "instances" / "open-problems", 5)
         lines.append(
             f"**{len(all_candidates)} pairs where the jump decider (Theorem 1) says solvable and no slide solution "
