@@ -138,7 +138,9 @@ def count(
         try:
             result = screen(instance) or _solve(instance, budget)
             if result.status is Status.UNSOLVABLE:
-                return Count(instance.name, result.status, None, 0, 0, 0, (), 0, _since(t0), "no solution")
+                return Count(
+                    instance.name, result.status, None, 0, 0, 0, (), 0, _since(t0), "no solution", up_to_symmetry=0
+                )
             if result.status is not Status.OPTIMAL or result.length is None:
                 return _unknown(instance, result.status, t0, f"the optimum is not known ({result.status})")
             return _count_optimal(instance, result.length, max_sequences, t0, progress)
