@@ -117,7 +117,18 @@ def one(job: dict) -> dict:
     return out
 
 
+CACHE: dict[str, dict] = {}
+
+
 def run(job: dict, timeout: float | None = None) -> dict:
+    key = json.dumps(job, sort_keys=True)
+    if key in CACHE:
+        return CACHE[key]
+    CACHE[key] = _run(job, timeout)
+    return CACHE[key]
+
+
+def _run(job: dict, timeout: float | None = None) -> dict:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--one", json.dumps(job)]
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -206,8 +217,34 @@ def run_all(jobs: list[dict]) -> list[dict]:
     """The jobs in concurrent processes (each its own CPU clock and peak RSS)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+    with ThreadPoolExecutor(max_workers=max(1, len(jobs))) as pool:
         return list(pool.map(run, jobs))
+
+
+def compare_jobs() -> list[dict]:
+    specs = ("vdiag-3-2-nwse", "vdiag-3-3-nwse")
+    engines = (("spanbfs", {}), ("rankbfs", {"workers": 1}))
+    return [{"spec": s, "engine": e, "options": {**o, **horizon(s)}} for s in specs for e, o in engines]
+
+
+def bound_jobs() -> list[dict]:
+    """Each member to the end, with and without U (no horizon: the bound acts on the deep layers)."""
+    out = []
+    for spec in ("vdiag-3-2-nwse", "vdiag-3-3-nwse"):
+        out.append({"spec": spec, "engine": "rankbfs", "options": {"workers": 1}})
+        out.append({"spec": spec, "engine": "rankbfs", "options": {"workers": 1, "upper_bound": known_length(spec)}})
+    return out
+
+
+CERTIFY_SPECS = ("vdiag-2-2-swne", "vdiag-3-2-swne")
+
+
+def certify_jobs() -> list[dict]:
+    return [
+        {"spec": spec, "engine": "rankbfs", "options": opts, "certify": True}
+        for spec in CERTIFY_SPECS
+        for opts in ({"workers": 1}, {"workers": 1, "upper_bound": known_length(spec)})
+    ]
 
 
 def compare_section(lines: list[str], results: dict) -> None:
@@ -218,11 +255,11 @@ def compare_section(lines: list[str], results: dict) -> None:
         *HEAD,
     ]
     specs = ("vdiag-3-2-nwse", "vdiag-3-3-nwse")
-    engines = (("spanbfs", {}), ("rankbfs", {"workers": 1}))
-    done = iter(run_all([{"spec": s, "engine": e, "options": {**o, **horizon(s)}} for s in specs for e, o in engines]))
+    engines = ("spanbfs", "rankbfs")
+    done = iter(run_all(compare_jobs()))
     for spec in specs:
         pair = []
-        for engine, _ in engines:
+        for engine in engines:
             r = next(done)
             results[(spec, engine)] = r
             pair.append(r)
@@ -241,24 +278,17 @@ def bound_section(lines: list[str], results: dict) -> None:
     lines += [
         "## Bound-and-prune\n",
         "U = the length of the verified solution stored in instances/families/solutions/ "
-        "(`--upper-bound FILE`); the same engine without U for comparison.\n",
+        "(`--upper-bound FILE`); the same engine without U, both to the end, in the same run.\n",
         *HEAD,
     ]
-    specs = ("vdiag-3-2-nwse", "vdiag-3-3-nwse")
-    bounds = {spec: known_length(spec) for spec in specs}
-    runs = run_all(
-        [{"spec": s, "engine": "rankbfs", "options": {"workers": 1, "upper_bound": bounds[s]}} for s in specs]
-    )
-    for spec, pruned in zip(specs, runs):
-        U = bounds[spec]
-        plain = results.get((spec, "rankbfs")) or run(
-            {"spec": spec, "engine": "rankbfs", "options": {"workers": 1, **horizon(spec)}}
-        )
+    jobs = bound_jobs()
+    got = run_all(jobs)
+    for plain, pruned in zip(got[::2], got[1::2]):
         lines += [_row(plain), _row(pruned)]
         print(lines[-1], flush=True)
-        if plain.get("states") and pruned.get("states"):
+        if plain.get("states") and pruned.get("states") and plain.get("cpu") and pruned.get("cpu"):
             lines.append(
-                f"| {spec} | kept with U / without | U={U} | | | {pruned['states'] / plain['states']:.3f} "
+                f"| {plain['spec']} | with U / without | | | | {pruned['states'] / plain['states']:.3f} "
                 f"| | | {pruned['wall'] / plain['wall']:.2f} | {pruned['cpu'] / plain['cpu']:.2f} | | |"
             )
     lines.append("")
@@ -308,7 +338,7 @@ def profile_section(lines: list[str]) -> None:
     lines.append("")
 
 
-def certify_section(lines: list[str], specs=("vdiag-2-2-swne", "vdiag-3-2-swne")) -> None:
+def certify_section(lines: list[str]) -> None:
     lines += [
         "## Ranked layers certificates\n",
         "solve with rankbfs (and U when given), then `certify` (writes the solve's own layers, "
@@ -317,12 +347,7 @@ def certify_section(lines: list[str], specs=("vdiag-2-2-swne", "vdiag-3-2-swne")
         "| certify+check s | check | claim |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    jobs = [
-        {"spec": spec, "engine": "rankbfs", "options": opts, "certify": True}
-        for spec in specs
-        for opts in ({"workers": 1}, {"workers": 1, "upper_bound": known_length(spec)})
-    ]
-    for r in run_all(jobs):
+    for r in run_all(certify_jobs()):
         lines.append(_cert_row(r))
         print(lines[-1], flush=True)
     lines.append("")
@@ -419,7 +444,8 @@ def main(argv=None) -> int:
         "# Exact search at scale: spanbfs against rankbfs\n",
         f"Made by `nice -n 10 python3 scripts/scale_bench.py --sections {args.sections}` "
         f"(started {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores shared with "
-        "other users). Each engine run is a fresh process; CPU seconds include its workers.\n",
+        "other users). Each engine run is a fresh process; CPU seconds include its workers. The runs of "
+        "the compare, bound and certify sections ran concurrently.\n",
     ]
     results: dict = {}
     out = Path(args.out)
@@ -433,6 +459,14 @@ def main(argv=None) -> int:
         "big": lambda: big_section(lines),
         "extrapolate": lambda: extrapolate_section(lines, results),
     }
+    batch = {"compare": compare_jobs, "bound": bound_jobs, "certify": certify_jobs}
+    unique = {json.dumps(j, sort_keys=True): j for name in sections if name in batch for j in batch[name]()}
+    run_all(list(unique.values()))  # all at once
+    if "extrapolate" not in sections:
+        lines.append(
+            "The extrapolation to larger members is `benchmarks/scale-extrapolation.md` "
+            "(`scripts/scale_bench.py --sections extrapolate --out benchmarks/scale-extrapolation.md`).\n"
+        )
     for name in sections:
         steps[name]()
         out.write_text("\n".join(lines) + "\n")
