@@ -34,7 +34,7 @@ def add_sat_arguments(parser) -> None:
         default=None,
         metavar="T",
         help="SAT: a solution with <= T moves is known (any engine, a solution file): ask T first, "
-        "then T - 1 on a fresh solver, instead of climbing from the lower bound",
+        "then T - 1, instead of climbing from the lower bound",
     )
 
 
