@@ -67,23 +67,25 @@ def run(args) -> int:
             where = f"step {verdict.step}" if verdict.step else "its end"
             raise InstanceError(f"the solution is not legal ({where}: {verdict.reason})", args.solution, None)
         bound = static_bound(original)
+    # improve polls its own limits between steps and keeps its best solution when they are
+    # spent; the ambient watchdog that bounds the loading above would stop it with nothing
 
-        def on_step(better, step) -> None:
-            if args.progress:
-                print(f"improve: {step.length} moves ({step.rule}, {step.seconds:.1f} s)", file=sys.stderr)
-            if args.checkpoint:
-                obj = result_to_json(instance, _feasible(better, bound))
-                write_atomic(args.checkpoint, json.dumps(obj, indent=1) + "\n")
+    def on_step(better, step) -> None:
+        if args.progress:
+            print(f"improve: {step.length} moves ({step.rule}, {step.seconds:.1f} s)", file=sys.stderr)
+        if args.checkpoint:
+            obj = result_to_json(instance, _feasible(better, bound))
+            write_atomic(args.checkpoint, json.dumps(obj, indent=1) + "\n")
 
-        result = improve(
-            instance,
-            solution,
-            time_limit=limits.remaining(),
-            memory_limit=limits.memory_limit,
-            lower_bound=bound,
-            options=options,
-            on_step=on_step,
-        )
+    result = improve(
+        instance,
+        solution,
+        time_limit=limits.remaining(),
+        memory_limit=limits.memory_limit,
+        lower_bound=bound,
+        options=options,
+        on_step=on_step,
+    )
     notes = [f"  improved from {len(solution)} moves in {len(result.stats['steps'])} steps"]
     return emit(args, instance, result, result_to_json(instance, result), notes) or exit_code(result)
 

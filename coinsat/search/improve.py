@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..configuration import Configuration
-from ..errors import InternalError, UsageError
+from ..errors import InternalError, LimitReached, UsageError
 from ..instance import Instance, make_instance
 from ..limits import Limits
 from ..result import Result, Status
@@ -153,12 +153,13 @@ def _replays(puzzle: _Puzzle, start: State, moves: Sequence[Move], end: State) -
 # --- rewrite 1: repeats and one-move shortcuts ---------------------------------------------------
 
 
-def shortcut(puzzle: _Puzzle, moves: Sequence[Move], window: int = 4000) -> list[Move]:
+def shortcut(puzzle: _Puzzle, moves: Sequence[Move], window: int = 4000, limits: Limits | None = None) -> list[Move]:
     """The shortest path through the trace with 0-cost repeats and 1-move shortcuts (module docstring).
 
     A shortcut C_i -> C_j (j <= i + ``window``) is found through the keys "C minus one coin":
     C_i - s = C_j - p means the move s -> p turns C_i into C_j; it is taken when check_move
-    accepts it.  The path ends at the first goal placement."""
+    accepts it.  The path ends at the first goal placement.  A spent ``limits`` returns the moves
+    unchanged (the pass is all or nothing)."""
     trace = _trace(puzzle.start, moves)
     end = next((k for k, st in enumerate(trace) if st in puzzle.goals), None)
     if end is None:
@@ -177,6 +178,8 @@ def shortcut(puzzle: _Puzzle, moves: Sequence[Move], window: int = 4000) -> list
     made: list[list[tuple[int, State]]] = []  # the keys index j added, to drop them behind i
     added = 0
     for i in range(m + 1):
+        if limits is not None and i % 1024 == 1023 and limits.exceeded() is not None:
+            return list(moves)
         while added <= min(m, i + window):
             st = trace[added]
             mine = []
@@ -232,15 +235,18 @@ def shortcut(puzzle: _Puzzle, moves: Sequence[Move], window: int = 4000) -> list
 EXCHANGE_LOOKAHEAD = 400
 
 
-def exchange(puzzle: _Puzzle, moves: Sequence[Move]) -> list[Move]:
+def exchange(puzzle: _Puzzle, moves: Sequence[Move], limits: Limits | None = None) -> list[Move]:
     """Apply lemma P4's exchange wherever the replay accepts it (unlabeled coins only): one pass,
-    left to right, with the configuration before move t kept up to date."""
+    left to right, with the configuration before move t kept up to date; a spent ``limits`` ends
+    the pass early (every rewrite made so far was replayed)."""
     if len(puzzle.labels) != 1:
         return list(moves)
     out = list(moves)
     state = puzzle.start
     t = 0
     while t < len(out):
+        if limits is not None and t % 256 == 255 and limits.exceeded() is not None:
+            break
         rewritten = _exchange_at(puzzle, out, t, state)
         if rewritten is None:
             state = _apply(state, out[t])
@@ -466,9 +472,9 @@ def improve(
     def cheap(moves: list[Move]) -> list[Move]:
         while True:
             before = len(moves)
-            moves = shortcut(puzzle, moves)
+            moves = shortcut(puzzle, moves, limits=limits)
             accept(moves, "repeats and one-move shortcuts")
-            moves = exchange(puzzle, moves)
+            moves = exchange(puzzle, moves, limits)
             accept(moves, "exchange (lemma P4)")
             if len(moves) == before or limits.exceeded() is not None:
                 return moves
@@ -484,6 +490,8 @@ def improve(
         stopped = limits.exceeded() or ""
     except KeyboardInterrupt:  # the best solution so far is the answer (the command exits 3)
         stopped = "interrupted"
+    except LimitReached as e:  # an ambient budget's watchdog (the passes poll their own first)
+        stopped = str(e)
     final = certify_solution(instance, Solution(tuple(best)), "improve")
     status = Status.OPTIMAL if bound >= len(final) else Status.FEASIBLE
     return Result(
