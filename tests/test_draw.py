@@ -171,3 +171,12 @@ def test_a_notebook_shows_instances_results_and_solutions():
     result = solve(instance)
     assert "optimal" in result._repr_html_()
     assert "4 moves" in result.solution._repr_html_()
+
+
+def test_labels_travel_with_their_coins_in_the_animation():
+    instance = read_instance(ROOT / "instances/paper/swap5-b.toml")
+    result = solve(instance)
+    root = ET.fromstring(str(draw(instance, result, animate=True).data))
+    labels = [t for t in root.iter(f"{SVG}text") if t.get("class") == "label"]
+    assert sorted(t.text or "" for t in labels) == sorted(lab for _, lab in instance.start.coins)
+    assert all({a.get("attributeName") for a in t.iter(f"{SVG}animate")} == {"x", "y"} for t in labels)

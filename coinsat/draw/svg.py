@@ -153,13 +153,23 @@ def animated_svg(
         xs.append(xs[-1])
         ys.append(ys[-1])
         key = _key_times(times, total)
-        anim = "".join(
-            f'<animate attributeName="{a}" dur="{_num(total)}s" repeatCount="indefinite" calcMode="linear" '
-            f'keyTimes="{key}" values="{";".join(_num(v) for v in vs)}"/>'
-            for a, vs in (("cx", xs), ("cy", ys))
-        )
+
+        def glide(attributes: tuple[str, str], shift: float = 0.0) -> str:
+            return "".join(
+                f'<animate attributeName="{a}" dur="{_num(total)}s" repeatCount="indefinite" calcMode="linear" '
+                f'keyTimes="{key}" values="{";".join(_num(v + (shift if a != attributes[0] else 0)) for v in vs)}"/>'
+                for a, vs in zip(attributes, (xs, ys))
+            )
+
         circle = shape_svg(Disc(disc.x, disc.y, disc.r, disc.fill, ""), style)
-        circle = circle.replace("/>", f">{anim}</circle>", 1)
+        circle = circle.replace("/>", f">{glide(('cx', 'cy'))}</circle>", 1)
+        if disc.label:  # the label's letter travels with its disc
+            lift = style.font_size * 0.35
+            circle += (
+                f'<text class="label" x="{_num(disc.x)}" y="{_num(disc.y + lift)}" text-anchor="middle" '
+                f'font-size="{_num(style.font_size)}" fill="{style.label_text}">{escape(disc.label)}'
+                f"{glide(('x', 'y'), lift)}</text>"
+            )
         out.append(f'<g class="coin-{i}">{circle}</g>')
     # the arrow of move t shows from the end of move t-1 until move t lands
     for t, move in enumerate(moves, start=1):
