@@ -30,6 +30,7 @@ from coinsat.io.instance_format import write_instance
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks/vfamily_results.json"
+FLIPS = ROOT / "benchmarks/diagonal_flips.json"  # scripts/vfamily_study.py --flips
 V_MEMBERS = [(1, 1), (2, 1), (2, 2), (3, 2), (3, 3)]
 
 
@@ -60,6 +61,11 @@ def reference(name: str, path: Path, opt_time: float) -> tuple[int | None, str]:
     for method, run in sorted(recorded.get(name, {}).get("runs", {}).items()):
         if run.get("status") == "optimal":
             return run["length"], f"{method}, benchmarks/vfamily_results.json"
+    flips = json.loads(FLIPS.read_text()) if FLIPS.exists() else {}
+    for k, entry in flips.items():
+        for method, run in sorted(entry.get("runs", {}).items()):
+            if name == f"diagonal-{k}" and run.get("status") == "optimal":
+                return run["length"], f"{method}, benchmarks/diagonal_flips.json"
     code, obj, secs = cli(
         "solve", str(path), "--method", "spanbfs", "--json", "--time-limit", str(opt_time), timeout=opt_time * 1.3 + 30
     )
@@ -75,10 +81,19 @@ def main(argv=None) -> int:
     ap.add_argument("--opt-time", type=float, default=600.0, help="spanbfs budget for a missing optimum")
     ap.add_argument("--members", default=None, help="comma-separated instance names (default: all)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks/improve.md"))
+    ap.add_argument(
+        "--rows-from",
+        default=None,
+        metavar="LOGS",
+        help="comma-separated logs of earlier runs (their printed rows) to merge into the table",
+    )
+    ap.add_argument("--seconds", type=float, default=0.0, help="wall seconds of those earlier runs (for the header)")
     args = ap.parse_args(argv)
     only = set(args.members.split(",")) if args.members else None
-    t_start = time.perf_counter()
+    t_start = time.perf_counter() - args.seconds
     rows = []
+    for log in args.rows_from.split(",") if args.rows_from else ():
+        rows += [json.loads(line) for line in Path(log).read_text().splitlines() if line.startswith("{")]
     with tempfile.TemporaryDirectory(prefix="coinsat-improve-") as tmp:
         for inst in instances():
             if only is not None and inst.name not in only:
@@ -137,6 +152,8 @@ def table(rows: list[dict], args, elapsed: float) -> str:
     )
     if args.members:
         cmd += f" --members {args.members}"
+    if args.rows_from:
+        cmd += f" --rows-from {args.rows_from}"
     lines = [
         "# `coinsat improve` on the constructive algorithm's output",
         "",
