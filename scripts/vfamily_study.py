@@ -444,7 +444,8 @@ def verdict(flip_pts, growth, optima, lines: list[str]) -> None:
     if upper:
         lines.append(
             f"Upper side: the best verified solutions grow like n^{upper[0]:.2f} ± {upper[1]:.2f} on n ≥ 14"
-            f" ({'within' if upper[0] <= 3.3 else 'above'} the 3.3 the O(n³) algorithm allows; moves/n³"
+            f" ({'meeting' if upper[0] <= 3.3 else 'missing'} the target exponent 3.3 set for an O(n³)"
+            " construction; these are the paper's algorithm as implemented here, not its O(n³) version; moves/n³"
             f" from {min((r.get('improved') or r['construct']) / r['n'] ** 3 for r in rows if r['n'] >= 14):.2f}"
             f" to {max((r.get('improved') or r['construct']) / r['n'] ** 3 for r in rows if r['n'] >= 14):.2f})."
         )
