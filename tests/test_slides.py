@@ -333,3 +333,11 @@ def test_slide_read_decider_agrees_with_slide_search(jump):
         assert verdict
     elif r.status == "unsolvable":
         assert not verdict
+
+
+def test_export_and_certify_refuse_slide_bounds(tmp_path):
+    """The formula formats and the bound certificates speak of jumps: a slide file is refused (exit 2)."""
+    path = "instances/open-problems/rhomboid-slides.toml"
+    assert main(["export", path, "--horizon", "2", "--format", "cnf", "-o", str(tmp_path / "x.cnf")]) == 2
+    assert main(["certify", path, "-o", str(tmp_path / "cert")]) == 2
+    assert not (tmp_path / "x.cnf").exists()

@@ -113,6 +113,11 @@ def certify(instance: Instance, result: Result, out_dir: str | Path, deadline: f
     value), on Ctrl-C or on any failure the folder is removed, so ``out_dir`` never holds
     a half-made certificate, nor one whose side files belong to another run.
     """
+    if instance.moves != "jump" and result.status != Status.UNSOLVABLE:  # issue 18
+        raise UsageError(
+            f"certificates of bounds are made for jump moves; this instance has moves = {instance.moves!r} "
+            "(only its unsolvable answers, which hold for jumps too, can be certified)"
+        )
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".coinsat-certify-", dir=out))
