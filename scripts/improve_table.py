@@ -87,6 +87,7 @@ def main(argv=None) -> int:
         metavar="LOGS",
         help="comma-separated logs of earlier runs (their printed rows) to merge into the table",
     )
+    ap.add_argument("--note", default="", help="a sentence for the header (e.g. how earlier rows were made)")
     ap.add_argument("--seconds", type=float, default=0.0, help="wall seconds of those earlier runs (for the header)")
     args = ap.parse_args(argv)
     only = set(args.members.split(",")) if args.members else None
@@ -158,6 +159,7 @@ def table(rows: list[dict], args, elapsed: float) -> str:
         "# `coinsat improve` on the constructive algorithm's output",
         "",
         f"Made by `{cmd}` in {elapsed:.0f} s (shared 2-core machine; times are wall clock and noisy).",
+        *([args.note] if args.note else []),
         "`construct` gives a verified solution; `improve` shortens it within its time limit (every",
         "solution replayed by rules.py, the improved one again by `coinsat verify`: column ✓).",
         "`optimum` is a proven optimum (verified solution + proof of optimum − 1) from the source named;",

@@ -78,6 +78,7 @@ def main(argv=None) -> int:
     ap.add_argument("--improve-time", type=float, default=60.0)
     ap.add_argument("--construct-time", type=float, default=1800.0)
     ap.add_argument("--redo", action="store_true")
+    ap.add_argument("--note", default="", help="a sentence for the header (e.g. how earlier rows were made)")
     ap.add_argument("--table-only", action="store_true")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
@@ -119,7 +120,7 @@ def table(results: dict, args, elapsed: float) -> str:
         f"Made by `python3 scripts/vfamily_growth.py {argv}` (this run: {elapsed:.0f} s wall; each row keeps",
         "its own seconds; shared 2-core machine, load average often above 10, so times are noisy).",
         "Every count is a verified solution's length (an upper bound), never an optimum.",
-        "",
+        *([args.note, ""] if args.note else [""]),
         "| member | target | n | construct | s | construct + improve | improve s (limit) | moves/n³ |",
         "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
