@@ -153,3 +153,17 @@ def test_plane_numbers_are_read_exactly(tmp_path):
 def test_solve_refuses_a_plane_file_with_exit_2(capsys):
     assert main(["solve", "instances/open-problems/o-to-h-plane.toml"]) == 2
     assert "o-to-h-plane.toml:2: " in capsys.readouterr().err
+
+
+def test_translated_goals_need_one_common_point_and_the_turned_triangle_takes_three_moves():
+    pz = read_plane("instances/open-problems/upside-down-plane.toml")
+    assert pz.goal_placement == "translate"
+    report = search(pz, 3)
+    assert report.length == 3 and report.proven_none == 2 and verify(pz, report.moves).ok
+
+
+@pytest.mark.slow
+def test_turned_over_the_triangle_is_congruent_to_itself():
+    pz = read_plane("instances/open-problems/upside-down-plane.toml")
+    congruent = PlanePuzzle(pz.name, pz.start, pz.goal, goal_placement="congruent")
+    assert search(congruent, 1).length == 0

@@ -528,8 +528,8 @@ def parse_plane(text: str, path: str = "<string>"):
         raise ctx.error('grid must be "square" or "triangular" (how pictures are read)', "grid")
     adjacency = _int(ctx, data, "adjacency", 2, minimum=2, maximum=MAX_ADJACENCY)
     placement = data.get("goal_placement", "congruent")
-    if placement not in ("fixed", "congruent"):
-        raise ctx.error('goal_placement of a plane puzzle must be "fixed" or "congruent"', "goal_placement")
+    if placement not in GOAL_PLACEMENTS:
+        raise ctx.error(f"goal_placement must be one of {', '.join(GOAL_PLACEMENTS)}", "goal_placement")
     coins = {key: _plane_coins(ctx, data, key, grid) for key in ("start", "goal")}
     if len(coins["start"]) != len(coins["goal"]):
         raise ctx.error(

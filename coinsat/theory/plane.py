@@ -5,7 +5,8 @@ none (``rules.check_plane_move``, the one validator).  Positions are exact
 (``geometry.Surd``: a + b·√r); every candidate destination is a tangent point of two coins
 (``geometry.tangent_points``), since touching two coins pins the centre to one of two points.
 
-**Goal placements.**  ``congruent`` goals may sit anywhere, rotated and reflected.  A solution
+**Goal placements.**  ``congruent`` goals may sit anywhere, rotated and reflected; ``translate``
+goals anywhere without turning (one common point fixes them, so n − L >= 1 suffices there).  A solution
 with L moves moves at most L coins, so at least n − L coins never move: they lie in the start
 *and* in the final placement G of the goal.  When n − L >= 2, two of them fix G up to the
 reflection: G maps goal points g1, g2 onto start points s1, s2 with |g1 g2| = |s1 s2|.
@@ -40,7 +41,7 @@ PlaneMove = tuple[PlanePoint, PlanePoint]
 
 @dataclass(frozen=True)
 class PlanePuzzle:
-    """Start and goal as exact points; ``goal_placement`` is "fixed" or "congruent"."""
+    """Start and goal as exact points; ``goal_placement`` is "fixed", "translate" or "congruent"."""
 
     name: str
     start: Coins
@@ -74,6 +75,13 @@ def placements(puzzle: PlanePuzzle, min_common: int, against: Coins | None = Non
     base = puzzle.start if against is None else against
     if puzzle.goal_placement == "fixed":
         return [puzzle.goal] if len(puzzle.goal & base) >= min_common else []
+    if puzzle.goal_placement == "translate":
+        if min_common < 1:
+            raise ValueError("translates with no point in common are infinitely many")
+        shifted = {
+            frozenset((x + s[0] - g[0], y + s[1] - g[1]) for x, y in puzzle.goal) for g in puzzle.goal for s in base
+        }
+        return sorted((t for t in shifted if len(t & base) >= min_common), key=sorted)
     if min_common < 2:
         raise ValueError("placements with fewer than two points in common are infinitely many")
     return sorted((g for g in _placements(puzzle.goal, base) if len(g & base) >= min_common), key=sorted)
@@ -159,8 +167,8 @@ def search(puzzle: PlanePuzzle, max_moves: int, node_limit: int = 5_000_000) -> 
     is searched completely (module docstring); the placement argument needs n − L >= 2."""
     report = SearchReport()
     for L in range(max_moves + 1):
-        if puzzle.goal_placement != "fixed" and puzzle.n - L < 2:
-            break  # placements with < 2 common points cannot be listed: no proof beyond
+        if puzzle.n - L < {"fixed": 0, "translate": 1}.get(puzzle.goal_placement, 2):
+            break  # placements with fewer common points cannot be listed: no proof beyond
         goals = placements(puzzle, puzzle.n - L)
         report.placements_searched[L] = len(goals)
         try:
