@@ -14,9 +14,11 @@ Usage (benchmarks/plane.md names the command that made it):
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
+from coinsat.errors import InstanceError
 from coinsat.io.instance_format import read_plane
 from coinsat.theory.plane import search
 
@@ -56,7 +58,11 @@ def main(argv=None) -> int:
     ]
     witnesses = []
     for f in args.files:
-        puzzle = read_plane(f)
+        try:
+            puzzle = read_plane(f)
+        except InstanceError as e:  # bad input: one line naming file and line, exit 2
+            print(f"plane_study: error: {e}", file=sys.stderr)
+            return 2
         c0 = time.process_time()
         try:
             report = search(puzzle, args.max_moves, node_limit=args.node_limit)

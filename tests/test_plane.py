@@ -167,3 +167,17 @@ def test_turned_over_the_triangle_is_congruent_to_itself():
     pz = read_plane("instances/open-problems/upside-down-plane.toml")
     congruent = PlanePuzzle(pz.name, pz.start, pz.goal, goal_placement="congruent")
     assert search(congruent, 1).length == 0
+
+
+def test_the_plane_script_exits_2_on_a_bad_file(tmp_path):
+    import subprocess
+    import sys
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text(BAD_PLANE["overlapping coins"][0])
+    p = subprocess.run(
+        [sys.executable, "scripts/plane_study.py", str(bad), "--out", str(tmp_path / "x.md")],
+        capture_output=True,
+        text=True,
+    )
+    assert p.returncode == 2 and f"{bad}:2: " in p.stderr and "Traceback" not in p.stderr
