@@ -13,7 +13,13 @@ triangular hexagon adds x + y) and its graph distance.  The boards that
 instance files can name are :data:`LATTICES` — the lattices that also have a
 picture syntax and 2-D windows (``board.py``, ``io/instance_format.py``); the
 cubic and hypercubic lattices are here as the seam for the paper's open
-problem 3, ready for a board and a syntax of their own.
+problem 3 (``theory/cubic.py`` searches boxes of the cubic lattice as graph boards).
+
+Two more sections serve the paper's open problems 2 and 4: the exact slide test
+(:func:`free_space`, :func:`slide_connected`: can a disc of diameter 1 travel between two
+lattice points among others, in integer arithmetic) and the exact numbers of the free plane
+(:class:`Surd`, :func:`tangent_points`).  They sit here, below ``rules.py``, because the one
+move validator needs them.
 """
 
 from __future__ import annotations
