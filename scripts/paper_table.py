@@ -59,8 +59,16 @@ def main() -> int:
             f"| {answer} | {lb} | {r.method} | {r.seconds:.2f} |"
         )
         print(rows[-1], flush=True)
-    write_atomic(args.out, HEADER.format(command=command) + "\n".join(rows) + "\n")
+    table = HEADER.format(command=command) + "\n".join(rows) + "\n"
+    write_atomic(args.out, table + kept_sections(Path(args.out)))
     return 0
+
+
+def kept_sections(path: Path) -> str:
+    """The sections other scripts write below the table (``## Counts``, by count_table.py)."""
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    at = old.find("\n## ")
+    return "" if at < 0 else old[at:]
 
 
 if __name__ == "__main__":
