@@ -358,12 +358,15 @@ def solve_stretch(
         budget = own if left is None else min(own, left)
         if budget <= 0.05:
             break
-        result = get_method(name)(
-            local,
-            max_moves=length - 1,
-            time_limit=None if budget == float("inf") else budget,
-            memory_limit=limits.memory_limit,
-        )
+        try:
+            result = get_method(name)(
+                local,
+                max_moves=length - 1,
+                time_limit=None if budget == float("inf") else budget,
+                memory_limit=limits.memory_limit,
+            )
+        except LimitReached:  # the engine's own watchdog fired outside its loop: this stretch only
+            return LocalAnswer(None, None)
         if result.stats.get("stopped") == "interrupted":  # the engine caught Ctrl-C: stop improving too
             raise KeyboardInterrupt
         if result.solution is None or len(result.solution) >= length:
