@@ -93,8 +93,13 @@ def main(argv=None) -> int:
     only = set(args.members.split(",")) if args.members else None
     t_start = time.perf_counter() - args.seconds
     rows = []
+    earlier: dict[str, dict] = {}  # a later log's row of the same instance replaces an earlier one
     for log in args.rows_from.split(",") if args.rows_from else ():
-        rows += [json.loads(line) for line in Path(log).read_text().splitlines() if line.startswith("{")]
+        for line in Path(log).read_text().splitlines():
+            if line.startswith("{"):
+                row = json.loads(line)
+                earlier[row["name"]] = row
+    rows += list(earlier.values())
     with tempfile.TemporaryDirectory(prefix="coinsat-improve-") as tmp:
         for inst in instances():
             if only is not None and inst.name not in only:
