@@ -269,6 +269,8 @@ def test_cheap_bounds_never_exceed_known_optima():
     """fill_count_bound and distance_bound are global lower bounds: below every published optimum."""
     checked = 0
     for path in sorted((ROOT / "instances").rglob("*.toml")):
+        if 'board = "plane"' in path.read_text():  # free-plane puzzles: read_plane, not read_instance
+            continue
         inst = read_instance(str(path))
         if inst.known_optimal is None:
             continue
