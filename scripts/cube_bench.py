@@ -99,9 +99,7 @@ def row(r: dict, T: int, split: str, workers: int) -> str:
     )
 
 
-def member(
-    path: Path, T: int, depth: int, plan: list[tuple[str, int, bool]], cap: float | None = None
-) -> list[str]:
+def member(path: Path, T: int, depth: int, plan: list[tuple[str, int, bool]], cap: float | None = None) -> list[str]:
     """One row per (split, workers, check) of ``plan``, in the same run."""
     rows = list(ROW_HEAD)
     for split, workers, check in plan:

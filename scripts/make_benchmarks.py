@@ -32,8 +32,8 @@ solution file of L moves replayed by rules.py here), the T = L − 1 file by an 
 certificate of "no solution with <= L − 1 moves" (layers or DRAT).  ``--times`` reads the
 rows of ``scripts/competition_times.py`` (two solvers, a CPU-second cap) into the manifest
 and grades each file by CaDiCaL's CPU seconds: easy (< 10 s), medium (< 1000 s), hard
-(stopped at a cap of >= 1000 s with the answer known), or "> cap" when a smaller cap
-stopped it.
+(stopped at a cap of >= 1000 s with the answer known), or "> N s (capped)" when a smaller
+cap stopped it after N CPU seconds.
 """
 
 from __future__ import annotations
@@ -212,8 +212,8 @@ def grade(row: dict | None, expected: str) -> str:
         if row["answer"] != expected:
             return "MISMATCH"
         return "easy" if cpu < 10 else ("medium" if cpu < 1000 else "hard")
-    if row["answer"].startswith("timeout"):
-        return "hard" if cap >= 1000 else f"> {cap:g} s"
+    if row["answer"].startswith("timeout"):  # the CPU seconds measured, a little under the cap
+        return "hard" if cap >= 1000 else f"> {cpu:.0f} s (capped)"
     return row["answer"]
 
 
