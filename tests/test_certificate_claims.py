@@ -439,3 +439,25 @@ def test_a_huge_horizon_is_rejected_before_any_work(diag3_optimal):
 def test_an_infinite_deadline_is_no_deadline(diag3_optimal):
     d, cert = diag3_optimal
     assert check_certificate(DIAG3, cert, d, deadline=float("inf")).ok
+
+
+def test_a_jump_certificate_does_not_prove_a_slide_optimum(tmp_path):
+    """The digest does not name the move model, and need not: every "no solution" claim about
+    jumps holds for slides (a slide is a jump), and every solution in a certificate is replayed
+    with the instance's own model.  So the rhomboid's jump certificate (optimal 2) is rejected
+    for its slide version (optimal 3), because its solution's second move is not a slide."""
+    slides = ROOT / "instances" / "open-problems" / "rhomboid-slides.toml"
+    inst = read_instance(slides)
+    jumps = make_instance(
+        inst.board.kind,
+        inst.start.placement(inst.board.coords),
+        inst.goal.placement(inst.board.coords),
+        goal_placement=inst.goal_placement,
+        name="rhomboid-jumps",
+        margin=inst.margin,
+    )
+    done = certify(jumps, solve(jumps, "sat"), tmp_path)
+    assert done.check.ok and done.certificate.claim.startswith("optimal: 2 moves")
+    obj = json.loads(done.path.read_text())
+    verdict = check_certificate(inst, obj, tmp_path)
+    assert not verdict.ok and "slide" in verdict.reason
