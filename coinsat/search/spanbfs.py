@@ -63,7 +63,7 @@ from ..result import Engine, Result, Status
 from ..rules import predecessors
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for
-from .windows import Step, elapsed, exact_horizon, grow, result_of
+from .windows import Step, elapsed, exact_horizon, found_in_window, grow, result_of
 
 U64 = np.uint64
 ONE = U64(1)
@@ -328,11 +328,10 @@ def _fixed_result(
 
     if out.kind == "found":
         solution = certify_solution(instance, Solution.of(_found_moves(out.moves)), method)
-        n = len(solution)
-        if radius is None or n - 1 <= radius:
-            return result(Status.OPTIMAL, solution, n)
-        stats["window_optimal"] = True
-        return result(Status.FEASIBLE, solution, radius + 1)
+        status, lb, window_optimal = found_in_window(len(solution), radius)
+        if window_optimal:
+            stats["window_optimal"] = True
+        return result(status, solution, lb)
     if out.kind == "empty":
         cert = _exhausted(instance, out.states, prune, "global" if radius is None else "window")
         return result(Status.UNSOLVABLE, lb=None if radius is None else radius + 1, certificate=cert)
