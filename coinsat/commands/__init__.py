@@ -6,4 +6,15 @@ code).  :data:`COMMANDS` lists them in help order; cli.py imports them.
 Commands are thin: parse, call the library, print.
 """
 
-COMMANDS = ("solve", "verify", "show", "family", "export", "construct", "certify", "check_certificate", "count", "improve")
+COMMANDS = (
+    "solve",
+    "verify",
+    "show",
+    "family",
+    "export",
+    "construct",
+    "certify",
+    "check_certificate",
+    "count",
+    "improve",
+)
