@@ -2,8 +2,12 @@
 
 Trust base: rules.py (the one move validator), board.py / geometry.py (the
 lattices and their induced subgraphs), and, for bounded certificates, the
-SAT encoding and the DRAT checker (see :mod:`.bounded`); for layers certificates,
-the span lemma and the checker's own vector kernel (see :mod:`.layers`).
+DRAT checker and the formula: the SAT encoding (``coinsat.encode``) for the
+default pruned CNF, or, for ``"encoding": "core"``, only the definition
+families C1–C8 written from the spec by :mod:`.core_cnf`, which imports nothing
+from ``coinsat.encode`` (see :mod:`.bounded` and ``encodings/sat.md`` §9); for
+layers certificates, the span lemma and the checker's own vector kernel (see
+:mod:`.layers`).
 Nothing in this package imports the code that *finds* certificates
 (``coinsat.certificates.build``, ``coinsat.search``, ``coinsat.theory``): every
 claim is re-derived from the witness (a test walks every module's imports).
