@@ -116,7 +116,7 @@ def run(args) -> int:
             return EXIT_UNKNOWN
         if _one_shot(args) and result.status is Status.OPTIMAL:
             return _report_one_shot(args, instance, _certify_known(args, instance, limits, result.solution, None))
-        summary, code = certify_report(instance, result, args.output_dir, limits)
+        summary, code = certify_report(instance, result, args.output_dir, limits, quiet=args.json)
     return report(instance, result, summary, code, args.json)
 
 
@@ -177,7 +177,7 @@ def _report_one_shot(args, instance, done) -> int:
             print(f"{instance.name}: {msg}")
         return EXIT_ILLEGAL
     if done.certified is None:  # unsolvable found by the SAT engine's screens: certify the usual way
-        summary, code = certify_report(instance, done.result, args.output_dir, None)
+        summary, code = certify_report(instance, done.result, args.output_dir, None, quiet=args.json)
         return report(instance, done.result, summary, code, args.json)
     return report(
         instance,
@@ -188,13 +188,17 @@ def _report_one_shot(args, instance, done) -> int:
     )
 
 
-def certify_report(instance, result, out_dir, limits=None) -> tuple[dict, int]:
+def certify_report(instance, result, out_dir, limits=None, quiet: bool = False) -> tuple[dict, int]:
     """Certify ``result`` into ``out_dir``: (a JSON-able summary, exit code); shared with ``solve --certify``.
 
     A limit or Ctrl-C while building or checking gives a summary with ``accepted`` None
-    and exit code 3; nothing is left in ``out_dir``."""
+    and exit code 3; nothing is left in ``out_dir``.  A live line shows the work on a terminal
+    unless ``quiet`` (``--json``)."""
+    from .progress import Live
+
     try:
-        done = _certify_into(instance, result, Path(out_dir), limits)
+        with Live(f"certifying ({result.status.value})", quiet=quiet):
+            done = _certify_into(instance, result, Path(out_dir), limits)
     except (LimitReached, KeyboardInterrupt) as e:
         reason = "interrupted" if isinstance(e, KeyboardInterrupt) else str(e)
         return {

@@ -32,6 +32,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from ..certificates.check import check_certificate
     from ..io.instance_format import read_instance
+    from .progress import Live
 
     deadline = None if args.time_limit is None else time.perf_counter() + args.time_limit
     instance = read_instance(args.file)
@@ -50,7 +51,8 @@ def run(args) -> int:
         reason = f"malformed JSON: {str(e).split(';')[0] if isinstance(e, ValueError) else 'nested too deeply'}"
     if cert is not None:
         try:
-            c = check_certificate(instance, cert, path.parent, deadline)
+            with Live(f"checking {path.name}", quiet=args.json):
+                c = check_certificate(instance, cert, path.parent, deadline)
         except LimitReached as e:
             if args.json:
                 print(

@@ -33,13 +33,15 @@ def run(args) -> int:
     from ..errors import ConstructionError
     from ..io.instance_format import read_instance
     from ..io.solution_format import result_to_json
+    from .progress import Live
     from .solve import emit
 
     if args.output:
         check_output_file(args.output, args.file)
     instance = read_instance(args.file)
     try:
-        built, result = construct(instance, args.algorithm)
+        with Live(f"constructing ({args.algorithm or 'auto'})", quiet=args.json):
+            built, result = construct(instance, args.algorithm)
     except ConstructionError as e:  # the hypothesis fails for this file: say which file
         raise ConstructionError(f"{args.file}: {e}") from None
     notes = []

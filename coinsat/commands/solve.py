@@ -53,6 +53,7 @@ def run(args) -> int:
     from ..io.solution_format import result_to_json
     from ..limits import enforced
     from ..solve import solve
+    from .progress import Live
 
     limits = limits_of(args)
     check_solver(args, limits)
@@ -63,19 +64,21 @@ def run(args) -> int:
     certified = None
     with enforced(limits):
         instance = read_instance(args.file)
-        result = solve(
-            instance,
-            args.method,
-            max_moves=args.max_moves,
-            time_limit=args.time_limit,
-            memory_limit=limits.memory_limit,
-            **sat_options(args),
-            **rank_options(args, instance),
-        )
+        options = sat_options(args)  # with a line per SAT horizon or spanbfs layer when it can
+        with Live(f"solving ({args.method})", quiet=args.json or "progress" in options):
+            result = solve(
+                instance,
+                args.method,
+                max_moves=args.max_moves,
+                time_limit=args.time_limit,
+                memory_limit=limits.memory_limit,
+                **options,
+                **rank_options(args, instance),
+            )
         if args.certify and result.status.value != "unknown":
             from .certify import certify_report
 
-            certified = certify_report(instance, result, args.certify, limits)
+            certified = certify_report(instance, result, args.certify, limits, quiet=args.json)
     obj = result_to_json(instance, result)
     code = 0
     if certified is not None:
