@@ -257,8 +257,7 @@ class _Builder:
             for c in self.cells:
                 for li in self.L:
                     self.prob += (
-                        self.x(c, li, t)
-                        == self.x(c, li, t - 1) + self.vars[Fill(c, li, t)] - self.vars[Vac(c, li, t)],
+                        self.x(c, li, t) == self.x(c, li, t - 1) + self.vars[Fill(c, li, t)] - self.vars[Vac(c, li, t)],
                         f"I4_{c}_{li}_{t}",
                     )
 
