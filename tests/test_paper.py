@@ -19,7 +19,7 @@ def _params():
         yield pytest.param(p, marks=marks, id=p.stem)
 
 
-@pytest.mark.parametrize("path", _params())
+@pytest.mark.parametrize("path", list(_params()))
 def test_paper_instance_bfs(path):
     inst = read_instance(path)
     r = solve_bfs(inst)
