@@ -20,7 +20,7 @@ from coinsat.search.spanbfs import U64, _Kernel, solve_spanbfs
 from coinsat.solution import verify
 from coinsat.solve import solve
 
-from .strategies import configurations, instances
+from .strategies import configurations, instances, unsolvable_against_bounded
 from .test_sat import walked
 
 UNLABELED = instances(labeled=False, max_coins=5)
@@ -188,10 +188,7 @@ def test_grown_spanbfs_answers_as_sat_within_64_cells(inst, max_moves):
         assert want.lower_bound is None or got.lower_bound <= want.lower_bound
         assert want.length is None or got.lower_bound <= want.length
         return
-    if {got.status, want.status} == {Status.UNSOLVABLE, Status.BOUNDED}:
-        # consistent, one stronger: an exhausted state space (global) proves "none within max_moves"
-        unsolvable = got if got.status is Status.UNSOLVABLE else want
-        assert unsolvable.certificate["scope"] == "global" and max_moves is not None
+    if unsolvable_against_bounded(got, want, max_moves):
         return
     assert _answer(got) == _answer(want)
     if got.solution is not None:

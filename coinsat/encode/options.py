@@ -86,22 +86,7 @@ class EncodingOptions:
     @classmethod
     def plain(cls) -> "EncodingOptions":
         """No optional family at all (the definition of the transition relation only)."""
-        return cls(
-            noop=True,
-            noop_last=False,
-            windows=False,
-            no_return=False,
-            useful=False,
-            tight=False,
-            commute=False,
-            perimeter=False,
-            spanning=False,
-            kept=False,
-            distinct=False,
-            symmetry=False,
-            goal_count=False,
-            ladder=False,
-        )
+        return cls.naive().with_(no_return=False)
 
 
 DEFAULT_OPTIONS = EncodingOptions()

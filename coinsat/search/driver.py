@@ -111,8 +111,8 @@ def widen(instance: Instance, horizon: int) -> Instance:
     if exact_for(instance, horizon):
         return instance
     coords = instance.board.coords
-    start = {coords[c]: lab for c, lab in instance.start.coins}
-    goal = {coords[c]: lab for c, lab in instance.goal.coins}
+    start = instance.start.placement(coords)
+    goal = instance.goal.placement(coords)
     margin = max(instance.margin, 2 * horizon, 4)
     while True:
         poll()

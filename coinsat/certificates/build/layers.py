@@ -84,53 +84,53 @@ def build_layers(
 def _write(
     instance: Instance, horizon: int, layers: list, out_dir: str | Path, stem: str, solution: Solution | None
 ) -> dict:
-    name = f"{stem}.h{horizon}.layers.npz"
-    buf = io.BytesIO()
-    np.savez_compressed(buf, **{f"L{i}": layer for i, layer in enumerate(layers[: horizon + 1])})
-    data = buf.getvalue()
-    write_atomic(Path(out_dir) / name, data)
-    cert = header(instance, "layers", "horizon", claim_text(horizon, solution))
-    coords = instance.board.coords
-    cert.update(
-        horizon=horizon,
-        cells=[cell_json(c) for c in coords],
-        layers=name,
-        layers_sha256=hashlib.sha256(data).hexdigest(),
-        states=int(sum(layer.size for layer in layers[: horizon + 1])),
-    )
-    if solution is not None:
-        cert["solution"] = solution_json(instance, solution)
-    return cert
+    """Word layers 0..horizon of a ``spanbfs`` search."""
+    arrays = {f"L{i}": layer for i, layer in enumerate(layers[: horizon + 1])}
+    states = int(sum(layer.size for layer in layers[: horizon + 1]))
+    return _write_npz(instance, horizon, arrays, states, out_dir, stem, solution)
 
 
 def _write_ranked(
     instance: Instance, horizon: int, visited, out_dir: str | Path, stem: str, solution: Solution | None
 ) -> dict:
     """Ranked layers 0..horizon of a ``rankbfs`` visited set (layers past its last depth are
-    empty: that search ran out of states there)."""
-    name = f"{stem}.h{horizon}.layers.npz"
+    empty: that search ran out of states there), stored as first differences."""
     arrays, states = {}, 0
     for i in range(horizon + 1):
         layer = visited.layer(i)
         states += int(layer.size)
         arrays[f"L{i}"] = np.diff(layer, prepend=U64(0)) if layer.size else layer
+    return _write_npz(
+        instance, horizon, arrays, states, out_dir, stem, solution, ranked=True, upper_bound=visited.upper_bound
+    )
+
+
+def _write_npz(
+    instance: Instance,
+    horizon: int,
+    arrays: dict,
+    states: int,
+    out_dir: str | Path,
+    stem: str,
+    solution: Solution | None,
+    ranked: bool = False,
+    upper_bound: int | None = None,
+) -> dict:
+    """Write the layers file (compressed npz) and return the certificate that names it."""
+    name = f"{stem}.h{horizon}.layers.npz"
     buf = io.BytesIO()
     np.savez_compressed(buf, **arrays)
     data = buf.getvalue()
     write_atomic(Path(out_dir) / name, data)
     cert = header(instance, "layers", "horizon", claim_text(horizon, solution))
-    coords = instance.board.coords
-    cert.update(
-        horizon=horizon,
-        cells=[cell_json(c) for c in coords],
-        encoding="rank",
-        layers=name,
-        layers_sha256=hashlib.sha256(data).hexdigest(),
-        states=states,
-        bytes_per_state=round(len(data) / max(1, states), 3),
-    )
-    if visited.upper_bound is not None:
-        cert["upper_bound"] = visited.upper_bound
+    cert.update(horizon=horizon, cells=[cell_json(c) for c in instance.board.coords])
+    if ranked:
+        cert["encoding"] = "rank"
+    cert.update(layers=name, layers_sha256=hashlib.sha256(data).hexdigest(), states=states)
+    if ranked:
+        cert["bytes_per_state"] = round(len(data) / max(1, states), 3)
+    if upper_bound is not None:
+        cert["upper_bound"] = upper_bound
     if solution is not None:
         cert["solution"] = solution_json(instance, solution)
     return cert

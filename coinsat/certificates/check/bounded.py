@@ -88,8 +88,8 @@ def widened(instance: Instance, margin: int) -> Instance:
     from ...instance import make_instance
 
     b = instance.board
-    start = {b.coords[c]: lab for c, lab in instance.start.coins}
-    goal = {b.coords[c]: lab for c, lab in instance.goal.coins}
+    start = instance.start.placement(b.coords)
+    goal = instance.goal.placement(b.coords)
     return make_instance(
         b.kind,
         start,
