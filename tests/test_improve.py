@@ -165,3 +165,31 @@ def test_cli_improve_refuses_an_illegal_solution(tmp_path, capsys):
     assert main(["improve", src, str(bad)]) == 2
     err = capsys.readouterr().err
     assert "bad.json" in err and "not legal" in err and "Traceback" not in err
+
+
+def test_the_rankbfs_stretches_improve_what_the_cheap_rewrites_leave():
+    from coinsat.constructive import construct
+
+    built, constructed = construct(vdiag(1, 1, "swne"))
+    assert constructed.solution is not None
+    cheap_only = ImproveOptions(lengths=(8,), radii=(2,), methods=(), final_time=0.0)
+    left = improve(built, constructed.solution, time_limit=30, options=cheap_only)
+    assert left.solution is not None and len(left.solution) > 13  # the cheap rewrites stop above the optimum
+    only_rankbfs = ImproveOptions(lengths=(8, 16), radii=(2,), methods=("rankbfs",), final_time=0.0)
+    result = improve(built, constructed.solution, time_limit=60, options=only_rankbfs)
+    assert result.solution is not None and verify(built, result.solution).ok
+    assert len(result.solution) < len(left.solution)
+    assert any(rule.startswith("stretch") for _, rule, _ in result.stats["steps"])
+
+
+def test_the_whole_rankbfs_pass_proves_an_optimal_input_optimal():
+    from coinsat.constructive import construct
+
+    built, _ = construct(vdiag(1, 1, "swne"))
+    optimal = solve(built, "spanbfs")
+    assert optimal.status is Status.OPTIMAL and optimal.solution is not None and len(optimal.solution) == 13
+    whole_only = ImproveOptions(lengths=(2,), radii=(None,), methods=("rankbfs",), passes=0)
+    result = improve(built, optimal.solution, time_limit=60, options=whole_only)
+    # nothing to shorten: rankbfs with U = 12 on span(start) runs out of states, which proves 13
+    assert result.status is Status.OPTIMAL and result.lower_bound == 13 and result.length == 13
+    assert static_bound(built) < 13

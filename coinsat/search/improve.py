@@ -18,11 +18,17 @@ The rewrites, cheapest first:
   neighbours within ``radius``, as a graph board, with the coins of C_i that lie on it.
   Coins outside the local board are left out, which only removes support, so a solution of
   the local puzzle is legal in the whole configuration (the cells it uses hold the same
-  coins in both).  The local puzzle is solved by ``spanbfs`` when it applies (<= 64 cells,
-  one colour class), by ``sat`` otherwise, with ``max_moves = j - i - 1``; a stretch is
-  skipped when its own lower bound (the coins that must change cell) leaves nothing to gain.
-  Stretch lengths grow (``lengths``) while the time lasts; the passes repeat while one of
-  them shortens the solution.
+  coins in both).  The local puzzle is solved by ``rankbfs`` when it applies (one colour
+  class, jumps, a window whose ranks fit 64 bits) with the stretch's length minus one as its
+  upper bound U (bound-and-prune: a state that cannot reach the stretch's end within U moves
+  is dropped), else by ``spanbfs`` (<= 64 cells), else by ``sat``, each with
+  ``max_moves = j - i - 1``; a stretch is skipped when its own lower bound (the coins that
+  must change cell) leaves nothing to gain.  Stretch lengths grow (``lengths``) while the
+  time lasts; the passes repeat while one of them shortens the solution;
+* **the whole solution** — last, the stretch C_0 -> C_m on span(start), with all the time
+  that is left and U = m - 1.  On the square grid with d >= 2 that window is exact and the
+  local puzzle *is* the puzzle: a shorter solution found there is optimal, and a search that
+  exhausts or stops proves a lower bound for every solution.
 
 What the answer proves: a verified solution, status ``feasible``, with the lower bound the
 caller knows (``lower_bound``) or the cheap fill-count bound; ``optimal`` only when the two
@@ -61,7 +67,7 @@ class ImproveOptions:
     radii: tuple[int | None, ...] = (1, 2, None)
     stretch_time: float = 5.0
     max_local_cells: int = 400
-    methods: tuple[str, ...] = ("spanbfs", "sat")
+    methods: tuple[str, ...] = ("rankbfs", "spanbfs", "sat")
     #: seconds for the last stretch, the whole solution on span(start) (default: all that is left)
     final_time: float = float("inf")
     #: the share of the time limit the local passes may use; the rest is the last stretch's
@@ -364,6 +370,7 @@ def solve_stretch(
                 max_moves=length - 1,
                 time_limit=None if budget == float("inf") else budget,
                 memory_limit=limits.memory_limit,
+                **_engine_options(name, length),
             )
         except LimitReached:  # the engine's own watchdog fired outside its loop: this stretch only
             return LocalAnswer(None, None)
@@ -379,17 +386,33 @@ def solve_stretch(
     return LocalAnswer(None, None)
 
 
+def _engine_options(name: str, length: int) -> dict:
+    """Options of the local engine beyond the horizon: ``rankbfs`` gets the stretch's length minus
+    one as its upper bound (it looks for a strictly shorter replacement, so a state that cannot
+    reach the stretch's end within that many moves is dropped) and runs in this process."""
+    return {"upper_bound": length - 1, "workers": 1} if name == "rankbfs" else {}
+
+
 def _whole_is_exact(puzzle: _Puzzle) -> bool:
     """The local puzzle of the whole solution on span(start) *is* the puzzle: the board is exact (no
     solution leaves span(start), Lemma "span monotone") and the goal has one placement."""
     return puzzle.board.exact and len(puzzle.goals) == 1
 
 
+#: the exact engines that can search the whole solution on span(start)
+EXACT_METHODS = ("rankbfs", "spanbfs")
+
+
 def _whole_is_searchable(puzzle: _Puzzle, options: ImproveOptions) -> bool:
-    """The last stretch (the whole solution on span(start)) is worth its time: ``spanbfs`` runs on it
-    (<= 64 cells, one colour class).  Otherwise the local passes get all the time."""
-    cells = span_mask(puzzle.board, _occupied(puzzle.start), puzzle.d).bit_count()
-    return "spanbfs" in options.methods and cells <= 64 and len(puzzle.labels) == 1
+    """The last stretch (the whole solution on span(start)) is worth its time: an exact engine of
+    ``options.methods`` (``rankbfs``, ``spanbfs``) runs on that window.  Otherwise the local passes
+    get all the time."""
+    exact = [name for name in options.methods if name in EXACT_METHODS]
+    cells = _local_cells(puzzle, puzzle.start, (), None)
+    if not exact or len(cells) > options.max_local_cells:
+        return False
+    window = _local_puzzle(puzzle, cells, puzzle.start, puzzle.start)
+    return any(inapplicable(name, window) is None for name in exact)
 
 
 def stretch_pass(
