@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
 """Cube-and-conquer at the frontier: how the splits balance, 1 against 2 workers, extrapolation.
 
-    nice -n 10 python3 scripts/cube_bench.py [--sections v22,v32,extrapolate] [--depth 3]
-        [--split lookahead] [--cap 60] [--out benchmarks/cubes.md]
+    nice -n 10 python3 scripts/cube_bench.py [--sections balance,targets,v32nw] [--depth 3]
+        [--split tree] [--cap 60] [--out benchmarks/cubes.md]
 
+* ``balance``: V(2,2) -> SW-NE at T = 35 split 2^depth ways by each split of
+  ``certificates/build/cubes.py`` (``tree``, ``lookahead``, ``middle``), 2 workers, every cube
+  capped at ``--balance-cap`` CPU s: CPU seconds and conflicts per cube, the largest over the
+  mean (1 = perfectly even).
+* ``targets``: V(2,2) and V(3,2) -> SW-NE at T = 35 (optimal 36) by ``--split`` with 2 workers
+  (the certificate checked by ``check_certificate``) and with 1 worker, in the same run.
 * ``v22``: V(2,2) -> SW-NE at T = 35 (optimal 36) split 2^depth ways by ``--split`` with 2
   workers (the certificate checked by ``check_certificate``: every cube proof and the cover),
   by the other split (``lookahead`` / ``middle`` of ``certificates/build/cubes.py``) with 2
@@ -74,6 +80,55 @@ def run(path: Path, T: int, *, split: str, depth: int, workers: int, check: bool
 
 def cpu_list(r: dict) -> list[float]:
     return [o.cpu_seconds for o in r["stats"].get("outcomes", [])]
+
+
+def whole_call(path: Path, T: int, cap: float) -> str:
+    """The baseline of the splits: the call unsplit (one cube, no literals), capped at ``cap`` CPU s."""
+    from coinsat.certificates.build.bounded import exact_margin
+    from coinsat.certificates.build.cubes import CubeTask, solve_cube
+    from coinsat.certificates.check.bounded import widened
+    from coinsat.encode.sat import encode
+    from coinsat.io.dimacs import cnf_text
+
+    inst = read_instance(path)
+    margin = exact_margin(inst, T)
+    inst = inst if margin is None else widened(inst, margin)  # the formula build_cubes splits
+    with tempfile.TemporaryDirectory(dir=os.environ.get("TMPDIR")) as d:
+        cnf = Path(d) / "f.cnf"
+        cnf.write_text(cnf_text(inst, encode(inst, T)))
+        t0, l0 = time.perf_counter(), load()
+        o = solve_cube(CubeTask(0, str(cnf), (), str(Path(d) / "f.drat"), cpu_seconds=cap))
+        wall = time.perf_counter() - t0
+    answer = "UNSAT" if o.unsat else ("stopped at the cap" if o.unsat is None else "SAT")
+    return (
+        f"| none (one call) | 1 | — | {o.cpu_seconds:.1f} | {o.conflicts / 1000:.0f} | 1.00 | {o.cpu_seconds:.1f} "
+        f"| {wall:.1f} | {0 if o.unsat is not None else 1} ({answer}; proof {o.proof_bytes / 1e6:.0f} MB) | {l0} |"
+    )
+
+
+def balance(depth: int, cap: float, splits: list[str]) -> list[str]:
+    """Each split of V(2,2) -> SW-NE at T = 35, 2 workers, each cube capped at ``cap`` CPU s."""
+    rows = [
+        "| split | cubes | split CPU s | CPU s per cube | conflicts per cube (thousands) | max / mean CPU "
+        "| CPU s (sum) | wall s | stopped at the cap | load |",
+        "|---|---:|---:|---|---|---:|---:|---:|---|---|",
+    ]
+    for split in splits:
+        if split == "none":
+            rows.append(whole_call(V22, 35, cap * (1 << depth)))
+            print(rows[-1], file=sys.stderr, flush=True)
+            continue
+        r = run(V22, 35, split=split, depth=depth, workers=2, check=False, cap=cap)
+        outs = r["stats"].get("outcomes", [])
+        cpu = [o.cpu_seconds for o in outs]
+        stopped = sum(1 for o in outs if o.unsat is None)
+        rows.append(
+            f"| {split} | {len(outs)} | {r['stats'].get('split_seconds', 0):.1f} | "
+            f"{', '.join(f'{c:.1f}' for c in cpu)} | {', '.join(f'{o.conflicts / 1000:.0f}' for o in outs)} | "
+            f"{max(cpu) / statistics.mean(cpu):.2f} | {sum(cpu):.1f} | {r['wall']:.1f} | {stopped} | {r['load']} |"
+        )
+        print(rows[-1], file=sys.stderr, flush=True)
+    return rows
 
 
 ROW_HEAD = [
@@ -156,9 +211,11 @@ def extrapolate(depth: int, split: str, cap: float, sample: int) -> list[str]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sections", default="v22,v32,extrapolate")
+    ap.add_argument("--sections", default="balance,targets")
     ap.add_argument("--depth", type=int, default=3)
-    ap.add_argument("--split", default="lookahead")
+    ap.add_argument("--split", default="tree")
+    ap.add_argument("--splits", default="none,tree,lookahead,middle", help="balance: the splits compared")
+    ap.add_argument("--balance-cap", type=float, default=120.0, help="CPU seconds per cube (balance)")
     ap.add_argument("--cap", type=float, default=60.0, help="CPU seconds per cube (extrapolate)")
     ap.add_argument("--extrapolate-depth", type=int, default=6, help="split variables at T = 52")
     ap.add_argument("--sample", type=int, default=4, help="cubes solved at T = 52 (spread over all)")
@@ -175,6 +232,18 @@ def main(argv=None) -> int:
     ]
     sections = args.sections.split(",")
     split = args.split
+    if "balance" in sections:
+        parts += [
+            f"## V(2,2) -> SW-NE at T = 35: how each split balances ({1 << args.depth} cubes, 2 workers, "
+            f"each cube capped at {args.balance_cap:g} CPU s)\n",
+            "\n".join(balance(args.depth, args.balance_cap, args.splits.split(","))) + "\n",
+        ]
+        Path(args.out).write_text("\n".join(parts))
+    if "targets" in sections:  # the certified targets: 2 workers (checked), then 1 worker
+        for path, title in ((V22, "V(2,2)"), (V32, "V(3,2)")):
+            rows = member(path, 35, args.depth, [(split, 2, True), (split, 1, False)])
+            parts += [f"## {title} -> SW-NE at T = 35: certified, 2 workers and 1 worker\n", "\n".join(rows) + "\n"]
+            Path(args.out).write_text("\n".join(parts))
     if "v22" in sections:  # the balance of both splits, and 1 against 2 workers
         plan = [(split, 2, True), ("middle" if split != "middle" else "lookahead", 2, False), (split, 1, False)]
         rows = member(V22, 35, args.depth, plan)

@@ -9,13 +9,23 @@ claim of a bounded certificate; the checker (:mod:`coinsat.certificates.check.cu
 replays each proof, one at a time.
 
 The split: k occupancy variables x[c, t] near the middle step t = T // 2 (the natural
-split point: the configuration halfway), every sign pattern of them a cube (2^k cubes;
-the cover is then a full binary tree, refuted at once).  Which variables:
+split point: the configuration halfway).  Three ways to choose them:
 
-* ``middle``: the cells nearest the window's centre, at step T // 2;
-* ``lookahead``: the variables x[c, t] (t within 2 of the middle) whose two values each
+* ``middle``: the cells nearest the window's centre, at step T // 2, every sign pattern of
+  the first k a cube (2^k cubes; the cover is a full binary tree, refuted at once);
+* ``lookahead``: the k variables x[c, t] (t within 2 of the middle) whose two values each
   propagate the most (score |units(x)| · |units(¬x)|, by unit propagation in CaDiCaL),
-  the classic look-ahead choice.
+  chosen once at the root, every sign pattern a cube;
+* ``tree``: a look-ahead *tree* (as march_cu builds): starting from the empty cube, the
+  leaf whose unit propagation fixes the fewest variables (the least constrained, so the
+  hardest guess) is split on the variable with the best look-ahead score *under that
+  leaf's literals*, until there are 2^k leaves.  The leaves of a binary tree cover the
+  space, so the cover proof stays trivial.
+
+Measured (``benchmarks/cubes.md``): choosing k variables once at the root can make half
+the cubes trivial and leave the other half as hard as the whole call (one variable whose
+one value propagates a lot), so a 2-worker run waits on one cube; the tree keeps
+splitting the hard side.
 
 ``benchmarks/cubes.md`` measures how evenly each splits (``scripts/cube_bench.py``).
 
@@ -43,7 +53,8 @@ from ..check.core_cnf import core_cnf_text
 from ..check.format import header, solution_json
 from .bounded import claim_text, exact_margin
 
-SPLITS = ("lookahead", "middle")
+SPLITS = ("tree", "lookahead", "middle")
+DEFAULT_SPLIT = "tree"
 
 
 @dataclass(frozen=True)
@@ -120,15 +131,57 @@ def split_variables(clauses: list[list[int]], candidates: list[int], k: int, how
         raise ValueError(f"unknown split {how!r} (choose from {', '.join(SPLITS)})")
     from pysat.solvers import Solver
 
-    scored = []
     with Solver(name="cadical195", bootstrap_with=clauses) as s:
-        for var in candidates:
-            ok_pos, pos = s.propagate(assumptions=[var])
-            ok_neg, neg = s.propagate(assumptions=[-var])
-            if ok_pos and ok_neg:  # a failed literal fixes the variable: no use splitting on it
-                scored.append((len(pos) * len(neg), -var))
-    scored.sort(reverse=True)
-    return [-v for _, v in scored[:k]]
+        scored = _scores(s, [], candidates)
+    return [v for _, v in scored[:k]]
+
+
+def _scores(s, cube: list[int], candidates: list[int]) -> list[tuple[int, int]]:
+    """(score, variable), best first: |units(cube ∧ x)| · |units(cube ∧ ¬x)| for the free
+    candidates (a failed literal fixes its variable: no use splitting on it)."""
+    scored = []
+    taken = {abs(lit) for lit in cube}
+    for var in candidates:
+        if var in taken:
+            continue
+        ok_pos, pos = s.propagate(assumptions=cube + [var])
+        ok_neg, neg = s.propagate(assumptions=cube + [-var])
+        if ok_pos and ok_neg:
+            scored.append((len(pos) * len(neg), var))
+    scored.sort(key=lambda sv: (-sv[0], sv[1]))
+    return scored
+
+
+def tree_cubes(clauses: list[list[int]], candidates: list[int], leaves: int, pool: int = 48) -> list[tuple[int, ...]]:
+    """``leaves`` cubes, the leaves of a look-ahead tree (the ``tree`` split).
+
+    Repeatedly the leaf that propagates to the fewest fixed variables is split on its best
+    look-ahead variable.  Only the ``pool`` best candidates at the root are scored below it
+    (the scoring is |candidates| propagations per split).  A leaf with no splittable
+    variable left is not split again; the result may then hold fewer cubes.
+    """
+    from pysat.solvers import Solver
+
+    with Solver(name="cadical195", bootstrap_with=clauses) as s:
+        pool_vars = [v for _, v in _scores(s, [], candidates)[:pool]]
+        open_: list[tuple[int, list[int]]] = [(_fixed(s, []), [])]
+        done: list[list[int]] = []
+        while open_ and len(open_) + len(done) < leaves:
+            open_.sort(key=lambda fc: fc[0])
+            _, cube = open_.pop(0)
+            best = _scores(s, cube, pool_vars)
+            if not best:
+                done.append(cube)
+                continue
+            var = best[0][1]
+            for lit in (var, -var):
+                open_.append((_fixed(s, cube + [lit]), cube + [lit]))
+    return [tuple(c) for _, c in open_] + [tuple(c) for c in done] if (open_ or done) else [()]
+
+
+def _fixed(s, cube: list[int]) -> int:
+    ok, units = s.propagate(assumptions=cube)
+    return len(units) if ok else 1 << 30  # a cube refuted by propagation is the easiest
 
 
 def cubes_of(variables: list[int]) -> list[tuple[int, ...]]:
@@ -179,7 +232,7 @@ def build_cubes(
     solution: Solution | None = None,
     *,
     core: bool = False,
-    split: str = "lookahead",
+    split: str = DEFAULT_SPLIT,
     depth: int = 3,
     workers: int = 1,
     executor: Executor | None = None,
@@ -217,8 +270,13 @@ def build_cubes(
     write_atomic(out / cnf_name, text)
     clauses = read_clauses(out / cnf_name)
     t0 = time.perf_counter()
-    variables = split_variables(clauses, occupancy_candidates(target, horizon, core, formula), depth, split)
-    cubes = cubes_of(variables)
+    candidates = occupancy_candidates(target, horizon, core, formula)
+    if split == "tree":
+        cubes = tree_cubes(clauses, candidates, 1 << depth)
+        variables = sorted({abs(lit) for c in cubes for lit in c})
+    else:
+        variables = split_variables(clauses, candidates, depth, split)
+        cubes = cubes_of(variables)
     split_seconds = time.perf_counter() - t0
     left = None if deadline is None else deadline - time.perf_counter()
     if left is not None and left <= 0:

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""How far SAT proves "no solution with <= T moves": the climb, one call, and cubes on 2 workers.
+
+    nice -n 10 python3 scripts/sat_limits.py [--members v22swne,v32swne,v32nwse] [--cap 240]
+        [--depth 3] [--out benchmarks/sat_limits.md]
+
+For each member (optimum T* known from spanbfs' layers certificates) and each of three ways,
+every one given the same CPU budget ``--cap`` (CPU seconds, per member and way), in one run:
+
+* ``incremental``: the SAT engine's plain climb (``solve_sat``, linear, one solver kept
+  across horizons), in a child process killed at the cap (``RLIMIT_CPU``); the largest T it
+  reported UNSAT.
+* ``one-shot``: one fresh solver call on the formula at T (no proof), no climb.
+* ``cubes``: cube-and-conquer with 2 workers (``build_cubes``, the default split,
+  2^``--depth`` cubes; its DRAT proofs and cover proof are made, not checked here), the
+  CPU of both workers counted; each cube of a call with budget B is capped at 2B/K CPU s
+  (K cubes), so one call may overspend its B when several cubes need more than their share;
+  what it spent is deducted from the member's budget, which may then end a little over.
+
+One-shot and cubes search T as follows: first T* − 1 (the call an optimality proof needs)
+with half the budget left; if that fails, the horizon halfway between the climb's result
+and the last failed T, again with half of what is left; after a success, halfway above
+it.  The search stops when the budget is spent or the interval is closed.  A failed call
+proves nothing; a proven T proves every smaller T too (fewer moves).  Each call's CPU
+seconds are listed, so the budget's use can be audited.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from coinsat.certificates.build.cubes import DEFAULT_SPLIT, build_cubes
+from coinsat.errors import LimitReached
+from coinsat.io.instance_format import read_instance
+
+ROOT = Path(__file__).resolve().parent.parent
+FAM = ROOT / "instances/families"
+
+
+@dataclass(frozen=True)
+class Member:
+    key: str
+    path: Path
+    optimum: int  # proven by spanbfs with a layers certificate (instances/families/README.md)
+
+
+MEMBERS = {
+    m.key: m
+    for m in (
+        Member("v11swne", FAM / "vdiag-1-1-swne.toml", 13),  # a smoke test
+        Member("v22swne", FAM / "vdiag-2-2-swne.toml", 36),
+        Member("v32swne", FAM / "vdiag-3-2-swne.toml", 36),
+        Member("v32nwse", FAM / "vdiag-3-2-nwse.toml", 53),
+        Member("v33nwse", FAM / "vdiag-3-3-nwse.toml", 53),
+    )
+}
+
+_CLIMB = """
+import json, sys
+from coinsat.io.instance_format import read_instance
+from coinsat.search.driver import solve_sat
+def report(r):
+    print(json.dumps({"T": r.horizon, "outcome": str(getattr(r.outcome, "value", r.outcome))}), flush=True)
+solve_sat(read_instance(sys.argv[1]), max_moves=int(sys.argv[2]), progress=report)
+"""
+
+
+def _cpu_cap(cap: float):
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (int(cap), int(cap) + 5))
+
+    return limit
+
+
+def climb(m: Member, cap: float) -> tuple[int | None, float, list[str]]:
+    """(largest T reported UNSAT, CPU s, the calls) of the plain climb, killed at ``cap`` CPU s."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run(
+        [sys.executable, "-c", _CLIMB, str(m.path), str(m.optimum - 1)],
+        capture_output=True,
+        text=True,
+        preexec_fn=_cpu_cap(cap),
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    rows = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+    unsat = [r["T"] for r in rows if r["outcome"].lower() == "unsat"]
+    last = f"T = {rows[-1]['T']} {rows[-1]['outcome']}" if rows else "no call answered"
+    return (max(unsat) if unsat else None), cpu, [f"{len(rows)} calls answered, the last {last}"]
+
+
+def one_call(m: Member, T: int, cap: float) -> tuple[bool | None, float]:
+    """One fresh call at T (pruned encoding, no proof), capped at ``cap`` CPU s: (UNSAT?, CPU s)."""
+    from pysat.solvers import Solver
+
+    from coinsat.certificates.build.bounded import exact_margin
+    from coinsat.certificates.check.bounded import widened
+    from coinsat.encode.sat import encode
+    from coinsat.io.dimacs import cnf_text
+
+    inst = read_instance(m.path)
+    margin = exact_margin(inst, T)
+    target = inst if margin is None else widened(inst, margin)
+    c0 = time.process_time()
+    text = cnf_text(target, encode(target, T))
+    clauses = [[int(x) for x in line.split()[:-1]] for line in text.splitlines() if line and line[0] not in "cp"]
+    with Solver(name="cadical195", bootstrap_with=clauses) as s:
+        budget = 2000
+        while time.process_time() - c0 < cap:
+            s.conf_budget(budget)
+            answer = s.solve_limited()
+            if answer is not None:
+                return (not answer), time.process_time() - c0
+            budget = min(2 * budget, 1 << 18)
+    return None, time.process_time() - c0
+
+
+def cube_call(m: Member, T: int, cap: float, depth: int) -> tuple[bool | None, float]:
+    """Cube-and-conquer at T on 2 workers, each of the K cubes capped at 2 · ``cap`` / K CPU s
+    (twice its even share: the cubes are not equal): (UNSAT?, CPU s of this process and the workers)."""
+    inst = read_instance(m.path)
+    stats: dict = {}
+    c0 = time.process_time()
+    with tempfile.TemporaryDirectory(dir=os.environ.get("TMPDIR")) as d:
+        try:
+            cert = build_cubes(
+                inst, T, d, "c", depth=depth, workers=2, stats=stats, cube_cpu_cap=2 * cap / (1 << depth)
+            )
+            answer: bool | None = cert is not None
+        except LimitReached:
+            answer = None
+    own = time.process_time() - c0  # the split and the cover proof, in this process
+    return answer, own + sum(o.cpu_seconds for o in stats.get("outcomes", []))
+
+
+def search(m: Member, lo: int | None, cap: float, call) -> tuple[int | None, list[str]]:
+    """The largest T proven by ``call`` within ``cap`` CPU s: T* − 1 first, then halfway
+    between the climb's ``lo`` and the last failure (module docstring)."""
+    proven: int | None = None
+    left, hi, base = cap, m.optimum - 1, lo if lo is not None else 0
+    log: list[str] = []
+    T = hi
+    while left > 5 and T > (proven if proven is not None else base - (1 if T == hi else 0)):
+        answer, cpu = call(m, T, left / 2)
+        left -= cpu
+        log.append(f"T = {T}: {'UNSAT' if answer else ('SAT?!' if answer is False else 'stopped')} ({cpu:.0f} CPU s)")
+        if answer is False:
+            break  # satisfiable below the optimum: the optimum is wrong
+        if answer:
+            proven = T
+        else:
+            hi = T - 1
+        T = ((proven if proven is not None else base) + hi + 1) // 2
+    return proven, log
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--members", default="v22swne,v32swne,v32nwse")
+    ap.add_argument("--cap", type=float, default=240.0, help="CPU seconds per member and way")
+    ap.add_argument("--depth", type=int, default=3, help="cubes: 2^depth of them")
+    ap.add_argument("--out", default=str(ROOT / "benchmarks/sat_limits.md"))
+    args = ap.parse_args(argv)
+    command = "python3 scripts/sat_limits.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
+    head = [
+        "# SAT engine: where the limits are (V-to-diagonal family)\n",
+        f"Command: `nice -n 10 {command}`  \nDate: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+        f"CaDiCaL 1.9.5 (PySAT), pruned encoding (default options); cubes: split `{DEFAULT_SPLIT}`, "
+        f"{1 << args.depth} cubes, 2 workers. Every way gets **{args.cap:g} CPU seconds per member** "
+        "(the cubes' count both workers). 2 cores shared with other jobs (CPU seconds, not wall, are the budget).\n",
+        "The order of the calls of one-shot and cubes is in the script's docstring; a failed call "
+        "proves nothing. T* is the optimum (spanbfs, layers certificate), so T* − 1 is the most any way can prove.\n",
+        "| member | T* | incremental climb: largest UNSAT T | one-shot: largest UNSAT T | cubes, 2 workers: "
+        "largest UNSAT T | calls (CPU s) |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    rows: list[str] = []
+    for key in args.members.split(","):
+        m = MEMBERS[key]
+        inc, inc_cpu, inc_log = climb(m, args.cap)
+        print(m.key, "climb", inc, inc_cpu, inc_log, file=sys.stderr, flush=True)
+        one, one_log = search(m, inc, args.cap, one_call)
+        print(m.key, "one-shot", one, one_log, file=sys.stderr, flush=True)
+        cub, cub_log = search(m, inc, args.cap, lambda mm, T, c: cube_call(mm, T, c, args.depth))
+        print(m.key, "cubes", cub, cub_log, file=sys.stderr, flush=True)
+
+        def show(x: int | None, lo: int | None) -> str:
+            if x is None:
+                return "— (nothing proven within the cap)"
+            return f"**{x}**" if x == m.optimum - 1 else f"{x}"
+
+        calls = (
+            f"climb: {inc_cpu:.0f} s, {'; '.join(inc_log)}; one-shot: {'; '.join(one_log) or 'none'}; "
+            f"cubes: {'; '.join(cub_log) or 'none'}"
+        )
+        rows.append(
+            f"| {read_instance(m.path).name} | {m.optimum} | {show(inc, None)} | {show(one, inc)} "
+            f"| {show(cub, inc)} | {calls} |"
+        )
+        Path(args.out).write_text("\n".join(head + rows) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
