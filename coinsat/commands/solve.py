@@ -45,6 +45,11 @@ def add_parser(sub) -> None:
     s.add_argument(
         "--workers", type=nonneg_int, default=None, metavar="N", help="rankbfs: processes (default: one per core)"
     )
+    s.add_argument(
+        "--cluster",
+        action="store_true",
+        help="rankbfs: run as one rank of an MPI job (mpiexec -n N coinsat solve FILE --method rankbfs --cluster)",
+    )
     s.set_defaults(run=run)
 
 
@@ -75,6 +80,8 @@ def run(args) -> int:
                 **options,
                 **rank_options(args, instance),
             )
+        if args.cluster and not _primary():  # an MPI job: rank 0 alone reports
+            return exit_code(result)
         if args.certify and result.status.value != "unknown":
             from .certify import certify_report
 
@@ -93,12 +100,14 @@ def rank_options(args, instance) -> dict:
     """``upper_bound`` (the length of a verified solution) and ``workers`` for ``rankbfs``."""
     from ..errors import UsageError
 
-    given = args.upper_bound is not None or args.workers is not None
+    given = args.upper_bound is not None or args.workers is not None or args.cluster
     if args.method != "rankbfs":
         if given:
-            raise UsageError("--upper-bound and --workers need --method rankbfs")
+            raise UsageError("--upper-bound, --workers and --cluster need --method rankbfs")
         return {}
     opts: dict = {"workers": args.workers}
+    if args.cluster:
+        opts["cluster"] = True
     if args.upper_bound == "construct":
         from ..constructive import construct
         from ..errors import ConstructionError
@@ -118,6 +127,12 @@ def rank_options(args, instance) -> dict:
             raise UsageError(f"{args.upper_bound}: not a legal solution of {args.file}, so no upper bound")
         opts["upper_bound"] = len(solution)
     return opts
+
+
+def _primary() -> bool:
+    from ..search.cluster import is_primary
+
+    return is_primary()
 
 
 def check_solver(args, limits) -> None:

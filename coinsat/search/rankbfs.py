@@ -72,6 +72,8 @@ ONE = U64(1)
 CHUNK = 1 << 15
 #: bitboards of at most this many words (256 cells)
 MAX_WORDS = 4
+#: ``workers`` value of a search on the ranks of an MPI job (search/cluster.py)
+CLUSTER = -1
 
 
 def max_cells(k: int) -> int:
@@ -415,17 +417,24 @@ def solve_rankbfs(
     grow: bool = True,
     upper_bound: int | None = None,
     workers: int | None = 1,
+    cluster: bool = False,
 ) -> Result:
     """Shortest solution by span-pruned layered BFS over ranked states (module docstring).
 
     Options as ``solve_spanbfs``; ``upper_bound`` (an int U: the length of a known
     solution) turns bound-and-prune on, on exact windows; ``workers`` > 1 runs the
-    hash-partitioned search in that many processes (None: one per core)."""
+    hash-partitioned search in that many processes (None: one per core); ``cluster``
+    runs it on the ranks of the MPI job this process belongs to (``search/cluster.py``)."""
     why = applicable(instance)
     if why is not None:
         raise UsageError(f"method 'rankbfs' cannot solve this instance: {why}")
     if workers is None:
         workers = os.cpu_count() or 1
+    if cluster:
+        from .cluster import comm_world
+
+        comm_world()  # a clear usage error without mpi4py, before any search
+        workers = CLUSTER
     limits = Limits(time_limit, memory_limit)
 
     def forward(work: Instance, horizon, lim, budget, prune_, progress_) -> _Outcome:
@@ -467,7 +476,12 @@ def _forward(
     upper_bound: int | None,
     workers: int,
 ) -> _Outcome:
-    """Layered forward search; ``layers`` of the outcome is the :class:`Visited` store."""
+    """Layered forward search; ``layers`` of the outcome is the :class:`Visited` store
+    (``workers`` = CLUSTER: on the ranks of the MPI job)."""
+    if workers == CLUSTER:
+        from .cluster import forward_cluster
+
+        return forward_cluster(instance, horizon, limits, max_states, prune, progress, upper_bound)
     if workers > 1:
         from .partition import forward_partitioned
 
