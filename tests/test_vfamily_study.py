@@ -99,3 +99,12 @@ def test_flip_and_growth_sections_label_bounds(tmp_path, monkeypatch):
     study.growth_section(growth, {}, lines)
     text = "\n".join(lines)
     assert "21 (static)" in text and "optimum" not in text.split("| V(9,9)")[1]
+
+
+def test_a_lower_bound_is_labelled_by_where_it_comes_from():
+    study = _load()
+    row = {"a": 4, "b": 4, "target": "nwse", "n": 12, "static_bound": 40, "lower_bound": 58}
+    assert study.best_lower_bound(row, {}) == (58, "improve's exact pass")
+    assert study.best_lower_bound(dict(row, lower_bound=40), {}) == (40, "static")
+    exact = {"vdiag-4-4-nwse": {"runs": {"sat": {"status": "unknown", "length": None, "lower_bound": 65}}}}
+    assert study.best_lower_bound(row, exact) == (65, "the exact engines' bound")  # never called an optimum
