@@ -102,6 +102,8 @@ def one(job: dict) -> dict:
         "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "child_rss_mb": kids.ru_maxrss / 1024,
     }
+    if job.get("cert_dir"):  # write the certificate, check it later in its own process (``check_one``)
+        write_certificate(inst, r, Path(job["cert_dir"]), out)
     if job.get("certify"):
         from coinsat.certificates.build.make import certify
 
@@ -115,6 +117,41 @@ def one(job: dict) -> dict:
             files = list(Path(tmp).glob("*.npz"))
             out["cert_bytes"] = sum(f.stat().st_size for f in files)
     return out
+
+
+def write_certificate(inst, r, folder: Path, out: dict) -> None:
+    """The certificate of ``r`` written to ``folder`` (not checked here: a large check is timed in a
+    fresh process of its own, so that its CPU seconds and peak RSS are the checker's alone)."""
+    from coinsat.certificates.build.make import build_certificate, stem
+
+    folder.mkdir(parents=True, exist_ok=True)
+    t1 = time.process_time()
+    cert = build_certificate(inst, r, folder)
+    path = folder / f"{stem(inst)}.certificate.json"
+    path.write_text(cert.text())
+    out["cert_path"] = str(path)
+    out["write_cpu"] = time.process_time() - t1
+    out["cert_states"] = cert.to_json().get("states") if hasattr(cert, "to_json") else None
+    out["cert_bytes"] = sum(f.stat().st_size for f in folder.glob(f"{stem(inst)}*.npz"))
+
+
+def check_one(job: dict) -> dict:
+    """Check a written certificate (``job``: spec, cert_path); CPU seconds and peak RSS of the check."""
+    from coinsat.certificates.check import check_certificate
+
+    inst = instance_of(job["spec"])
+    path = Path(job["cert_path"])
+    t0, c0 = time.perf_counter(), time.process_time()
+    c = check_certificate(inst, json.loads(path.read_text()), path.parent, None)
+    return {
+        **job,
+        "check_ok": c.ok,
+        "claim": c.claim,
+        "reason": c.reason,
+        "check_wall": time.perf_counter() - t0,
+        "check_cpu": time.process_time() - c0,
+        "check_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
 
 
 CACHE: dict[str, dict] = {}
@@ -437,7 +474,8 @@ def main(argv=None) -> int:
     global FULL
     FULL = args.full
     if args.one:
-        print(json.dumps(one(json.loads(args.one))))
+        job = json.loads(args.one)
+        print(json.dumps(check_one(job) if job.get("check") else one(job)))
         return 0
     sections = args.sections.split(",")
     lines = [

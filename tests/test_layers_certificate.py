@@ -209,11 +209,12 @@ def test_certify_reuses_the_ranked_layers(tmp_path, monkeypatch):
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.sampled_from([("square", 9), ("graph", 90)]), st.randoms(use_true_random=False))
+@given(st.sampled_from([("square", 9), ("graph", 90), ("square", 7)]), st.randoms(use_true_random=False))
 def test_wide_checker_kernel_is_the_move_rule(board, rnd):
     """The ranked checker's successors (span test off: an empty target) are those of rules.py,
-    on windows of 81 and 90 cells."""
-    from coinsat.certificates.check.layers import _WideRule
+    on windows of 49, 81 and 90 cells, and their ranks (from the prefix tables) are those of
+    the sorted successor sets."""
+    from coinsat.certificates.check.ranked import Decoder, Kernel
     from coinsat.instance import make_instance
 
     kind, size = board
@@ -228,10 +229,52 @@ def test_wide_checker_kernel_is_the_move_rule(board, rnd):
         start = rnd.sample(cells, 6)
         inst = make_instance("graph", start, start, adjacency=rnd.randint(1, 2), edges=edges, cells=cells)
     b = inst.board
-    rule = _WideRule(inst, list(b.coords))
-    config = sorted(rnd.sample(range(b.size), len(start)))
-    word = sum(1 << c for c in config)
-    want = {tuple(c for c in range(b.size) if w >> c & 1) for _, (w,) in successors(b, inst.d, (word,))}
-    nothing = np.zeros((rule.W, 1), dtype=U64)
-    got = {tuple(row) for new in rule.kept_successors(np.array([config]), nothing) for row in new.tolist()}
-    assert got == want
+    ker, dec = Kernel(inst, list(b.coords)), Decoder(b.size, len(start))
+    configs = [sorted(rnd.sample(range(b.size), len(start))) for _ in range(3)]
+    pos = np.array(configs, dtype=np.int64)
+    assert dec.positions(dec.ranks(pos)).tolist() == configs  # the rank round trip
+    words = ker.words(pos)
+    nothing = [np.zeros((ker.W, 1), dtype=U64)]
+    got: list[set] = [set() for _ in configs]
+    tables = dec.tables(pos)
+    for j, rows, p, m in ker.successors(pos, words, nothing, np.ones(len(configs), dtype=bool)):
+        ranks = dec.moved(tables, rows, j, p, m)
+        for r, q, rank in zip(rows.tolist(), p.tolist(), ranks.tolist()):
+            new = sorted(set(configs[r]) - {configs[r][j]} | {q})
+            assert rank == int(dec.ranks(np.array([new]))[0])
+            got[r].add(tuple(new))
+    for config, mine in zip(configs, got):
+        word = sum(1 << c for c in config)
+        want = {tuple(c for c in range(b.size) if w >> c & 1) for _, (w,) in successors(b, inst.d, (word,))}
+        assert mine == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_edge_cap_never_drops_a_spanning_set(rnd):
+    """The perimeter bound (ranked.edge_cap): a set whose span contains a goal span has at most
+    the cap's adjacent pairs; and the bound is not vacuous (a full square's own cap is met)."""
+    from coinsat.certificates.check.ranked import Kernel, edge_cap
+    from coinsat.instance import make_instance
+
+    size = 7
+    cells = [(x, y) for x in range(size) for y in range(size)]
+    inst = make_instance("square", [(0, 0), (1, 1)], [(0, 0), (1, 1)], adjacency=2, cells=cells)
+    ker = Kernel(inst, cells)
+    goal = sorted(rnd.sample(range(len(cells)), rnd.randint(2, 5)))
+    need = ker.span(ker.words(np.array([goal])))
+    spanning = 0
+    for t in range(40):
+        extra = rnd.sample(range(len(cells)), rnd.randint(1, 6))
+        a = sorted(set(extra) | (set(goal) if t % 2 else set()))  # half of them contain the goal
+        word = ker.words(np.array([a], dtype=np.int64))
+        if ((ker.span(word) & need) == need).all():
+            spanning += 1
+            edges = sum(
+                1
+                for i in a
+                for j in a
+                if i < j and abs(cells[i][0] - cells[j][0]) + abs(cells[i][1] - cells[j][1]) == 1
+            )
+            assert edges <= edge_cap(cells, [need], len(a) + 1)  # the cap for sets of len(a) cells
+    assert spanning >= 20

@@ -30,8 +30,15 @@ rules.py):
 **Ranked layers** (``encoding = "rank"``, written for ``rankbfs``): the words
 are the colexicographic ranks of the occupied cells' positions in ``cells``
 (sum of C(c_i, i) over the sorted positions c_1 < ... < c_k), so a window may
-have up to 256 cells; the checker decodes them with a table of its own and
-runs a multi-word kernel (``_WideRule``, one word per 64 cells).
+have up to 256 cells; the checker decodes them with a decoder of its own and
+runs a multi-word kernel (:mod:`.ranked`: shifted neighbour planes, one span
+closure per removed coin at most, successor ranks from prefix sums), built to
+cost about what the search cost.  On the square grid with d = 2 a removed coin
+whose rest has more adjacent pairs than the perimeter bound allows
+(``ranked.edge_cap``: such a rest cannot span a goal span) generates nothing
+to check.  A successor is looked up in L_{i+1}, L_i, L_{i-1} first, then in
+the earlier layers (moves need not be reversible); every layer is held once,
+as decoded ranks (8 bytes a state, less than the search's visited set).
 
 **Pruned layers** (``upper_bound`` U, ``rankbfs``'s bound-and-prune): (3)
 only asks for the successors y with (i + 1) + h(y) <= U, h recomputed here:
@@ -54,7 +61,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import math
 import time
 from pathlib import Path
 
@@ -66,10 +72,12 @@ from ...errors import LimitReached
 from ...instance import Instance
 from .claims import Claim
 from .format import cell_key, checked_solution
+from .ranked import Decoder, Kernel, edge_cap
 
 U64 = np.uint64
 ONE = U64(1)
 CHUNK = 1 << 13  # words of a layer checked at once (bounds the (cells x successors) temporaries)
+RANK_CHUNK = 1 << 15  # ranks of a layer expanded at once (temporaries: a few hundred bytes each)
 MAX_CELLS = 256  # ranked layers: four words per configuration (word layers: 64, checked in _check_closure)
 
 
@@ -95,12 +103,14 @@ def check_layers(
         return False, "the layers file's sha256 differs from the certificate's", None
     with np.load(io.BytesIO(data), allow_pickle=False) as z:
         layers = [_layer(z[f"L{i}"], i) for i in range(horizon + 1)]
+    del data
     encoding = cert.get("encoding", "word")
     bound = cert.get("upper_bound")
     if bound is not None and (not isinstance(bound, int) or isinstance(bound, bool) or bound < horizon):
         return False, f"the upper bound must be an integer >= the horizon {horizon}, not {bound!r}", None
     if encoding == "rank":  # stored as first differences
-        layers = [np.cumsum(layer, dtype=U64) for layer in layers]
+        for layer in layers:  # in place: no second copy of the layers
+            np.cumsum(layer, dtype=U64, out=layer)
         ok, why = _check_ranked(instance, cells, layers, bound, deadline)
     elif encoding != "word" or bound is not None:
         return False, f"unknown layers encoding {encoding!r} (or a bound on word layers)", None
@@ -241,149 +251,18 @@ def _check_closure(
 # --- ranked (and pruned) layers -------------------------------------------------------------------
 
 
-class _Colex:
-    """Colex ranks of k-subsets of n positions, decoded and encoded with a table of binomials."""
-
-    def __init__(self, n: int, k: int):
-        top = (1 << 64) - 1
-        self.k = k
-        self.size = math.comb(n, k)
-        self.cols = [np.array([min(math.comb(c, i), top) for c in range(n + 1)], dtype=U64) for i in range(k + 1)]
-
-    def cells(self, ranks: np.ndarray) -> np.ndarray:
-        """(N, k) ascending positions."""
-        r = ranks.copy()
-        out = np.empty((r.size, self.k), dtype=np.int64)
-        for i in range(self.k, 0, -1):
-            c = np.searchsorted(self.cols[i], r, side="right") - 1
-            out[:, i - 1] = c
-            r = r - self.cols[i][c]
-        return out
-
-    def ranks(self, cells: np.ndarray) -> np.ndarray:
-        out = np.zeros(cells.shape[0], dtype=U64)
-        for i in range(self.k):
-            out += self.cols[i + 1][cells[:, i]]
-        return out
-
-
-class _WideRule:
-    """The move rule, the span and h on configurations as (W, N) arrays of 64-bit words
-    (bit c % 64 of word c // 64 = a coin on ``cells[c]``), from per-cell neighbour masks."""
-
-    def __init__(self, instance: Instance, cells: list):
-        index = {c: i for i, c in enumerate(cells)}
-        b = instance.board
-        self.n, self.d = len(cells), instance.d
-        self.W = max(1, -(-self.n // 64))
-        nbr = np.zeros((self.W, self.n, 1), dtype=U64)
-        self.bit = np.zeros((self.W, self.n, 1), dtype=U64)
-        for i, c in enumerate(cells):
-            self.bit[i // 64, i, 0] = ONE << U64(i % 64)
-            nbrs = (
-                tuple(b.coords[q] for q in b.neighbours[b.cell(c)])
-                if b.kind == "graph"
-                else geometry.neighbours(b.kind, c)
-            )
-            for q in nbrs:
-                if q in index:
-                    j = index[q]
-                    nbr[j // 64, i, 0] |= ONE << U64(j % 64)
-        self.nbr = nbr
-
-    def words(self, cells: np.ndarray) -> np.ndarray:
-        out = np.zeros((self.W, cells.shape[0]), dtype=U64)
-        for j in range(cells.shape[1]):
-            c = cells[:, j]
-            for w in range(self.W):
-                out[w] |= np.where(c // 64 == w, ONE << (c % 64).astype(U64), U64(0))
-        return out
-
-    def _counts(self, words: np.ndarray) -> np.ndarray:
-        """(n, N): occupied neighbours of every cell."""
-        return np.bitwise_count(words[:, None, :] & self.nbr).sum(axis=0)
-
-    def _occupied(self, words: np.ndarray) -> np.ndarray:
-        return ((words[:, None, :] & self.bit) != 0).any(axis=0)
-
-    def kept_successors(self, pos: np.ndarray, need: np.ndarray):
-        """For each cell s: the successors (rows of ascending positions) of the configurations
-        ``pos`` by a move of the coin on s whose span contains a column of ``need``.  A move
-        s -> p puts p on a cell with >= d coins of C - s around it, so p lies in span(C - s)
-        and span(C - s + p) = span(C - s): one closure per (configuration, coin) decides all
-        the moves of that coin."""
-        words = self.words(pos)
-        for s in range(self.n):
-            has = np.flatnonzero((pos == s).any(axis=1))
-            if has.size == 0:
-                continue
-            rest = words[:, has].copy()
-            rest[s // 64] ^= ONE << U64(s % 64)
-            span = self.span(rest)
-            keep = np.zeros(has.size, dtype=bool)
-            for g in range(need.shape[1]):
-                keep |= ((span & need[:, g : g + 1]) == need[:, g : g + 1]).all(axis=0)
-            has, rest = has[keep], rest[:, keep]
-            legal = (self._counts(rest) >= self.d) & ~self._occupied(rest)
-            legal[s] = False
-            p, i = np.nonzero(legal)
-            if p.size == 0:
-                continue
-            new = pos[has[i]].copy()
-            new[new == s] = p
-            new.sort(axis=1)
-            yield new
-
-    def grow(self, words: np.ndarray) -> np.ndarray:
-        """One span layer: every cell with >= d occupied neighbours added."""
-        add = self._counts(words) >= self.d  # (n, N)
-        return words | np.bitwise_or.reduce(np.where(add[None, :, :], self.bit, U64(0)), axis=1)
-
-    def span(self, words: np.ndarray) -> np.ndarray:
-        words = words.copy()
-        todo = np.arange(words.shape[1])
-        while todo.size:
-            cur = words[:, todo]
-            grown = self.grow(cur)
-            words[:, todo] = grown
-            todo = todo[(grown != cur).any(axis=0)]
-        return words
-
-    def h(self, words: np.ndarray, goals: np.ndarray) -> np.ndarray:
-        """The fill-schedule bound (module docstring) to the nearest goal placement."""
-        best = np.full(words.shape[1], np.iinfo(np.int64).max // 2)
-        for g in range(goals.shape[1]):
-            goal = goals[:, g : g + 1]
-            empty = goal & ~words
-            left = np.bitwise_count(empty).sum(axis=0).astype(np.int64)
-            h = np.zeros(words.shape[1], dtype=np.int64)
-            layer, j = words, 0
-            while (left > 0).any():
-                j += 1
-                grown = self.grow(layer)
-                new = np.bitwise_count(grown & ~layer & empty).sum(axis=0).astype(np.int64)
-                h = np.where(new > 0, np.maximum(h, j - 1 + left), h)
-                left = left - new
-                stuck = (grown == layer).all(axis=0) & (left > 0)
-                h[stuck] = np.iinfo(np.int64).max // 2
-                left[stuck] = 0
-                layer = grown
-            best = np.minimum(best, h)
-        return best
-
-
 def _check_ranked(
     instance: Instance, cells: list, layers: list[np.ndarray], bound: int | None, deadline: float | None
 ) -> tuple[bool, str]:
     """Conditions (2) and (3) of the module docstring on colex-ranked layers, pruned by h with
-    ``bound`` U when given."""
+    ``bound`` U when given (decoder and kernel: :mod:`.ranked`)."""
     if len(instance.labels) > 1:
         return False, "layers certificates are for unlabeled coins"
     b = instance.board
     index = {c: i for i, c in enumerate(cells)}
     k = len(instance.start)
-    colex = _Colex(len(cells), k)
-    rule = _WideRule(instance, cells)
+    dec = Decoder(len(cells), k)
+    ker = Kernel(instance, cells)
     try:
         start = sorted(index[b.coords[c]] for c in instance.start.cells)
     except KeyError:
@@ -391,31 +270,58 @@ def _check_ranked(
     placements = [g for g in instance.goal_configurations if all(b.coords[c] in index for c in g.cells)]
     goal_pos = np.array([sorted(index[b.coords[c]] for c in g.cells) for g in placements], dtype=np.int64)
     goal_pos = goal_pos.reshape(-1, k)
-    goals = rule.words(goal_pos)
-    goal_ranks = np.unique(colex.ranks(goal_pos))
-    need = rule.span(goals)
-    if layers[0].tolist() != colex.ranks(np.array([start], dtype=np.int64)).tolist():
+    goal_words = ker.words(goal_pos)
+    goals = [goal_words[:, g : g + 1] for g in range(goal_words.shape[1])]
+    spans = ker.span(goal_words)
+    distinct = np.unique(spans.T, axis=0) if spans.shape[1] else spans.T
+    need = [row[:, None].copy() for row in distinct]
+    goal_ranks = np.unique(dec.ranks(goal_pos))
+    square = b.kind == "square" and instance.d == 2 and all(len(c) == 2 for c in cells)
+    cap = edge_cap(cells, need, k) if square else None
+    if layers[0].tolist() != dec.ranks(np.array([start], dtype=np.int64)).tolist():
         return False, "L0 is not {start}"
     for i, layer in enumerate(layers):
-        if layer.size and (np.any(layer[1:] <= layer[:-1]) or int(layer[-1]) >= colex.size):
+        if layer.size and (np.any(layer[1:] <= layer[:-1]) or int(layer[-1]) >= dec.size):
             return False, f"L{i} is not a sorted set of ranks below C({len(cells)}, {k})"
-        if goal_ranks.size and np.isin(goal_ranks, layer).any():
+        if _absent(goal_ranks, layer).size < goal_ranks.size:
             return False, f"L{i} holds a goal placement"
-    union = layers[0]
     for i in range(len(layers) - 1):
-        union = _merge(union, layers[i + 1])
-        for lo in range(0, layers[i].size, CHUNK):
+        for lo in range(0, layers[i].size, RANK_CHUNK):
             if deadline is not None and time.perf_counter() > deadline:
                 raise LimitReached(f"the check of the layers stopped at L{i} (time limit)")
-            pos = colex.cells(layers[i][lo : lo + CHUNK])
-            for new in rule.kept_successors(pos, need):
-                ranks = colex.ranks(new)
-                idx = np.minimum(np.searchsorted(union, ranks), union.size - 1)
-                out = union[idx] != ranks
-                if bound is not None and out.any():
-                    out[out] = (i + 1) + rule.h(rule.words(new[out]), goals) <= bound
-                if out.any():
-                    return False, f"a successor of L{i} is in no layer up to L{i + 1} (rank {int(ranks[out][0])})"
+            pos = dec.positions(layers[i][lo : lo + RANK_CHUNK])
+            words = ker.words(pos)
+            whole = ker.reaches(words, need)[0]
+            tables = dec.tables(pos)
+            moves = ker.successors(pos, words, need, whole, cap)
+            parts = [dec.moved(tables, rows, j, p, m) for j, rows, p, m in moves]
+            if not parts:
+                continue
+            out = _distinct(np.concatenate(parts))
+            for j in range(i + 1, max(-1, i - 2), -1):  # the layers a successor is usually in
+                out = _absent(out, layers[j])
+            if bound is not None and out.size:  # only successors with (i + 1) + h <= U are asked for
+                out = out[(i + 1) + ker.h(ker.words(dec.positions(out)), goals) <= bound]
+            for j in range(i - 2, -1, -1):
+                if out.size == 0:
+                    break
+                out = _absent(out, layers[j])
+            if out.size:
+                return False, f"a successor of L{i} is in no layer up to L{i + 1} (rank {int(out[0])})"
     states = sum(int(layer.size) for layer in layers)
     pruned = "" if bound is None else f", pruned by h with upper bound {bound}"
     return True, f"closure of {len(layers)} ranked layers ({states} configurations{pruned}) verified"
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (sorted in place)."""
+    values.sort()
+    return values[np.concatenate(([True], values[1:] != values[:-1]))] if values.size else values
+
+
+def _absent(values: np.ndarray, layer: np.ndarray) -> np.ndarray:
+    """The sorted ``values`` that are not in the sorted ``layer``."""
+    if layer.size == 0 or values.size == 0:
+        return values
+    idx = np.minimum(np.searchsorted(layer, values), layer.size - 1)
+    return values[layer[idx] != values]
