@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
+import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -94,15 +97,43 @@ def _write_ranked(
     instance: Instance, horizon: int, visited, out_dir: str | Path, stem: str, solution: Solution | None
 ) -> dict:
     """Ranked layers 0..horizon of a ``rankbfs`` visited set (layers past its last depth are
-    empty: that search ran out of states there), stored as first differences."""
-    arrays, states = {}, 0
-    for i in range(horizon + 1):
-        layer = visited.layer(i)
-        states += int(layer.size)
-        arrays[f"L{i}"] = np.diff(layer, prepend=U64(0)) if layer.size else layer
-    return _write_npz(
-        instance, horizon, arrays, states, out_dir, stem, solution, ranked=True, upper_bound=visited.upper_bound
-    )
+    empty: that search ran out of states there), stored as first differences, one layer at a
+    time (the file is streamed: writing holds one layer's differences beside the search, not a
+    second copy of the visited set)."""
+    name = f"{stem}.h{horizon}.layers.npz"
+    path = Path(out_dir) / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{name}.", suffix=".tmp")
+    os.close(fd)
+    states = 0
+    try:
+        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, allowZip64=True) as zf:
+            for i in range(horizon + 1):
+                layer = visited.layer(i)
+                states += int(layer.size)
+                diffs = np.diff(layer, prepend=U64(0)) if layer.size else np.zeros(0, dtype=U64)
+                del layer
+                with zf.open(f"L{i}.npy", "w", force_zip64=True) as f:
+                    np.lib.format.write_array(f, np.ascontiguousarray(diffs, dtype=U64), allow_pickle=False)
+        digest = hashlib.sha256()
+        with open(tmp, "rb") as f:
+            for block in iter(lambda: f.read(1 << 24), b""):
+                digest.update(block)
+        size = os.path.getsize(tmp)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    cert = header(instance, "layers", "horizon", claim_text(horizon, solution))
+    cert.update(horizon=horizon, cells=[cell_json(c) for c in instance.board.coords], encoding="rank")
+    cert.update(layers=name, layers_sha256=digest.hexdigest(), states=states)
+    cert["bytes_per_state"] = round(size / max(1, states), 3)
+    if visited.upper_bound is not None:
+        cert["upper_bound"] = visited.upper_bound
+    if solution is not None:
+        cert["solution"] = solution_json(instance, solution)
+    return cert
 
 
 def _write_npz(
