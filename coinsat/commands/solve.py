@@ -50,6 +50,11 @@ def add_parser(sub) -> None:
         action="store_true",
         help="rankbfs: run as one rank of an MPI job (mpiexec -n N coinsat solve FILE --method rankbfs --cluster)",
     )
+    s.add_argument(
+        "--resume",
+        metavar="DIR",
+        help="rankbfs: save every layer in DIR; if DIR holds layers of this search, continue from the last",
+    )
     s.set_defaults(run=run)
 
 
@@ -100,14 +105,17 @@ def rank_options(args, instance) -> dict:
     """``upper_bound`` (the length of a verified solution) and ``workers`` for ``rankbfs``."""
     from ..errors import UsageError
 
-    given = args.upper_bound is not None or args.workers is not None or args.cluster
+    given = args.upper_bound is not None or args.workers is not None or args.cluster or args.resume is not None
     if args.method != "rankbfs":
         if given:
-            raise UsageError("--upper-bound, --workers and --cluster need --method rankbfs")
+            raise UsageError("--upper-bound, --workers, --cluster and --resume need --method rankbfs")
         return {}
     opts: dict = {"workers": args.workers}
     if args.cluster:
         opts["cluster"] = True
+    if args.resume is not None:
+        opts["resume"] = args.resume
+        opts["workers"] = 1 if args.workers is None else args.workers
     if args.upper_bound == "construct":
         from ..constructive import construct
         from ..errors import ConstructionError

@@ -55,8 +55,8 @@ from ..instance import Instance
 from ..limits import Limits, rss_bytes
 from .partition import owner
 from .rank import U64
-from .spanbfs import LayerReport, _Outcome, _unique
-from .windows import elapsed
+from .spanbfs import _Outcome, _unique
+from .spill import Storage, Visited
 
 #: stop requests, ordered so that an allreduce(MAX) picks one reason for every rank
 REASONS = ("", "state limit", "time limit", "memory limit", "interrupted")
@@ -132,9 +132,10 @@ def forward_cluster(
     prune: bool,
     progress,
     upper_bound: int | None,
+    storage: Storage = Storage(),
 ) -> _Outcome:
     """The layered search of ``rankbfs._forward`` on the ranks of COMM_WORLD (module docstring)."""
-    from .rankbfs import CHUNK, Space, Visited, path
+    from .rankbfs import CHUNK, Rate, Space, path
 
     comm = comm_world()
     me, parts = comm.Get_rank(), comm.Get_size()
@@ -142,7 +143,8 @@ def forward_cluster(
     start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
     stats: dict = {"layers": [1], "pruning": prune, "upper_bound": upper_bound, "expanded": 0, "bound_pruned": 0}
     stats["cluster_ranks"] = parts
-    visited = Visited(upper_bound=upper_bound)
+    visited = Visited(upper_bound=upper_bound, budget=storage.share(parts).budget)
+    clock = Rate(limits)
     mine = start if int(owner(start, parts)[0]) == me else np.zeros(0, dtype=U64)
     visited.add(mine, 0)
     front = mine
@@ -182,7 +184,7 @@ def forward_cluster(
                 front = nxt
                 hit = nxt[np.isin(nxt, space.goal_ranks)]
                 mine_hit = int(hit[0]) if hit.size else None
-                told = comm.allgather((int(nxt.size), pruned, mine_hit))
+                told = comm.allgather((int(nxt.size), pruned, mine_hit, visited.disk_bytes))
                 size = sum(t[0] for t in told)
                 stats["bound_pruned"] += sum(t[1] for t in told)
                 if size == 0:
@@ -192,21 +194,21 @@ def forward_cluster(
                 states += size
                 stats["layers"].append(size)
                 if progress is not None and me == 0:
-                    progress(LayerReport(depth, size, states, elapsed(limits)))
+                    progress(clock.report(depth, size, states, stats["expanded"], sum(t[3] for t in told)))
                 hits = [t[2] for t in told if t[2] is not None]
                 if hits:
                     kind = "found"
-                    moves = path(space, _depth_of(comm, visited, parts), depth, min(hits))
+                    moves = path(space, _in_layer(comm, visited, parts), depth, min(hits))
                     break
                 if max_states is not None and states > max_states:
                     reason = "state limit"
                     break
     stats["bytes_per_state"] = comm.allreduce(visited.nbytes) / max(1, states)
     if reason is None:  # a finished search: rank 0 holds the witness of a certificate
-        witness = _gather(comm, visited, upper_bound)
+        witness = _gather(comm, visited, upper_bound, storage.budget)
     else:
         witness = Visited(upper_bound=upper_bound)
-    return _Outcome(kind, depth, states, witness, moves, reason, stats)
+    return _Outcome(kind, depth, states, witness, moves, reason, stats)  # type: ignore[arg-type]
 
 
 def _max() -> Any:
@@ -228,28 +230,22 @@ def _stop(limits: Limits, ctrl_c: _Interrupt) -> int:
     return 0
 
 
-def _depth_of(comm: Any, visited, parts: int):
-    """A collective ``depth_of``: every rank asks the same ranks in the same order; the owner answers."""
+def _in_layer(comm: Any, visited: Visited, parts: int):
+    """A collective ``in_layer``: every rank asks the same states in the same order; the owner answers."""
     me = comm.Get_rank()
 
-    def depth_of(rank: int) -> int | None:
-        local = -1
-        if int(owner(np.array([rank], dtype=U64), parts)[0]) == me:
-            d = visited.depth_of(rank)
-            local = -1 if d is None else d
-        found = int(comm.allreduce(local, op=_max()))
-        return None if found < 0 else found
+    def in_layer(rank: int, t: int) -> bool:
+        mine = int(owner(np.array([rank], dtype=U64), parts)[0]) == me and visited.in_layer(rank, t)
+        return bool(comm.allreduce(int(mine), op=_max()))
 
-    return depth_of
+    return in_layer
 
 
-def _gather(comm: Any, visited, upper_bound: int | None):
-    """Every rank's visited set, merged on rank 0 (an empty one elsewhere)."""
-    from .rankbfs import Visited
-
-    got = comm.gather((visited.keys, visited.depth), root=0)
-    if comm.Get_rank() != 0:
-        return Visited(upper_bound=upper_bound)
-    keys = np.concatenate([k for k, _ in got])
-    order = np.argsort(keys, kind="stable")
-    return Visited(keys[order], np.concatenate([d for _, d in got])[order], upper_bound)
+def _gather(comm: Any, visited: Visited, upper_bound: int | None, budget: int | None) -> Visited:
+    """Every rank's layers, merged layer by layer on rank 0 (an empty set elsewhere)."""
+    out = Visited(upper_bound=upper_bound, budget=budget)
+    for i in range(visited.depths):
+        got = comm.gather(visited.layer(i), root=0)
+        if comm.Get_rank() == 0:
+            out.add(np.sort(np.concatenate(got)), i)
+    return out

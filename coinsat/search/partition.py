@@ -35,8 +35,8 @@ from ..errors import LimitReached
 from ..instance import Instance
 from ..limits import Limits, rss_bytes
 from .rank import U64
-from .spanbfs import LayerReport, _Outcome, _unique
-from .windows import elapsed
+from .spanbfs import _Outcome, _unique
+from .spill import Storage, Visited
 
 GOLDEN = U64(0x9E3779B97F4A7C15)
 
@@ -55,15 +55,16 @@ class _Setup:
     parts: int
     deadline: float
     memory_limit: int | None
+    storage: Storage
 
 
 def _serve(setup: _Setup, conn) -> None:
     """A worker: answer the parent's requests until told to stop."""
-    from .rankbfs import Space, Visited
+    from .rankbfs import Space
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
     space = Space(setup.instance, setup.prune, setup.upper_bound)
-    visited = Visited()
+    visited = Visited(budget=setup.storage.budget)
     front = np.zeros(0, dtype=U64)
     chunk = 1 << 17
     while True:
@@ -99,12 +100,11 @@ def _serve(setup: _Setup, conn) -> None:
             visited.add(nxt, depth)
             front = nxt
             hit = nxt[np.isin(nxt, space.goal_ranks)]
-            conn.send((int(nxt.size), pruned, int(hit[0]) if hit.size else None, visited.nbytes))
-        elif op == "depth":
-            conn.send([visited.depth_of(int(r)) for r in msg[1]])
-        elif op == "dump":
-            conn.send((visited.keys, visited.depth))
-            return
+            conn.send((int(nxt.size), pruned, int(hit[0]) if hit.size else None, visited.nbytes, visited.disk_bytes))
+        elif op == "in_layer":
+            conn.send(visited.in_layer(msg[1], msg[2]))
+        elif op == "layer":
+            conn.send(visited.layer(msg[1]))
         elif op == "stop":
             return
 
@@ -112,7 +112,9 @@ def _serve(setup: _Setup, conn) -> None:
 class Pool:
     """P workers, each owning one partition."""
 
-    def __init__(self, instance: Instance, prune: bool, upper_bound: int | None, parts: int, limits: Limits):
+    def __init__(
+        self, instance: Instance, prune: bool, upper_bound: int | None, parts: int, limits: Limits, storage: Storage
+    ):
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
         deadline = time.time() + (limits.remaining() or 1e12) if limits.time_limit is not None else float("inf")
         share = None if limits.memory_limit is None else limits.memory_limit // (parts + 1)
@@ -121,7 +123,9 @@ class Pool:
         for p in range(parts):
             a, b = ctx.Pipe()
             proc = ctx.Process(
-                target=_serve, args=(_Setup(instance, prune, upper_bound, p, parts, deadline, share), b), daemon=True
+                target=_serve,
+                args=(_Setup(instance, prune, upper_bound, p, parts, deadline, share, storage.share(parts)), b),
+                daemon=True,
             )
             proc.start()
             self.conns.append(a)
@@ -132,25 +136,19 @@ class Pool:
             conn.send(req)
         return [conn.recv() for conn in self.conns]
 
-    def depth_of(self, rank: int) -> int | None:
+    def in_layer(self, rank: int, t: int) -> bool:
         p = int(owner(np.array([rank], dtype=U64), self.parts)[0])
-        self.conns[p].send(("depth", [rank]))
-        return self.conns[p].recv()[0]
+        self.conns[p].send(("in_layer", rank, t))
+        return self.conns[p].recv()
 
-    def gather(self):
-        """Every worker's visited set, merged into one (the workers then exit)."""
-        from .rankbfs import Visited
-
-        keys, depth = [], []
-        for conn in self.conns:
-            conn.send(("dump",))
-            k, d = conn.recv()
-            keys.append(k)
-            depth.append(d)
+    def gather(self, depths: int, budget: int | None) -> Visited:
+        """Every worker's layers, merged layer by layer into one visited set (the workers then exit)."""
+        visited = Visited(upper_bound=self.upper_bound, budget=budget)
+        for i in range(depths):
+            parts = self.ask([("layer", i)] * self.parts)
+            visited.add(np.sort(np.concatenate(parts)), i)
         self.close()
-        allk = np.concatenate(keys)
-        order = np.argsort(allk, kind="stable")
-        return Visited(allk[order], np.concatenate(depth)[order], self.upper_bound)
+        return visited
 
     def close(self) -> None:
         for conn in self.conns:
@@ -173,21 +171,21 @@ def forward_partitioned(
     progress,
     upper_bound: int | None,
     workers: int,
+    storage: Storage = Storage(),
 ) -> _Outcome:
     """The layered search of ``rankbfs._forward`` on ``workers`` processes (module docstring)."""
-    from .rankbfs import Space, path
+    from .rankbfs import Rate, Space, path
 
     space = Space(instance, prune, upper_bound)
     start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
     stats: dict = {"layers": [1], "pruning": prune, "upper_bound": upper_bound, "expanded": 0, "bound_pruned": 0}
     stats["workers"] = workers
     if np.isin(space.goal_ranks, start).any():
-        from .rankbfs import Visited
-
         v = Visited(upper_bound=upper_bound)
         v.add(start, 0)
         return _Outcome("found", 0, 1, v, [], None, stats)  # type: ignore[arg-type]
-    pool = Pool(instance, prune, upper_bound, workers, limits)
+    pool = Pool(instance, prune, upper_bound, workers, limits, storage)
+    clock, disk = Rate(limits), 0
     who = int(owner(start, workers)[0])
     pool.ask([("start", start if p == who else np.zeros(0, dtype=U64)) for p in range(workers)])
     depth, states, nbytes = 0, 1, 0
@@ -214,6 +212,7 @@ def forward_partitioned(
             size = sum(g[0] for g in got)
             stats["bound_pruned"] += sum(g[1] for g in got)
             nbytes = sum(g[3] for g in got)
+            disk = sum(g[4] for g in got)
             if size == 0:
                 kind = "empty"
                 break
@@ -221,10 +220,10 @@ def forward_partitioned(
             states += size
             stats["layers"].append(size)
             if progress is not None:
-                progress(LayerReport(depth, size, states, elapsed(limits)))
+                progress(clock.report(depth, size, states, stats["expanded"], disk))
             hits = [g[2] for g in got if g[2] is not None]
             if hits:
-                kind, moves = "found", path(space, pool.depth_of, depth, hits[0])
+                kind, moves = "found", path(space, pool.in_layer, depth, hits[0])
                 break
             if max_states is not None and states > max_states:
                 reason = "state limit"
@@ -234,12 +233,11 @@ def forward_partitioned(
     except KeyboardInterrupt:
         reason = "interrupted"
     stats["bytes_per_state"] = nbytes / max(1, states)
+    stats["disk_bytes"] = disk
     if reason is None:  # a finished search: its layers are the witness of a certificate
-        visited = pool.gather()
+        visited = pool.gather(len(stats["layers"]), storage.budget)
     else:  # a request may be unanswered (Ctrl-C in the middle): no witness, the workers are stopped
-        from .rankbfs import Visited
-
         for proc in pool.procs:
             proc.terminate()
         visited = Visited(upper_bound=upper_bound)
-    return _Outcome(kind, depth, states, visited, moves, reason, stats)
+    return _Outcome(kind, depth, states, visited, moves, reason, stats)  # type: ignore[arg-type]

@@ -39,10 +39,12 @@ moves" for T <= U, and an empty layer proves "no solution with <= U moves"
 so a wrong U makes answers weaker, never false).  The layers certificate
 carries U and its checker recomputes h (certificates/check/layers.py).
 
-**Memory.**  The visited set is one sorted uint64 array of ranks plus one
-uint16 per state, its depth (10 bytes a state); a layer is the states of one
-depth, which a certificate reads back.  The frontier being expanded is the
-only other copy of any state.
+**Memory.**  The visited set is one sorted uint64 run per layer (8 bytes a
+state, ``search/spill.py``), which a certificate reads back; past a budget
+(``spill_budget``, by default half the memory limit) the oldest layers go to
+disk by hash partition, delta-coded and deflated, and the search goes on,
+bounded by disk.  With ``resume=DIR`` every layer is saved there as it
+completes and a later run continues from the last complete one.
 
 **Workers** (``workers=N``, ``search/partition.py``): the states are split by
 a hash of their rank; each worker process owns one part of the visited set,
@@ -52,7 +54,7 @@ expands its part of each layer and routes successors to their owners.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from math import comb
 
 import numpy as np
@@ -65,6 +67,7 @@ from ..rules import predecessors
 from ..theory.reach import edge_budget
 from .rank import U64, Colex, fits, to_words
 from .spanbfs import LayerReport, _fixed_result, _grown, _Outcome, _unique
+from .spill import Storage, Visited
 from .windows import elapsed
 
 ONE = U64(1)
@@ -189,43 +192,6 @@ class _Kernel:
             go = ~hit & self.any0(grown ^ cur)
             active, cur = active[go], grown[:, go]
         return keep
-
-
-@dataclass
-class Visited:
-    """The visited set: sorted ranks and the depth of each (module docstring, Memory)."""
-
-    keys: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=U64))
-    depth: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint16))
-    #: the bound-and-prune bound the search used (a layers certificate carries it)
-    upper_bound: int | None = None
-
-    def contains(self, values: np.ndarray) -> np.ndarray:
-        if self.keys.size == 0:
-            return np.zeros(values.shape, dtype=bool)
-        idx = np.minimum(np.searchsorted(self.keys, values), self.keys.size - 1)
-        return self.keys[idx] == values
-
-    def depth_of(self, value: int) -> int | None:
-        i = int(np.searchsorted(self.keys, U64(value)))
-        return int(self.depth[i]) if i < self.keys.size and int(self.keys[i]) == value else None
-
-    def add(self, new: np.ndarray, depth: int) -> None:
-        """Insert ``new`` (sorted, none visited) at ``depth``."""
-        at = np.searchsorted(self.keys, new)
-        self.keys = np.insert(self.keys, at, new)
-        self.depth = np.insert(self.depth, at, np.full(new.size, depth, dtype=np.uint16))
-
-    def layer(self, i: int) -> np.ndarray:
-        return self.keys[self.depth == i]
-
-    @property
-    def size(self) -> int:
-        return int(self.keys.size)
-
-    @property
-    def nbytes(self) -> int:
-        return int(self.keys.nbytes + self.depth.nbytes)
 
 
 class Space:
@@ -418,13 +384,19 @@ def solve_rankbfs(
     upper_bound: int | None = None,
     workers: int | None = 1,
     cluster: bool = False,
+    spill_budget: int | None = None,
+    resume: str | None = None,
 ) -> Result:
     """Shortest solution by span-pruned layered BFS over ranked states (module docstring).
 
     Options as ``solve_spanbfs``; ``upper_bound`` (an int U: the length of a known
     solution) turns bound-and-prune on, on exact windows; ``workers`` > 1 runs the
     hash-partitioned search in that many processes (None: one per core); ``cluster``
-    runs it on the ranks of the MPI job this process belongs to (``search/cluster.py``)."""
+    runs it on the ranks of the MPI job this process belongs to (``search/cluster.py``);
+    ``spill_budget`` bytes of layers stay in memory, the rest goes to disk (default: half
+    of ``memory_limit``); ``resume`` a directory where every layer is saved and from
+    whose last complete layer a search of the same instance continues (one process,
+    an exact window)."""
     why = applicable(instance)
     if why is not None:
         raise UsageError(f"method 'rankbfs' cannot solve this instance: {why}")
@@ -436,12 +408,18 @@ def solve_rankbfs(
         comm_world()  # a clear usage error without mpi4py, before any search
         workers = CLUSTER
     limits = Limits(time_limit, memory_limit)
+    if spill_budget is None and memory_limit is not None:
+        spill_budget = memory_limit // 2
+    storage = Storage(spill_budget, resume)
+    growing = grow and keep_layers is None and instance.board.is_lattice and not instance.board.exact
+    if resume is not None and (workers != 1 or growing):
+        raise UsageError("--resume needs one process (--workers 1, no --cluster) and an exact window")
 
     def forward(work: Instance, horizon, lim, budget, prune_, progress_) -> _Outcome:
         bound = upper_bound if work.board.exact else None
-        return _forward(work, horizon, lim, budget, prune_, progress_, bound, workers)
+        return _forward(work, horizon, lim, budget, prune_, progress_, bound, workers, storage)
 
-    if grow and keep_layers is None and instance.board.is_lattice and not instance.board.exact:
+    if growing:
         cap = max_cells(instance.n_coins)
         return _grown(instance, max_moves, limits, max_states, prune, progress, forward, "rankbfs", cap)
     with enforced(limits):
@@ -475,35 +453,49 @@ def _forward(
     progress,
     upper_bound: int | None,
     workers: int,
+    storage: Storage = Storage(),
 ) -> _Outcome:
     """Layered forward search; ``layers`` of the outcome is the :class:`Visited` store
     (``workers`` = CLUSTER: on the ranks of the MPI job)."""
     if workers == CLUSTER:
         from .cluster import forward_cluster
 
-        return forward_cluster(instance, horizon, limits, max_states, prune, progress, upper_bound)
+        return forward_cluster(instance, horizon, limits, max_states, prune, progress, upper_bound, storage)
     if workers > 1:
         from .partition import forward_partitioned
 
-        return forward_partitioned(instance, horizon, limits, max_states, prune, progress, upper_bound, workers)
+        return forward_partitioned(
+            instance, horizon, limits, max_states, prune, progress, upper_bound, workers, storage
+        )
     space = Space(instance, prune, upper_bound)
-    visited = Visited(upper_bound=upper_bound)
     start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
-    visited.add(start, 0)
     stats: dict = {"layers": [1], "pruning": prune, "upper_bound": upper_bound, "expanded": 0, "bound_pruned": 0}
-    front, depth = start, 0
+    visited = _store(instance, prune, upper_bound, storage, stats)
+    if visited.depths == 0:
+        visited.add(start, 0)
+    depth = visited.depths - 1
+    front = visited.layer(depth)
+    clock = Rate(limits)
 
     def end(kind, moves=None, reason=None) -> _Outcome:
         stats["bytes_per_state"] = visited.nbytes / max(1, visited.size)
+        stats["disk_bytes"] = visited.disk_bytes
+        stats["layers_spilled"] = visited.spilled
         return _Outcome(kind, depth, visited.size, visited, moves, reason, stats)  # type: ignore[arg-type]
 
-    if np.isin(space.goal_ranks, start).any():
+    def found_in(layer: np.ndarray) -> _Outcome | None:
+        hit = layer[np.isin(layer, space.goal_ranks)]
+        return end("found", path(space, visited.in_layer, depth, int(hit[0]))) if hit.size else None
+
+    if depth == 0 and np.isin(space.goal_ranks, start).any():
         return end("found", [])
     if space.need and not space.kernel.spans_one_of(space.kernel_words(start), space.need)[0]:
         # the expansion assumes every state it expands spans a goal span (held coins keep
         # it); a start that does not has no successor that does
         return end("empty") if horizon is None or horizon > 0 else end("horizon")
     try:
+        if depth > 0 and (done := found_in(front)) is not None:  # resumed at the goal's layer
+            return done
         while True:
             if horizon is not None and depth >= horizon:
                 return end("horizon")
@@ -518,6 +510,7 @@ def _forward(
                     return end("limit", reason=reason)
             stats["expanded"] += int(front.size)
             nxt = _unique(np.concatenate(parts)) if parts else np.zeros(0, U64)
+            del parts
             nxt = nxt[~visited.contains(nxt)]
             if upper_bound is not None and nxt.size:
                 ok = depth + 1 + space.heuristic(nxt) <= upper_bound
@@ -530,10 +523,9 @@ def _forward(
             front = nxt
             stats["layers"].append(int(nxt.size))
             if progress is not None:
-                progress(LayerReport(depth, int(nxt.size), visited.size, elapsed(limits)))
-            hit = nxt[np.isin(nxt, space.goal_ranks)]
-            if hit.size:
-                return end("found", path(space, visited.depth_of, depth, int(hit[0])))
+                progress(clock.report(depth, int(nxt.size), visited.size, stats["expanded"], visited.disk_bytes))
+            if (done := found_in(nxt)) is not None:
+                return done
             if max_states is not None and visited.size > max_states:
                 return end("limit", reason="state limit")
     except LimitReached as e:
@@ -542,16 +534,62 @@ def _forward(
         return end("limit", reason="interrupted")
 
 
-def path(space: Space, depth_of, depth: int, rank: int) -> list:
+def fingerprint(instance: Instance, prune: bool) -> dict:
+    """What identifies a search's layers (resume refuses layers of another search)."""
+    import hashlib
+
+    b = instance.board
+    text = repr((b.coords, b.neighbour_masks, instance.d, instance.start.cells, instance.goal_configurations))
+    return {"search": "rankbfs", "instance": hashlib.sha256(text.encode()).hexdigest(), "pruning": prune}
+
+
+def _store(instance: Instance, prune: bool, upper_bound: int | None, storage: Storage, stats: dict) -> Visited:
+    """A new visited set, or the one saved in ``storage.directory`` by the same search."""
+    if storage.directory is None:
+        return Visited(upper_bound=upper_bound, budget=storage.budget)
+    mark = fingerprint(instance, prune)
+    old = Visited.resume(storage.directory, mark, upper_bound, storage.budget)
+    if old is None:
+        return Visited(upper_bound, storage.budget, storage.directory, mark)
+    stats["layers"] = [old.layer_size(i) for i in range(old.depths)]
+    stats["resumed_at"] = old.depths - 1
+    return old
+
+
+@dataclass(frozen=True)
+class RankReport(LayerReport):
+    """One finished layer of ``rankbfs``, for the live display: with the rate, memory and disk."""
+
+    expanded: int = 0
+    per_second: float = 0.0  # states expanded per second, since the start
+    memory: int = 0  # resident bytes of this process
+    disk: int = 0  # bytes of layers on disk
+
+
+class Rate:
+    """Builds :class:`RankReport` values (the clock of one search)."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+
+    def report(self, depth: int, size: int, states: int, expanded: int, disk: int) -> RankReport:
+        from ..limits import rss_bytes
+
+        seconds = elapsed(self.limits)
+        rate = expanded / max(seconds, 1e-9)
+        return RankReport(depth, size, states, seconds, expanded, rate, rss_bytes() or 0, disk)
+
+
+def path(space: Space, in_layer, depth: int, rank: int) -> list:
     """Moves from the start to the state ``rank`` at ``depth``: one predecessor per layer
-    (predecessor kernel of rules.py), looked up with ``depth_of(rank) -> int | None``."""
+    (predecessor kernel of rules.py), looked up with ``in_layer(rank, t) -> bool``."""
     board, d = space.instance.board, space.instance.d
     moves = []
     mask = sum(1 << c for c in space.cells_of_rank(rank))
     for t in range(depth - 1, -1, -1):
         for move, (prev,) in predecessors(board, d, (mask,)):
             r = space.rank_of_cells(c for c in range(space.n) if prev >> c & 1)
-            if depth_of(r) == t:
+            if in_layer(r, t):
                 moves.append(move)
                 mask = prev
                 break

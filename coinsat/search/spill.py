@@ -1,0 +1,329 @@
+"""The visited set of ``rankbfs``: one sorted run of ranks per depth, spilled to disk past a budget.
+
+**One run per layer.**  A state is visited once, at its BFS depth, so the
+visited set is the disjoint union of its layers, each a sorted uint64 array.
+Storing it that way costs 8 bytes a state (the depth is the run a state is
+in, not a field of its own) and adding a layer appends one array: nothing is
+ever inserted into, or copied with, the rest of the set, so there are never
+two copies of it (``np.insert`` into one sorted array, the earlier store,
+briefly held two).  Membership asks every run with one ``searchsorted`` of the
+sorted queries (numpy narrows each search from the previous one).
+
+**Spilling.**  When the runs held in memory pass ``budget`` bytes, the oldest
+are written to disk and dropped from memory, the newest (the frontier being
+expanded) last.  A spilled layer is split into ``PARTS`` files by a hash of
+the rank (``partition.owner``); each file holds its ranks sorted, as first
+differences, deflated (zlib): small gaps between dense ranks compress to
+about 1-3 bytes a state (``bytes_per_state`` reports both).  Membership of a
+batch of new states streams one partition at a time: the queries of
+partition p are checked against partition p of each spilled layer, so the
+memory a check needs is one partition of the spilled set, not all of it, and
+the search is bounded by disk, not RAM.
+
+**Saved layers and resume.**  With ``directory`` given, every layer is
+written there as it completes (the same files) and ``manifest.json`` is
+replaced atomically after it, naming the search (instance fingerprint,
+pruning, bound) and the last complete depth.  :func:`Visited.resume` reads a
+directory back, checks that it belongs to the same search, and drops any
+layer written after the manifest (a run killed mid-layer), so a resumed search
+continues from the last complete layer and meets exactly the states the
+uninterrupted one would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import weakref
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import LimitReached, UsageError
+from .rank import U64
+
+#: hash partitions of a spilled layer (a membership check holds one in memory at a time) ...
+PARTS = 16
+#: ... once it has this many states (a smaller layer is one file: fewer files to open per check)
+SPLIT_AT = 1 << 20
+MANIFEST = "manifest.json"
+GOLDEN = U64(0x9E3779B97F4A7C15)
+
+
+@dataclass(frozen=True)
+class Storage:
+    """Where a search keeps its layers: ``budget`` bytes of runs in memory (None: all), and
+    ``directory`` to save every layer in and resume from (None: spill to a private one)."""
+
+    budget: int | None = None
+    directory: str | None = None
+
+    def share(self, parts: int) -> "Storage":
+        """One of ``parts`` workers' storage: its share of the budget (no saved directory)."""
+        return Storage(None if self.budget is None else max(1, self.budget // parts))
+
+
+def part_of(ranks: np.ndarray, parts: int = PARTS) -> np.ndarray:
+    """The file partition of each rank (a multiplicative hash; distinct bits from ``partition.owner``)."""
+    return ((ranks * GOLDEN) >> U64(20)) % U64(parts)
+
+
+def encode(sorted_ranks: np.ndarray) -> bytes:
+    """Sorted ranks as deflated first differences."""
+    deltas = np.diff(sorted_ranks, prepend=U64(0)) if sorted_ranks.size else sorted_ranks
+    return zlib.compress(np.ascontiguousarray(deltas, dtype=U64).tobytes(), 1)
+
+
+def decode(data: bytes) -> np.ndarray:
+    """The inverse of :func:`encode`."""
+    deltas = np.frombuffer(zlib.decompress(data), dtype=U64)
+    return np.cumsum(deltas, dtype=U64)
+
+
+def _write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+class Visited:
+    """The visited set (module docstring): ``layer(i)`` the states at depth i, ``upper_bound``
+    the bound-and-prune bound the search used (a layers certificate carries it)."""
+
+    def __init__(
+        self,
+        upper_bound: int | None = None,
+        budget: int | None = None,
+        directory: str | Path | None = None,
+        fingerprint: dict | None = None,
+    ):
+        self.upper_bound = upper_bound
+        self.budget = budget
+        self.fingerprint = fingerprint or {}
+        self._runs: list[np.ndarray | None] = []  # None: on disk only
+        self._sizes: list[int] = []
+        self._parts: list[int] = []  # files of each saved layer (1 or PARTS)
+        self._saved = 0  # layers 0 .. _saved - 1 are on disk
+        self.disk_bytes = 0
+        self.spilled = 0  # layers dropped from memory
+        self._dir: Path | None = None
+        self._persist = directory is not None
+        if directory is not None:
+            self._dir = Path(directory)
+            try:
+                self._dir.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise UsageError(f"{directory}: cannot save layers there ({e.strerror or e})") from None
+
+    # --- building ---------------------------------------------------------------------------------
+
+    @classmethod
+    def from_layers(cls, layers: list[np.ndarray], upper_bound: int | None = None) -> "Visited":
+        v = cls(upper_bound=upper_bound)
+        for i, layer in enumerate(layers):
+            v.add(layer, i)
+        return v
+
+    def add(self, new: np.ndarray, depth: int) -> None:
+        """Append ``new`` (sorted, none visited) as layer ``depth`` (layers before it are empty if missing)."""
+        while len(self._runs) < depth:
+            self._append(np.zeros(0, dtype=U64))
+        if depth != len(self._runs):
+            raise ValueError(f"layer {depth} added after layer {len(self._runs) - 1}")
+        self._append(np.asarray(new, dtype=U64))
+
+    def _append(self, run: np.ndarray) -> None:
+        self._runs.append(run)
+        self._sizes.append(int(run.size))
+        try:
+            if self._persist:
+                self._save_through(len(self._runs))
+            self._spill_over_budget()
+        except OSError as e:  # a full disk is a limit: the search stops with what it proved
+            raise LimitReached(f"disk limit ({e.strerror or e})") from None
+
+    def _directory(self) -> Path:
+        if self._dir is None:  # a private spill directory, removed with this object
+            self._dir = Path(tempfile.mkdtemp(prefix="coinsat-layers-"))
+            weakref.finalize(self, shutil.rmtree, str(self._dir), True)
+        return self._dir
+
+    def _save_through(self, count: int) -> None:
+        """Write layers _saved .. count - 1 to disk (partition files), then the manifest."""
+        base = self._directory()
+        for i in range(self._saved, count):
+            run = self._runs[i]
+            assert run is not None
+            d = base / f"L{i:05d}"
+            d.mkdir(exist_ok=True)
+            parts = PARTS if run.size >= SPLIT_AT else 1
+            who = part_of(run, parts)
+            for p in range(parts):
+                data = encode(run[who == U64(p)] if parts > 1 else run)
+                _write(d / f"p{p:03d}.bin", data)
+                self.disk_bytes += len(data)
+            self._parts.append(parts)
+        self._saved = max(self._saved, count)
+        if self._persist:
+            manifest = dict(self.fingerprint, upper_bound=self.upper_bound, layers=self._sizes[:count])
+            manifest["parts"] = self._parts[:count]
+            _write(base / MANIFEST, json.dumps(manifest).encode())
+
+    def _spill_over_budget(self) -> None:
+        if self.budget is None:
+            return
+        i = 0
+        while self.nbytes > self.budget and i < len(self._runs) - 1:
+            if self._runs[i] is not None:
+                if self._saved <= i:
+                    self._save_through(i + 1)
+                self._runs[i] = None
+                self.spilled += 1
+            i += 1
+
+    # --- reading ----------------------------------------------------------------------------------
+
+    def _load(self, i: int, p: int) -> np.ndarray:
+        with open(self._directory() / f"L{i:05d}" / f"p{p:03d}.bin", "rb") as f:
+            return decode(f.read())
+
+    def layer(self, i: int) -> np.ndarray:
+        """The sorted states at depth i (read back from disk if spilled; empty past the last)."""
+        if i >= len(self._runs):
+            return np.zeros(0, dtype=U64)
+        run = self._runs[i]
+        if run is not None:
+            return run
+        return np.sort(np.concatenate([self._load(i, p) for p in range(self._parts[i])]))
+
+    def contains(self, values: np.ndarray) -> np.ndarray:
+        """Which of the sorted ``values`` are visited."""
+        seen = np.zeros(values.shape, dtype=bool)
+        if values.size == 0:
+            return seen
+        on_disk = []
+        for i, run in enumerate(self._runs):
+            if run is None:
+                on_disk.append(i)
+            elif run.size:
+                seen |= _member(run, values)
+        for i in on_disk:  # the small layers: one file each
+            if self._parts[i] == 1 and self._sizes[i]:
+                seen |= _member(self._load(i, 0), values)
+        on_disk = [i for i in on_disk if self._parts[i] > 1]
+        if on_disk:
+            who = part_of(values)
+            for p in range(PARTS):
+                at = np.flatnonzero(who == U64(p))
+                if at.size == 0:
+                    continue
+                sub = values[at]
+                hit = np.zeros(at.size, dtype=bool)
+                for i in on_disk:
+                    if self._sizes[i]:
+                        hit |= _member(self._load(i, p), sub)
+                seen[at] |= hit
+        return seen
+
+    def in_layer(self, value: int, i: int) -> bool:
+        """Is the state ``value`` at depth i (one partition file read if the layer is spilled)?"""
+        if i >= len(self._runs) or self._sizes[i] == 0:
+            return False
+        q = np.array([value], dtype=U64)
+        run = self._runs[i]
+        if run is None:
+            run = self._load(i, int(part_of(q, self._parts[i])[0]))
+        return bool(_member(run, q)[0])
+
+    def depth_of(self, value: int) -> int | None:
+        for i in range(len(self._runs)):
+            if self.in_layer(value, i):
+                return i
+        return None
+
+    @property
+    def keys(self) -> np.ndarray:
+        """Every visited state, sorted (a full copy: for tests and small searches)."""
+        return np.sort(np.concatenate([self.layer(i) for i in range(len(self._runs))] or [np.zeros(0, U64)]))
+
+    @property
+    def depth(self) -> np.ndarray:
+        """The depth of each of ``keys``."""
+        layers = [self.layer(i) for i in range(len(self._runs))]
+        if not layers:
+            return np.zeros(0, dtype=np.uint16)
+        keys = np.concatenate(layers)
+        depth = np.repeat(np.arange(len(layers), dtype=np.uint16), [a.size for a in layers])
+        return depth[np.argsort(keys, kind="stable")]
+
+    @property
+    def depths(self) -> int:
+        """Layers stored (the last depth + 1)."""
+        return len(self._runs)
+
+    @property
+    def size(self) -> int:
+        return int(sum(self._sizes))
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the runs held in memory."""
+        return int(sum(r.nbytes for r in self._runs if r is not None))
+
+    # --- resume -----------------------------------------------------------------------------------
+
+    @classmethod
+    def resume(
+        cls, directory: str | Path, fingerprint: dict, upper_bound: int | None, budget: int | None
+    ) -> "Visited | None":
+        """The layers saved in ``directory`` by the same search (None if it holds none yet);
+        a UsageError if they belong to another search."""
+        base = Path(directory)
+        if base.exists() and not base.is_dir():
+            raise UsageError(f"{base}: not a directory (--resume names a directory of saved layers)")
+        try:
+            manifest = json.loads((base / MANIFEST).read_text())
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as e:
+            raise UsageError(f"{base / MANIFEST}: not a saved rankbfs search ({e})") from None
+        theirs = {k: manifest.get(k) for k in fingerprint} | {"upper_bound": manifest.get("upper_bound")}
+        ours = dict(fingerprint, upper_bound=upper_bound)
+        if theirs != ours:
+            diff = sorted(k for k in ours if theirs.get(k) != ours[k])
+            raise UsageError(f"{base}: saved layers of another search (differs in {', '.join(diff)})")
+        v = cls(upper_bound=upper_bound, budget=budget, directory=base, fingerprint=fingerprint)
+        sizes = [int(s) for s in manifest["layers"]]
+        for i in range(len(sizes), 1 << 20):  # layers written after the manifest: a killed run's
+            extra = base / f"L{i:05d}"
+            if not extra.exists():
+                break
+            shutil.rmtree(extra)
+        v._runs = [None] * len(sizes)
+        v._sizes = sizes
+        v._saved = len(sizes)
+        v._parts = [int(p) for p in manifest["parts"]]
+        v.disk_bytes = sum(f.stat().st_size for i in range(len(sizes)) for f in (base / f"L{i:05d}").iterdir())
+        if sizes:  # the frontier back in memory
+            front = v.layer(len(sizes) - 1)
+            v._runs[-1] = front
+            if v.layer_size(len(sizes) - 1) != front.size:
+                raise UsageError(f"{base}: layer {len(sizes) - 1} is damaged")
+        return v
+
+    def layer_size(self, i: int) -> int:
+        return self._sizes[i] if i < len(self._sizes) else 0
+
+
+def _member(run: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Which of ``values`` are in the sorted ``run``."""
+    if run.size == 0:
+        return np.zeros(values.shape, dtype=bool)
+    idx = np.searchsorted(run, values)
+    idx[idx == run.size] = 0
+    return run[idx] == values
