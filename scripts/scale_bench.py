@@ -102,6 +102,10 @@ def one(job: dict) -> dict:
         "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "child_rss_mb": kids.ru_maxrss / 1024,
     }
+    if job.get("solution_out") and r.solution is not None:
+        from coinsat.io.solution_format import result_to_json
+
+        Path(job["solution_out"]).write_text(json.dumps(result_to_json(inst, r)) + "\n")
     if job.get("cert_dir"):  # write the certificate, check it later in its own process (``check_one``)
         write_certificate(inst, r, Path(job["cert_dir"]), out)
     if job.get("certify"):
@@ -155,13 +159,25 @@ def check_one(job: dict) -> dict:
 
 
 CACHE: dict[str, dict] = {}
+#: every engine run's result, kept across invocations (``--reuse`` takes a run from here instead of
+#: running it again; each result carries the date and load average of its run)
+RUNS = ROOT / "benchmarks" / "scale_runs.json"
+REUSE = False
 
 
 def run(job: dict, timeout: float | None = None) -> dict:
     key = json.dumps(job, sort_keys=True)
     if key in CACHE:
         return CACHE[key]
-    CACHE[key] = _run(job, timeout)
+    kept = json.loads(RUNS.read_text()) if RUNS.exists() else {}
+    if REUSE and key in kept and kept[key].get("status") not in ("error", "timeout"):
+        CACHE[key] = kept[key]
+        return CACHE[key]
+    when, load = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), os.getloadavg()[0]
+    CACHE[key] = {**_run(job, timeout), "date": when, "load": load}
+    kept = json.loads(RUNS.read_text()) if RUNS.exists() else {}
+    kept[key] = CACHE[key]
+    RUNS.write_text(json.dumps(kept, indent=1, sort_keys=True) + "\n")
     return CACHE[key]
 
 
@@ -251,17 +267,25 @@ def horizon(spec: str) -> dict:
 
 
 def run_all(jobs: list[dict]) -> list[dict]:
-    """The jobs in concurrent processes (each its own CPU clock and peak RSS)."""
-    from concurrent.futures import ThreadPoolExecutor
+    """The jobs one after another, each in a fresh process (its own CPU clock and peak RSS; two
+    cores are shared by several users, so nothing here runs two measurements at once)."""
+    return [run(job) for job in jobs]
 
-    with ThreadPoolExecutor(max_workers=max(1, len(jobs))) as pool:
-        return list(pool.map(run, jobs))
+
+COMPARE_SPECS = ("vdiag-3-2-nwse", "vdiag-3-3-nwse")
 
 
 def compare_jobs() -> list[dict]:
-    specs = ("vdiag-3-2-nwse", "vdiag-3-3-nwse")
-    engines = (("spanbfs", {}), ("rankbfs", {"workers": 1}))
-    return [{"spec": s, "engine": e, "options": {**o, **horizon(s)}} for s in specs for e, o in engines]
+    """Per member: old spanbfs, new rankbfs (one worker), and rankbfs with bound-and-prune
+    (U = the stored verified solution's length) as a contender."""
+    out = []
+    for s in COMPARE_SPECS:
+        out.append({"spec": s, "engine": "spanbfs", "options": horizon(s)})
+        out.append({"spec": s, "engine": "rankbfs", "options": {"workers": 1, **horizon(s)}})
+        U = known_length(s)
+        if U is not None:
+            out.append({"spec": s, "engine": "rankbfs", "options": {"workers": 1, "upper_bound": U, **horizon(s)}})
+    return out
 
 
 def bound_jobs() -> list[dict]:
@@ -287,28 +311,31 @@ def certify_jobs() -> list[dict]:
 def compare_section(lines: list[str], results: dict) -> None:
     lines += [
         "## Old spanbfs against rankbfs (one worker), same run\n",
-        "The four runs ran at the same time, in separate processes (a shared machine: CPU seconds are "
-        "the comparable measure).\n",
+        "The runs ran one after another, each in a fresh process (a shared machine: CPU seconds are "
+        "the comparable measure; the load average is noted below). The contender rows: rankbfs alone, "
+        "and rankbfs with bound-and-prune (U = the stored verified solution's length, `--upper-bound FILE`).\n",
         *HEAD,
     ]
-    specs = ("vdiag-3-2-nwse", "vdiag-3-3-nwse")
-    engines = ("spanbfs", "rankbfs")
-    done = iter(run_all(compare_jobs()))
-    for spec in specs:
-        pair = []
-        for engine in engines:
-            r = next(done)
-            results[(spec, engine)] = r
-            pair.append(r)
+    loads = []
+    for spec in COMPARE_SPECS:
+        got = []
+        for job in [j for j in compare_jobs() if j["spec"] == spec]:
+            loads.append(os.getloadavg()[0])
+            r = run(job)
+            results[(spec, job["engine"], "upper_bound" in job["options"])] = r
+            got.append(r)
             lines.append(_row(r))
             print(lines[-1], flush=True)
-        if all(p.get("cpu") for p in pair):
-            old, new = pair
-            lines.append(
-                f"| {spec} | ratio old/new | | | | | | | {old['wall'] / new['wall']:.2f} "
-                f"| {old['cpu'] / new['cpu']:.2f} | | {old['rss_mb'] / max(new['rss_mb'], 1):.2f} |"
-            )
-    lines.append("")
+        old = got[0]
+        for new in got[1:]:
+            if old.get("cpu") and new.get("cpu"):
+                label = "ratio spanbfs / rankbfs" + (" with U" if "upper_bound" in new["options"] else "")
+                lines.append(
+                    f"| {spec} | {label} | | | | {old['states'] / max(new['states'] or 1, 1):.2f} | | "
+                    f"| {old['wall'] / new['wall']:.2f} | {old['cpu'] / new['cpu']:.2f} | "
+                    f"| {old['rss_mb'] / max(new['rss_mb'], 1):.2f} |"
+                )
+    lines.append(f"\nLoad average at the start of each run: {', '.join(f'{x:.1f}' for x in loads)}.\n")
 
 
 def bound_section(lines: list[str], results: dict) -> None:
@@ -401,6 +428,120 @@ def _cert_row(r: dict) -> str:
     )
 
 
+# --- proofs of the large members, one at a time, with certificates checked in a fresh process -----
+
+PROOFS = ROOT / "benchmarks" / "scale_proofs.json"
+PROOF_MEMBERS = ("vdiag-3-3-swne", "vdiag-4-3-nwse", "vdiag-4-3-swne", "diagonal-8")
+#: use the stored solution's length as the bound U only when it is this close to the lower bounds
+#: known (V(4,3)'s stored 803 / 586 moves are far above any optimum: h would prune nothing)
+U_MEMBERS = ("vdiag-3-3-swne",)
+
+
+def proof_jobs(spec: str, scratch: Path) -> tuple[dict, dict]:
+    opts: dict = {"workers": 1}
+    if spec in U_MEMBERS and known_length(spec) is not None:
+        opts["upper_bound"] = known_length(spec)
+    folder = scratch / spec
+    solve_job = {
+        "spec": spec,
+        "engine": "rankbfs",
+        "options": opts,
+        "cert_dir": str(folder),
+        "solution_out": str(folder / "solution.json"),
+    }
+    return solve_job, {"spec": spec, "check": True}
+
+
+def proofs_section(lines: list[str], members: list[str], scratch: Path, adopt: str | None = None) -> None:
+    """Solve each member with rankbfs (writing its layers certificate), check the certificate in a
+    fresh process, and keep the optimal solution (``coinsat verify``) in instances/families/solutions/
+    when it is new or shorter.  Runs one member at a time; every result is kept in PROOFS, so the
+    table holds the members proved by earlier invocations too.  ``adopt``: the output of a solve
+    already run by ``--one`` with this section's job (its certificate is then checked here)."""
+    store = json.loads(PROOFS.read_text()) if PROOFS.exists() else {}
+    for spec in members:
+        ensure_instance(spec)
+        solve_job, check_job = proof_jobs(spec, scratch)
+        started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        if adopt:
+            solved = json.loads(Path(adopt).read_text().strip().splitlines()[-1])
+            started = "adopted: " + str(solved.get("started", "an earlier --one run"))
+        else:
+            print(f"{spec}: solving ...", flush=True)
+            solved = _run(solve_job)
+        entry = {"solve": solved, "started": started, "load": os.getloadavg()[0]}
+        if solved.get("cert_path"):
+            print(f"{spec}: checking ...", flush=True)
+            entry["check"] = _run({**check_job, "cert_path": solved["cert_path"]})
+        entry["solution_file"] = keep_solution(spec, solved, entry.get("check", {}))
+        store[spec] = entry
+        PROOFS.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
+    proofs_table(lines, store)
+
+
+def ensure_instance(spec: str) -> None:
+    """A diagonal flip's instance file is written the way ``scripts/vfamily_study.py`` writes it."""
+    path = FAM / f"{spec}.toml"
+    if path.exists() or not spec.startswith("diagonal-"):
+        return
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from vfamily_study import write_instance
+
+    write_instance(instance_of(spec), path)
+
+
+def keep_solution(spec: str, solved: dict, check: dict) -> str:
+    """Copy the proved-optimal solution into instances/families/solutions/ when ``coinsat verify``
+    accepts it and no stored solution is as short; what was done, in words."""
+    src = Path(solved.get("solution_out", ""))
+    if solved.get("status") != "optimal" or not check.get("check_ok") or not src.is_file():
+        return "not kept (not proved optimal with a checked certificate)"
+    known = known_length(spec)
+    if known is not None and known <= solved["length"]:
+        return f"kept the stored one ({known} moves)"
+    v = subprocess.run(
+        [sys.executable, "-m", "coinsat", "verify", str(FAM / f"{spec}.toml"), str(src)], capture_output=True, text=True
+    )
+    if v.returncode != 0:
+        return f"not kept: coinsat verify exit {v.returncode}"
+    dest = FAM / "solutions" / f"{spec}.json"
+    dest.write_text(src.read_text())
+    return f"written to instances/families/solutions/{spec}.json (coinsat verify: ok)"
+
+
+def proofs_table(lines: list[str], store: dict) -> None:
+    lines += [
+        "## Large members proved optimal, with checked certificates\n",
+        "Each member: `rankbfs` (one worker; U = the stored solution's length where given) solves it and writes "
+        "the layers certificate of its own search in the same process; a fresh process then checks the "
+        "certificate with the independent checker (`certificates/check/layers.py`, `ranked.py`). CPU "
+        "seconds are the comparable unit on this shared machine (load average at the start in the last "
+        "column). Made by `nice -n 10 python3 scripts/scale_bench.py --sections proofs --members NAME "
+        "--out benchmarks/scale-proofs.md` (one member per invocation; earlier members are kept in "
+        "`benchmarks/scale_proofs.json`).\n",
+        "| instance | cells | coins | U | status | length | states kept | solve CPU s | solve peak RSS MB "
+        "| certificate MB | bytes / state | check CPU s | check peak RSS MB | check / solve CPU | check "
+        "| solution file | started (load) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for spec in sorted(store, key=lambda x: PROOF_MEMBERS.index(x) if x in PROOF_MEMBERS else 99):
+        e = store[spec]
+        r, c = e["solve"], e.get("check", {})
+        inst = instance_of(spec)
+        b = r.get("cert_bytes") or 0
+        per = b / r["cert_states"] if r.get("cert_states") else 0
+        ratio = f"{c['check_cpu'] / r['cpu']:.2f}" if c.get("check_cpu") and r.get("cpu") else "—"
+        verdict = "✓ " + str(c.get("claim")) if c.get("check_ok") else "✗ " + str(c.get("reason", "not checked"))
+        lines.append(
+            f"| {spec} | {inst.board.size} | {inst.n_coins} | {r.get('options', {}).get('upper_bound', '—')} "
+            f"| {r.get('status')} | {r.get('length')} | {r.get('states')} | {r.get('cpu', 0):.0f} "
+            f"| {r.get('rss_mb', 0):.0f} | {b / 1e6:.1f} | {per:.2f} | {c.get('check_cpu', 0):.0f} "
+            f"| {c.get('check_rss_mb', 0):.0f} | {ratio} | {verdict} | {e.get('solution_file')} "
+            f"| {e.get('started')} ({e.get('load', 0):.1f}) |"
+        )
+    lines.append("")
+
+
 def big_section(lines: list[str]) -> None:
     lines += ["## V(3,3) -> SW-NE with a certificate\n", *HEAD]
     spec = "vdiag-3-3-swne"
@@ -420,7 +561,7 @@ def big_section(lines: list[str]) -> None:
 def extrapolate_section(lines: list[str], results: dict) -> None:
     lines += [
         "## What the larger members need (extrapolation)\n",
-        "Measured here: rankbfs (one worker, no bound) run to the end on smaller members, concurrently. "
+        "Measured here: rankbfs (one worker, no bound) run to the end on smaller members, one after another. "
         "Memory: `bytes_per_state` is the visited set (uint64 rank + uint16 depth); the frontier and one "
         "chunk's successors come on top. The growth factor from one member to the next of the same "
         "series, applied once more, is a guess from two points, not a bound.\n",
@@ -469,10 +610,14 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "scale.md"))
     ap.add_argument("--sections", default=DEFAULT)
     ap.add_argument("--one", help=argparse.SUPPRESS)
+    ap.add_argument("--members", default=",".join(PROOF_MEMBERS), help="the proofs section's members")
+    ap.add_argument("--scratch", default="/tmp/scale-proofs", help="where the proofs' certificates are written")
+    ap.add_argument("--adopt", help=argparse.SUPPRESS)
     ap.add_argument("--full", action="store_true", help=f"run V(3,3) to the end (default: to {V33_HORIZON} moves)")
+    ap.add_argument("--reuse", action="store_true", help=f"take engine runs already kept in {RUNS.name}")
     args = ap.parse_args(argv)
-    global FULL
-    FULL = args.full
+    global FULL, REUSE
+    FULL, REUSE = args.full, args.reuse
     if args.one:
         job = json.loads(args.one)
         print(json.dumps(check_one(job) if job.get("check") else one(job)))
@@ -480,10 +625,10 @@ def main(argv=None) -> int:
     sections = args.sections.split(",")
     lines = [
         "# Exact search at scale: spanbfs against rankbfs\n",
-        f"Made by `nice -n 10 python3 scripts/scale_bench.py --sections {args.sections}` "
+        f"Made by `nice -n 10 python3 scripts/scale_bench.py {' '.join(argv if argv is not None else sys.argv[1:])}` "
         f"(started {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores shared with "
-        "other users). Each engine run is a fresh process; CPU seconds include its workers. The runs of "
-        "the compare, bound and certify sections ran concurrently.\n",
+        "other users). Each engine run is a fresh process; CPU seconds include its workers. The runs "
+        "ran one after another.\n",
     ]
     results: dict = {}
     out = Path(args.out)
@@ -495,11 +640,9 @@ def main(argv=None) -> int:
         "profile": lambda: profile_section(lines),
         "certify": lambda: certify_section(lines),
         "big": lambda: big_section(lines),
+        "proofs": lambda: proofs_section(lines, args.members.split(","), Path(args.scratch), args.adopt),
         "extrapolate": lambda: extrapolate_section(lines, results),
     }
-    batch = {"compare": compare_jobs, "bound": bound_jobs, "certify": certify_jobs}
-    unique = {json.dumps(j, sort_keys=True): j for name in sections if name in batch for j in batch[name]()}
-    run_all(list(unique.values()))  # all at once
     if "extrapolate" not in sections:
         lines.append(
             "The extrapolation to larger members is `benchmarks/scale-extrapolation.md` "
