@@ -75,7 +75,10 @@ def run(args) -> int:
     with enforced(limits):
         instance = read_instance(args.file)
         options = sat_options(args)  # with a line per SAT horizon or spanbfs layer when it can
-        with Live(f"solving ({args.method})", quiet=args.json or "progress" in options):
+        ranked = rank_options(args, instance)
+        with Live(f"solving ({args.method})", quiet=args.json or "progress" in options) as live:
+            if "progress" in ranked:  # rankbfs: depth, layer, states/s, memory, disk in the live line
+                ranked["progress"].live = live
             result = solve(
                 instance,
                 args.method,
@@ -83,7 +86,7 @@ def run(args) -> int:
                 time_limit=args.time_limit,
                 memory_limit=limits.memory_limit,
                 **options,
-                **rank_options(args, instance),
+                **ranked,
             )
         if args.cluster and not _primary():  # an MPI job: rank 0 alone reports
             return exit_code(result)
@@ -111,6 +114,10 @@ def rank_options(args, instance) -> dict:
             raise UsageError("--upper-bound, --workers, --cluster and --resume need --method rankbfs")
         return {}
     opts: dict = {"workers": args.workers}
+    if not args.json:
+        from .rank_progress import RankLine
+
+        opts["progress"] = RankLine()
     if args.cluster:
         opts["cluster"] = True
     if args.resume is not None:

@@ -321,9 +321,17 @@ class Visited:
 
 
 def _member(run: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Which of ``values`` are in the sorted ``run``."""
-    if run.size == 0:
+    """Which of the sorted ``values`` are in the sorted ``run``: the smaller array is searched
+    for in the larger (a binary search per element of the smaller one)."""
+    if run.size == 0 or values.size == 0:
         return np.zeros(values.shape, dtype=bool)
+    if run.size < values.size:
+        idx = np.searchsorted(values, run)
+        ok = idx < values.size
+        idx, found = idx[ok], run[ok]
+        seen = np.zeros(values.shape, dtype=bool)
+        seen[idx[values[idx] == found]] = True
+        return seen
     idx = np.searchsorted(run, values)
     idx[idx == run.size] = 0
     return run[idx] == values

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""rankbfs's engine, a baseline revision against the working tree, in the same run; writes a table.
+
+For each instance both versions solve it in fresh subprocesses (``--one``), alternating
+baseline/contender ``--repeat`` times; the table gives each one's best CPU seconds, states
+expanded per CPU second, peak RSS, bytes per visited state, and contender/baseline ratios.
+The baseline is ``git archive REV coinsat`` unpacked to a temporary directory, so both
+versions run the same instances on the same (shared) machine at the same time of day.
+Answers and states kept must agree: a row says so, and the script exits 1 if they do not.
+
+    nice -n 10 python3 scripts/rank_engine_bench.py --baseline REV [--instances a,b] \\
+        [--options '{"spill_budget": 1024}'] [--workers 1,2] [--out benchmarks/rankbfs-engine.md]
+
+Instances are names in instances/families/ (``vdiag-3-2-nwse``) or ``diagonal-K``; a name with
+``@T`` stops at horizon T (``vdiag-3-3-nwse@36``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def one(spec: str, options: dict) -> dict:
+    """Solve one instance here (the ``coinsat`` on sys.path) and report."""
+    from coinsat.families import diagonal_flip
+    from coinsat.io.instance_format import read_instance
+    from coinsat.search.rankbfs import solve_rankbfs
+
+    name, _, horizon = spec.partition("@")
+    if name.startswith("diagonal-"):
+        inst = diagonal_flip(int(name.split("-")[1]))
+    else:
+        inst = read_instance(ROOT / "instances" / "families" / f"{name}.toml")
+    t0, c0 = time.perf_counter(), time.process_time()
+    r = solve_rankbfs(inst, max_moves=int(horizon) if horizon else None, **options)
+    wall = time.perf_counter() - t0
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = time.process_time() - c0 + kids.ru_utime + kids.ru_stime
+    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, kids.ru_maxrss) * 1024
+    return {
+        "status": r.status.value,
+        "length": r.length,
+        "lower_bound": r.lower_bound,
+        "states": r.stats.get("states"),
+        "expanded": r.stats.get("expanded"),
+        "bytes_per_state": r.stats.get("bytes_per_state"),
+        "wall": wall,
+        "cpu": cpu,
+        "peak_rss": peak,
+    }
+
+
+def run(path: Path, spec: str, options: dict) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(path))
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--one", spec, "--options", json.dumps(options)]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=str(path))
+    if out.returncode != 0:
+        raise SystemExit(f"{spec} with {path}: {out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--baseline", default="HEAD", help="git revision of the baseline (default HEAD)")
+    ap.add_argument("--instances", default="vdiag-3-2-nwse")
+    ap.add_argument("--options", default="{}", help="JSON keyword options of solve_rankbfs for both")
+    ap.add_argument("--contender-options", default=None, help="JSON options for the contender only")
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--title", default="rankbfs: baseline against the working tree")
+    ap.add_argument("--one", default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    options = json.loads(args.options)
+    if args.one:
+        print(json.dumps(one(args.one, options)))
+        return 0
+    contender_options = json.loads(args.contender_options) if args.contender_options else options
+    rev = subprocess.run(["git", "rev-parse", "--short", args.baseline], cwd=ROOT, capture_output=True, text=True)
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    rows, bad = [], False
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "baseline"
+        base.mkdir()
+        archive = subprocess.run(
+            ["git", "archive", args.baseline, "coinsat", "instances"], cwd=ROOT, capture_output=True
+        )
+        subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
+        for spec in args.instances.split(","):
+            got: dict[str, list[dict]] = {"baseline": [], "contender": []}
+            for _ in range(args.repeat):
+                got["baseline"].append(run(base, spec, options))
+                got["contender"].append(run(ROOT, spec, contender_options))
+            b = min(got["baseline"], key=lambda r: r["cpu"])
+            c = min(got["contender"], key=lambda r: r["cpu"])
+            same = all(b[k] == c[k] for k in ("status", "length", "lower_bound", "states"))
+            bad |= not same
+            rows.append((spec, b, c, same))
+            print(spec, json.dumps(b), json.dumps(c), file=sys.stderr)
+    lines = [
+        f"# {args.title}",
+        "",
+        f"Made by `scripts/rank_engine_bench.py --baseline {args.baseline} --instances {args.instances}"
+        f" --options '{args.options}'"
+        + (f" --contender-options '{args.contender_options}'" if args.contender_options else "")
+        + f" --repeat {args.repeat}`: baseline = `{rev.stdout.strip()}`, contender = the working tree at"
+        f" `{head.stdout.strip()}` (and its uncommitted changes). Each number is the best of {args.repeat} runs,"
+        " each a fresh process, baseline and contender alternating; CPU seconds include worker processes."
+        f" Machine load at the end: {os.getloadavg()[0]:.1f} (2 cores, shared).",
+        "",
+        "| instance | answer | states | expanded | CPU s (base / new) | ratio | M expanded per CPU s (base / new)"
+        " | peak RSS MB (base / new) | bytes/state in memory (base / new) | same answer and states |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for spec, b, c, same in rows:
+        answer = f"{c['status']} {c['length'] if c['length'] is not None else ''} (lb {c['lower_bound']})"
+        rate_b, rate_c = b["expanded"] / b["cpu"] / 1e6, c["expanded"] / c["cpu"] / 1e6
+        lines.append(
+            f"| {spec} | {answer} | {c['states']:,} | {c['expanded']:,} | {b['cpu']:.1f} / {c['cpu']:.1f} |"
+            f" {b['cpu'] / c['cpu']:.2f}x | {rate_b:.2f} / {rate_c:.2f} | {b['peak_rss'] / 2**20:.0f} /"
+            f" {c['peak_rss'] / 2**20:.0f} | {b['bytes_per_state'] or 0:.2f} / {c['bytes_per_state'] or 0:.2f} |"
+            f" {'yes' if same else '**NO**'} |"
+        )
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        Path(args.out).write_text(text)
+    print(text)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""rankbfs under limits and Ctrl-C: an honest ``unknown`` with the proven lower bound, never a
+traceback; and the live line's text."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from coinsat.commands.rank_progress import RankLine, text
+from coinsat.search.rankbfs import RankReport
+
+ROOT = Path(__file__).resolve().parent.parent
+V32 = str(ROOT / "instances/families/vdiag-3-2-nwse.toml")  # optimum 53: minutes, so every limit stops it
+
+
+def _solve(*extra: str) -> list[str]:
+    return [sys.executable, "-m", "coinsat", "solve", V32, "--method", "rankbfs", "--json", *extra]
+
+
+@pytest.mark.parametrize(
+    "extra", [("--workers", "1", "--time-limit", "1.5"), ("--workers", "2", "--memory-limit", "40M")]
+)
+def test_a_limit_gives_unknown_with_a_lower_bound(extra):
+    out = subprocess.run(_solve(*extra), capture_output=True, text=True, timeout=120)
+    assert out.returncode == 3, out.stderr
+    got = json.loads(out.stdout)
+    assert got["status"] == "unknown" and got["length"] is None
+    assert 1 <= got["lower_bound"] <= 53
+    assert "Traceback" not in out.stderr
+
+
+def test_ctrl_c_gives_unknown_with_a_lower_bound():
+    proc = subprocess.Popen(_solve("--workers", "1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3.0)  # past the imports, inside the search
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 3, err
+    got = json.loads(out)
+    assert got["status"] == "unknown" and got["lower_bound"] >= 1
+    assert "interrupted" in err and "Traceback" not in err
+
+
+def test_the_live_line_shows_depth_layer_rate_memory_and_disk():
+    line = text(RankReport(7, 1234, 5678, 2.0, 4000, 2000.0, 50 << 20, 3 << 10))
+    assert line == "depth 7  layer 1,234  states 5,678  2,000 expanded/s  memory 50.0 MB  disk 3.0 KB"
+
+    class Sink:
+        def __init__(self) -> None:
+            self.seen: list[str] = []
+
+        def update(self, t: str) -> None:
+            self.seen.append(t)
+
+    cb = RankLine()
+    cb(RankReport(1, 2, 3, 1.0))  # no display yet (not a terminal, or --json): nothing happens
+    cb.live = Sink()
+    cb(RankReport(1, 2, 3, 1.0))
+    assert cb.live.seen and cb.live.seen[0].startswith("depth 1  layer 2  states 3")
