@@ -24,7 +24,7 @@ from pysat.solvers import Solver
 import coinsat.encode.sat as sat_encoding
 from coinsat.certificates.build import bounded as build_bounded_module
 from coinsat.certificates.build.bounded import build_bounded
-from coinsat.certificates.build.cubes import build_cubes
+from coinsat.certificates.build.cubes import build_cubes, occupancy_candidates, read_clauses, tree_cubes
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.bounded import gbd_hash_file
 from coinsat.certificates.check.core_cnf import core_clauses, core_cnf_text
@@ -189,6 +189,32 @@ def test_a_pruned_cube_certificate_is_accepted(tmp_path):
     cert = build_cubes(inst, 12, tmp_path, "v", depth=2, split="middle", workers=1)
     assert cert is not None and isinstance(cert["encoding"], dict)
     assert check_certificate(inst, as_json(cert), tmp_path).ok
+
+
+@pytest.mark.parametrize("leaves", [2, 5, 8])
+def test_the_tree_split_gives_disjoint_cubes_that_cover_every_assignment(tmp_path, leaves):
+    from coinsat.encode.sat import encode
+    from coinsat.io.dimacs import cnf_text
+
+    inst = read_instance(FAMILIES / "vdiag-2-1-swne.toml")  # optimal 13
+    formula = encode(inst, 12)
+    (tmp_path / "f.cnf").write_text(cnf_text(inst, formula))
+    clauses = read_clauses(tmp_path / "f.cnf")
+    cubes = tree_cubes(clauses, occupancy_candidates(inst, 12, False, formula), leaves)
+    assert len(cubes) == leaves and len(set(cubes)) == leaves
+    for i, a in enumerate(cubes):  # the leaves of one binary tree: every two disagree on a literal
+        assert all(any(-lit in b for lit in a) for b in cubes[i + 1 :])
+    with Solver(name="cadical195", bootstrap_with=[[-lit for lit in c] for c in cubes]) as s:
+        assert not s.solve()  # without the formula: every assignment satisfies some cube
+
+
+def test_certify_offers_every_split_and_the_default_of_the_builder(capsys):
+    from coinsat.certificates.build.cubes import DEFAULT_SPLIT, SPLITS
+
+    with pytest.raises(SystemExit):
+        main(["certify", "--help"])
+    assert "{" + ",".join(SPLITS) + "}" in capsys.readouterr().out.replace("\n", "").replace(" ", "")
+    assert SPLITS[0] == DEFAULT_SPLIT
 
 
 def test_a_horizon_hint_replaces_the_climb():

@@ -68,7 +68,9 @@ def add_parser(sub) -> None:
         "--cubes", type=nonneg_int, default=0, metavar="K", help="cube-and-conquer: 2^K cubes (0: one proof)"
     )
     s.add_argument("--workers", type=pos_int, default=1, metavar="N", help="processes solving the cubes")
-    s.add_argument("--split", choices=("lookahead", "middle"), default="lookahead", help="how the cubes are chosen")
+    s.add_argument(  # the names of certificates/build/cubes.py SPLITS, DEFAULT_SPLIT first (benchmarks/cubes.md)
+        "--split", choices=("tree", "lookahead", "middle"), default="tree", help="how the cubes are chosen"
+    )
     add_limit_arguments(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=run)

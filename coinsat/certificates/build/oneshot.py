@@ -35,7 +35,7 @@ from ...solution import Solution, certify_solution
 from ..check import check_certificate
 from ..check.format import Certificate
 from .bounded import build_bounded
-from .cubes import build_cubes
+from .cubes import DEFAULT_SPLIT, build_cubes
 from .make import Certified, certify, stem
 
 
@@ -46,7 +46,7 @@ class Mode:
     core: bool = False
     depth: int = 0
     workers: int = 1
-    split: str = "lookahead"
+    split: str = DEFAULT_SPLIT
 
 
 @dataclass(frozen=True)
