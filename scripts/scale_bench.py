@@ -143,6 +143,8 @@ def check_one(job: dict) -> dict:
     """Check a written certificate (``job``: spec, cert_path); CPU seconds and peak RSS of the check."""
     from coinsat.certificates.check import check_certificate
 
+    if job.get("baseline"):
+        use_baseline_checker(job["baseline"])
     inst = instance_of(job["spec"])
     path = Path(job["cert_path"])
     t0, c0 = time.perf_counter(), time.process_time()
@@ -156,6 +158,34 @@ def check_one(job: dict) -> dict:
         "check_cpu": time.process_time() - c0,
         "check_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
+
+
+#: the layers checker before the fast ranked kernel (the baseline of the checker's measurements)
+BASELINE_CHECKER = "1f1b741"
+
+
+def use_baseline_checker(commit: str) -> None:
+    """Check layers certificates with certificates/check/layers.py as it was at ``commit`` (read
+    with ``git show``, loaded as a module of the same package so that its relative imports work)."""
+    import importlib.util
+
+    from coinsat.certificates import check
+
+    text = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{commit}:coinsat/certificates/check/layers.py"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    name = "coinsat.certificates.check._baseline_layers"
+    tmp = Path(tempfile.mkdtemp()) / "_baseline_layers.py"
+    tmp.write_text(text)
+    spec = importlib.util.spec_from_file_location(name, tmp)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    check.CHECKERS["layers"] = f"{name}:check_layers"
 
 
 CACHE: dict[str, dict] = {}
@@ -300,12 +330,13 @@ def bound_jobs() -> list[dict]:
 CERTIFY_SPECS = ("vdiag-2-2-swne", "vdiag-3-2-swne")
 
 
-def certify_jobs() -> list[dict]:
-    return [
-        {"spec": spec, "engine": "rankbfs", "options": opts, "certify": True}
-        for spec in CERTIFY_SPECS
-        for opts in ({"workers": 1}, {"workers": 1, "upper_bound": known_length(spec)})
-    ]
+def certify_jobs(scratch: Path = Path("/tmp/scale-certify")) -> list[dict]:
+    out = []
+    for spec in CERTIFY_SPECS:
+        for opts in ({"workers": 1}, {"workers": 1, "upper_bound": known_length(spec)}):
+            tag = "U" if "upper_bound" in opts else "plain"
+            out.append({"spec": spec, "engine": "rankbfs", "options": opts, "cert_dir": str(scratch / f"{spec}-{tag}")})
+    return out
 
 
 def compare_section(lines: list[str], results: dict) -> None:
@@ -404,15 +435,34 @@ def profile_section(lines: list[str]) -> None:
 
 def certify_section(lines: list[str]) -> None:
     lines += [
-        "## Ranked layers certificates\n",
-        "solve with rankbfs (and U when given), then `certify` (writes the solve's own layers, "
-        "checks them with the independent checker).\n",
-        "| instance | options | status | length | states | certificate MB | bytes / state "
-        "| certify+check s | check | claim |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "## Ranked layers certificates: checking against solving\n",
+        "rankbfs solves (with U when given) and writes the layers certificate of its own search in the "
+        "same process; the certificate is then checked in a fresh process by the checker "
+        "(`certificates/check/layers.py` with its kernel `ranked.py`) and, as the baseline, by the "
+        f"checker of commit {BASELINE_CHECKER} (before the fast kernel), one after the other. CPU seconds.\n",
+        "| instance | options | status | length | states | certificate MB | bytes / state | solve CPU s "
+        "| check CPU s | check / solve | baseline check CPU s | baseline / new | check peak RSS MB | verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for r in run_all(certify_jobs()):
-        lines.append(_cert_row(r))
+    for job in certify_jobs():
+        r = run(job)
+        if not r.get("cert_path"):
+            lines.append(f"| {job['spec']} | {job['options']} | {r.get('status')} | | | | | | | | | | | |")
+            continue
+        new = _run({"spec": job["spec"], "check": True, "cert_path": r["cert_path"]})
+        old = _run({"spec": job["spec"], "check": True, "cert_path": r["cert_path"], "baseline": BASELINE_CHECKER})
+        opts = ", ".join(f"{k}={v}" for k, v in r.get("options", {}).items())
+        b = r.get("cert_bytes") or 0
+        per = b / r["cert_states"] if r.get("cert_states") else 0
+        ok = new.get("check_ok") and old.get("check_ok")
+        verdict = "✓ " + str(new.get("claim")) if ok else f"✗ {new.get('reason')} / {old.get('reason')}"
+        lines.append(
+            f"| {r['spec']} | {opts} | {r['status']} | {r.get('length')} | {r.get('cert_states')} | {b / 1e6:.1f} "
+            f"| {per:.2f} | {r['cpu']:.1f} | {new.get('check_cpu', 0):.1f} "
+            f"| {new.get('check_cpu', 0) / max(r['cpu'], 1e-9):.2f} | {old.get('check_cpu', 0):.1f} "
+            f"| {old.get('check_cpu', 0) / max(new.get('check_cpu', 0), 1e-9):.1f} | {new.get('check_rss_mb', 0):.0f} "
+            f"| {verdict} |"
+        )
         print(lines[-1], flush=True)
     lines.append("")
 
@@ -493,12 +543,14 @@ def ensure_instance(spec: str) -> None:
 def keep_solution(spec: str, solved: dict, check: dict) -> str:
     """Copy the proved-optimal solution into instances/families/solutions/ when ``coinsat verify``
     accepts it and no stored solution is as short; what was done, in words."""
-    src = Path(solved.get("solution_out", ""))
-    if solved.get("status") != "optimal" or not check.get("check_ok") or not src.is_file():
-        return "not kept (not proved optimal with a checked certificate)"
+    if solved.get("status") != "optimal" or not check.get("check_ok"):
+        return "none kept (not proved optimal with a checked certificate)"
     known = known_length(spec)
     if known is not None and known <= solved["length"]:
-        return f"kept the stored one ({known} moves)"
+        return f"the stored one ({known} moves, now proved optimal)"
+    src = Path(solved.get("solution_out", ""))
+    if not src.is_file():
+        return "none kept (the run wrote no solution file)"
     v = subprocess.run(
         [sys.executable, "-m", "coinsat", "verify", str(FAM / f"{spec}.toml"), str(src)], capture_output=True, text=True
     )
@@ -558,49 +610,86 @@ def big_section(lines: list[str]) -> None:
     ]
 
 
+#: the V chains: each member adds one coin and one row and column to the window, by lengthening arm
+#: a ("a") or arm b ("b"); the growth of a step is taken from the last step of the same kind
+CHAINS = {
+    "NW-SE": ["vdiag-1-1-nwse", "vdiag-2-1-nwse", "vdiag-2-2-nwse", "vdiag-3-2-nwse", "vdiag-3-3-nwse"],
+    "SW-NE": ["vdiag-1-1-swne", "vdiag-2-1-swne", "vdiag-2-2-swne", "vdiag-3-2-swne"],
+    "diagonal flip": ["diagonal-4", "diagonal-5", "diagonal-6", "diagonal-7"],
+}
+NEXT = {
+    "NW-SE": ["vdiag-4-3-nwse", "vdiag-4-4-nwse"],
+    "SW-NE": ["vdiag-3-3-swne", "vdiag-4-3-swne", "vdiag-4-4-swne"],
+    "diagonal flip": ["diagonal-8"],
+}
+#: RAM one machine gives the search in the "machines" column (a parameter of the estimate, not measured)
+MACHINE_GB = 16
+
+
+def _step(spec: str) -> str:
+    """The kind of step that leads to a V member: 'a' when arm a was lengthened (a > b), else 'b'."""
+    if spec.startswith("diagonal-"):
+        return "k"
+    a, b = (int(x) for x in spec.split("-")[1:3])
+    return "a" if a > b else "b"
+
+
 def extrapolate_section(lines: list[str], results: dict) -> None:
     lines += [
         "## What the larger members need (extrapolation)\n",
-        "Measured here: rankbfs (one worker, no bound) run to the end on smaller members, one after another. "
-        "Memory: `bytes_per_state` is the visited set (uint64 rank + uint16 depth); the frontier and one "
-        "chunk's successors come on top. The growth factor from one member to the next of the same "
-        "series, applied once more, is a guess from two points, not a bound.\n",
-        "| instance | cells | coins | C(cells, coins) | status | length | states kept | largest layer "
-        "| bytes / state | CPU s | peak RSS MB |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "Measured here: rankbfs (one worker, no bound) run to the end on every smaller member of each chain, "
+        "one after another. A V member adds one coin and one row and column to the window, by lengthening "
+        "arm a or arm b; the growth of states alternates between the two kinds of step, so the next member's "
+        "growth is taken from the last step of the same kind (diagonal flips: the last step). Memory: the "
+        "visited set is one sorted uint64 run of ranks per layer, 8 bytes a state in RAM (spilled to disk "
+        "past `--memory-limit`, deflated first differences, about the certificate's bytes per state). "
+        "The projections are guesses from the measured growth, not bounds.\n",
+        "| chain | instance | step | cells | coins | status | length | states kept | growth | largest layer "
+        "| layers | CPU s | M states / CPU s | peak RSS MB |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    specs = [
-        "vdiag-2-2-nwse",
-        "vdiag-3-2-nwse",
-        "vdiag-3-3-nwse",
-        "vdiag-2-2-swne",
-        "vdiag-3-2-swne",
-        "diagonal-5",
-        "diagonal-6",
-        "diagonal-7",
-    ]
-    got = dict(zip(specs, run_all([{"spec": s, "engine": "rankbfs", "options": {"workers": 1}} for s in specs])))
-    for spec, r in got.items():
-        inst = instance_of(spec)
-        layers = r.get("layers") or [0]
-        lines.append(
-            f"| {spec} | {inst.board.size} | {inst.n_coins} | {math.comb(inst.board.size, inst.n_coins):.2e} "
-            f"| {r['status']} | {r.get('length')} | {r.get('states')} | {max(layers)} "
-            f"| {r.get('bytes_per_state') or 0:.1f} | {r.get('cpu', 0):.0f} | {r.get('rss_mb', 0):.0f} |"
-        )
-    lines.append("")
-    for small, big, target in (
-        ("vdiag-3-2-nwse", "vdiag-3-3-nwse", "V(4,3) -> NW-SE"),
-        ("diagonal-6", "diagonal-7", "diagonal k = 8"),
-    ):
-        a, b = got[small], got[big]
-        if a.get("status") == b.get("status") == "optimal":
-            f, t = b["states"] / a["states"], b["cpu"] / a["cpu"]
-            bps = b.get("bytes_per_state") or 10
+    measured: dict = {}
+    for chain, specs in CHAINS.items():
+        prev = None
+        for spec in specs:
+            r = run({"spec": spec, "engine": "rankbfs", "options": {"workers": 1}})
+            inst = instance_of(spec)
+            layers = r.get("layers") or [0]
+            growth = f"x{r['states'] / prev['states']:.1f}" if prev and r.get("states") and prev.get("states") else "—"
+            rate = (r.get("states") or 0) / max(r.get("cpu") or 1e-9, 1e-9) / 1e6
             lines.append(
-                f"- {small} -> {big}: states x{f:.1f}, CPU time x{t:.1f}. Once more for {target}: about "
-                f"{b['states'] * f:.2e} states, {b['states'] * f * bps / 1e9:.1f} GB of visited set, "
-                f"{b['cpu'] * t / 3600:.1f} CPU hours at this machine's measured rate."
+                f"| {chain} | {spec} | {_step(spec)} | {inst.board.size} | {inst.n_coins} | {r['status']} "
+                f"| {r.get('length')} | {r.get('states')} | {growth} | {max(layers)} | {len(layers)} "
+                f"| {r.get('cpu', 0):.1f} | {rate:.2f} | {r.get('rss_mb', 0):.0f} |"
+            )
+            measured[spec] = r
+            prev = r
+    lines += [
+        "",
+        "| chain | instance | step | growth used (from) | states | RAM GB at 8 B/state | disk GB spilled at "
+        "1.6 B/state | CPU hours at the last member's rate | machines of {MACHINE_GB} GB | fits this machine (24 GB, "
+        "shared) |".replace("{MACHINE_GB}", str(MACHINE_GB)),
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for chain, specs in CHAINS.items():
+        factors: dict[str, tuple[float, str]] = {}
+        for a, b in zip(specs, specs[1:]):
+            if measured[a].get("states") and measured[b].get("states"):
+                factors[_step(b)] = (measured[b]["states"] / measured[a]["states"], f"{a} -> {b}")
+        last = measured[specs[-1]]
+        states = float(last.get("states") or 0)
+        rate = states / max(last.get("cpu") or 1e-9, 1e-9)
+        for spec in NEXT[chain]:
+            kind = _step(spec)
+            if kind not in factors or not states:
+                continue
+            f, source = factors[kind]
+            states *= f
+            ram = states * 8 / 1e9
+            lines.append(
+                f"| {chain} | {spec} | {kind} | x{f:.1f} ({source}) | {states:.2e} | {ram:.1f} "
+                f"| {states * 1.6 / 1e9:.1f} | {states / rate / 3600:.1f} | {math.ceil(ram / MACHINE_GB)} "
+                f"| {'yes' if ram < 0.75 * 24 else 'no (spill to disk or a cluster)'} |"
             )
     lines.append("")
 

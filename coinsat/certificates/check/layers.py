@@ -36,9 +36,10 @@ closure per removed coin at most, successor ranks from prefix sums), built to
 cost about what the search cost.  On the square grid with d = 2 a removed coin
 whose rest has more adjacent pairs than the perimeter bound allows
 (``ranked.edge_cap``: such a rest cannot span a goal span) generates nothing
-to check.  A successor is looked up in L_{i+1}, L_i, L_{i-1} first, then in
-the earlier layers (moves need not be reversible); every layer is held once,
-as decoded ranks (8 bytes a state, less than the search's visited set).
+to check.  Word layers (``spanbfs``) are expanded by the same kernel.  A
+successor is looked up in L_{i+1}, L_i, L_{i-1} first, then in the earlier
+layers (moves need not be reversible); every layer is held once, as words or
+decoded ranks (8 bytes a state, no more than the search's visited set).
 
 **Pruned layers** (``upper_bound`` U, ``rankbfs``'s bound-and-prune): (3)
 only asks for the successors y with (i + 1) + h(y) <= U, h recomputed here:
@@ -76,8 +77,7 @@ from .ranked import Decoder, Kernel, edge_cap
 
 U64 = np.uint64
 ONE = U64(1)
-CHUNK = 1 << 13  # words of a layer checked at once (bounds the (cells x successors) temporaries)
-RANK_CHUNK = 1 << 15  # ranks of a layer expanded at once (temporaries: a few hundred bytes each)
+CHUNK = 1 << 15  # configurations of a layer expanded at once (temporaries: a few hundred bytes each)
 MAX_CELLS = 256  # ranked layers: four words per configuration (word layers: 64, checked in _check_closure)
 
 
@@ -188,10 +188,20 @@ class _Rule:
         return words
 
 
-def _merge(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Sorted distinct words of a and b."""
-    c = np.sort(np.concatenate([a, b]))
-    return c[np.concatenate([[True], c[1:] != c[:-1]])] if c.size else c
+def _moved_words(words: np.ndarray, pos: np.ndarray, j: int, rows: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """The words of the moves of coin j (rows, destinations p)."""
+    return (words[rows] ^ (ONE << pos[rows, j].astype(U64))) | (ONE << p.astype(U64))
+
+
+def _positions(words: np.ndarray, k: int) -> np.ndarray:
+    """(N, k) ascending positions of the set bits of words with k bits each (lowest bit first)."""
+    w = words.copy()
+    out = np.empty((w.size, k), dtype=np.int64)
+    for t in range(k):
+        low = w & (~w + ONE)
+        out[:, t] = np.bitwise_count(low - ONE)
+        w ^= low
+    return out
 
 
 def _word(config, index) -> int:
@@ -229,21 +239,28 @@ def _check_closure(
             return False, f"L{i} is not a sorted set of configurations with {n_coins} coins"
         if goals.size and np.isin(goals, layer).any():
             return False, f"L{i} holds a goal placement"
-    union = layers[0]
+    ker = Kernel(instance, cells)
+    need_cols = [np.array([[g]], dtype=U64) for g in need]
+    square = b.kind == "square" and instance.d == 2 and all(len(c) == 2 for c in cells)
+    cap = edge_cap(cells, need_cols, n_coins) if square else None
     for i in range(len(layers) - 1):
-        union = _merge(union, layers[i + 1])
-        for k in range(0, layers[i].size, CHUNK):
+        for lo in range(0, layers[i].size, CHUNK):
             if deadline is not None and time.perf_counter() > deadline:
                 raise LimitReached(f"the check of the layers stopped at L{i} (time limit)")
-            succ = rule.successors(layers[i][k : k + CHUNK])  # repeats are harmless here
-            span = rule.span(succ)
-            keep = np.zeros(succ.shape, dtype=bool)
-            for g in need:
-                keep |= (span & g) == g
-            idx = np.minimum(np.searchsorted(union, succ), union.size - 1)  # union is sorted
-            missing = succ[keep & (union[idx] != succ)]
-            if missing.size:
-                return False, f"a successor of L{i} is in no layer up to L{i + 1} (word {int(missing[0])})"
+            chunk = layers[i][lo : lo + CHUNK]
+            pos, words = _positions(chunk, n_coins), chunk[None, :]
+            whole = ker.reaches(words, need_cols)[0]
+            moves = ker.successors(pos, words, need_cols, whole, cap)
+            parts = [_moved_words(chunk, pos, j, rows, p) for j, rows, p, _ in moves]
+            if not parts:
+                continue
+            out = _distinct(np.concatenate(parts))
+            for j in range(i + 1, -1, -1):  # the next layer first, then back (moves need not be reversible)
+                if out.size == 0:
+                    break
+                out = _absent(out, layers[j])
+            if out.size:
+                return False, f"a successor of L{i} is in no layer up to L{i + 1} (word {int(out[0])})"
     states = sum(int(layer.size) for layer in layers)
     return True, f"closure of {len(layers)} layers ({states} configurations) verified"
 
@@ -286,10 +303,10 @@ def _check_ranked(
         if _absent(goal_ranks, layer).size < goal_ranks.size:
             return False, f"L{i} holds a goal placement"
     for i in range(len(layers) - 1):
-        for lo in range(0, layers[i].size, RANK_CHUNK):
+        for lo in range(0, layers[i].size, CHUNK):
             if deadline is not None and time.perf_counter() > deadline:
                 raise LimitReached(f"the check of the layers stopped at L{i} (time limit)")
-            pos = dec.positions(layers[i][lo : lo + RANK_CHUNK])
+            pos = dec.positions(layers[i][lo : lo + CHUNK])
             words = ker.words(pos)
             whole = ker.reaches(words, need)[0]
             tables = dec.tables(pos)
