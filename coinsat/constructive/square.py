@@ -59,6 +59,7 @@ from ..theory.span import bits, lattice_span, rectangles, span_mask
 from ..theory.square import box_board
 from .absorb import Engine
 from .base import Construction, Play, run_construction
+from .reduce import reduce_moves
 from .staircase import IDENTITY, MIRROR, dist, nbrs
 
 KIND = "square"
@@ -364,7 +365,7 @@ def _pairs(a, ea, rb):
 def _side(play, coins, helpers, rects, frame, reversible, pairs=None):
     """Canonicalize rectangle by rectangle, the two helpers shared; returns the engines (one
     per rectangle of ``rects``).  On the start side (``pairs``) a rectangle of span(A - E)
-    holding several of span(B - E) gives one staircase that is then split."""
+    holding smaller ones of span(B - E) is reduced (:func:`_reduce`)."""
     engines = [None] * len(rects)
     holders = [r for r in rects] if pairs is None else [q for _, q in pairs]
     for hold in dict.fromkeys(holders):
@@ -372,20 +373,100 @@ def _side(play, coins, helpers, rects, frame, reversible, pairs=None):
         core = {p for p in play.occ if p in hold and p not in helpers}  # coins move: read the board
         targets = [(rects[k].x0, rects[k].y0, rects[k].x1, rects[k].y1) for k in ks]
         walls = {p for p in play.occ if p not in hold and p not in helpers}
+        if len(ks) > 1 or hold != rects[ks[0]]:  # start side, the span shrinks
+            subs = _reduce(play, core, helpers, frame, walls, targets)
+            for k, sub in zip(ks, subs):
+                engines[k] = sub
+            helpers = subs[-1].helpers
+            continue
         eng = canonicalize(play, core, helpers, frame, reversible, walls=walls, finish=False)
-        if len(ks) == 1 and hold == rects[ks[0]]:
-            pieces = [eng.chain]
-        else:
-            pieces = eng.split(targets)
-        for k, piece in zip(ks, pieces):
-            sub = Engine(play, eng.helpers, set(), reversible)
-            sub.frame, sub.framed, sub.chain, sub.walls = eng.frame, True, set(piece), eng.walls
-            sub.walls = (sub.walls | set().union(*pieces)) - set(piece)
-            sub.canonical()
-            engines[k] = sub
-            eng.helpers = sub.helpers
-        helpers = eng.helpers
+        sub = Engine(play, eng.helpers, set(), reversible)
+        sub.frame, sub.framed, sub.chain, sub.walls = eng.frame, True, set(eng.chain), eng.walls
+        sub.canonical()
+        engines[ks[0]] = sub
+        helpers = sub.helpers
     return engines
+
+
+def _snapshot(play: Play):
+    return play.config, dict(play.occ), list(play.moves)
+
+
+def _restore(play: Play, snap) -> None:
+    play.config, occ, moves = snap
+    play.occ, play.moves = dict(occ), list(moves)
+
+
+def _reduce(play: Play, core, helpers, frame, walls, targets) -> list[Engine]:
+    """Start side, one rectangle of span(A - E) holding smaller ones: the staircase split
+    (absorb.py) first; where it fails, a search from the coins as they stand, then a search
+    from the staircase (reduce.py)."""
+    snap = _snapshot(play)
+    try:
+        eng = canonicalize(play, core, helpers, frame, False, walls=walls, finish=False)
+        pieces = eng.split(targets)
+        subs = []
+        for piece in pieces:
+            sub = Engine(play, eng.helpers, set(), False)
+            sub.frame, sub.framed, sub.chain = eng.frame, True, set(piece)
+            sub.walls = (eng.walls | set().union(*pieces)) - set(piece)
+            sub.canonical()
+            subs.append(sub)
+            eng.helpers = sub.helpers
+        return subs
+    except GapError:
+        _restore(play, snap)
+    try:
+        return _reduce_by_search(play, walls, targets, frame)
+    except GapError:
+        _restore(play, snap)
+    canonicalize(play, core, helpers, frame, False, walls=walls, finish=False)
+    return _reduce_by_search(play, walls, targets, frame)
+
+
+def _spare(coins: set[Coord], targets) -> list[Coord]:
+    """Coins that can serve as helpers once every target is spanned by the coins inside it:
+    those outside every target, then those inside whose removal keeps the target's span."""
+    out = sorted(p for p in coins if not any(_in(t, p) for t in targets))
+    for t in targets:
+        inside = {p for p in coins if _in(t, p)}
+        full = lattice_span(KIND, inside, 2)
+        for p in sorted(inside):
+            if len(out) >= 2:
+                return out
+            if lattice_span(KIND, inside - {p}, 2) == full:
+                inside.discard(p)
+                out.append(p)
+    return out
+
+
+def _in(t, p) -> bool:
+    return t[0] <= p[0] <= t[2] and t[1] <= p[1] <= t[3]
+
+
+def _reduce_by_search(play: Play, walls: set[Coord], targets, frame) -> list[Engine]:
+    """Start side, when the split fails: move the holder's coins (reduce.py) until each target
+    is spanned by its own coins, then canonicalize each target with the others standing still."""
+    movable = set(play.occ) - set(walls)
+
+    def accept(coins: set[Coord]) -> bool:
+        if len(_spare(coins, targets)) < 2:
+            return False
+        return all(choose_start({p for p in coins if _in(t, p)}, frame)[0] == 0 for t in targets)
+
+    for src, dst in reduce_moves(set(play.occ), movable, targets, accept):
+        play.move(src, dst)
+    coins = set(play.occ) - set(walls)
+    helpers = _spare(coins, targets)[:2]
+    subs = []
+    for t in targets:
+        core = {p for p in coins if _in(t, p) and p not in helpers}
+        others = set(play.occ) - core - set(helpers)
+        sub = canonicalize(play, core, helpers, frame, False, walls=others)
+        subs.append(sub)
+        helpers = sub.helpers
+        coins = set(play.occ) - set(walls)
+    return subs
 
 
 def _meet(play, goal_config, a, ea, b, eb, rb, frame):
