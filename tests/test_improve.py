@@ -193,3 +193,24 @@ def test_the_whole_rankbfs_pass_proves_an_optimal_input_optimal():
     # nothing to shorten: rankbfs with U = 12 on span(start) runs out of states, which proves 13
     assert result.status is Status.OPTIMAL and result.lower_bound == 13 and result.length == 13
     assert static_bound(built) < 13
+
+
+def test_the_first_whole_try_comes_right_after_the_cheap_rewrites():
+    from coinsat.constructive import construct
+
+    built, constructed = construct(vdiag(1, 1, "swne"))
+    assert constructed.solution is not None
+    result = improve(built, constructed.solution, time_limit=60, options=ImproveOptions(probe_share=0.1))
+    assert result.status is Status.OPTIMAL and result.length == 13
+    rules = [rule for _, rule, _ in result.stats["steps"]]
+    first = next(i for i, rule in enumerate(rules) if rule.startswith("stretch"))
+    assert "radius span" in rules[first] and rules[first].endswith("-> 13 (radius span)")  # no local pass ran first
+
+
+def test_the_first_whole_try_takes_at_most_the_local_share():
+    import pytest
+
+    from coinsat.errors import UsageError
+
+    with pytest.raises(UsageError):
+        ImproveOptions(probe_share=0.6, local_share=0.5)

@@ -72,6 +72,10 @@ class ImproveOptions:
     final_time: float = float("inf")
     #: the share of the time limit the local passes may use; the rest is the last stretch's
     local_share: float = 0.5
+    #: the share of the time limit for a first try of the whole solution on span(start), right after
+    #: the cheap rewrites (taken from the local passes' share; 0: none).  On small exact windows
+    #: the exact engine finishes in less time than the local passes would spend.
+    probe_share: float = 0.1
     passes: int = 1000
 
     def __post_init__(self) -> None:
@@ -83,6 +87,8 @@ class ImproveOptions:
             raise UsageError("improve: the time per stretch must be > 0")
         if not 0 < self.local_share <= 1:
             raise UsageError("improve: the local passes' share of the time must be in (0, 1]")
+        if not 0 <= self.probe_share <= self.local_share:
+            raise UsageError("improve: the first whole try's share of the time must be in [0, local_share]")
 
 
 @dataclass(frozen=True)
@@ -509,10 +515,12 @@ def improve(
         nonlocal bound
         bound = max(bound, proven)
 
-    share = options.local_share if _whole_is_searchable(puzzle, options) else 1.0
+    searchable = _whole_is_searchable(puzzle, options)
+    share = options.local_share if searchable else 1.0
     local = Limits(None if time_limit is None else time_limit * share, memory_limit)
+    probe = 0.0 if not searchable else float("inf") if time_limit is None else time_limit * options.probe_share
     try:
-        _search(puzzle, best, lambda: bound, options, (local, limits), accept, cheap, raise_bound)
+        _search(puzzle, best, lambda: bound, options, (local, limits), accept, cheap, raise_bound, probe)
         stopped = limits.exceeded() or ""
     except KeyboardInterrupt:  # the best solution so far is the answer (the command exits 3)
         stopped = "interrupted"
@@ -535,13 +543,16 @@ def improve(
     )
 
 
-def _search(puzzle, moves, bound, options, budgets, accept, cheap, on_bound) -> None:
-    """The passes: cheap rewrites, then stretches of growing length on growing local boards, within
-    the local passes' budget; last, the whole solution as one stretch on span(start) with all the
-    time that is left (on an exact window that is the puzzle itself, and the engine's answer
-    proves a lower bound).  ``budgets`` = (the local passes' limits, the whole run's)."""
+def _search(puzzle, moves, bound, options, budgets, accept, cheap, on_bound, probe: float = 0.0) -> None:
+    """The passes: cheap rewrites, a first try of the whole solution on span(start) for ``probe``
+    seconds (when > 0), then stretches of growing length on growing local boards, within the local
+    passes' budget; last, the whole solution as one stretch on span(start) with all the time that
+    is left (on an exact window that is the puzzle itself, and the engine's answer proves a lower
+    bound).  ``budgets`` = (the local passes' limits, the whole run's)."""
     local, overall = budgets
     moves = cheap(moves)
+    if probe > 0 and len(moves) > bound() and local.exceeded() is None:
+        moves = stretch_pass(puzzle, moves, len(moves), None, options, local, accept, on_bound, seconds=probe)
     for radius in options.radii:
         for _ in range(options.passes):
             if len(moves) <= bound() or local.exceeded() is not None:
