@@ -1,24 +1,29 @@
 #!/usr/bin/env python3
 """The exact engines at scale: ``spanbfs`` against ``rankbfs``; writes benchmarks/scale.md.
 
-Sections (``--sections``, comma-separated; default all but ``big``):
+Sections (``--sections``, comma-separated; default all but ``bound`` and ``proofs``):
 
 * ``keys``: the state key, measured — colex ranks (one uint64) against multi-word
   bitboards (2 or 3 uint64 rows) for sorting, deduplicating and looking up
   random configurations of 81 cells / 11 coins and 144 cells / 14 coins;
-* ``compare``: old ``spanbfs`` and new ``rankbfs`` (1 worker) on V(3,2) and
-  V(3,3) -> NW-SE in the same run: states kept, wall and CPU seconds, peak RSS,
-  states expanded per CPU second;
-* ``bound``: bound-and-prune with U = the length of the verified solution in
-  instances/families/solutions/, states kept and removed;
+* ``compare``: old ``spanbfs`` against new ``rankbfs`` (1 worker), and rankbfs
+  with bound-and-prune (U = the stored verified solution's length) as a
+  contender, on V(3,2) and V(3,3) -> NW-SE in one run: states kept, wall and CPU
+  seconds, peak RSS, states expanded per CPU second, ratios;
+* ``bound``: bound-and-prune with and without U, both to the end;
 * ``workers``: 1 against 2 worker processes on the same instance;
 * ``profile``: where rankbfs's time goes (cProfile, per function);
-* ``certify``: ranked layers certificates written and checked (small members);
-* ``big``: V(3,3) -> SW-NE solved with rankbfs and bound-and-prune, certified and
-  checked (long: run it alone, in the background);
-* ``extrapolate``: states per layer and bytes per state from the members
-  measured, and what the larger members would need.
+* ``certify``: ranked layers certificates written by the solve, then checked in a
+  fresh process by the checker and by its baseline (an earlier commit's checker);
+* ``checkprofile``: where the checker's time goes, baseline and now (cProfile);
+* ``proofs``: the large members (``--members``) solved with certificates that a
+  fresh process checks, one member per invocation, kept in
+  benchmarks/scale_proofs.json (long: run it alone, in the background);
+* ``extrapolate``: the V chains and diagonal flips measured member by member,
+  and what the larger members would need (states, RAM, disk, CPU, machines).
 
+Runs go one after another (two cores shared by several users), each kept in
+benchmarks/scale_runs.json; ``--reuse`` takes a kept run instead of repeating it.
 Every engine run is a fresh subprocess (``--one``), so its peak RSS is its own.
 CPU seconds include worker processes.  The machine is shared: wall times are
 noisy, CPU seconds less so; ratios come from one run.
@@ -43,7 +48,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 FAM = ROOT / "instances" / "families"
-DEFAULT = "keys,compare,bound,workers,profile,certify,extrapolate"
+DEFAULT = "keys,compare,workers,profile,certify,checkprofile,extrapolate"
 #: V(3,3) runs stop at this horizon ("bounded") unless --full: on a shared machine a full run of the
 #: old engine takes over an hour of wall time
 V33_HORIZON = 36
@@ -147,9 +152,26 @@ def check_one(job: dict) -> dict:
         use_baseline_checker(job["baseline"])
     inst = instance_of(job["spec"])
     path = Path(job["cert_path"])
+    cert = json.loads(path.read_text())
+    prof = None
+    if job.get("profile"):
+        import cProfile
+
+        prof = cProfile.Profile()
+        prof.enable()
     t0, c0 = time.perf_counter(), time.process_time()
-    c = check_certificate(inst, json.loads(path.read_text()), path.parent, None)
+    c = check_certificate(inst, cert, path.parent, None)
+    top = []
+    if prof is not None:
+        import pstats
+
+        prof.disable()
+        st = pstats.Stats(prof)
+        total = sum(v[2] for v in st.stats.values())  # type: ignore[attr-defined]
+        for (file, _, name), v in sorted(st.stats.items(), key=lambda kv: -kv[1][2])[:10]:  # type: ignore[attr-defined]
+            top.append([f"{Path(file).name}:{name}", v[1], v[2], v[2] / total])
     return {
+        "profile": top,
         **job,
         "check_ok": c.ok,
         "claim": c.claim,
@@ -337,6 +359,29 @@ def certify_jobs(scratch: Path = Path("/tmp/scale-certify")) -> list[dict]:
             tag = "U" if "upper_bound" in opts else "plain"
             out.append({"spec": spec, "engine": "rankbfs", "options": opts, "cert_dir": str(scratch / f"{spec}-{tag}")})
     return out
+
+
+def checkprofile_section(lines: list[str]) -> None:
+    """Where the layers checker's time goes, before (the baseline commit) and now: cProfile of one
+    check of the V(3,2) -> SW-NE certificate (no bound) made by the certify section's job."""
+    job = certify_jobs()[2]
+    r = run(job)
+    lines += [
+        "## Where the layers checker's time goes\n",
+        f"cProfile of one check of the {job['spec']} certificate (rankbfs, no bound, {r.get('cert_states')} states; "
+        f"solve {r.get('cpu', 0):.1f} CPU s): time inside each function itself (numpy calls count in the "
+        "function that makes them); profiling slows both checkers.\n",
+    ]
+    for label, extra in ((f"baseline (commit {BASELINE_CHECKER})", {"baseline": BASELINE_CHECKER}), ("now", {})):
+        c = _run({"spec": job["spec"], "check": True, "cert_path": r.get("cert_path"), "profile": True, **extra})
+        lines += [
+            f"**{label}**: {c.get('check_cpu', 0):.1f} CPU s profiled, "
+            f"{'accepted' if c.get('check_ok') else 'rejected'}.\n",
+            "| function | calls | own s | share |",
+            "|---|---|---|---|",
+        ]
+        lines += [f"| {name} | {calls} | {own:.2f} | {100 * share:.0f} % |" for name, calls, own, share in c["profile"]]
+        lines.append("")
 
 
 def compare_section(lines: list[str], results: dict) -> None:
@@ -594,22 +639,6 @@ def proofs_table(lines: list[str], store: dict) -> None:
     lines.append("")
 
 
-def big_section(lines: list[str]) -> None:
-    lines += ["## V(3,3) -> SW-NE with a certificate\n", *HEAD]
-    spec = "vdiag-3-3-swne"
-    U = known_length(spec)
-    r = run({"spec": spec, "engine": "rankbfs", "options": {"workers": 1, "upper_bound": U}, "certify": True})
-    lines += [
-        _row(r),
-        "",
-        "| instance | options | status | length | states | certificate MB | bytes / state "
-        "| certify+check s | check | claim |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-        _cert_row(r),
-        "",
-    ]
-
-
 #: the V chains: each member adds one coin and one row and column to the window, by lengthening arm
 #: a ("a") or arm b ("b"); the growth of a step is taken from the last step of the same kind
 CHAINS = {
@@ -728,7 +757,7 @@ def main(argv=None) -> int:
         "workers": lambda: workers_section(lines),
         "profile": lambda: profile_section(lines),
         "certify": lambda: certify_section(lines),
-        "big": lambda: big_section(lines),
+        "checkprofile": lambda: checkprofile_section(lines),
         "proofs": lambda: proofs_section(lines, args.members.split(","), Path(args.scratch), args.adopt),
         "extrapolate": lambda: extrapolate_section(lines, results),
     }
@@ -736,6 +765,11 @@ def main(argv=None) -> int:
         lines.append(
             "The extrapolation to larger members is `benchmarks/scale-extrapolation.md` "
             "(`scripts/scale_bench.py --sections extrapolate --out benchmarks/scale-extrapolation.md`).\n"
+        )
+    if "proofs" not in sections:
+        lines.append(
+            "The large members proved with checked certificates are in `benchmarks/scale-proofs.md` "
+            "(`scripts/scale_bench.py --sections proofs --members NAME --out benchmarks/scale-proofs.md`).\n"
         )
     for name in sections:
         steps[name]()
