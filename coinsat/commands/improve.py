@@ -2,7 +2,8 @@
 
 The input solution is replayed first (an illegal one is refused, exit 2, naming the file).
 The answer is ``feasible`` with the best lower bound known — the static bound of
-``theory.reach`` on an exact window — or ``optimal`` only when that bound meets the length.
+``theory.reach`` on an exact window, or what the exact engine proved on the whole solution's
+window span(start) (``search/improve.py``) — or ``optimal`` only when that bound meets the length.
 Anytime: ``--progress`` prints every improvement to stderr as it is accepted, and
 ``--checkpoint PATH`` rewrites PATH (atomically) with every improvement, each one replayed by
 ``certify_solution`` first, so a run that is stopped keeps its best solution there.  ``-o`` is
