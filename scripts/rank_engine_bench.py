@@ -76,6 +76,11 @@ def main() -> int:
     ap.add_argument("--options", default="{}", help="JSON keyword options of solve_rankbfs for both")
     ap.add_argument("--contender-options", default=None, help="JSON options for the contender only")
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument(
+        "--warmup",
+        default="vdiag-1-1-swne",
+        help="solved once by each side first, not measured (a compiled kernel fills its cache); '' for none",
+    )
     ap.add_argument("--out", default=None)
     ap.add_argument("--title", default="rankbfs: baseline against the working tree")
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)
@@ -95,6 +100,9 @@ def main() -> int:
             ["git", "archive", args.baseline, "coinsat", "instances"], cwd=ROOT, capture_output=True
         )
         subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
+        if args.warmup:
+            run(base, args.warmup, options)
+            run(ROOT, args.warmup, contender_options)
         for spec in args.instances.split(","):
             got: dict[str, list[dict]] = {"baseline": [], "contender": []}
             for _ in range(args.repeat):
@@ -114,7 +122,8 @@ def main() -> int:
         + (f" --contender-options '{args.contender_options}'" if args.contender_options else "")
         + f" --repeat {args.repeat}`: baseline = `{rev.stdout.strip()}`, contender = the working tree at"
         f" `{head.stdout.strip()}` (and its uncommitted changes). Each number is the best of {args.repeat} runs,"
-        " each a fresh process, baseline and contender alternating; CPU seconds include worker processes."
+        " each a fresh process, baseline and contender alternating, after one unmeasured warm-up run each"
+        f" (`{args.warmup}`); CPU seconds include worker processes."
         f" Machine load at the end: {os.getloadavg()[0]:.1f} (2 cores, shared).",
         "",
         "| instance | answer | states | expanded | CPU s (base / new) | ratio | M expanded per CPU s (base / new)"

@@ -219,6 +219,7 @@ class Space:
         # the edges C - s may have if span(C - s) is to contain a goal span (module docstring)
         self.rest_edges = None if budget is None else budget - 2
         self.goal_words = [gw[:, i : i + 1] for i in range(gw.shape[1])]
+        self._fast: object = False  # not decided yet (see ``fast``)
 
     def kernel_words(self, ranks: np.ndarray) -> np.ndarray:
         """The bitboards (W, N) of the states with these ranks."""
@@ -231,11 +232,24 @@ class Space:
         return self.colex.unrank(np.array([r], dtype=U64))[0].tolist()
 
     def expand(self, ranks: np.ndarray) -> np.ndarray:
-        """Sorted distinct ranks of the successors of ``ranks`` that keep a goal span."""
+        """Sorted distinct ranks of the successors of ``ranks`` that keep a goal span
+        (the compiled kernel of ``search/fastkernel.py`` when numba is installed)."""
         out = [np.zeros(0, dtype=U64)]
-        for i in range(0, ranks.size, CHUNK):
-            out.append(self._expand_chunk(ranks[i : i + CHUNK]))
+        fast = self.fast
+        step = CHUNK if fast is None else CHUNK * 4
+        for i in range(0, ranks.size, step):
+            part = ranks[i : i + step]
+            out.append(self._expand_chunk(part) if fast is None else _unique(fast.expand(part)))
         return _unique(np.concatenate(out))
+
+    @property
+    def fast(self):
+        """The compiled expansion (None: numpy), built on first use."""
+        if self._fast is False:
+            from . import fastkernel
+
+            self._fast = fastkernel.FastSpace(self) if fastkernel.available() else None
+        return self._fast
 
     def _expand_chunk(self, ranks: np.ndarray) -> np.ndarray:
         """Successor ranks of one chunk (with repeats removed).

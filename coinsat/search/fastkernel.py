@@ -1,0 +1,300 @@
+"""A compiled expansion for ``rankbfs`` (numba; the ``fast`` extra): the same successors, one state at a time.
+
+Why.  The numpy expansion (``rankbfs.Space._expand_chunk``) works on whole
+chunks, but its work is irregular: each coin's span closure runs a different
+number of rounds, each state has a different number of destinations, so it
+pays for masks, gathers and compaction arrays between every step
+(``benchmarks/rankbfs-engine.md`` has the profile: span closures, successor
+ranks and bit extraction take most of it).  Compiled scalar code does the same
+steps per state with the bitboard in registers and no temporaries.
+
+What it computes is exactly ``_expand_chunk``'s set of successors (a test
+compares both on random instances, the span pruning on and off): for each
+state C (unranked into its cells), each coin s:
+
+* the span test of C - s (when pruning): kept at once if s has >= d
+  neighbours in C - s (then span(C - s) = span(C)), dropped if C - s has more
+  edges than the goal's edge budget allows, else the closure of C - s grows
+  until it contains a goal span or s (kept) or stops growing (dropped);
+* the destinations p: cells outside C with >= d neighbours in C - s;
+* each successor's colex rank from rank(C) in O(1) (``rankbfs._Ranks``'s formula).
+
+Bitboards are W <= 4 words; neighbour planes are the same shifts as
+``rankbfs._Kernel`` (cell difference k, masked).  The successor ranks come out
+unsorted, with repeats; the caller sorts them as before.  Without numba the
+numpy path runs (``available()`` is False) and answers the same.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+try:  # optional: pip install 'coinsat[fast]'
+    import numba
+
+    HAVE_NUMBA = True
+except ImportError:  # pragma: no cover - the numpy path runs
+    numba = None  # type: ignore[assignment]
+    HAVE_NUMBA = False
+
+#: COINSAT_KERNEL=numpy forces the numpy expansion (for comparisons)
+ENV = "COINSAT_KERNEL"
+
+
+def available() -> bool:
+    return HAVE_NUMBA and os.environ.get(ENV, "auto") != "numpy"
+
+
+def _jit(f):
+    return numba.njit(cache=True, nogil=True)(f) if HAVE_NUMBA else f
+
+
+@_jit
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@_jit
+def _shift_into(out, m, k, W):
+    """out[w] = bits p + k of m (k may be negative), across W words."""
+    q = abs(k) // 64
+    r = abs(k) % 64
+    for w in range(W):
+        out[w] = np.uint64(0)
+        src = w + q if k > 0 else w - q
+        if 0 <= src < W:
+            out[w] = (m[src] >> np.uint64(r)) if k > 0 else (m[src] << np.uint64(r))
+        if r:
+            nxt = src + 1 if k > 0 else src - 1
+            if 0 <= nxt < W:
+                if k > 0:
+                    out[w] |= m[nxt] << np.uint64(64 - r)
+                else:
+                    out[w] |= m[nxt] >> np.uint64(64 - r)
+
+
+@_jit
+def _supported(out, m, shifts, masks, d, W, ge, plane):
+    """out = cells with >= d set neighbours in m (d >= 1), a threshold counter ge[1..d]."""
+    for lvl in range(d + 1):
+        for w in range(W):
+            ge[lvl, w] = np.uint64(0)
+    for s in range(shifts.size):
+        _shift_into(plane, m, shifts[s], W)
+        for w in range(W):
+            plane[w] &= masks[s, w]
+        for lvl in range(d, 1, -1):
+            for w in range(W):
+                ge[lvl, w] |= ge[lvl - 1, w] & plane[w]
+        for w in range(W):
+            ge[1, w] |= plane[w]
+    for w in range(W):
+        out[w] = ge[d, w]
+
+
+@_jit
+def _supported1(m, shifts, masks, d, ge):
+    """_supported on one word (W = 1): the threshold counter in scalars for d <= 3."""
+    g1 = np.uint64(0)
+    g2 = np.uint64(0)
+    g3 = np.uint64(0)
+    if d <= 3:
+        for s in range(shifts.size):
+            k = shifts[s]
+            plane = ((m >> np.uint64(k)) if k > 0 else (m << np.uint64(-k))) & masks[s, 0]
+            g3 |= g2 & plane
+            g2 |= g1 & plane
+            g1 |= plane
+        return g1 if d == 1 else (g2 if d == 2 else g3)
+    for lvl in range(d + 1):
+        ge[lvl, 0] = np.uint64(0)
+    for s in range(shifts.size):
+        k = shifts[s]
+        plane = ((m >> np.uint64(k)) if k > 0 else (m << np.uint64(-k))) & masks[s, 0]
+        for lvl in range(d, 1, -1):
+            ge[lvl, 0] |= ge[lvl - 1, 0] & plane
+        ge[1, 0] |= plane
+    return ge[d, 0]
+
+
+@_jit
+def _span_keeps1(rest, sb, need, d, full, shifts, masks, ge):
+    """W = 1: does the closure of ``rest`` reach a goal span of ``need`` or the cell ``sb``?"""
+    cur = rest
+    while True:
+        if cur & sb:
+            return True
+        for g in range(need.shape[0]):
+            if need[g, 0] & ~cur == 0:
+                return True
+        if d == 0:
+            return False
+        grown = cur | (_supported1(cur, shifts, masks, d, ge) & full)
+        if grown == cur:
+            return False
+        cur = grown
+
+
+@_jit
+def expand_chunk(
+    ranks, k, n, W, binom, shifts, masks, full, nbr, d, need, use_need, has_budget, rest_edges, cap
+):  # pragma: no cover - compiled
+    """Successor ranks (unsorted, with repeats) of the states ``ranks``; arguments as
+    ``FastSpace`` prepares them (d = 0: no cell is ever supported)."""
+    N = ranks.size
+    out = np.empty(max(cap, 16), dtype=np.uint64)
+    count = 0
+    coins = np.empty(k, dtype=np.int64)
+    m = np.zeros(W, dtype=np.uint64)
+    rest = np.zeros(W, dtype=np.uint64)
+    cur = np.zeros(W, dtype=np.uint64)
+    grown = np.zeros(W, dtype=np.uint64)
+    sup = np.zeros(W, dtype=np.uint64)
+    plane = np.zeros(W, dtype=np.uint64)
+    ge = np.zeros((max(d, 1) + 1, W), dtype=np.uint64)
+    deg = np.zeros(k, dtype=np.int64)
+    PD = np.zeros(k + 1, dtype=np.uint64)
+    PU = np.zeros(k + 1, dtype=np.uint64)
+    for i in range(N):
+        # unrank: for t = k .. 1, the largest c with C(c, t) <= r
+        r = ranks[i]
+        c = n - 1
+        for t in range(k, 0, -1):
+            while binom[c, t] > r:
+                c -= 1
+            coins[t - 1] = c
+            r -= binom[c, t]
+            c -= 1
+        for w in range(W):
+            m[w] = np.uint64(0)
+        for t in range(k):
+            m[coins[t] >> 6] |= np.uint64(1) << np.uint64(coins[t] & 63)
+        PD[0] = np.uint64(0)
+        PU[0] = np.uint64(0)
+        for t in range(k):
+            own = binom[coins[t], t + 1]
+            PD[t + 1] = PD[t] + (own - binom[coins[t], t])
+            PU[t + 1] = PU[t] + (binom[coins[t], t + 2] - own)
+        edges2 = 0
+        for t in range(k):
+            e = 0
+            for w in range(W):
+                e += np.int64(_popcount(nbr[coins[t], w] & m[w]))
+            deg[t] = e
+            edges2 += e
+        for j in range(k):
+            s = coins[j]
+            sw, sb = s >> 6, np.uint64(1) << np.uint64(s & 63)
+            for w in range(W):
+                rest[w] = m[w]
+            rest[sw] &= ~sb
+            if use_need:
+                keep = d > 0 and deg[j] >= d
+                if not keep and not (has_budget and edges2 // 2 - deg[j] > rest_edges) and W == 1:
+                    keep = _span_keeps1(rest[0], sb, need, d, full[0], shifts, masks, ge)
+                elif not keep and not (has_budget and edges2 // 2 - deg[j] > rest_edges):
+                    for w in range(W):
+                        cur[w] = rest[w]
+                    while True:
+                        if cur[sw] & sb:
+                            keep = True
+                            break
+                        for g in range(need.shape[0]):
+                            inside = True
+                            for w in range(W):
+                                if need[g, w] & ~cur[w]:
+                                    inside = False
+                                    break
+                            if inside:
+                                keep = True
+                                break
+                        if keep or d == 0:
+                            break
+                        _supported(sup, cur, shifts, masks, d, W, ge, plane)
+                        changed = False
+                        for w in range(W):
+                            grown[w] = cur[w] | (sup[w] & full[w])
+                            if grown[w] != cur[w]:
+                                changed = True
+                            cur[w] = grown[w]
+                        if not changed:
+                            break
+                if not keep:
+                    continue
+            if d == 0:
+                continue
+            if W == 1:
+                sup[0] = _supported1(rest[0], shifts, masks, d, ge)
+            else:
+                _supported(sup, rest, shifts, masks, d, W, ge, plane)
+            # rank of C - c_j + p from rank(C) and the prefix sums (rankbfs._Ranks, 0-based here)
+            base = ranks[i] - binom[s, j + 1]
+            for w in range(W):
+                dest = sup[w] & ~rest[w] & full[w]
+                if w == sw:
+                    dest &= ~sb
+                below_w = 0
+                for w2 in range(w):
+                    below_w += np.int64(_popcount(rest[w2]))
+                while dest:
+                    low = dest & (~dest + np.uint64(1))
+                    p = w * 64 + np.int64(_popcount(low - np.uint64(1)))
+                    dest ^= low
+                    mm = below_w + np.int64(_popcount(rest[w] & (low - np.uint64(1))))
+                    rank = base + binom[p, mm + 1]
+                    if p > s:
+                        rank -= PD[mm + 1] - PD[j + 1]
+                    else:
+                        rank += PU[j] - PU[mm]
+                    if count == out.size:
+                        bigger = np.empty(out.size * 2, dtype=np.uint64)
+                        bigger[:count] = out[:count]
+                        out = bigger
+                    out[count] = rank
+                    count += 1
+    return out[:count]
+
+
+class FastSpace:
+    """The arrays ``expand_chunk`` needs, from a ``rankbfs.Space``."""
+
+    def __init__(self, space) -> None:
+        K = space.kernel
+        self.k, self.n, self.W = space.k, space.n, K.W
+        self.binom = np.ascontiguousarray(space.colex.binom)
+        self.shifts = np.array([s for s, _ in K.shifts], dtype=np.int64)
+        self.masks = np.ascontiguousarray(
+            np.stack([m[:, 0] for _, m in K.shifts]) if K.shifts else np.zeros((0, K.W), np.uint64)
+        )
+        self.full = np.ascontiguousarray(K.full[:, 0])
+        self.nbr = np.ascontiguousarray(K.nbr.T)  # (n, W)
+        self.d = 0 if K.d is None else int(K.d)
+        need = [g[:, 0] for g in space.need]
+        self.use_need = bool(need)
+        self.need = np.ascontiguousarray(np.stack(need)) if need else np.zeros((0, K.W), dtype=np.uint64)
+        self.has_budget = space.rest_edges is not None
+        self.rest_edges = 0 if space.rest_edges is None else int(space.rest_edges)
+
+    def expand(self, ranks: np.ndarray) -> np.ndarray:
+        return expand_chunk(
+            np.ascontiguousarray(ranks, dtype=np.uint64),
+            self.k,
+            self.n,
+            self.W,
+            self.binom,
+            self.shifts,
+            self.masks,
+            self.full,
+            self.nbr,
+            self.d,
+            self.need,
+            self.use_need,
+            self.has_budget,
+            self.rest_edges,
+            ranks.size * self.k * 4,
+        )
