@@ -72,6 +72,40 @@ class _Grid:
                 return span
             span |= new
 
+    def support_cost(self, s: int, goal: int) -> int:
+        """A guide, not a bound: the fewest coins to drop (ignoring where they come from) before
+        some cell of ``goal`` is occupied, each drop on a cell with two occupied neighbours or
+        cheaper cells (Knuth's generalised Dijkstra over c(q) = 1 + the two cheapest neighbours)."""
+        inf = 1 << 30
+        cost = [inf] * len(self.cells)
+        best: list[list[int]] = [[0] * self.fixed[i] for i in range(len(self.cells))]
+        heap = []
+        rest = s
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            i = low.bit_length() - 1
+            heap.append((0, i))
+        done = 0
+        while heap:
+            c, i = heapq.heappop(heap)
+            if done >> i & 1:
+                continue
+            done |= 1 << i
+            cost[i] = c
+            if goal >> i & 1:
+                return c
+            m = self.nbr[i] & ~done
+            while m:
+                low = m & -m
+                m ^= low
+                j = low.bit_length() - 1
+                best[j].append(c)
+                if len(best[j]) >= 2:
+                    a, b = sorted(best[j])[:2]
+                    heapq.heappush(heap, (1 + a + b, j))
+        return inf
+
     def moves(self, s: int):
         """Every legal forward move from the occupied mask ``s``: (src bit, dst bit)."""
         full = (1 << len(self.cells)) - 1
@@ -108,7 +142,12 @@ def reduce_moves(
     regions = [grid.mask(c for c in cells if _inside(r, c)) for r in targets]
 
     def deficit(s: int) -> int:
-        return sum((reg & ~grid.closure(s & reg, reg)).bit_count() for reg in regions)
+        h = 0
+        for reg in regions:
+            missing = reg & ~grid.closure(s & reg, reg)
+            if missing:
+                h += missing.bit_count() + 2 * grid.support_cost(s, missing & ~s)
+        return h
 
     start = grid.mask(movable)
     prev: dict[int, tuple[int, tuple[int, int]] | None] = {start: None}
