@@ -131,7 +131,28 @@ def reduce_moves(
     max_states: int = 20_000,
 ) -> list[tuple[Coord, Coord]]:
     """Forward moves of the ``movable`` coins (the others stand still and give support)
-    after which the coins inside each target rectangle span it and ``accept`` holds."""
+    after which the coins inside each target rectangle span it and ``accept`` holds.
+
+    ``accept`` must depend on the coins alone: results (and failures) are remembered per
+    position, because the driver tries the same reduction under both mirror frames."""
+    key = (frozenset(occupied), frozenset(movable), tuple(targets))
+    if key not in _SEEN:
+        if len(_SEEN) > 256:
+            _SEEN.clear()
+        _SEEN[key] = _search(occupied, movable, targets, accept, max_states)
+    found = _SEEN[key]
+    if found is None:
+        raise GapError(
+            "reducing the span: no forward moves found (bounded search) that leave every "
+            "rectangle of span(B - E) spanned by its own coins"
+        )
+    return list(found)
+
+
+_SEEN: dict = {}
+
+
+def _search(occupied, movable, targets, accept, max_states) -> tuple[tuple[Coord, Coord], ...] | None:
     walls = set(occupied) - set(movable)
     xs = [p[0] for p in movable] + [r[0] for r in targets] + [r[2] for r in targets]
     ys = [p[1] for p in movable] + [r[1] for r in targets] + [r[3] for r in targets]
@@ -159,7 +180,7 @@ def reduce_moves(
             while prev[s] is not None:
                 s, (a, b) = prev[s]  # type: ignore[misc]
                 out.append((cells[a.bit_length() - 1], cells[b.bit_length() - 1]))
-            return out[::-1]
+            return tuple(out[::-1])
         for a, b in grid.moves(s):
             t = (s & ~a) | b
             if t in prev:
@@ -168,7 +189,4 @@ def reduce_moves(
             heapq.heappush(heap, (deficit(t), g + 1, t))
         if len(prev) > max_states:
             break
-    raise GapError(
-        "reducing the span: no forward moves found (bounded search) that leave every "
-        "rectangle of span(B - E) spanned by its own coins"
-    )
+    return None

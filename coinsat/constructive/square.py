@@ -449,10 +449,10 @@ def _reduce_by_search(play: Play, walls: set[Coord], targets, frame) -> list[Eng
     is spanned by its own coins, then canonicalize each target with the others standing still."""
     movable = set(play.occ) - set(walls)
 
-    def accept(coins: set[Coord]) -> bool:
+    def accept(coins: set[Coord]) -> bool:  # the same under both frames (reduce.py remembers)
         if len(_spare(coins, targets)) < 2:
             return False
-        return all(choose_start({p for p in coins if _in(t, p)}, frame)[0] == 0 for t in targets)
+        return all(choose_start({p for p in coins if _in(t, p)}, IDENTITY)[0] == 0 for t in targets)
 
     for src, dst in reduce_moves(set(play.occ), movable, targets, accept):
         play.move(src, dst)
