@@ -60,8 +60,8 @@ def one(spec: str, options: dict) -> dict:
     }
 
 
-def run(path: Path, spec: str, options: dict) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(path))
+def run(path: Path, spec: str, options: dict, extra_env: dict | None = None) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(path), **(extra_env or {}))
     cmd = [sys.executable, str(Path(__file__).resolve()), "--one", spec, "--options", json.dumps(options)]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=str(path))
     if out.returncode != 0:
@@ -75,6 +75,8 @@ def main() -> int:
     ap.add_argument("--instances", default="vdiag-3-2-nwse")
     ap.add_argument("--options", default="{}", help="JSON keyword options of solve_rankbfs for both")
     ap.add_argument("--contender-options", default=None, help="JSON options for the contender only")
+    ap.add_argument("--contender-env", default="", help="KEY=VALUE,... set for the contender only")
+    ap.add_argument("--baseline-env", default="", help="KEY=VALUE,... set for the baseline only")
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument(
         "--warmup",
@@ -90,6 +92,8 @@ def main() -> int:
         print(json.dumps(one(args.one, options)))
         return 0
     contender_options = json.loads(args.contender_options) if args.contender_options else options
+    cenv = dict(kv.split("=", 1) for kv in args.contender_env.split(",") if kv)
+    benv = dict(kv.split("=", 1) for kv in args.baseline_env.split(",") if kv)
     rev = subprocess.run(["git", "rev-parse", "--short", args.baseline], cwd=ROOT, capture_output=True, text=True)
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     rows, bad = [], False
@@ -101,13 +105,13 @@ def main() -> int:
         )
         subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
         if args.warmup:
-            run(base, args.warmup, options)
-            run(ROOT, args.warmup, contender_options)
+            run(base, args.warmup, options, benv)
+            run(ROOT, args.warmup, contender_options, cenv)
         for spec in args.instances.split(","):
             got: dict[str, list[dict]] = {"baseline": [], "contender": []}
             for _ in range(args.repeat):
-                got["baseline"].append(run(base, spec, options))
-                got["contender"].append(run(ROOT, spec, contender_options))
+                got["baseline"].append(run(base, spec, options, benv))
+                got["contender"].append(run(ROOT, spec, contender_options, cenv))
             b = min(got["baseline"], key=lambda r: r["cpu"])
             c = min(got["contender"], key=lambda r: r["cpu"])
             same = all(b[k] == c[k] for k in ("status", "length", "lower_bound", "states"))
@@ -120,6 +124,8 @@ def main() -> int:
         f"Made by `scripts/rank_engine_bench.py --baseline {args.baseline} --instances {args.instances}"
         f" --options '{args.options}'"
         + (f" --contender-options '{args.contender_options}'" if args.contender_options else "")
+        + (f" --baseline-env {args.baseline_env}" if args.baseline_env else "")
+        + (f" --contender-env {args.contender_env}" if args.contender_env else "")
         + f" --repeat {args.repeat}`: baseline = `{rev.stdout.strip()}`, contender = the working tree at"
         f" `{head.stdout.strip()}` (and its uncommitted changes). Each number is the best of {args.repeat} runs,"
         " each a fresh process, baseline and contender alternating, after one unmeasured warm-up run each"

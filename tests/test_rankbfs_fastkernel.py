@@ -42,7 +42,7 @@ def test_the_compiled_expansion_is_the_numpy_one(inst, prune):
         _same_successors(inst, prune, states)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(wide_walks(), st.booleans())
 def test_the_compiled_expansion_past_64_cells(inst, prune):
     _same_successors(inst, prune, _states(inst, prune))
@@ -55,3 +55,13 @@ def test_v22_layers_are_the_same_with_either_kernel(monkeypatch):
     plain = solve_rankbfs(inst)
     assert (fast.status, fast.length, fast.stats["layers"]) == (plain.status, plain.length, plain.stats["layers"])
     assert np.array_equal(fast.witness.keys, plain.witness.keys)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), max_size=200), st.lists(st.integers(0, 2**64 - 1), max_size=200))
+def test_galloping_membership_is_isin(run, values):
+    run_a = np.unique(np.array(run, dtype=U64))
+    vals = np.unique(np.array(values + run[::3], dtype=U64))
+    seen = np.zeros(vals.shape, dtype=bool)
+    fastkernel.member_sorted(run_a, vals, seen)
+    assert np.array_equal(seen, np.isin(vals, run_a))

@@ -298,3 +298,48 @@ class FastSpace:
             self.rest_edges,
             ranks.size * self.k * 4,
         )
+
+
+@_jit
+def _gallop(a, lo, x):  # pragma: no cover - compiled
+    """The first index i >= lo with a[i] >= x (a sorted): doubling steps, then a binary search."""
+    n = a.size
+    step = 1
+    hi = lo
+    while hi < n and a[hi] < x:
+        lo = hi + 1
+        hi = lo + step
+        step *= 2
+    if hi > n:
+        hi = n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if a[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@_jit
+def member_sorted(run, values, seen):  # pragma: no cover - compiled
+    """seen[i] |= values[i] in run (both sorted, distinct): each element of the smaller array
+    gallops forward in the larger from where the previous one stopped."""
+    if run.size == 0 or values.size == 0:
+        return
+    if run.size <= values.size:
+        at = 0
+        for r in range(run.size):
+            at = _gallop(values, at, run[r])
+            if at == values.size:
+                return
+            if values[at] == run[r]:
+                seen[at] = True
+    else:
+        at = 0
+        for v in range(values.size):
+            at = _gallop(run, at, values[v])
+            if at == run.size:
+                return
+            if run[at] == values[v]:
+                seen[v] = True

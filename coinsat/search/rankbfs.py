@@ -75,6 +75,9 @@ ONE = U64(1)
 CHUNK = 1 << 15
 #: bitboards of at most this many words (256 cells)
 MAX_WORDS = 4
+#: frontiers this large use the compiled expansion when numba is installed (smaller ones are
+#: done before numba would have loaded)
+FAST_MIN = 1 << 14
 #: ``workers`` value of a search on the ranks of an MPI job (search/cluster.py)
 CLUSTER = -1
 
@@ -235,7 +238,7 @@ class Space:
         """Sorted distinct ranks of the successors of ``ranks`` that keep a goal span
         (the compiled kernel of ``search/fastkernel.py`` when numba is installed)."""
         out = [np.zeros(0, dtype=U64)]
-        fast = self.fast
+        fast = self.fast if ranks.size >= FAST_MIN else None  # small batches: no numba import
         step = CHUNK if fast is None else CHUNK * 4
         for i in range(0, ranks.size, step):
             part = ranks[i : i + step]

@@ -52,6 +52,8 @@ PARTS = 16
 SPLIT_AT = 1 << 20
 MANIFEST = "manifest.json"
 GOLDEN = U64(0x9E3779B97F4A7C15)
+#: membership checks this large use the compiled galloping search when numba is installed
+COMPILED_MIN = 1 << 14
 
 
 @dataclass(frozen=True)
@@ -320,11 +322,23 @@ class Visited:
         return self._sizes[i] if i < len(self._sizes) else 0
 
 
+def _compiled() -> bool:
+    from . import fastkernel
+
+    return fastkernel.available()
+
+
 def _member(run: np.ndarray, values: np.ndarray) -> np.ndarray:
     """Which of the sorted ``values`` are in the sorted ``run``: the smaller array is searched
-    for in the larger (a binary search per element of the smaller one)."""
+    for in the larger (compiled galloping search with numba, else numpy's binary search)."""
     if run.size == 0 or values.size == 0:
         return np.zeros(values.shape, dtype=bool)
+    if max(run.size, values.size) >= COMPILED_MIN and _compiled():
+        from . import fastkernel
+
+        seen = np.zeros(values.shape, dtype=bool)
+        fastkernel.member_sorted(run, values, seen)
+        return seen
     if run.size < values.size:
         idx = np.searchsorted(values, run)
         ok = idx < values.size
