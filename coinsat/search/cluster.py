@@ -143,7 +143,11 @@ def forward_cluster(
     start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
     stats: dict = {"layers": [1], "pruning": prune, "upper_bound": upper_bound, "expanded": 0, "bound_pruned": 0}
     stats["cluster_ranks"] = parts
-    visited = Visited(upper_bound=upper_bound, budget=storage.share(parts).budget)
+    # the ranks on this machine share its memory: each gets its part of the budget and the limit
+    local = comm.Split_type(_shared()).Get_size()
+    if limits.memory_limit is not None:
+        limits = Limits(limits.time_limit, max(1, limits.memory_limit // local), limits.t0)
+    visited = Visited(upper_bound=upper_bound, budget=storage.share(local).budget)
     clock = Rate(limits)
     mine = start if int(owner(start, parts)[0]) == me else np.zeros(0, dtype=U64)
     visited.add(mine, 0)
@@ -209,6 +213,12 @@ def forward_cluster(
     else:
         witness = Visited(upper_bound=upper_bound)
     return _Outcome(kind, depth, states, witness, moves, reason, stats)  # type: ignore[arg-type]
+
+
+def _shared() -> Any:
+    from mpi4py import MPI
+
+    return MPI.COMM_TYPE_SHARED
 
 
 def _max() -> Any:
