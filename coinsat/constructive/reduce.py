@@ -77,22 +77,20 @@ class _Grid:
         some cell of ``goal`` is occupied, each drop on a cell with two occupied neighbours or
         cheaper cells (Knuth's generalised Dijkstra over c(q) = 1 + the two cheapest neighbours)."""
         inf = 1 << 30
-        cost = [inf] * len(self.cells)
-        best: list[list[int]] = [[0] * self.fixed[i] for i in range(len(self.cells))]
-        heap = []
-        rest = s
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            i = low.bit_length() - 1
-            heap.append((0, i))
+        n = len(self.cells)
+        low1 = [0 if self.fixed[i] else inf for i in range(n)]  # cheapest finalised neighbour
+        low2 = [0 if self.fixed[i] > 1 else inf for i in range(n)]  # second cheapest
+        heap = [(0, i) for i in range(n) if s >> i & 1]
+        for i in range(n):
+            if low2[i] == 0 and not s >> i & 1:
+                heap.append((1, i))
+        heapq.heapify(heap)
         done = 0
         while heap:
             c, i = heapq.heappop(heap)
             if done >> i & 1:
                 continue
             done |= 1 << i
-            cost[i] = c
             if goal >> i & 1:
                 return c
             m = self.nbr[i] & ~done
@@ -100,10 +98,14 @@ class _Grid:
                 low = m & -m
                 m ^= low
                 j = low.bit_length() - 1
-                best[j].append(c)
-                if len(best[j]) >= 2:
-                    a, b = sorted(best[j])[:2]
-                    heapq.heappush(heap, (1 + a + b, j))
+                if c < low1[j]:
+                    low1[j], low2[j] = c, low1[j]
+                elif c < low2[j]:
+                    low2[j] = c
+                else:
+                    continue
+                if low2[j] < inf:
+                    heapq.heappush(heap, (1 + low1[j] + low2[j], j))
         return inf
 
     def moves(self, s: int):

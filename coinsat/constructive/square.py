@@ -416,8 +416,8 @@ def _reduce(play: Play, core, helpers, frame, walls, targets) -> list[Engine]:
         return subs
     except GapError:
         _restore(play, snap)
-    try:
-        return _reduce_by_search(play, walls, targets, frame)
+    try:  # from the coins as they stand: often much shorter, but a smaller budget
+        return _reduce_by_search(play, walls, targets, frame, max_states=6_000)
     except GapError:
         _restore(play, snap)
     canonicalize(play, core, helpers, frame, False, walls=walls, finish=False)
@@ -444,7 +444,7 @@ def _in(t, p) -> bool:
     return t[0] <= p[0] <= t[2] and t[1] <= p[1] <= t[3]
 
 
-def _reduce_by_search(play: Play, walls: set[Coord], targets, frame) -> list[Engine]:
+def _reduce_by_search(play: Play, walls: set[Coord], targets, frame, max_states: int = 20_000) -> list[Engine]:
     """Start side, when the split fails: move the holder's coins (reduce.py) until each target
     is spanned by its own coins, then canonicalize each target with the others standing still."""
     movable = set(play.occ) - set(walls)
@@ -454,7 +454,7 @@ def _reduce_by_search(play: Play, walls: set[Coord], targets, frame) -> list[Eng
             return False
         return all(choose_start({p for p in coins if _in(t, p)}, IDENTITY)[0] == 0 for t in targets)
 
-    for src, dst in reduce_moves(set(play.occ), movable, targets, accept):
+    for src, dst in reduce_moves(set(play.occ), movable, targets, accept, max_states):
         play.move(src, dst)
     coins = set(play.occ) - set(walls)
     helpers = _spare(coins, targets)[:2]

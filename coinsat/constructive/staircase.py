@@ -109,9 +109,28 @@ class Staircase:
             self.stats["role_swaps"] += 1
             return
         if self.rev and self.play.support(src) < 2:
-            raise GapError(f"the move {src}->{dst} would not be reversible (a helper lost its support)")
+            sub = self._substitute(src, dst)
+            if sub is None:
+                raise GapError(f"the move {src}->{dst} would not be reversible (a helper lost its support)")
+            self.play.move(sub, dst)  # the stranded helper stays as junk; the coin from sub takes its role
+            self._rename(src, dst)
+            self.stats["substitutions"] += 1
+            return
         self.play.move(src, dst)
         self._rename(src, dst)
+
+    def _substitute(self, src: Coord, dst: Coord) -> Coord | None:
+        """Goal side: a helper on ``src`` with fewer than two neighbours cannot move reversibly
+        (a role swap put it on a lone junk cell).  Coins are unlabeled (paper, Lemma
+        "emulation"), so a passive coin that can move reversibly onto ``dst`` does the move
+        instead; the nearest one, or None."""
+        if src not in self.helpers:
+            return None
+        busy = self.active() | self.pending | self.walls
+        cands = [
+            j for j in self.play.occ if j not in busy and self.play.support(j) >= 2 and self.play.support(dst, j) >= 2
+        ]
+        return min(cands, key=lambda j: (dist(j, dst), j)) if cands else None
 
     def _rename(self, src, dst):
         if src in self.chain:
