@@ -120,36 +120,36 @@ class Decoder:
         return out
 
     def tables(self, pos: np.ndarray) -> np.ndarray:
-        """Prefix sums, per configuration, of its coins' terms at their own index (row 0), one
-        index up (row 1) and one index down (row 2): shape (3, k + 1, N), entry [., t, r] the
-        sum over coins i < t of row r (uint64, wrapping: only differences are used)."""
+        """Prefix sums, per configuration, of its coins' terms at their own index (O), one index
+        up (U) and one index down (D), as the rows O, O - U and D - O: shape (3, k + 1, N), entry
+        [., t, r] the sum over coins i < t of row r (uint64, wrapping: only differences count)."""
         N, k = pos.shape
         out = np.zeros((3, k + 1, N), dtype=U64)
         for i in range(k):
             at = pos[:, i] * self.width + i
-            out[0, i + 1] = out[0, i] + self.flat[at + 1]  # C(c_i, i + 1)
-            out[1, i + 1] = out[1, i] + self.flat[at + 2]  # C(c_i, i + 2)
-            out[2, i + 1] = out[2, i] + self.flat[at]  # C(c_i, i)
+            own = self.flat[at + 1]  # C(c_i, i + 1)
+            out[0, i + 1] = out[0, i] + own
+            out[1, i + 1] = out[1, i] + (own - self.flat[at + 2])  # C(c_i, i + 1) - C(c_i, i + 2)
+            out[2, i + 1] = out[2, i] + (self.flat[at] - own)  # C(c_i, i) - C(c_i, i + 1)
         return out
 
     def moved(self, tables: np.ndarray, rows: np.ndarray, j: int, p: np.ndarray, m: np.ndarray) -> np.ndarray:
         """Ranks of the moves of coin j (rows, destination p with m of the other coins below it).
 
-        With O, U, D the prefix sums of ``tables`` (terms at own index, one up, one down): if
+        With O, U, D the prefix sums of the terms at own index, one up and one down: if
         m <= j, the coins c_m .. c_{j-1} move one index up and the rank is
         O[m] + (U[j] - U[m]) + (O[k] - O[j+1]) + C(p, m + 1); if m > j, the coins
-        c_{j+1} .. c_m move one index down: O[j] + (D[m+1] - D[j+1]) + (O[k] - O[m+1]) + C(p, m + 1)."""
+        c_{j+1} .. c_m move one index down: O[j] + (D[m+1] - D[j+1]) + (O[k] - O[m+1]) + C(p, m + 1).
+        The parts that depend on the configuration and j only are formed once per configuration."""
         k, N = self.k, tables.shape[2]
-        O, Up, Dn = (tables[t].ravel() for t in range(3))
-
-        def at(P: np.ndarray, idx) -> np.ndarray:
-            return P[idx * N + rows]
-
-        rest = at(O, k) - at(O, j + 1)
-        early = at(O, m) + (at(Up, j) - at(Up, m)) + rest
+        O, OmU, DmO = tables
+        early = (O[k] - O[j + 1]) - OmU[j] + O[j]  # U[j] + O[k] - O[j+1], as O - (O - U) = U
+        late = O[j] + O[k] - (DmO[j + 1] + O[j + 1])  # O[j] - D[j+1] + O[k]
         m1 = np.minimum(m + 1, k)
-        late = at(O, j) + (at(Dn, m1) - at(Dn, j + 1)) + (at(O, k) - at(O, m1))
-        return np.where(m <= j, early, late) + self.flat[p * self.width + m + 1]
+        low = m <= j
+        # early: + O[m] - U[m] = + (O - U)[m]; late: + D[m+1] - O[m+1] = + (D - O)[m+1]
+        part = np.where(low, OmU.ravel()[m * N + rows], DmO.ravel()[m1 * N + rows])
+        return np.where(low, early[rows], late[rows]) + part + self.flat[p * self.width + m + 1]
 
 
 class Kernel:
