@@ -54,10 +54,15 @@ def one(spec: str, options: dict) -> dict:
         "states": r.stats.get("states"),
         "expanded": r.stats.get("expanded"),
         "bytes_per_state": r.stats.get("bytes_per_state"),
+        "disk_bytes": r.stats.get("disk_bytes", 0),
         "wall": wall,
         "cpu": cpu,
         "peak_rss": peak,
     }
+
+
+def _disk(r: dict) -> float:
+    return (r.get("disk_bytes") or 0) / max(1, r["states"] or 1)
 
 
 def run(path: Path, spec: str, options: dict, extra_env: dict | None = None) -> dict:
@@ -80,8 +85,9 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument(
         "--warmup",
-        default="vdiag-1-1-swne",
-        help="solved once by each side first, not measured (a compiled kernel fills its cache); '' for none",
+        default="vdiag-2-2-swne",
+        help="solved once by each side first, not measured (its layers are large enough for a compiled"
+        " kernel to fill its cache); '' for none",
     )
     ap.add_argument("--out", default=None)
     ap.add_argument("--title", default="rankbfs: baseline against the working tree")
@@ -132,9 +138,9 @@ def main() -> int:
         f" (`{args.warmup}`); CPU seconds include worker processes."
         f" Machine load at the end: {os.getloadavg()[0]:.1f} (2 cores, shared).",
         "",
-        "| instance | answer | states | expanded | CPU s (base / new) | ratio | M expanded per CPU s (base / new)"
-        " | peak RSS MB (base / new) | bytes/state in memory (base / new) | same answer and states |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| instance | answer | states | expanded | CPU s (base / new) | speedup (base / new CPU) | M expanded per CPU s (base / new)"
+        " | peak RSS MB (base / new) | bytes/state in memory (base / new) | disk bytes/state (base / new) | same answer and states |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for spec, b, c, same in rows:
         answer = f"{c['status']} {c['length'] if c['length'] is not None else ''} (lb {c['lower_bound']})"
@@ -143,6 +149,7 @@ def main() -> int:
             f"| {spec} | {answer} | {c['states']:,} | {c['expanded']:,} | {b['cpu']:.1f} / {c['cpu']:.1f} |"
             f" {b['cpu'] / c['cpu']:.2f}x | {rate_b:.2f} / {rate_c:.2f} | {b['peak_rss'] / 2**20:.0f} /"
             f" {c['peak_rss'] / 2**20:.0f} | {b['bytes_per_state'] or 0:.2f} / {c['bytes_per_state'] or 0:.2f} |"
+            f" {_disk(b):.2f} / {_disk(c):.2f} |"
             f" {'yes' if same else '**NO**'} |"
         )
     text = "\n".join(lines) + "\n"

@@ -31,16 +31,18 @@ import os
 
 import numpy as np
 
+#: COINSAT_KERNEL=numpy forces the numpy expansion (for comparisons; numba is then not even imported)
+ENV = "COINSAT_KERNEL"
+
 try:  # optional: pip install 'coinsat[fast]'
+    if os.environ.get(ENV, "auto") == "numpy":
+        raise ImportError(f"{ENV}=numpy")
     import numba
 
     HAVE_NUMBA = True
 except ImportError:  # pragma: no cover - the numpy path runs
     numba = None  # type: ignore[assignment]
     HAVE_NUMBA = False
-
-#: COINSAT_KERNEL=numpy forces the numpy expansion (for comparisons)
-ENV = "COINSAT_KERNEL"
 
 
 def available() -> bool:
