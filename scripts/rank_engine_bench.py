@@ -138,8 +138,9 @@ def main() -> int:
         f" (`{args.warmup}`); CPU seconds include worker processes."
         f" Machine load at the end: {os.getloadavg()[0]:.1f} (2 cores, shared).",
         "",
-        "| instance | answer | states | expanded | CPU s (base / new) | speedup (base / new CPU) | M expanded per CPU s (base / new)"
-        " | peak RSS MB (base / new) | bytes/state in memory (base / new) | disk bytes/state (base / new) | same answer and states |",
+        "| instance | answer | states | expanded | CPU s (base / new) | speedup (base / new CPU)"
+        " | M expanded per CPU s (base / new) | peak RSS MB (base / new) | bytes/state in memory (base / new)"
+        " | disk bytes/state (base / new) | same answer and states |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for spec, b, c, same in rows:
