@@ -276,13 +276,15 @@ def test_rotation_turns_a_staircase_onto_the_other_diagonal():
     assert _reversible(inst.board, inst.start, play.moves)
 
 
-def test_square_counterexample_is_refused():
-    """Theorem 2 is too broad (Galliot-Gravier-Sivignon): never an illegal sequence, a clear error."""
+@pytest.mark.parametrize("name", ["thm2-canonical-L", "thm2-cx1-n6-5x3", "thm2-cx2-n6-5x3", "thm2-cx3-n6-5x3"])
+def test_square_counterexample_is_refused(name):
+    """Theorem 2 is too broad (Galliot-Gravier-Sivignon): never an illegal sequence, a clear error
+    that says why (the goal is outside the start's forward closure), and BFS agrees."""
     from coinsat.io.instance_format import read_instance
 
-    inst = read_instance("instances/counterexamples/thm2-canonical-L.toml")
+    inst = read_instance(f"instances/counterexamples/{name}.toml")
     assert hypothesis(inst) is not None
-    with pytest.raises(ConstructionError):
+    with pytest.raises(ConstructionError, match="unsolvable although Theorem 2's hypothesis holds"):
         construct(inst)
     assert solve_bfs(inst).status.value == "unsolvable"
 

@@ -347,7 +347,54 @@ def plan(play: Play) -> None:
             except GapError as e:
                 errors.append(str(e))
                 play.restart()  # start again from A
+    verdict = decide_small(inst)
+    if verdict is False:
+        raise ConstructionError(
+            "unsolvable although Theorem 2's hypothesis holds: the forward closure of the start "
+            "inside its bounding box (exact by Lemma 'span monotone') misses the goal, a "
+            "counterexample to Theorem 2 (instances/counterexamples/README.md)"
+        )
+    if verdict is True:
+        raise GapError(f"{errors[0]} (the goal is reachable: a gap of the construction)")
     raise GapError(errors[0])
+
+
+def decide_small(inst: Instance, max_states: int = 50_000) -> bool | None:
+    """Whether the goal is reachable, by the forward closure of the start inside the start's
+    bounding box (every reachable configuration lies in span(A), which that box holds); None
+    when the closure has more than ``max_states`` configurations.  Only said when the
+    construction fails, to tell a counterexample to the theorem from a gap."""
+    b = inst.board
+    start = {b.lattice_coords[c] for c in inst.start.cells}
+    box = box_board(start)
+    goals = set()
+    for goal in inst.goal_configurations:
+        cells = [b.lattice_coords[c] for c in goal.cells]
+        if all(box.has(p) for p in cells):
+            goals.add(_mask(box, cells))
+    first = _mask(box, start)
+    nbr = box.neighbour_masks
+    full = (1 << box.size) - 1
+    seen = {first}
+    queue = [first]
+    for s in queue:
+        if s in goals:
+            return True
+        src = s
+        while src:
+            a = src & -src
+            src ^= a
+            rest = s & ~a
+            empty = full & ~s
+            while empty:
+                q = empty & -empty
+                empty ^= q
+                if (nbr[q.bit_length() - 1] & rest).bit_count() >= 2 and (t := rest | q) not in seen:
+                    seen.add(t)
+                    queue.append(t)
+        if len(seen) > max_states:
+            return None
+    return False
 
 
 def _pairs(a, ea, rb):
