@@ -109,7 +109,7 @@ def whole_call(path: Path, T: int, cap: float) -> str:
 def balance(depth: int, cap: float, splits: list[str]) -> list[str]:
     """Each split of V(2,2) -> SW-NE at T = 35, 2 workers, each cube capped at ``cap`` CPU s."""
     rows = [
-        "| split | cubes | split CPU s | CPU s per cube | conflicts per cube (thousands) | max / mean CPU "
+        "| split | cubes | split wall s | CPU s per cube | conflicts per cube (thousands) | max / mean CPU "
         "| CPU s (sum) | wall s | stopped at the cap | load |",
         "|---|---:|---:|---|---|---:|---:|---:|---|---|",
     ]

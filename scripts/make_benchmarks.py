@@ -380,6 +380,41 @@ def short_source(text: str) -> str:
     return text.split(" (")[0]
 
 
+def cpu_of(timing_text: str) -> float | None:
+    """The CPU seconds of a timing cell ("UNSAT 89 s", "timeout 109 s"); None when not timed."""
+    parts = timing_text.split()
+    return float(parts[-2]) if len(parts) >= 3 and parts[-1] == "s" else None
+
+
+def hardness_summary(rows) -> list[str]:
+    """The hardness table: how many timed files per grade, and every file CaDiCaL took over 100 CPU s on."""
+    timed = [r for r in rows if r["grade"]]
+    grades: dict[str, int] = {}
+    for r in timed:
+        key = "capped below 1000 s" if "capped" in r["grade"] else r["grade"]
+        grades[key] = grades.get(key, 0) + 1
+    slow = [r for r in timed if (cpu_of(r["cadical_pysat"]) or 0) > 100]
+    lines = [
+        "",
+        f"Hardness ({len(timed)} of {len(rows)} files timed; grades by CaDiCaL 1.9.5's CPU seconds): "
+        + ", ".join(f"{k}: {v}" for k, v in sorted(grades.items()))
+        + ".",
+        "",
+        f"Files CaDiCaL 1.9.5 (PySAT) took over 100 CPU s on: **{len(slow)}**, "
+        f"{sum(r['certified'] == 'yes' for r in slow)} of them with the answer certified independently.",
+        "",
+        "| file | expected | certified by | CaDiCaL 1.9.5 (PySAT) | cadical sc2021 | grade |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {r['file']} | {r['expected']} | "
+        + (short_source(r["answer_source"]) if r["certified"] == "yes" else "not certified")
+        + f" | {r['cadical_pysat']} | {r['cadical_bin'] or '—'} | {r['grade']} |"
+        for r in slow
+    ]
+    return lines
+
+
 def update_doc(doc: Path, rows, skipped, command: str) -> None:
     lines = [
         BEGIN,
@@ -401,6 +436,7 @@ def update_doc(doc: Path, rows, skipped, command: str) -> None:
         f"| {r['cadical_bin'] or '—'} | {r['grade'] or '—'} |"
         for r in rows
     ]
+    lines += hardness_summary(rows)
     if skipped:
         lines += [
             "",
