@@ -67,7 +67,7 @@ from ..rules import predecessors
 from ..theory.reach import edge_budget
 from .rank import U64, Colex, fits, to_words
 from .spanbfs import LayerReport, _fixed_result, _grown, _Outcome, _unique
-from .spill import Storage, Visited
+from .spill import CODEC, Storage, Visited
 from .windows import elapsed
 
 ONE = U64(1)
@@ -557,7 +557,8 @@ def fingerprint(instance: Instance, prune: bool) -> dict:
 
     b = instance.board
     text = repr((b.coords, b.neighbour_masks, instance.d, instance.start.cells, instance.goal_configurations))
-    return {"search": "rankbfs", "instance": hashlib.sha256(text.encode()).hexdigest(), "pruning": prune}
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return {"search": "rankbfs", "instance": digest, "pruning": prune, "codec": CODEC}
 
 
 def _store(instance: Instance, prune: bool, upper_bound: int | None, storage: Storage, stats: dict) -> Visited:

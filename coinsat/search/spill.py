@@ -11,14 +11,17 @@ sorted queries (numpy narrows each search from the previous one).
 
 **Spilling.**  When the runs held in memory pass ``budget`` bytes, the oldest
 are written to disk and dropped from memory, the newest (the frontier being
-expanded) last.  A spilled layer is split into ``PARTS`` files by a hash of
-the rank (``partition.owner``); each file holds its ranks sorted, as first
-differences, deflated (zlib): small gaps between dense ranks compress to
-about 1-3 bytes a state (``bytes_per_state`` reports both).  Membership of a
+expanded) last.  A spilled layer of ``SPLIT_AT`` states or more is split into
+``PARTS`` files by a hash of the rank (a smaller one is one file); each file
+holds its ranks sorted, as first differences in the fewest bytes (1, 2, 4 or
+8) that hold the largest (``encode``), ``disk_bytes`` in all.  Membership of a
 batch of new states streams one partition at a time: the queries of
 partition p are checked against partition p of each spilled layer, so the
 memory a check needs is one partition of the spilled set, not all of it, and
-the search is bounded by disk, not RAM.
+the search is bounded by disk, not RAM.  Every check reads every spilled
+layer back, so decoding must be cheap: deflating the differences (zlib, level
+1) stored V(3,2) in 1.9 bytes a state but made the search with a 4 MB budget
+take 1.9x the CPU of the in-memory one (``benchmarks/rankbfs-spill.md``).
 
 **Saved layers and resume.**  With ``directory`` given, every layer is
 written there as it completes (the same files) and ``manifest.json`` is
@@ -37,7 +40,6 @@ import os
 import shutil
 import tempfile
 import weakref
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,15 +76,26 @@ def part_of(ranks: np.ndarray, parts: int = PARTS) -> np.ndarray:
     return ((ranks * GOLDEN) >> U64(20)) % U64(parts)
 
 
+#: the file format of a spilled partition (saved layers of another format are refused on resume)
+CODEC = "delta-width-1"
+_WIDTHS = (np.uint8, np.uint16, np.uint32, np.uint64)
+
+
 def encode(sorted_ranks: np.ndarray) -> bytes:
-    """Sorted ranks as deflated first differences."""
-    deltas = np.diff(sorted_ranks, prepend=U64(0)) if sorted_ranks.size else sorted_ranks
-    return zlib.compress(np.ascontiguousarray(deltas, dtype=U64).tobytes(), 1)
+    """Sorted ranks as first differences, each in the fewest bytes (1, 2, 4 or 8) that hold
+    the largest: one byte giving that width, then the differences (little-endian).  Decoding
+    is one widening copy and one cumulative sum (no inflate: a check reads every spilled layer)."""
+    deltas = np.diff(sorted_ranks, prepend=U64(0)) if sorted_ranks.size else np.zeros(0, dtype=U64)
+    top = int(deltas.max()) if deltas.size else 0
+    kind = next(t for t in _WIDTHS if top <= np.iinfo(t).max)
+    width = np.dtype(kind).itemsize
+    return bytes([width]) + deltas.astype(np.dtype(kind).newbyteorder("<")).tobytes()
 
 
 def decode(data: bytes) -> np.ndarray:
     """The inverse of :func:`encode`."""
-    deltas = np.frombuffer(zlib.decompress(data), dtype=U64)
+    kind = {np.dtype(t).itemsize: t for t in _WIDTHS}[data[0]]
+    deltas = np.frombuffer(data, dtype=np.dtype(kind).newbyteorder("<"), offset=1)
     return np.cumsum(deltas, dtype=U64)
 
 
