@@ -57,7 +57,10 @@ def diameter(inst):
     return max(distance(inst.board.kind, p, q) for p in pts for q in pts)
 
 
-def run(kind, count, rng, n_max, opt_max, opt_time):
+def run(kind, count, rng, n_max, opt_max, opt_time, draw_only=False, failures=None):
+    """``draw_only``: draw the instances (the random stream advances exactly as in a full run,
+    so the square instances that follow are the same) without constructing them.  ``failures``:
+    a folder where each square instance construct fails on is written as a TOML file."""
     rows = []
     tries = 0
     while len(rows) < count and tries < 50 * count:
@@ -70,6 +73,9 @@ def run(kind, count, rng, n_max, opt_max, opt_time):
         if kind == "triangular" and not decide(inst).solvable:
             continue
         row = {"n": inst.n_coins, "d": diameter(inst), "labeled": inst.start.is_labeled}
+        if draw_only:
+            rows.append(row)
+            continue
         t0 = time.perf_counter()
         try:
             built, result = construct(inst)
@@ -88,7 +94,11 @@ def run(kind, count, rng, n_max, opt_max, opt_time):
         except ConstructionError as e:
             row["seconds"] = time.perf_counter() - t0
             row["error"] = str(e)
-            if inst.n_coins <= opt_max:
+            if failures is not None and kind == "square":
+                save_failure(inst, len(rows), str(e), failures)
+            if str(e).startswith("unsolvable"):  # construct proved it (forward closure)
+                row["verdict"] = "counterexample (closure)"
+            elif inst.n_coins <= opt_max:
                 length, how = optimum(inst, opt_time)
                 row["verdict"] = (
                     "counterexample" if how.endswith("unsolvable") else "gap" if length is not None else "unclassified"
@@ -97,6 +107,30 @@ def run(kind, count, rng, n_max, opt_max, opt_time):
                 row["verdict"] = "unclassified"
         rows.append(row)
     return rows
+
+
+def save_failure(inst, index, message, folder):
+    """Write the failed square instance as ``construct-square-s<seed>-NNN.toml`` (coordinates)."""
+    name = f"construct-square-s{SEED[0]}-{index:03d}"
+    coords = lambda config: [list(inst.board.coords[c]) for c in config.cells]  # noqa: E731
+    text = "\n".join(
+        [
+            f'name = "{name}"',
+            'board = "square"',
+            "adjacency = 2",
+            f'source = "scripts/construct_vs_optimal.py --seed {SEED[0]} (square instance {index} of the run); '
+            f'construct failed: {message.replace(chr(34), chr(39))}"',
+            f"start = {coords(inst.start)}",
+            f"goal = {coords(inst.goal)}",
+            "",
+        ]
+    )
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    write_atomic(str(Path(folder) / f"{name}.toml"), text)
+    print("FAILED", name, message, file=sys.stderr)
+
+
+SEED = [1]
 
 
 def family_rows():
@@ -249,11 +283,18 @@ def main(argv=None):
     ap.add_argument("--opt-time", type=float, default=20.0)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "construct_vs_optimal.md"))
     ap.add_argument("--plot", default=str(ROOT / "benchmarks" / "construct_vs_optimal.png"))
+    ap.add_argument(
+        "--tri-draw-only",
+        action="store_true",
+        help="draw the triangular instances (same random stream) but construct only the square ones",
+    )
+    ap.add_argument("--failures", default=None, help="folder for the square instances construct fails on")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
+    SEED[0] = args.seed
     t0 = time.time()
-    tri = run("triangular", args.tri, rng, args.tri_max, args.opt_max_tri, args.opt_time)
-    sq = run("square", args.square, rng, args.square_max, args.opt_max_square, args.opt_time)
+    tri = run("triangular", args.tri, rng, args.tri_max, args.opt_max_tri, args.opt_time, args.tri_draw_only)
+    sq = run("square", args.square, rng, args.square_max, args.opt_max_square, args.opt_time, failures=args.failures)
     fam = family_rows()
     cmd = "python3 scripts/construct_vs_optimal.py " + " ".join(argv if argv is not None else sys.argv[1:])
     lines = [
@@ -265,7 +306,16 @@ def main(argv=None):
         "machine, timings noisy).",
         "",
     ]
-    lines += summary("triangular", tri) + [""] + summary("square", sq)
+    if args.tri_draw_only:
+        lines += [
+            "### triangular grid",
+            "",
+            f"* {len(tri)} instances drawn (to keep the seed's square instances) and not constructed "
+            "in this run (`--tri-draw-only`)",
+        ]
+    else:
+        lines += summary("triangular", tri)
+    lines += [""] + summary("square", sq)
     lines += [
         "",
         "### square grid: V-to-diagonal family (paper, Theorem 'Lower Bound': Θ(n³))",

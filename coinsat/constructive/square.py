@@ -338,15 +338,17 @@ def plan(play: Play) -> None:
             "span(B - E) and each e_i next to two coins of B - E"
         )
     errors = []
-    for a, b, ea, eb, rb, _ in options:
-        goal_config = play.config.__class__.unlabeled(inst.board.cell(p) for p in b)
-        for frame in (IDENTITY, MIRROR):
-            try:
-                _meet(play, goal_config, a, ea, b, eb, rb, frame)
-                return
-            except GapError as e:
-                errors.append(str(e))
-                play.restart()  # start again from A
+    for search in (False, True):  # every witness by staircases alone, then the first four with search
+        for a, b, ea, eb, rb, _ in options if not search else options[:4]:
+            goal_config = play.config.__class__.unlabeled(inst.board.cell(p) for p in b)
+            for frame in (IDENTITY, MIRROR):
+                try:
+                    _meet(play, goal_config, a, ea, b, eb, rb, frame, search)
+                    return
+                except GapError as e:
+                    errors.append(str(e))
+                    play.restart()  # start again from A
+    errors = errors[2 * len(options) :]  # the messages of the pass with search
     verdict = decide_small(inst)
     if verdict is False:
         raise ConstructionError(
@@ -409,7 +411,7 @@ def _pairs(a, ea, rb):
     return out
 
 
-def _side(play, coins, helpers, rects, frame, reversible, pairs=None):
+def _side(play, coins, helpers, rects, frame, reversible, pairs=None, search=True):
     """Canonicalize rectangle by rectangle, the two helpers shared; returns the engines (one
     per rectangle of ``rects``).  On the start side (``pairs``) a rectangle of span(A - E)
     holding smaller ones of span(B - E) is reduced (:func:`_reduce`)."""
@@ -421,7 +423,7 @@ def _side(play, coins, helpers, rects, frame, reversible, pairs=None):
         targets = [(rects[k].x0, rects[k].y0, rects[k].x1, rects[k].y1) for k in ks]
         walls = {p for p in play.occ if p not in hold and p not in helpers}
         if len(ks) > 1 or hold != rects[ks[0]]:  # start side, the span shrinks
-            subs = _reduce(play, core, helpers, frame, walls, targets)
+            subs = _reduce(play, core, helpers, frame, walls, targets, search)
             for k, sub in zip(ks, subs):
                 engines[k] = sub
             helpers = subs[-1].helpers
@@ -444,7 +446,7 @@ def _restore(play: Play, snap) -> None:
     play.occ, play.moves = dict(occ), list(moves)
 
 
-def _reduce(play: Play, core, helpers, frame, walls, targets) -> list[Engine]:
+def _reduce(play: Play, core, helpers, frame, walls, targets, search: bool = True) -> list[Engine]:
     """Start side, one rectangle of span(A - E) holding smaller ones: the staircase split
     (absorb.py) first; where it fails, a search from the coins as they stand, then a search
     from the staircase (reduce.py)."""
@@ -462,6 +464,8 @@ def _reduce(play: Play, core, helpers, frame, walls, targets) -> list[Engine]:
             eng.helpers = sub.helpers
         return subs
     except GapError:
+        if not search:
+            raise
         _restore(play, snap)
     try:  # from the coins as they stand: often much shorter, but a smaller budget
         return _reduce_by_search(play, walls, targets, frame, max_states=6_000)
@@ -516,12 +520,12 @@ def _reduce_by_search(play: Play, walls: set[Coord], targets, frame, max_states:
     return subs
 
 
-def _meet(play, goal_config, a, ea, b, eb, rb, frame):
+def _meet(play, goal_config, a, ea, b, eb, rb, frame, search=True):
     inst = play.instance
     pairs = _pairs(a, ea, rb)
     play_b = Play.at(inst, goal_config)
     engs_b = _side(play_b, b, eb, rb, frame, True)
-    engs_a = _side(play, a, ea, rb, frame, False, pairs)
+    engs_a = _side(play, a, ea, rb, frame, False, pairs, search)
     chains = set().union(*(e.chain for e in engs_b))
     if chains != set().union(*(e.chain for e in engs_a)):
         raise GapError("internal: the two halves reached different L's")
