@@ -69,7 +69,7 @@ def add_parser(sub) -> None:
     )
     s.add_argument("--workers", type=pos_int, default=1, metavar="N", help="processes solving the cubes")
     s.add_argument(  # the names of certificates/build/cubes.py SPLITS, DEFAULT_SPLIT first (benchmarks/cubes.md)
-        "--split", choices=("tree", "lookahead", "middle"), default="tree", help="how the cubes are chosen"
+        "--split", choices=("lookahead", "tree", "middle"), default="lookahead", help="how the cubes are chosen"
     )
     add_limit_arguments(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")

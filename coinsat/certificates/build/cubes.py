@@ -22,10 +22,13 @@ split point: the configuration halfway).  Three ways to choose them:
   leaf's literals*, until there are 2^k leaves.  The leaves of a binary tree cover the
   space, so the cover proof stays trivial.
 
-Measured (``benchmarks/cubes.md``): choosing k variables once at the root can make half
-the cubes trivial and leave the other half as hard as the whole call (one variable whose
-one value propagates a lot), so a 2-worker run waits on one cube; the tree keeps
-splitting the hard side.
+Measured (``benchmarks/cubes.md``, V(2,2) -> SW-NE at T = 35, 8 cubes): no split both
+balances and saves CPU.  ``lookahead`` and ``tree`` leave one cube ("every split cell
+empty") about as hard as the whole call (each variable's "occupied" side is easy), so 2
+workers wait on it; ``middle`` balances (largest cube 1.5x the mean) but needs 2.7x their
+CPU, 5x the unsplit call's.  The default is the split with the shortest 2-worker critical
+path, max(largest cube, sum / 2): ``lookahead`` (63 CPU s), ``tree`` within 6 %, ``middle``
+142 (the unsplit call: 57).
 
 ``benchmarks/cubes.md`` measures how evenly each splits (``scripts/cube_bench.py``).
 
@@ -53,8 +56,8 @@ from ..check.core_cnf import core_cnf_text
 from ..check.format import header, solution_json
 from .bounded import claim_text, exact_margin
 
-SPLITS = ("tree", "lookahead", "middle")
-DEFAULT_SPLIT = "tree"
+SPLITS = ("lookahead", "tree", "middle")
+DEFAULT_SPLIT = "lookahead"  # the shortest 2-worker critical path measured (benchmarks/cubes.md)
 
 
 @dataclass(frozen=True)
