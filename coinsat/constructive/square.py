@@ -25,10 +25,17 @@ of the L.
   rotation by induction).  The order of absorption comes from a dry run over
   the start coins.  Finally the staircase is hopped into the canonical L
   (coins lowest-leftmost on their diagonals, short step last).
-* **Reducing the span** (start side only): a rectangle of span(A - E) larger
+* **Reducing the span** (start side only; the paper proves the theorem for
+  equal spans and gives no method here): a rectangle of span(A - E) larger
   than the one of span(B - E) it holds (or holding several of them) gets one
   staircase, which is hopped onto a path through the smaller rectangles'
   corners and cut; corners the path cannot carry (parity) get a junk coin.
+  Where no monotone path meets the smaller rectangles in turn (two of them in
+  one column or row) or a corner cannot be filled, a bounded best-first search
+  (reduce.py) finds forward moves, first from the coins as they stand, then
+  from the staircase, after which each smaller rectangle is spanned by its own
+  coins and is canonicalized alone.  Every witness is tried by staircases
+  alone before any search.
 * **Meeting**: B's half ends at its L's + its junk where it lies + its helpers.
   A's half ends at the same L's; then each L of A is raised to the opposite L
   and lowered back: just after a coin has passed a cell where B keeps junk,
@@ -36,15 +43,22 @@ of the L.
   dropped there (paper, "Final Sweep"); what remains is filled in any
   supported order, and A's helpers go where B's ended.
 
+Goal-side helpers: a role swap can leave a helper on a junk cell with fewer
+than two neighbours, from which no move is reversible; the move is then made by
+a passive coin that can move reversibly (staircase.py, ``_substitute``).
+
 Documented gaps (ConstructionError, counted by scripts/construct_vs_optimal.py):
 no pending coin within distance 2 of the staircase's rectangle (two L's would
-have to be merged: paper, "Merging L's"); rectangles of span(B - E) that no
-staircase of the rectangle of span(A - E) holding them meets in turn; a window
-gadget not found; a junk cell of B the final sweep cannot support; a helper
-that would lose its support on the goal side.  Labeled coins are outside the
-theorem (a conjecture in the paper, section "Labeled Coins").  Moves: the
-absorptions cost O(n^2) hops each and a rotation O(n^3), so O(n^4) in the
-worst case here (the paper: O(n^3)); measured in benchmarks/construct_vs_optimal.md.
+have to be merged: paper, "Merging L's"); the span-reduction search hitting its
+bound (instances/regressions/construct-square-s1-530.toml, undecided by the
+exact engines); a window gadget not found; a junk cell of B the final sweep
+cannot support.  When every witness fails, a bounded forward closure of the
+start inside its bounding box (:func:`decide_small`) tells a counterexample to
+Theorem 2 (refused as unsolvable, with that reason) from a gap.  Labeled coins
+are outside the theorem (a conjecture in the paper, section "Labeled Coins").
+Moves: the absorptions cost O(n^2) hops each and a rotation O(n^3), so O(n^4)
+in the worst case here (the paper: O(n^3)); measured in
+benchmarks/construct_vs_optimal.md.
 """
 
 from __future__ import annotations
