@@ -171,8 +171,8 @@ def check_one(job: dict) -> dict:
         for (file, _, name), v in sorted(st.stats.items(), key=lambda kv: -kv[1][2])[:10]:  # type: ignore[attr-defined]
             top.append([f"{Path(file).name}:{name}", v[1], v[2], v[2] / total])
     return {
-        "profile": top,
         **job,
+        "profile": top,
         "check_ok": c.ok,
         "claim": c.claim,
         "reason": c.reason,
@@ -721,9 +721,43 @@ def extrapolate_section(lines: list[str], results: dict) -> None:
                 f"| {'yes' if ram < 0.75 * 24 else 'no (spill to disk or a cluster)'} |"
             )
     lines.append("")
+    if PROBES:
+        probe_rows(lines, measured)
+
+
+#: members run for a limited time only (``--probe SPEC,...``, ``--probe-seconds``): their first layers
+PROBES: list[str] = []
+PROBE_SECONDS = 900.0
+PREVIOUS = {"vdiag-4-3-nwse": "vdiag-3-3-nwse", "vdiag-4-3-swne": "vdiag-3-2-swne", "diagonal-8": "diagonal-7"}
+
+
+def probe_rows(lines: list[str], measured: dict) -> None:
+    """The first layers of a member too large to finish here, against its chain predecessor's layers
+    at the same depths (a measured growth per layer, where the extrapolation above only guesses)."""
+    lines += [
+        "### Probes: the first layers of the next members\n",
+        f"rankbfs (one worker, no bound) with a time limit of {PROBE_SECONDS:.0f} s; the growth is the size of "
+        "the deepest complete layer over the predecessor's layer at the same depth.\n",
+        "| instance | status | depth reached | states | CPU s | predecessor | layer growth at that depth "
+        "| predecessor's depth / largest layer |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for spec in PROBES:
+        r = run({"spec": spec, "engine": "rankbfs", "options": {"workers": 1, "time_limit": PROBE_SECONDS}})
+        layers = r.get("layers") or []
+        prev = measured.get(PREVIOUS.get(spec, "")) or {}
+        pl = prev.get("layers") or []
+        depth = len(layers) - 1
+        growth = f"x{layers[depth] / pl[depth]:.1f}" if 0 <= depth < len(pl) and pl[depth] else "—"
+        lines.append(
+            f"| {spec} | {r.get('status')} | {depth} | {r.get('states')} | {r.get('cpu', 0):.0f} "
+            f"| {PREVIOUS.get(spec, '—')} | {growth} | {len(pl) - 1} / {max(pl) if pl else '—'} |"
+        )
+    lines.append("")
 
 
 def main(argv=None) -> int:
+    global FULL, REUSE, PROBE_SECONDS
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "scale.md"))
     ap.add_argument("--sections", default=DEFAULT)
@@ -733,9 +767,11 @@ def main(argv=None) -> int:
     ap.add_argument("--adopt", help=argparse.SUPPRESS)
     ap.add_argument("--full", action="store_true", help=f"run V(3,3) to the end (default: to {V33_HORIZON} moves)")
     ap.add_argument("--reuse", action="store_true", help=f"take engine runs already kept in {RUNS.name}")
+    ap.add_argument("--probe", default="", help="extrapolate: members to run for --probe-seconds only")
+    ap.add_argument("--probe-seconds", type=float, default=PROBE_SECONDS)
     args = ap.parse_args(argv)
-    global FULL, REUSE
-    FULL, REUSE = args.full, args.reuse
+    FULL, REUSE, PROBE_SECONDS = args.full, args.reuse, args.probe_seconds
+    PROBES[:] = [x for x in args.probe.split(",") if x]
     if args.one:
         job = json.loads(args.one)
         print(json.dumps(check_one(job) if job.get("check") else one(job)))
