@@ -91,11 +91,24 @@ def main() -> int:
     )
     ap.add_argument("--out", default=None)
     ap.add_argument("--title", default="rankbfs: baseline against the working tree")
+    ap.add_argument("--profile", action="store_true", help="append a cProfile of the contender (first instance)")
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--profile-one", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     options = json.loads(args.options)
     if args.one:
         print(json.dumps(one(args.one, options)))
+        return 0
+    if args.profile_one:
+        import cProfile
+        import io
+        import pstats
+
+        prof = cProfile.Profile()
+        prof.runcall(one, args.profile_one, options)
+        buf = io.StringIO()
+        pstats.Stats(prof, stream=buf).sort_stats("tottime").print_stats(12)
+        print(buf.getvalue())
         return 0
     contender_options = json.loads(args.contender_options) if args.contender_options else options
     cenv = dict(kv.split("=", 1) for kv in args.contender_env.split(",") if kv)
@@ -153,6 +166,27 @@ def main() -> int:
             f" {_disk(b):.2f} / {_disk(c):.2f} |"
             f" {'yes' if same else '**NO**'} |"
         )
+    if args.profile:
+        spec = args.instances.split(",")[0]
+        cmd = [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--profile-one",
+            spec,
+            "--options",
+            json.dumps(contender_options),
+        ]
+        env = dict(os.environ, PYTHONPATH=str(ROOT), **cenv)
+        prof = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=str(ROOT)).stdout
+        body = [ln for ln in prof.splitlines() if ln.strip()]
+        lines += [
+            "",
+            f"Where the contender's time goes on {spec} (cProfile, wall seconds under the profiler, by own time):",
+            "",
+            "```",
+            *body[-14:],
+            "```",
+        ]
     text = "\n".join(lines) + "\n"
     if args.out:
         Path(args.out).write_text(text)

@@ -243,7 +243,7 @@ class Space:
         for i in range(0, ranks.size, step):
             part = ranks[i : i + step]
             out.append(self._expand_chunk(part) if fast is None else _unique(fast.expand(part)))
-        return _unique(np.concatenate(out))
+        return out[1] if len(out) == 2 else _unique(np.concatenate(out))  # one part: sorted, distinct
 
     @property
     def fast(self):
@@ -526,7 +526,7 @@ def _forward(
                 if reason:
                     return end("limit", reason=reason)
             stats["expanded"] += int(front.size)
-            nxt = _unique(np.concatenate(parts)) if parts else np.zeros(0, U64)
+            nxt = parts[0] if len(parts) == 1 else _unique(np.concatenate(parts)) if parts else np.zeros(0, U64)
             del parts
             nxt = nxt[~visited.contains(nxt)]
             if upper_bound is not None and nxt.size:

@@ -226,10 +226,10 @@ class Visited:
             if run is None:
                 on_disk.append(i)
             elif run.size:
-                seen |= _member(run, values)
+                _member_into(run, values, seen)
         for i in on_disk:  # the small layers: one file each
             if self._parts[i] == 1 and self._sizes[i]:
-                seen |= _member(self._load(i, 0), values)
+                _member_into(self._load(i, 0), values, seen)
         on_disk = [i for i in on_disk if self._parts[i] > 1]
         if on_disk:
             who = part_of(values)
@@ -241,7 +241,7 @@ class Visited:
                 hit = np.zeros(at.size, dtype=bool)
                 for i in on_disk:
                     if self._sizes[i]:
-                        hit |= _member(self._load(i, p), sub)
+                        _member_into(self._load(i, p), sub, hit)
                 seen[at] |= hit
         return seen
 
@@ -339,6 +339,16 @@ def _compiled() -> bool:
     from . import fastkernel
 
     return fastkernel.available()
+
+
+def _member_into(run: np.ndarray, values: np.ndarray, seen: np.ndarray) -> None:
+    """seen |= which of the sorted ``values`` are in the sorted ``run`` (in place when compiled)."""
+    if max(run.size, values.size) >= COMPILED_MIN and _compiled():
+        from . import fastkernel
+
+        fastkernel.member_sorted(run, values, seen)
+    elif run.size and values.size:
+        seen |= _member(run, values)
 
 
 def _member(run: np.ndarray, values: np.ndarray) -> np.ndarray:
