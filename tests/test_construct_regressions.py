@@ -1,7 +1,7 @@
 """The square construction on its 14 former failures (instances/regressions/README.md).
 
-Every file not in KNOWN_GAPS must construct, with a solution that rules.py accepts (thirteen
-of the fourteen: the span is reduced by search where the staircase split fails, reduce.py, and a
+Every file not in KNOWN_GAPS must construct, with a solution that rules.py accepts (all
+fourteen now: the span is reduced by search where the staircase split fails, reduce.py, and a
 stranded goal-side helper hands its move to a passive coin, staircase.py); a file
 in KNOWN_GAPS must still raise ConstructionError (strict, so that a fix shows up here and the list
 shrinks).  Eight of them are proven solvable by the exact engines, so each entry of
@@ -22,9 +22,7 @@ from coinsat.theory.square import hypothesis
 FOLDER = Path(__file__).resolve().parent.parent / "instances" / "regressions"
 FILES = sorted(FOLDER.glob("construct-square-s1-*.toml"))
 #: file stem -> the gap construct still reports (the start of its message)
-KNOWN_GAPS = {
-    "construct-square-s1-530": "reducing the span: no forward moves found",
-}
+KNOWN_GAPS: dict[str, str] = {}
 #: the files whose construction searches (reduce.py) under several witnesses for seconds
 SLOW = {f"construct-square-s1-{i:03d}" for i in (56, 122, 123, 157, 277, 530)}
 

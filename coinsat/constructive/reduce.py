@@ -137,7 +137,7 @@ def reduce_moves(
 
     ``accept`` must depend on the coins alone: results (and failures) are remembered per
     position, because the driver tries the same reduction under both mirror frames."""
-    key = (frozenset(occupied), frozenset(movable), tuple(targets))
+    key = (frozenset(occupied), frozenset(movable), tuple(targets), max_states)
     if key not in _SEEN:
         if len(_SEEN) > 256:
             _SEEN.clear()

@@ -50,8 +50,7 @@ a passive coin that can move reversibly (staircase.py, ``_substitute``).
 Documented gaps (ConstructionError, counted by scripts/construct_vs_optimal.py):
 no pending coin within distance 2 of the staircase's rectangle (two L's would
 have to be merged: paper, "Merging L's"); the span-reduction search hitting its
-bound (instances/regressions/construct-square-s1-530.toml, undecided by the
-exact engines); a window gadget not found; a junk cell of B the final sweep
+bound; a window gadget not found; a junk cell of B the final sweep
 cannot support.  When every witness fails, a bounded forward closure of the
 start inside its bounding box (:func:`decide_small`) tells a counterexample to
 Theorem 2 (refused as unsolvable, with that reason) from a gap.  Labeled coins
@@ -352,17 +351,20 @@ def plan(play: Play) -> None:
             "span(B - E) and each e_i next to two coins of B - E"
         )
     errors = []
-    for search in (False, True):  # every witness by staircases alone, then the first four with search
-        for a, b, ea, eb, rb, _ in options if not search else options[:4]:
+    # every witness by staircases alone, then the first four with a search, then the first one
+    # with a twenty times larger budget for the search from the coins as they stand (only the
+    # instances that fail everything else pay for it)
+    for search in (0, 1, 20):
+        for a, b, ea, eb, rb, _ in options[: {0: len(options), 1: 4, 20: 1}[search]]:
             goal_config = play.config.__class__.unlabeled(inst.board.cell(p) for p in b)
-            for frame in (IDENTITY, MIRROR):
+            for frame in (IDENTITY, MIRROR) if search < 20 else (IDENTITY,):
                 try:
                     _meet(play, goal_config, a, ea, b, eb, rb, frame, search)
                     return
                 except GapError as e:
                     errors.append(str(e))
                     play.restart()  # start again from A
-    errors = errors[2 * len(options) :]  # the messages of the pass with search
+    errors = errors[2 * len(options) :]  # the messages of the passes with search
     verdict = decide_small(inst)
     if verdict is False:
         raise ConstructionError(
@@ -425,7 +427,7 @@ def _pairs(a, ea, rb):
     return out
 
 
-def _side(play, coins, helpers, rects, frame, reversible, pairs=None, search=True):
+def _side(play, coins, helpers, rects, frame, reversible, pairs=None, search=1):
     """Canonicalize rectangle by rectangle, the two helpers shared; returns the engines (one
     per rectangle of ``rects``).  On the start side (``pairs``) a rectangle of span(A - E)
     holding smaller ones of span(B - E) is reduced (:func:`_reduce`)."""
@@ -460,7 +462,7 @@ def _restore(play: Play, snap) -> None:
     play.occ, play.moves = dict(occ), list(moves)
 
 
-def _reduce(play: Play, core, helpers, frame, walls, targets, search: bool = True) -> list[Engine]:
+def _reduce(play: Play, core, helpers, frame, walls, targets, search: int = 1) -> list[Engine]:
     """Start side, one rectangle of span(A - E) holding smaller ones: the staircase split
     (absorb.py) first; where it fails, a search from the coins as they stand, then a search
     from the staircase (reduce.py)."""
@@ -482,11 +484,11 @@ def _reduce(play: Play, core, helpers, frame, walls, targets, search: bool = Tru
             raise
         _restore(play, snap)
     try:  # from the coins as they stand: often much shorter, but a smaller budget
-        return _reduce_by_search(play, walls, targets, frame, max_states=6_000)
+        return _reduce_by_search(play, walls, targets, frame, max_states=6_000 * search)
     except GapError:
         _restore(play, snap)
     canonicalize(play, core, helpers, frame, False, walls=walls, finish=False)
-    return _reduce_by_search(play, walls, targets, frame)
+    return _reduce_by_search(play, walls, targets, frame, max_states=20_000)
 
 
 def _spare(coins: set[Coord], targets) -> list[Coord]:
@@ -534,7 +536,7 @@ def _reduce_by_search(play: Play, walls: set[Coord], targets, frame, max_states:
     return subs
 
 
-def _meet(play, goal_config, a, ea, b, eb, rb, frame, search=True):
+def _meet(play, goal_config, a, ea, b, eb, rb, frame, search=1):
     inst = play.instance
     pairs = _pairs(a, ea, rb)
     play_b = Play.at(inst, goal_config)
