@@ -145,7 +145,8 @@ def main() -> int:
         + (f" --contender-options '{args.contender_options}'" if args.contender_options else "")
         + (f" --baseline-env {args.baseline_env}" if args.baseline_env else "")
         + (f" --contender-env {args.contender_env}" if args.contender_env else "")
-        + f" --repeat {args.repeat}`: baseline = `{rev.stdout.strip()}`, contender = the working tree at"
+        + f" --repeat {args.repeat}{' --profile' if args.profile else ''}`:"
+        f" baseline = `{rev.stdout.strip()}`, contender = the working tree at"
         f" `{head.stdout.strip()}` (and its uncommitted changes). Each number is the best of {args.repeat} runs,"
         " each a fresh process, baseline and contender alternating, after one unmeasured warm-up run each"
         f" (`{args.warmup}`); CPU seconds include worker processes."
