@@ -43,7 +43,8 @@ def measure(cmd: list[str]) -> dict:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if out.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)}: exit {out.returncode}\n{out.stderr[-2000:]}")
-    got = json.loads(out.stdout.strip().splitlines()[-1])
+    # under mpiexec stdout is a pseudo-terminal: a library may add a colour reset at exit
+    got = json.loads(next(line for line in out.stdout.splitlines() if line.startswith("{")))
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return {"status": got["status"], "length": got["length"], "wall": wall, "cpu": cpu}
 
