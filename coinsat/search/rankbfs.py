@@ -42,7 +42,7 @@ carries U and its checker recomputes h (certificates/check/layers.py).
 **Memory.**  The visited set is one sorted uint64 run per layer (8 bytes a
 state, ``search/spill.py``), which a certificate reads back; past a budget
 (``spill_budget``, by default half the memory limit) the oldest layers go to
-disk by hash partition, delta-coded and deflated, and the search goes on,
+disk by hash partition as width-packed first differences; the search goes on,
 bounded by disk.  With ``resume=DIR`` every layer is saved there as it
 completes and a later run continues from the last complete one.
 
