@@ -192,3 +192,23 @@ def _search(occupied, movable, targets, accept, max_states) -> tuple[tuple[Coord
         if len(prev) > max_states:
             break
     return None
+
+
+def reaches(cells: list[Coord], start, goals, max_states: int) -> bool | None:
+    """Whether some configuration of ``goals`` is reachable from ``start`` by moves inside
+    ``cells`` (exact when the cells hold the start's span); None past ``max_states``."""
+    grid = _Grid(cells, set())
+    targets = {grid.mask(g) for g in goals}
+    first = grid.mask(start)
+    seen = {first}
+    queue = [first]
+    for s in queue:
+        if s in targets:
+            return True
+        for a, b in grid.moves(s):
+            if (t := (s & ~a) | b) not in seen:
+                seen.add(t)
+                queue.append(t)
+        if len(seen) > max_states:
+            return None
+    return False

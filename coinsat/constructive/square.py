@@ -72,7 +72,7 @@ from ..theory.span import bits, lattice_span, rectangles, span_mask
 from ..theory.square import box_board
 from .absorb import Engine
 from .base import Construction, Play, run_construction
-from .reduce import reduce_moves
+from .reduce import reaches, reduce_moves
 from .staircase import IDENTITY, MIRROR, dist, nbrs
 
 KIND = "square"
@@ -383,36 +383,10 @@ def decide_small(inst: Instance, max_states: int = 50_000) -> bool | None:
     when the closure has more than ``max_states`` configurations.  Only said when the
     construction fails, to tell a counterexample to the theorem from a gap."""
     b = inst.board
-    start = {b.lattice_coords[c] for c in inst.start.cells}
+    start = [b.lattice_coords[c] for c in inst.start.cells]
     box = box_board(start)
-    goals = set()
-    for goal in inst.goal_configurations:
-        cells = [b.lattice_coords[c] for c in goal.cells]
-        if all(box.has(p) for p in cells):
-            goals.add(_mask(box, cells))
-    first = _mask(box, start)
-    nbr = box.neighbour_masks
-    full = (1 << box.size) - 1
-    seen = {first}
-    queue = [first]
-    for s in queue:
-        if s in goals:
-            return True
-        src = s
-        while src:
-            a = src & -src
-            src ^= a
-            rest = s & ~a
-            empty = full & ~s
-            while empty:
-                q = empty & -empty
-                empty ^= q
-                if (nbr[q.bit_length() - 1] & rest).bit_count() >= 2 and (t := rest | q) not in seen:
-                    seen.add(t)
-                    queue.append(t)
-        if len(seen) > max_states:
-            return None
-    return False
+    goals = [[b.lattice_coords[c] for c in goal.cells] for goal in inst.goal_configurations]
+    return reaches(list(box.lattice_coords), start, [g for g in goals if all(box.has(p) for p in g)], max_states)
 
 
 def _pairs(a, ea, rb):
