@@ -20,7 +20,8 @@ every one given the same CPU budget ``--cap`` (CPU seconds, per member and way),
 One-shot and cubes search T as follows: first T* − 1 (the call an optimality proof needs)
 with half the budget left; after a failure at T, ⌈(c + T − 1) / 2⌉ where c is the climb's
 result (so it may be c itself: whether the way reaches the climb's horizon at all), again
-with half of what is left; after a success at T, halfway between T and the last failure.  The search stops when the budget is spent or the interval is closed.  A failed call
+with half of what is left; after a success at T, halfway between T and the last failure.
+The search stops when the budget is spent or the interval is closed.  A failed call
 proves nothing; a proven T proves every smaller T too (fewer moves).  Each call's CPU
 seconds are listed, so the budget's use can be audited.
 """
