@@ -49,18 +49,19 @@ def children_cpu() -> float:
     return use.ru_utime + use.ru_stime
 
 
-def cli(args: list[str], timeout: float) -> tuple[int, dict | None, float, float]:
-    """(exit code, the printed JSON object, wall seconds, CPU seconds) of one `coinsat` subprocess."""
+def cli(args: list[str], timeout: float) -> tuple[int, dict | None, float, float, str]:
+    """(exit code, the printed JSON object, wall seconds, CPU seconds, the end of stderr) of one
+    `coinsat` subprocess."""
     t0, c0 = time.perf_counter(), children_cpu()
     try:
         p = subprocess.run([sys.executable, "-m", "coinsat", *args], capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return -1, None, time.perf_counter() - t0, children_cpu() - c0
+        return -1, None, time.perf_counter() - t0, children_cpu() - c0, "timeout"
     try:
         obj = json.loads(p.stdout) if p.stdout.strip() else None
     except json.JSONDecodeError:
         obj = None
-    return p.returncode, obj, time.perf_counter() - t0, children_cpu() - c0
+    return p.returncode, obj, time.perf_counter() - t0, children_cpu() - c0, p.stderr.strip()[-300:]
 
 
 def commit() -> str:
@@ -83,7 +84,7 @@ def measure(a: int, b: int, target: str, improve_time: float, construct_time: fl
     with tempfile.TemporaryDirectory(prefix="coinsat-vgrowth-") as tmp:
         path, built, better = Path(tmp) / "v.toml", Path(tmp) / "built.json", Path(tmp) / "better.json"
         write_instance(inst, path)
-        code, obj, secs, cpu = cli(["construct", str(path), "--json", "-o", str(built)], construct_time)
+        code, obj, secs, cpu, _ = cli(["construct", str(path), "--json", "-o", str(built)], construct_time)
         row["construct_seconds"] = round(secs, 1)
         row["construct_cpu"] = round(cpu, 1)
         if code != 0 or obj is None:
@@ -92,11 +93,13 @@ def measure(a: int, b: int, target: str, improve_time: float, construct_time: fl
             return row
         row["construct"] = obj["length"]
         args = ["improve", str(path), str(built), "--json", "-o", str(better), "--time-limit", str(improve_time)]
-        code, obj, secs, cpu = cli(args, improve_time * 2 + 120)
+        code, obj, secs, cpu, error = cli(args, improve_time * 2 + 120)
         row["improve_seconds"] = round(secs, 1)
         row["improve_cpu"] = round(cpu, 1)
         row["improved"] = obj["length"] if obj else None
         row["improve_status"] = obj["status"] if obj else f"exit {code}"
+        if obj is None:
+            row["improve_error"] = error
         row["lower_bound"] = obj["lower_bound"] if obj else None
     return row
 
@@ -161,7 +164,19 @@ def lower_bound(r: dict) -> str:
 def table(results: dict, args, elapsed: float, cpu: float) -> str:
     rows = sorted(results.values(), key=lambda r: (r["target"], r["n"], r["a"]))
     argv = " ".join(sys.argv[1:])
-    commits = sorted({r.get("commit", "unrecorded") for r in rows})
+    in_order = sorted(rows, key=lambda r: (r["n"], r["target"]))
+    heads = list(dict.fromkeys(r.get("commit", "unrecorded").split(" + ")[0] for r in in_order))
+    edited = sorted(
+        {
+            f
+            for r in rows
+            if " + uncommitted " in r.get("commit", "")
+            for f in r["commit"].split(" + uncommitted ")[1].split(", ")
+        }
+    )
+    code = f"the tree's HEAD was {' then '.join(heads)} as the rows were made (each row records its own)"
+    if edited:
+        code += f"; uncommitted edits in {', '.join(edited)} were on disk for some rows"
     run = (
         f"this run: {elapsed:.0f} s wall, {cpu:.0f} CPU s of its subprocesses"
         if not args.table_only
@@ -172,7 +187,7 @@ def table(results: dict, args, elapsed: float, cpu: float) -> str:
         "",
         f"Made by `python3 scripts/vfamily_growth.py {argv}` ({run};",
         "each row keeps its own seconds, wall and CPU; shared 2-core machine, so wall times are noisy).",
-        f"Code: commit {', '.join(commits)} (construct and improve as of that commit).",
+        f"Code: {code}.",
         "Every count is a verified solution's length (an upper bound), never an optimum. `lower bound`:",
         "the static bound (fill count, distance, span layers) or, when larger, what `improve`'s exact",
         "pass on span(start) proved (rankbfs layers exhausted without the goal).",
@@ -186,7 +201,8 @@ def table(results: dict, args, elapsed: float, cpu: float) -> str:
         ratio = f"{best / r['n'] ** 3:.3f}" if best else "—"
         lines.append(
             f"| V({r['a']},{r['b']}) | {r['target']} | {r['n']} | {r.get('construct') or '—'} "
-            f"| {r.get('construct_seconds', '—')} ({r.get('construct_cpu', '—')}) | {r.get('improved') or '—'} "
+            f"| {r.get('construct_seconds', '—')} ({r.get('construct_cpu', '—')}) "
+            f"| {r.get('improved') or r.get('improve_status') or '—'} "
             f"| {r.get('improve_seconds', '—')} ({r.get('improve_cpu', '—')}; {r.get('improve_time', '—'):g}) "
             f"| {ratio} | {lower_bound(r)} |"
         )
