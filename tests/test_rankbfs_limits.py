@@ -36,12 +36,25 @@ def test_a_limit_gives_unknown_with_a_lower_bound(extra):
     assert "Traceback" not in out.stderr
 
 
+def _default_sigint() -> None:
+    """In the child: SIGINT as a terminal gives it.  A test run may leave SIGINT ignored (or
+    blocked) in pytest's process, and an ignored SIGINT is inherited across exec: Python then
+    installs no handler and the Ctrl-C below would be lost."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_ctrl_c_gives_unknown_with_a_lower_bound():
     # the numpy kernel: a Ctrl-C in the second numba/LLVM takes to load can still end the process
     # by the signal (exit -2) after the honest answer is printed (a known gap, see fastkernel)
     env = dict(os.environ, COINSAT_KERNEL="numpy")
     proc = subprocess.Popen(
-        _solve("--workers", "1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+        _solve("--workers", "1"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=_default_sigint,
     )
     time.sleep(3.0)  # past the imports, inside the search
     proc.send_signal(signal.SIGINT)
