@@ -214,3 +214,34 @@ REFIRE = 1.0
 
 def _disarm() -> None:
     signal.setitimer(signal.ITIMER_REAL, REFIRE, REFIRE)
+
+
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Hold SIGINT and the watchdog's SIGALRM back for the block; one that arrives meanwhile is
+    raised again when it ends, to the handler that was in place.  For code that must not be cut
+    in half: an exception raised in the middle of an ``import`` leaves the package's finished
+    submodules in ``sys.modules`` but not on the package, so every later import of it fails
+    (seen with numba: "module 'numba' has no attribute 'core'", an internal error in the next
+    search).  The handlers are swapped, not the signal mask: a process-directed signal goes to
+    any thread that does not block it (a progress display's thread, say), and Python then runs
+    the handler in the main thread anyway.  Main thread only (elsewhere a no-op)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+
+    def hold(signum, frame):
+        held.append(signum)
+
+    old = {}
+    for sig in (signal.SIGINT, signal.SIGALRM):
+        if signal.getsignal(sig) is not None:  # None: a handler Python did not install; leave it
+            old[sig] = signal.signal(sig, hold)
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        for signum in dict.fromkeys(held):
+            signal.raise_signal(signum)

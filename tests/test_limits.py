@@ -286,3 +286,26 @@ def test_output_name_too_long_is_a_usage_error(capsys, tmp_path):
         code, out, err = run(capsys, "solve", H_TO_O, "-o", tmp_path / name)
         assert code == 2 and out == "" and "cannot write there" in err and "Traceback" not in err
         assert len(err.splitlines()) == 1 and len(err) < 400
+
+
+def test_signals_deferred_holds_the_watchdog_until_the_block_ends():
+    """An import cut in half by the watchdog's exception breaks every later import of the
+    package (numba once failed so inside improve); the deferral delivers it after the block."""
+    from coinsat.limits import signals_deferred
+
+    def fire(signum, frame):
+        raise LimitReached("time limit")
+
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0), "a timer left running by an earlier test"
+    previous = signal.signal(signal.SIGALRM, fire)
+    finished = False
+    try:
+        with pytest.raises(LimitReached):
+            with signals_deferred():
+                os.kill(os.getpid(), signal.SIGALRM)
+                time.sleep(0.05)  # a handler that could run would have raised here
+                finished = True
+            time.sleep(0.05)  # delivered now, outside the block
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    assert finished

@@ -20,9 +20,11 @@ state C (unranked into its cells), each coin s:
 * each successor's colex rank from rank(C) in O(1) (``rankbfs._Ranks``'s formula).
 
 Known gap: a Ctrl-C during the second or so in which numba and LLVM load (the
-first large frontier) is deferred (``rankbfs._sigint_deferred``) and answered
-with 'unknown', but the process has been seen to end by the signal (exit
--2) after printing that answer, about once in ten tries.
+first large frontier) is deferred (``limits.signals_deferred``, which holds back the
+time limit's SIGALRM too) and answered with 'unknown', but the process has been seen to end by the signal (exit
+-2) after printing that answer, about once in ten tries -- with the earlier
+deferral by signal mask, which a second thread could defeat; not re-measured
+since the deferral swaps handlers.
 
 Bitboards are W <= 4 words; neighbour planes are the same shifts as
 ``rankbfs._Kernel`` (cell difference k, masked).  The successor ranks come out

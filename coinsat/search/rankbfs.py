@@ -54,17 +54,14 @@ expands its part of each layer and routes successors to their owners.
 from __future__ import annotations
 
 import os
-import signal
-from contextlib import contextmanager
 from dataclasses import dataclass
 from math import comb
-from typing import Iterator
 
 import numpy as np
 
 from ..errors import LimitReached, UsageError
 from ..instance import Instance
-from ..limits import Limits, enforced
+from ..limits import Limits, enforced, signals_deferred
 from ..result import Result
 from ..rules import predecessors
 from ..theory.reach import edge_budget
@@ -200,21 +197,6 @@ class _Kernel:
         return keep
 
 
-@contextmanager
-def _sigint_deferred() -> Iterator[None]:
-    """Block SIGINT in this thread for the block; one that arrived meanwhile is delivered after
-    it, to Python's handler (loading LLVM replaces that handler; ``fastkernel`` puts it back)."""
-    block = getattr(signal, "pthread_sigmask", None)
-    if block is None:
-        yield
-        return
-    old = block(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        block(signal.SIG_SETMASK, old)
-
-
 class Space:
     """What expanding a layer needs: the ranking, the kernel, the span targets and h."""
 
@@ -267,7 +249,7 @@ class Space:
     def fast(self):
         """The compiled expansion (None: numpy), built on first use."""
         if self._fast is False:
-            with _sigint_deferred():  # a Ctrl-C while numba/LLVM loads is taken after it
+            with signals_deferred():  # a Ctrl-C or the time limit while numba loads: taken after it
                 from . import fastkernel
 
                 self._fast = fastkernel.FastSpace(self) if fastkernel.available() else None

@@ -46,6 +46,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import LimitReached, UsageError
+from ..limits import signals_deferred
 from .rank import U64
 
 #: hash partitions of a spilled layer (a membership check holds one in memory at a time) ...
@@ -336,7 +337,8 @@ class Visited:
 
 
 def _compiled() -> bool:
-    from . import fastkernel
+    with signals_deferred():  # never cut an import of numba in half (limits.signals_deferred)
+        from . import fastkernel
 
     return fastkernel.available()
 
