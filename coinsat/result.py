@@ -46,6 +46,7 @@ class Engine(Name):
     SCREEN = "screen"
     BFS = "bfs"
     SPANBFS = "spanbfs"
+    RANKBFS = "rankbfs"
     SAT = "sat"
     ILP = "ilp"
     CONSTRUCT = "construct"

@@ -62,7 +62,7 @@ import numpy as np
 from ..errors import LimitReached, UsageError
 from ..instance import Instance
 from ..limits import Limits, enforced, signals_deferred
-from ..result import Result
+from ..result import Engine, Result
 from ..rules import predecessors
 from ..theory.reach import edge_budget
 from .rank import U64, Colex, fits, to_words
@@ -447,18 +447,18 @@ def solve_rankbfs(
         keep_layers.extend(store.layer(i) for i in range(out.depth + 1))
     if out.kind == "empty" and out.stats.get("upper_bound") is not None:
         return _bounded_by(instance, out, limits)
-    return _fixed_result(instance, out, max_moves, limits, prune, "rankbfs")
+    return _fixed_result(instance, out, max_moves, limits, prune, "rankbfs", Engine.RANKBFS)
 
 
 def _bounded_by(instance: Instance, out: _Outcome, limits: Limits) -> Result:
     """Bound-and-prune ran out of states: no solution with <= U moves, nothing more."""
-    from ..result import Engine, Status
+    from ..result import Status
 
     U = out.stats["upper_bound"]
     cert = {"kind": "exhaustive-search", "scope": "horizon", "horizon": U}
     stats = dict(out.stats, states=out.states)
     return Result(
-        Status.BOUNDED, "rankbfs", None, U + 1, cert, elapsed(limits), stats, engine=Engine.SPANBFS, witness=out.layers
+        Status.BOUNDED, "rankbfs", None, U + 1, cert, elapsed(limits), stats, engine=Engine.RANKBFS, witness=out.layers
     )
 
 

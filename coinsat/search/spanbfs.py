@@ -299,7 +299,13 @@ def _forward(
 
 
 def _fixed_result(
-    instance: Instance, out: _Outcome, max_moves: int | None, limits: Limits, prune: bool, method: str = "spanbfs"
+    instance: Instance,
+    out: _Outcome,
+    max_moves: int | None,
+    limits: Limits,
+    prune: bool,
+    method: str = "spanbfs",
+    engine: Engine = Engine.SPANBFS,
 ) -> Result:
     """The answer of one search of the instance's window, as given.  Its layers are the
     result's ``witness``: a layers certificate reuses them instead of searching again.
@@ -318,7 +324,7 @@ def _fixed_result(
             certificate,
             elapsed(limits),
             stats,
-            engine=Engine.SPANBFS,
+            engine=engine,
             witness=out.layers,
         )
 

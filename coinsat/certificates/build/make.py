@@ -90,7 +90,7 @@ def _build(instance: Instance, result: Result, out_dir: str | Path, deadline: fl
         cert = header(instance, "bounded", "horizon", claim_text(instance, -1, solution))
         cert.update(horizon=-1, solution=solution_json(instance, solution))
         return cert
-    if result.engine is Engine.SPANBFS and instance.board.exact:  # the layers checker needs an exact window
+    if result.engine in (Engine.SPANBFS, Engine.RANKBFS) and instance.board.exact:  # layers need an exact window
         from .layers import build_layers
 
         cert = build_layers(
