@@ -80,3 +80,14 @@ def unsolvable_against_bounded(got, want, max_moves) -> bool:
     unsolvable = got if got.status is Status.UNSOLVABLE else want
     assert unsolvable.certificate["scope"] == "global" and max_moves is not None
     return True
+
+
+def default_sigint() -> None:
+    """``preexec_fn`` for a child that a test interrupts: SIGINT as a terminal gives it.  A run
+    started in the background (``cmd &`` in a script, as CI may do) ignores SIGINT, children
+    inherit an ignored SIGINT across exec, and Python then installs no handler: the test's
+    Ctrl-C would be lost and the child would run on."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

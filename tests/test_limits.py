@@ -22,6 +22,8 @@ from coinsat.io.instance_format import read_instance
 from coinsat.limits import Limits, active, enforced, parse_memory, poll
 from coinsat.theory.reach import distance_bound, exact_for, fill_count_bound
 
+from .strategies import default_sigint
+
 H_TO_O = "instances/paper/h-to-o.toml"
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,6 +64,7 @@ def test_ctrl_c_during_sat_gives_interrupted_exit_3_and_no_file(tmp_path, solver
         stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,
+        preexec_fn=default_sigint,
     )
     time.sleep(3.0)  # V(3,3) needs 53 moves: SAT is still working on the lower bound
     p.send_signal(signal.SIGINT)

@@ -16,6 +16,8 @@ import pytest
 from coinsat.commands.rank_progress import RankLine, text
 from coinsat.search.rankbfs import RankReport
 
+from .strategies import default_sigint
+
 ROOT = Path(__file__).resolve().parent.parent
 V32 = str(ROOT / "instances/families/vdiag-3-2-nwse.toml")  # optimum 53: minutes, so every limit stops it
 
@@ -36,14 +38,6 @@ def test_a_limit_gives_unknown_with_a_lower_bound(extra):
     assert "Traceback" not in out.stderr
 
 
-def _default_sigint() -> None:
-    """In the child: SIGINT as a terminal gives it.  A test run may leave SIGINT ignored (or
-    blocked) in pytest's process, and an ignored SIGINT is inherited across exec: Python then
-    installs no handler and the Ctrl-C below would be lost."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-
 def test_ctrl_c_gives_unknown_with_a_lower_bound():
     # the numpy kernel: a Ctrl-C in the second numba/LLVM takes to load can still end the process
     # by the signal (exit -2) after the honest answer is printed (a known gap, see fastkernel)
@@ -54,7 +48,7 @@ def test_ctrl_c_gives_unknown_with_a_lower_bound():
         stderr=subprocess.PIPE,
         text=True,
         env=env,
-        preexec_fn=_default_sigint,
+        preexec_fn=default_sigint,
     )
     time.sleep(3.0)  # past the imports, inside the search
     proc.send_signal(signal.SIGINT)
