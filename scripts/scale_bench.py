@@ -110,6 +110,7 @@ def one(job: dict) -> dict:
     if job.get("solution_out") and r.solution is not None:
         from coinsat.io.solution_format import result_to_json
 
+        Path(job["solution_out"]).parent.mkdir(parents=True, exist_ok=True)  # it may be the cert_dir
         Path(job["solution_out"]).write_text(json.dumps(result_to_json(inst, r)) + "\n")
     if job.get("cert_dir"):  # write the certificate, check it later in its own process (``check_one``)
         write_certificate(inst, r, Path(job["cert_dir"]), out)
@@ -529,7 +530,7 @@ PROOFS = ROOT / "benchmarks" / "scale_proofs.json"
 PROOF_MEMBERS = ("vdiag-3-3-swne", "vdiag-4-3-nwse", "vdiag-4-3-swne", "diagonal-8")
 #: use the stored solution's length as the bound U only when it is this close to the lower bounds
 #: known (V(4,3)'s stored 803 / 586 moves are far above any optimum: h would prune nothing)
-U_MEMBERS = ("vdiag-3-3-swne",)
+U_MEMBERS = ("vdiag-3-3-swne", "diagonal-8")
 
 
 def proof_jobs(spec: str, scratch: Path) -> tuple[dict, dict]:
