@@ -7,8 +7,9 @@ the engines never import the certificates.
 :func:`solve` makes its limits the ambient budget (``limits.enforced``), so the
 screens, which know nothing of limits, are bounded too; an engine gets the time
 that is left.  A limit that stops code with no answer of its own (the screens,
-or an engine's loop that does not poll) gives ``unknown`` with the cheap bound
-``theory.reach.fill_count_bound`` and ``stats["stopped"]``.  :func:`solve_auto`
+or an engine's loop that does not poll) gives ``unknown`` with the cheap bounds
+``theory.reach.fill_count_bound`` and ``distance_bound`` (computed first, before
+the screens) and ``stats["stopped"]``.  :func:`solve_auto`
 (method ``auto``) picks an engine.
 """
 
@@ -24,7 +25,7 @@ from .instance import Instance
 from .limits import Limits, enforced
 from .result import Result, Status
 from .search.methods import METHODS, get_method, inapplicable
-from .theory.reach import configuration_count, fill_count_bound
+from .theory.reach import configuration_count, distance_bound, fill_count_bound
 
 __all__ = ["METHODS", "solve", "solve_auto"]
 
@@ -48,7 +49,9 @@ def solve(
     engine = get_method(method)
     with enforced(Limits(time_limit, memory_limit)) as budget:
         t0 = time.perf_counter()
+        floor = fill_count_bound(instance)  # what a stop can report; raised below while it is cheap
         try:
+            floor = max(floor, distance_bound(instance) or 0)
             screened = screen(instance)
             if screened is not None:
                 return screened
@@ -60,7 +63,7 @@ def solve(
                 Status.UNKNOWN,
                 method,
                 None,
-                fill_count_bound(instance),
+                floor,
                 None,
                 time.perf_counter() - t0,
                 {"stopped": str(e)},

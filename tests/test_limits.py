@@ -4,6 +4,7 @@ Exit codes: 2 bad input or usage (found before any work), 3 unknown (a limit, a
 window cap or Ctrl-C stopped the run; the bound proven so far is reported).
 """
 
+import importlib
 import json
 import os
 import signal
@@ -216,7 +217,8 @@ def test_every_offered_solver_is_classified():
 
 def test_time_limit_holds_on_a_far_triangular_goal(tmp_path):
     """The report's tri_far_35 overran a 5 s limit 6x (widening and encoding ignored the clock).
-    4 s, not 2: at load 3-4 a 2 s budget ran out before the static bound (>= 35) was reported."""
+    At load 3-4 a 2 s budget once ran out in the screens, before the driver computed the distance
+    bound, and the stop reported 4 (the fill count); `solve` now computes that bound first."""
     limit = 4.0
     t0 = time.perf_counter()
     p = subprocess.run(
@@ -231,6 +233,20 @@ def test_time_limit_holds_on_a_far_triangular_goal(tmp_path):
     obj = json.loads(p.stdout)
     assert obj["status"] == "unknown" and obj["lower_bound"] >= 35
     assert wall <= 1.2 * limit + 1 + 2.0  # 2 s of margin for a loaded machine
+
+
+def test_a_stop_in_the_screens_reports_the_distance_bound(tmp_path, monkeypatch):
+    """Not timed: the screens raise the limit themselves, so the stop comes before any engine."""
+    front = importlib.import_module("coinsat.solve")  # the module (the package re-exports its function)
+
+    def stopped(_instance):
+        raise LimitReached("time limit")
+
+    monkeypatch.setattr(front, "screen", stopped)
+    inst = read_instance(tri_far(tmp_path, 35))
+    r = front.solve(inst, "sat", time_limit=60)
+    assert r.status.value == "unknown" and r.stats["stopped"] == "time limit"
+    assert r.lower_bound == distance_bound(inst) and r.lower_bound > fill_count_bound(inst) == 4
 
 
 def test_memory_limit_stops_with_unknown(capsys, tmp_path):

@@ -307,14 +307,14 @@ class _Run:
 
     # --- the loop --------------------------------------------------------------------------------
     def go(self, max_moves: int | None, strategy: str) -> Result:
+        far = distance_bound(self.original)  # global and cheap: first, so that an early stop reports it
+        if far is not None:
+            self.none_upto = max(self.none_upto, far - 1)
         lb0 = lower_bound(self.original)
         if lb0 is None and self.original.board.exact:
             # a goal cell that needs a (differently labeled) coin can never be filled (Lemma W)
             cert = {"kind": "goal-unfillable", "scope": "global", "window": self.original.board.window}
             return self._result(Status.UNSOLVABLE, None, None, cert)
-        far = distance_bound(self.original)  # global and cheap: what a stop right now can report
-        if far is not None:
-            self.none_upto = max(self.none_upto, far - 1)
         work = self._session_for(max(lb0 or 0, 1)).instance
         # Every solution inside the window needs >= lb moves; one with <= lb - 1 moves
         # stays inside the window when the window is exact for lb - 1: then lb is global.
