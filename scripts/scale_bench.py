@@ -533,12 +533,23 @@ PROOF_MEMBERS = ("vdiag-3-3-swne", "vdiag-4-3-nwse", "vdiag-4-3-swne", "diagonal
 #: when it pays: not on diagonal-8, where a run with U = 93 was still solving at 1000 CPU s while
 #: the unbounded solve took 725 (h is computed in numpy for every new state, the expansion is compiled)
 U_MEMBERS = ("vdiag-3-3-swne",)
+#: a bound U given on the command line (``--upper-bound SPEC=U``), for members whose stored solution
+#: is far above the optimum.  U need not be the length of any solution: bound-and-prune is sound for
+#: every U (search/rankbfs.py): a goal met at depth L <= U is optimal, and a search that runs out of
+#: states proves "no solution with <= U moves" and nothing more; the checker re-applies the same U
+GIVEN_U: dict[str, int] = {}
+#: ``--spill-budget`` bytes: layers past it go to disk (rankbfs's ``spill_budget``; None: all in RAM)
+SPILL: int | None = None
 
 
 def proof_jobs(spec: str, scratch: Path) -> tuple[dict, dict]:
     opts: dict = {"workers": 1}
-    if spec in U_MEMBERS and known_length(spec) is not None:
+    if spec in GIVEN_U:
+        opts["upper_bound"] = GIVEN_U[spec]
+    elif spec in U_MEMBERS and known_length(spec) is not None:
         opts["upper_bound"] = known_length(spec)
+    if SPILL is not None:
+        opts["spill_budget"] = SPILL
     folder = scratch / spec
     solve_job = {
         "spec": spec,
@@ -612,13 +623,16 @@ def keep_solution(spec: str, solved: dict, check: dict) -> str:
 def proofs_table(lines: list[str], store: dict) -> None:
     lines += [
         "## Large members proved optimal, with checked certificates\n",
-        "Each member: `rankbfs` (one worker; U = the stored solution's length where given) solves it and writes "
+        "Each member: `rankbfs` (one worker; U = the stored solution's length, or a U given with `--upper-bound "
+        "SPEC=U`, where the column shows one) solves it and writes "
         "the layers certificate of its own search in the same process; a fresh process then checks the "
         "certificate with the independent checker (`certificates/check/layers.py`, `ranked.py`). CPU "
         "seconds are the comparable unit on this shared machine (load average at the start in the last "
         "column). Made by `nice -n 10 python3 scripts/scale_bench.py --sections proofs --members NAME "
         "--out benchmarks/scale-proofs.md` (one member per invocation; earlier members are kept in "
-        "`benchmarks/scale_proofs.json`).\n",
+        "`benchmarks/scale_proofs.json`). A given U need not be the length of any solution: bound-and-prune "
+        "is sound for every U (a goal met at depth L <= U is optimal; a search that runs out of states proves "
+        "only 'no solution with <= U moves'), and the checker re-applies the same U.\n",
         "| instance | cells | coins | U | status | length | states kept | solve CPU s | solve peak RSS MB "
         "| certificate MB | bytes / state | check CPU s | check peak RSS MB | check / solve CPU | check "
         "| solution file | started (load) |",
@@ -739,28 +753,34 @@ def probe_rows(lines: list[str], measured: dict) -> None:
     at the same depths (a measured growth per layer, where the extrapolation above only guesses)."""
     lines += [
         "### Probes: the first layers of the next members\n",
-        f"rankbfs (one worker, no bound) with a time limit of {PROBE_SECONDS:.0f} s; the growth is the size of "
-        "the deepest complete layer over the predecessor's layer at the same depth.\n",
-        "| instance | status | depth reached | states | CPU s | predecessor | layer growth at that depth "
-        "| predecessor's depth / largest layer |",
-        "|---|---|---|---|---|---|---|---|",
+        f"rankbfs (one worker; U where `--upper-bound` gives one) with a time limit of {PROBE_SECONDS:.0f} s; "
+        "the growth is the size of the deepest complete layer over the predecessor's layer at the same depth; "
+        "the rate is states expanded per CPU second (the engine's own count).\n",
+        "| instance | U | status | depth reached | states | expanded | CPU s | M expanded / CPU s | peak RSS MB "
+        "| predecessor | layer growth at that depth | predecessor's depth / largest layer |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for spec in PROBES:
-        r = run({"spec": spec, "engine": "rankbfs", "options": {"workers": 1, "time_limit": PROBE_SECONDS}})
+        opts: dict = {"workers": 1, "time_limit": PROBE_SECONDS}
+        if spec in GIVEN_U:
+            opts["upper_bound"] = GIVEN_U[spec]
+        r = run({"spec": spec, "engine": "rankbfs", "options": opts})
         layers = r.get("layers") or []
         prev = measured.get(PREVIOUS.get(spec, "")) or {}
         pl = prev.get("layers") or []
         depth = len(layers) - 1
         growth = f"x{layers[depth] / pl[depth]:.1f}" if 0 <= depth < len(pl) and pl[depth] else "—"
+        rate = (r.get("expanded") or 0) / max(r.get("cpu") or 1e-9, 1e-9) / 1e6
         lines.append(
-            f"| {spec} | {r.get('status')} | {depth} | {r.get('states')} | {r.get('cpu', 0):.0f} "
+            f"| {spec} | {opts.get('upper_bound', '—')} | {r.get('status')} | {depth} | {r.get('states')} "
+            f"| {r.get('expanded')} | {r.get('cpu', 0):.0f} | {rate:.3f} | {r.get('rss_mb', 0):.0f} "
             f"| {PREVIOUS.get(spec, '—')} | {growth} | {len(pl) - 1} / {max(pl) if pl else '—'} |"
         )
     lines.append("")
 
 
 def main(argv=None) -> int:
-    global FULL, REUSE, PROBE_SECONDS
+    global FULL, REUSE, PROBE_SECONDS, SPILL
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "scale.md"))
     ap.add_argument("--sections", default=DEFAULT)
@@ -772,7 +792,20 @@ def main(argv=None) -> int:
     ap.add_argument("--reuse", action="store_true", help=f"take engine runs already kept in {RUNS.name}")
     ap.add_argument("--probe", default="", help="extrapolate: members to run for --probe-seconds only")
     ap.add_argument("--probe-seconds", type=float, default=PROBE_SECONDS)
+    ap.add_argument(
+        "--upper-bound",
+        default="",
+        metavar="SPEC=U,...",
+        help="proofs and probes: the bound U of these members (any integer: sound, see GIVEN_U)",
+    )
+    ap.add_argument("--spill-budget", type=float, help="proofs: bytes of layers kept in RAM, the rest on disk")
     args = ap.parse_args(argv)
+    for item in filter(None, args.upper_bound.split(",")):
+        spec, _, value = item.partition("=")
+        if not value.isdigit():
+            ap.error(f"--upper-bound: {item!r} is not SPEC=U with U an integer >= 0")
+        GIVEN_U[spec] = int(value)
+    SPILL = None if args.spill_budget is None else int(args.spill_budget)
     FULL, REUSE, PROBE_SECONDS = args.full, args.reuse, args.probe_seconds
     PROBES[:] = [x for x in args.probe.split(",") if x]
     if args.one:
