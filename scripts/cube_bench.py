@@ -18,6 +18,10 @@
 * ``v32``: V(3,2) -> SW-NE at T = 35 (optimal 36), 2 workers (checked), then 1 worker.
 * ``v32nw``: V(3,2) -> NW-SE at T = 52, all 2^``--extrapolate-depth`` cubes, each capped at
   ``--nw-cap`` CPU s, with ``--nw-workers`` (the 2-worker certificate checked).
+* ``strata``: V(3,2) -> NW-SE at T = 52 split 2^``--extrapolate-depth`` ways; one cube per
+  number of negative literals (the all-negative one capped at ``--hard-cap``, the others at
+  ``--cap`` CPU s) on ``--strata-workers``: an estimate of every cube's cost and of the
+  wall time for w workers, with the hardest cube measured rather than assumed.
 * ``extrapolate``: V(3,2) -> NW-SE at T = 52 (optimal 53, proven by spanbfs' layers), split
   2^``--extrapolate-depth`` ways; ``--sample`` cubes spread over them are solved in parallel,
   each capped at ``--cap`` CPU seconds: how many finish, and how hard the rest are.
@@ -209,6 +213,88 @@ def extrapolate(depth: int, split: str, cap: float, sample: int) -> list[str]:
     return rows
 
 
+def strata(depth: int, split: str, cap: float, hard_cap: float, seed: int, workers: int) -> list[str]:
+    """One cube per number of negative literals e = 0..depth of V(3,2) -> NW-SE at T = 52.
+
+    Why by that number: under the look-ahead split each variable's "occupied" side is easy
+    and its "empty" side keeps the difficulty (V(2,2) and V(3,2) -> SW-NE, above), so the
+    cubes with many negative literals are the hard ones.  Class e holds C(depth, e) cubes;
+    the all-negative cube (the one that was as hard as the unsplit call at T = 35) is
+    measured itself, with ``hard_cap``; in the other classes one cube drawn with ``seed``,
+    with ``cap``.  ``workers`` solve them, hardest class first.
+    """
+    import random
+    from math import comb
+
+    from coinsat.certificates.build.cubes import (
+        CubeTask,
+        cubes_of,
+        occupancy_candidates,
+        read_clauses,
+        solve_cubes,
+        split_variables,
+    )
+    from coinsat.encode.sat import encode
+    from coinsat.io.dimacs import cnf_text
+
+    inst = read_instance(V32NW)
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory(dir=os.environ.get("TMPDIR")) as d:
+        f = encode(inst, T_NW)
+        cnf = Path(d) / "f.cnf"
+        cnf.write_text(cnf_text(inst, f))
+        clauses = read_clauses(cnf)
+        t0 = time.perf_counter()
+        variables = split_variables(clauses, occupancy_candidates(inst, T_NW, False, f), depth, split)
+        split_wall = time.perf_counter() - t0
+        cubes = cubes_of(variables)
+        by_class: dict[int, list[int]] = {}
+        for i, c in enumerate(cubes):
+            by_class.setdefault(sum(lit < 0 for lit in c), []).append(i)
+        picked = {e: (ids[-1] if e == depth else rng.choice(ids)) for e, ids in by_class.items()}
+        tasks = [
+            CubeTask(i, str(cnf), cubes[i], str(Path(d) / f"{i}.drat"), cpu_seconds=hard_cap if e == depth else cap)
+            for e, i in sorted(picked.items(), reverse=True)
+        ]
+        t1, l0 = time.perf_counter(), load()
+        outs = {o.index: o for o in solve_cubes(tasks, workers=workers)}
+        wall = time.perf_counter() - t1
+    rows = [
+        f"{inst.name} at T = {T_NW} ({f.nvars} variables), split `{split}` on {depth} variables ({len(cubes)} "
+        f"cubes; split chosen in {split_wall:.0f} s wall); one cube per class e (number of negative, 'cell "
+        f"empty', literals), drawn with seed {seed}, the all-negative cube itself; each capped at {cap:g} CPU s, "
+        f"the all-negative one at {hard_cap:g}; {workers} workers, hardest class first; wall {wall:.0f} s, "
+        f"load {l0}.",
+        "",
+        "| e (negative literals) | cubes in the class | cube measured | answer | CPU s | conflicts | proof MB "
+        "| class estimate, CPU s |",
+        "|---:|---:|---:|---|---:|---:|---:|---|",
+    ]
+    total, lower, largest = 0.0, False, 0.0
+    for e in sorted(picked):
+        o = outs[picked[e]]
+        answer = "UNSAT" if o.unsat else ("SAT" if o.unsat is False else "stopped at the cap")
+        est = comb(depth, e) * o.cpu_seconds
+        total, lower, largest = total + est, lower or o.unsat is None, max(largest, o.cpu_seconds)
+        rows.append(
+            f"| {e} | {comb(depth, e)} | {o.index} | {answer} | {o.cpu_seconds:.1f} | {o.conflicts} "
+            f"| {o.proof_bytes / 1e6:.1f} | {'>= ' if o.unsat is None else ''}{est:.0f} |"
+        )
+    at_least = ">= " if lower else ""
+    rows += [
+        "",
+        f"Estimate of all {len(cubes)} cubes (each class's count times its one measured cube; one sample per "
+        f"class, so an estimate, not a bound): {at_least}{total:.0f} CPU s; the largest cube measured: "
+        f"{at_least if outs[picked[depth]].unsat is None else ''}{largest:.0f} CPU s.",
+        "",
+        "| workers | wall on free cores >= max(largest cube, all / workers), s |",
+        "|---:|---:|",
+    ]
+    rows += [f"| {w} | {at_least}{max(largest, total / w):.0f} |" for w in (1, 2, 4, 8, 16, 64)]
+    print("\n".join(rows), file=sys.stderr, flush=True)
+    return rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sections", default="balance,targets")
@@ -221,6 +307,9 @@ def main(argv=None) -> int:
     ap.add_argument("--sample", type=int, default=4, help="cubes solved at T = 52 (spread over all)")
     ap.add_argument("--nw-cap", type=float, default=300.0, help="v32nw: CPU seconds per cube")
     ap.add_argument("--nw-workers", type=lambda s: [int(x) for x in s.split(",")], default=[2], help="v32nw: e.g. 2,1")
+    ap.add_argument("--hard-cap", type=float, default=300.0, help="strata: CPU s of the all-negative cube")
+    ap.add_argument("--seed", type=int, default=16, help="strata: which cube of each class")
+    ap.add_argument("--strata-workers", type=int, default=2)
     ap.add_argument("--out", default=str(ROOT / "benchmarks/cubes.md"))
     args = ap.parse_args(argv)
     command = "python3 scripts/cube_bench.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
@@ -262,6 +351,14 @@ def main(argv=None) -> int:
         parts += [
             "## V(3,2) -> NW-SE at T = 52\n",
             "\n".join(extrapolate(args.extrapolate_depth, args.split, args.cap, args.sample)) + "\n",
+        ]
+    if "strata" in sections:
+        parts += [
+            f"## V(3,2) -> NW-SE at T = {T_NW}: one cube per class\n",
+            "\n".join(
+                strata(args.extrapolate_depth, args.split, args.cap, args.hard_cap, args.seed, args.strata_workers)
+            )
+            + "\n",
         ]
     Path(args.out).write_text("\n".join(parts))
     return 0

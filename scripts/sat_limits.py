@@ -12,18 +12,22 @@ every one given the same CPU budget ``--cap`` (CPU seconds, per member and way),
   reported UNSAT.
 * ``one-shot``: one fresh solver call on the formula at T (no proof), no climb.
 * ``cubes``: cube-and-conquer with 2 workers (``build_cubes``, the default split,
-  2^``--depth`` cubes; its DRAT proofs and cover proof are made, not checked here), the
-  CPU of both workers counted; each cube of a call with budget B is capped at 2B/K CPU s
-  (K cubes), so one call may overspend its B when several cubes need more than their share;
-  what it spent is deducted from the member's budget, which may then end a little over.
+  2^``--depth`` cubes; its DRAT proofs and cover proof are made, not checked here).  A call
+  with budget B stops when its two workers together have used B CPU seconds (read from
+  ``/proc``, every half second): the budget is the call's, not a share per cube, because
+  the look-ahead split leaves one cube nearly as hard as the whole call
+  (``benchmarks/cubes.md``).  The cubes with the most negative ("cell empty") literals
+  are started first, since those are the hard ones; a satisfiable cube ends the call at
+  once (every cube must be refuted for a proof).
 
-One-shot and cubes search T as follows: first T* − 1 (the call an optimality proof needs)
-with half the budget left; after a failure at T, ⌈(c + T − 1) / 2⌉ where c is the climb's
-result (so it may be c itself: whether the way reaches the climb's horizon at all), again
-with half of what is left; after a success at T, halfway between T and the last failure.
-The search stops when the budget is spent or the interval is closed.  A failed call
-proves nothing; a proven T proves every smaller T too (fewer moves).  Each call's CPU
-seconds are listed, so the budget's use can be audited.
+The search over T (``--search climb``, the default): the first call is at
+min(c + 1, T* − 1), where c is the climb's result: the first horizon the climb did not
+prove, or the one an optimality proof needs.  After a success at T, T + 1 (up to T* − 1);
+after a failure with nothing proven yet, T − 1; after a failure once something is
+proven, the search stops.  Every call gets half of the budget left.  ``--search optimum``
+(the previous runs) starts at T* − 1 and halves the interval towards c instead.  A failed
+call proves nothing; a proven T proves every smaller T too (fewer moves).  Each call's
+CPU seconds are listed, so the budget's use can be audited.
 """
 
 from __future__ import annotations
@@ -126,26 +130,98 @@ def one_call(m: Member, T: int, cap: float) -> tuple[bool | None, float]:
     return None, time.process_time() - c0
 
 
+class BudgetPool:
+    """An executor for ``build_cubes`` that stops its workers at a CPU budget shared by them.
+
+    ``map`` starts the cubes with the most negative literals first and polls the workers'
+    CPU seconds (``/proc/<pid>/stat``); past ``budget`` it kills them and raises
+    :class:`LimitReached`.  A satisfiable cube also ends the map (its outcome is returned and
+    the rest are reported unsolved), as one cube model is a model of the formula.
+    """
+
+    def __init__(self, workers: int, budget: float) -> None:
+        self.workers, self.budget = workers, budget
+
+    def map(self, fn, tasks):
+        import multiprocessing
+
+        from coinsat.certificates.build.cubes import CubeOutcome
+
+        order = sorted(tasks, key=lambda t: (-sum(lit < 0 for lit in t.cube), t.index))
+        tick = os.sysconf("SC_CLK_TCK")
+        with multiprocessing.get_context("fork").Pool(self.workers) as pool:
+            pending = {t.index: pool.apply_async(fn, (t,)) for t in order}
+            pids = [w.pid for w in pool._pool]  # type: ignore[attr-defined]
+            while True:
+                done = {i: r.get() for i, r in pending.items() if r.ready()}
+                if len(done) == len(pending) or any(o.unsat is False for o in done.values()):
+                    break
+                if _cpu_of(pids, tick) >= self.budget:
+                    pool.terminate()
+                    raise LimitReached(f"the cubes used their {self.budget:.0f} CPU s")
+                time.sleep(0.5)
+            pool.terminate()
+        return [done.get(t.index) or CubeOutcome(t.index, None, 0.0, 0, 0) for t in tasks]
+
+
+def _cpu_of(pids: list[int], tick: int) -> float:
+    """CPU seconds (user + system) of live processes so far; a finished one counts 0 here."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def cube_call(m: Member, T: int, cap: float, depth: int) -> tuple[bool | None, float]:
-    """Cube-and-conquer at T on 2 workers, each of the K cubes capped at 2 · ``cap`` / K CPU s
-    (twice its even share: the cubes are not equal): (UNSAT?, CPU s of this process and the workers)."""
+    """Cube-and-conquer at T on 2 workers sharing ``cap`` CPU s (:class:`BudgetPool`):
+    (UNSAT?, CPU s of this process and the workers)."""
     inst = read_instance(m.path)
-    stats: dict = {}
     c0 = time.process_time()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryDirectory(dir=os.environ.get("TMPDIR")) as d:
         try:
-            cert = build_cubes(
-                inst, T, d, "c", depth=depth, workers=2, stats=stats, cube_cpu_cap=2 * cap / (1 << depth)
-            )
+            cert = build_cubes(inst, T, d, "c", depth=depth, workers=2, executor=BudgetPool(2, cap))  # type: ignore[arg-type]
             answer: bool | None = cert is not None
         except LimitReached:
             answer = None
-    own = time.process_time() - c0  # the split and the cover proof, in this process
-    return answer, own + sum(o.cpu_seconds for o in stats.get("outcomes", []))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    workers = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return answer, (time.process_time() - c0) + workers
 
 
-def search(m: Member, lo: int | None, cap: float, call) -> tuple[int | None, list[str]]:
-    """The largest T proven by ``call`` within ``cap`` CPU s: T* − 1 first, then halfway
+def said(T: int, answer: bool | None, cpu: float) -> str:
+    """One call of the log: 'T = 45: UNSAT (60 CPU s)'."""
+    return f"T = {T}: {'UNSAT' if answer else ('SAT?!' if answer is False else 'stopped')} ({cpu:.0f} CPU s)"
+
+
+def search(m: Member, lo: int | None, cap: float, call, how: str = "climb") -> tuple[int | None, list[str]]:
+    """The largest T proven by ``call`` within ``cap`` CPU s (the order: module docstring)."""
+    if how == "optimum" or lo is None:
+        return search_down(m, lo, cap, call)
+    proven: int | None = None
+    left, T, failed = cap, min(lo + 1, m.optimum - 1), m.optimum  # failed: the lowest T that failed
+    log: list[str] = []
+    while left > 5 and 0 < T < failed:
+        answer, cpu = call(m, T, left / 2)
+        left -= cpu
+        log.append(said(T, answer, cpu))
+        if answer is False:
+            break  # satisfiable below the optimum: the optimum is wrong
+        if answer:
+            proven, T = T, T + 1
+        elif proven is not None:
+            break
+        else:
+            failed, T = T, T - 1
+    return proven, log
+
+
+def search_down(m: Member, lo: int | None, cap: float, call) -> tuple[int | None, list[str]]:
+    """``--search optimum``: T* − 1 first, then halfway
     between the climb's ``lo`` and the last failure (module docstring)."""
     proven: int | None = None
     left, hi, base = cap, m.optimum - 1, lo if lo is not None else 0
@@ -154,7 +230,7 @@ def search(m: Member, lo: int | None, cap: float, call) -> tuple[int | None, lis
     while left > 5 and T > (proven if proven is not None else base - (1 if T == hi else 0)):
         answer, cpu = call(m, T, left / 2)
         left -= cpu
-        log.append(f"T = {T}: {'UNSAT' if answer else ('SAT?!' if answer is False else 'stopped')} ({cpu:.0f} CPU s)")
+        log.append(said(T, answer, cpu))
         if answer is False:
             break  # satisfiable below the optimum: the optimum is wrong
         if answer:
@@ -170,6 +246,7 @@ def main(argv=None) -> int:
     ap.add_argument("--members", default="v22swne,v32swne,v32nwse")
     ap.add_argument("--cap", type=float, default=240.0, help="CPU seconds per member and way")
     ap.add_argument("--depth", type=int, default=3, help="cubes: 2^depth of them")
+    ap.add_argument("--search", choices=("climb", "optimum"), default="climb", help="where the calls start")
     ap.add_argument("--out", default=str(ROOT / "benchmarks/sat_limits.md"))
     args = ap.parse_args(argv)
     command = "python3 scripts/sat_limits.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
@@ -179,8 +256,15 @@ def main(argv=None) -> int:
         f"CaDiCaL 1.9.5 (PySAT), pruned encoding (default options); cubes: split `{DEFAULT_SPLIT}`, "
         f"{1 << args.depth} cubes, 2 workers. Every way gets **{args.cap:g} CPU seconds per member** "
         "(the cubes' count both workers). 2 cores shared with other jobs (CPU seconds, not wall, are the budget).\n",
-        "The order of the calls of one-shot and cubes is in the script's docstring; a failed call "
-        "proves nothing. T* is the optimum (spanbfs, layers certificate), so T* − 1 is the most any way can prove.\n",
+        f"The calls of one-shot and cubes (`--search {args.search}`): "
+        + (
+            "the first at min(c + 1, T* − 1), c the climb's result; after a success T + 1, after a failure "
+            "T − 1 until something is proven; each call gets half the budget left (the script's docstring). "
+            if args.search == "climb"
+            else "T* − 1 first, then halving towards the climb's result (the script's docstring). "
+        )
+        + "A failed call proves nothing. T* is the optimum (spanbfs, layers certificate), so T* − 1 is the most "
+        f"any way can prove. Load at the start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}.\n",
         "| member | T* | incremental climb: largest UNSAT T | one-shot: largest UNSAT T | cubes, 2 workers: "
         "largest UNSAT T | calls (CPU s) |",
         "|---|---:|---:|---:|---:|---|",
@@ -190,9 +274,9 @@ def main(argv=None) -> int:
         m = MEMBERS[key]
         inc, inc_cpu, inc_log = climb(m, args.cap)
         print(m.key, "climb", inc, inc_cpu, inc_log, file=sys.stderr, flush=True)
-        one, one_log = search(m, inc, args.cap, one_call)
+        one, one_log = search(m, inc, args.cap, one_call, args.search)
         print(m.key, "one-shot", one, one_log, file=sys.stderr, flush=True)
-        cub, cub_log = search(m, inc, args.cap, lambda mm, T, c: cube_call(mm, T, c, args.depth))
+        cub, cub_log = search(m, inc, args.cap, lambda mm, T, c: cube_call(mm, T, c, args.depth), args.search)
         print(m.key, "cubes", cub, cub_log, file=sys.stderr, flush=True)
 
         def show(x: int | None, lo: int | None) -> str:
