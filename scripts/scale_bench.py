@@ -742,45 +742,79 @@ def extrapolate_section(lines: list[str], results: dict) -> None:
         probe_rows(lines, measured)
 
 
-#: members run for a limited time only (``--probe SPEC,...``, ``--probe-seconds``): their first layers
+#: members run for a limited time only (``--probe SPEC[@U],...``, ``--probe-seconds``; with
+#: ``--probe-depth D`` to D moves, so that every layer counted is complete): their first layers
 PROBES: list[str] = []
 PROBE_SECONDS = 900.0
-PREVIOUS = {"vdiag-4-3-nwse": "vdiag-3-3-nwse", "vdiag-4-3-swne": "vdiag-3-2-swne", "diagonal-8": "diagonal-7"}
+PROBE_DEPTH: int | None = None
+PREVIOUS = {"vdiag-4-3-nwse": "vdiag-3-3-nwse", "vdiag-4-3-swne": "vdiag-3-3-swne", "diagonal-8": "diagonal-7"}
+
+
+def probe_job(item: str) -> dict:
+    """The engine run of one probe ``SPEC`` or ``SPEC@U`` (U: its bound; else ``--upper-bound``'s)."""
+    spec, _, bound = item.partition("@")
+    opts: dict = {"workers": 1, "time_limit": PROBE_SECONDS}
+    if PROBE_DEPTH is not None:
+        opts["max_moves"] = PROBE_DEPTH
+    if bound:
+        opts["upper_bound"] = int(bound)
+    elif spec in GIVEN_U:
+        opts["upper_bound"] = GIVEN_U[spec]
+    return {"spec": spec, "engine": "rankbfs", "options": opts}
 
 
 def probe_rows(lines: list[str], measured: dict) -> None:
     """The first layers of a member too large to finish here, against its chain predecessor's layers
-    at the same depths (a measured growth per layer, where the extrapolation above only guesses)."""
+    at the same depths (a measured growth per layer, where the extrapolation above only guesses).
+    The predecessor's layers are those of its probe with the same U in this invocation when there
+    is one, else those of its run to the end above; the projection multiplies the predecessor's
+    whole search (to the end, same U: the run above or the proofs section's) by that growth."""
+    to = f"to {PROBE_DEPTH} moves, " if PROBE_DEPTH is not None else ""
     lines += [
         "### Probes: the first layers of the next members\n",
-        f"rankbfs (one worker; U where `--upper-bound` gives one) with a time limit of {PROBE_SECONDS:.0f} s; "
-        "the growth is the size of the deepest complete layer over the predecessor's layer at the same depth; "
-        "the rate is states expanded per CPU second (the engine's own count).\n",
+        f"rankbfs (one worker; U where given) {to}with a time limit of {PROBE_SECONDS:.0f} s, one after another; "
+        "the growth is the size of the deepest complete layer over the predecessor's layer at the same depth "
+        "(the predecessor's probe with the same U when it is in the table, else its run to the end above); "
+        "the rate is the states of the complete layers expanded, per CPU second of the whole run (a run "
+        "stopped by the time limit inside a layer counts that layer's CPU, not its states). Projected: the "
+        "predecessor's whole search with the same U (its run to the end: above, or in `scale_proofs.json`) "
+        "times that growth, and the CPU seconds those states take at the probe's rate; a guess, not a bound "
+        "(the growth of the deeper layers need not be the growth at the probe's depth).\n",
         "| instance | U | status | depth reached | states | expanded | CPU s | M expanded / CPU s | peak RSS MB "
-        "| predecessor | layer growth at that depth | predecessor's depth / largest layer |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| predecessor | layer growth at that depth | predecessor's whole search (states) | projected states "
+        "| projected CPU s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for spec in PROBES:
-        opts: dict = {"workers": 1, "time_limit": PROBE_SECONDS}
-        if spec in GIVEN_U:
-            opts["upper_bound"] = GIVEN_U[spec]
-        r = run({"spec": spec, "engine": "rankbfs", "options": opts})
+    proofs = json.loads(PROOFS.read_text()) if PROOFS.exists() else {}
+    probed: dict = {}
+    for item in PROBES:
+        job = probe_job(item)
+        spec, U = job["spec"], job["options"].get("upper_bound")
+        r = run(job)
+        probed[(spec, U)] = r
         layers = r.get("layers") or []
-        prev = measured.get(PREVIOUS.get(spec, "")) or {}
+        before = PREVIOUS.get(spec, "")
+        whole = measured.get(before) if U is None else (proofs.get(before) or {}).get("solve")
+        if whole is not None and whole.get("options", {}).get("upper_bound") != U:
+            whole = None
+        prev = probed.get((before, U)) or whole or {}
         pl = prev.get("layers") or []
         depth = len(layers) - 1
-        growth = f"x{layers[depth] / pl[depth]:.1f}" if 0 <= depth < len(pl) and pl[depth] else "—"
-        rate = (r.get("expanded") or 0) / max(r.get("cpu") or 1e-9, 1e-9) / 1e6
+        grow = layers[depth] / pl[depth] if 0 <= depth < len(pl) and pl[depth] else None
+        rate = (r.get("expanded") or 0) / max(r.get("cpu") or 1e-9, 1e-9)
+        total = (whole or {}).get("states")
+        guess = total * grow if total and grow else None
         lines.append(
-            f"| {spec} | {opts.get('upper_bound', '—')} | {r.get('status')} | {depth} | {r.get('states')} "
-            f"| {r.get('expanded')} | {r.get('cpu', 0):.0f} | {rate:.3f} | {r.get('rss_mb', 0):.0f} "
-            f"| {PREVIOUS.get(spec, '—')} | {growth} | {len(pl) - 1} / {max(pl) if pl else '—'} |"
+            f"| {spec} | {U if U is not None else '—'} | {r.get('status')} | {depth} | {r.get('states')} "
+            f"| {r.get('expanded')} | {r.get('cpu', 0):.0f} | {rate / 1e6:.3f} | {r.get('rss_mb', 0):.0f} "
+            f"| {before or '—'} | {f'x{grow:.2f}' if grow else '—'} | {total or '—'} "
+            f"| {f'{guess:.2e}' if guess else '—'} | {f'{guess / rate:.0f}' if guess and rate else '—'} |"
         )
     lines.append("")
 
 
 def main(argv=None) -> int:
-    global FULL, REUSE, PROBE_SECONDS, SPILL
+    global FULL, REUSE, PROBE_SECONDS, PROBE_DEPTH, SPILL
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "scale.md"))
     ap.add_argument("--sections", default=DEFAULT)
@@ -790,8 +824,9 @@ def main(argv=None) -> int:
     ap.add_argument("--adopt", help=argparse.SUPPRESS)
     ap.add_argument("--full", action="store_true", help=f"run V(3,3) to the end (default: to {V33_HORIZON} moves)")
     ap.add_argument("--reuse", action="store_true", help=f"take engine runs already kept in {RUNS.name}")
-    ap.add_argument("--probe", default="", help="extrapolate: members to run for --probe-seconds only")
+    ap.add_argument("--probe", default="", help="extrapolate: members (SPEC or SPEC@U) to run for --probe-seconds only")
     ap.add_argument("--probe-seconds", type=float, default=PROBE_SECONDS)
+    ap.add_argument("--probe-depth", type=int, help="extrapolate: run the probes to this many moves")
     ap.add_argument(
         "--upper-bound",
         default="",
@@ -806,7 +841,7 @@ def main(argv=None) -> int:
             ap.error(f"--upper-bound: {item!r} is not SPEC=U with U an integer >= 0")
         GIVEN_U[spec] = int(value)
     SPILL = None if args.spill_budget is None else int(args.spill_budget)
-    FULL, REUSE, PROBE_SECONDS = args.full, args.reuse, args.probe_seconds
+    FULL, REUSE, PROBE_SECONDS, PROBE_DEPTH = args.full, args.reuse, args.probe_seconds, args.probe_depth
     PROBES[:] = [x for x in args.probe.split(",") if x]
     if args.one:
         job = json.loads(args.one)
