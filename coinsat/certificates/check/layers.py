@@ -30,7 +30,8 @@ rules.py):
 **Ranked layers** (``encoding = "rank"``, written for ``rankbfs``): the words
 are the colexicographic ranks of the occupied cells' positions in ``cells``
 (sum of C(c_i, i) over the sorted positions c_1 < ... < c_k), so a window may
-have up to 256 cells; the checker decodes them with a decoder of its own and
+have up to 256 cells, with C(cells, coins) <= 2^64 (past that, ranks wrap and a
+rank names no single configuration: refused); the checker decodes them with a decoder of its own and
 runs a multi-word kernel (:mod:`.ranked`: shifted neighbour planes, one span
 closure per removed coin at most, successor ranks from prefix sums), built to
 cost about what the search cost.  On the square grid with d = 2 a removed coin
@@ -62,6 +63,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import math
 import time
 from pathlib import Path
 
@@ -278,6 +280,8 @@ def _check_ranked(
     b = instance.board
     index = {c: i for i, c in enumerate(cells)}
     k = len(instance.start)
+    if math.comb(len(cells), k) > 1 << 64:  # past 64 bits ranks wrap and name no single configuration
+        return False, f"ranks of {k} coins on {len(cells)} cells do not fit 64 bits (C(n, k) > 2^64)"
     dec = Decoder(len(cells), k)
     ker = Kernel(instance, cells)
     try:
