@@ -57,12 +57,14 @@ def edge_cap(cells: list, need: list[np.ndarray], k: int) -> int | None:
     """The most adjacent pairs of coins C - s (k - 1 coins) may have if span(C - s) is to contain
     one of the spans ``need`` (bitboards over ``cells``), on the square grid with d = 2.
 
-    Perimeter.  P(A) = 4|A| - 2E(A) (E: adjacent pairs of A).  A cell added to the span has
-    t >= 2 neighbours in the set, changing P by 4 - 2t <= 0, so P(span(A)) <= P(A).  A
-    connected set closed under the rule is a rectangle (a non-rectangular one has a cell
-    outside it with two neighbours inside), so span(A) is a union of rectangles, and one of
-    them holds each connected component K of a needed span: P(span(A)) >= 2 (w_K + h_K), the
-    perimeter of K's bounding box.  Hence span(A) contains S only if
+    Perimeter.  P(A) = 4|A| - 2E(A) (E: adjacent pairs of A), the lattice edges leaving A.  A
+    cell added to the span has t >= 2 neighbours in the set, changing P by 4 - 2t <= 0, so
+    P(span(A)) <= P(A).  Each connected component K of a needed span lies in one component R
+    of span(A); P adds up over components (no edge joins two), and a connected R has two
+    boundary edges in each of its rows and columns, so P(span(A)) >= P(R) >= 2 (w_R + h_R)
+    >= 2 (w_K + h_K), the perimeter of K's bounding box.  (On the whole grid R is a rectangle;
+    the span here is taken inside the certificate's window, any superset of span(start), where
+    R need not be one: the bound does not use it.)  Hence span(A) contains S only if
     E(A) <= (4|A| - max_K 2 (w_K + h_K)) / 2; the cap is the largest such value over ``need``.
     """
     best = None
