@@ -48,6 +48,49 @@ def test_the_compiled_expansion_past_64_cells(inst, prune):
     _same_successors(inst, prune, _states(inst, prune))
 
 
+@st.composite
+def wide_windows(draw):
+    """An instance on 65 to 180 cells (two words, the scalar path; three, the loops over words) and
+    random states of its coins: square (a diagonal's box), triangular, and graphs (a ring with chords;
+    d up to 4, where the two-word path gives way to the loops)."""
+    from coinsat.instance import make_instance
+
+    kind = draw(st.sampled_from(("square", "triangular", "graph")))
+    if kind == "square":
+        w = draw(st.integers(9, 11))
+        start = [(i, i) for i in range(w)]
+        inst = make_instance("square", start, start, adjacency=draw(st.sampled_from((1, 2))), margin=1)
+    elif kind == "triangular":
+        x = draw(st.integers(8, 11))
+        start = [(0, 0), (x, 0), (0, x), (1, 1)]
+        inside = [(a, b) for a in range(2, x) for b in range(x - a) if (a, b) not in start]
+        start += draw(st.lists(st.sampled_from(inside), max_size=4, unique=True))
+        inst = make_instance("triangular", start, start, adjacency=draw(st.integers(1, 2)), margin=1)
+    else:
+        n = draw(st.integers(65, 180))
+        cells = list(range(n))
+        chords = draw(st.lists(st.tuples(st.sampled_from(cells), st.sampled_from(cells)), min_size=n, max_size=2 * n))
+        edges = {(i, (i + 1) % n) for i in cells} | {(min(a, b), max(a, b)) for a, b in chords if a != b}
+        k = draw(st.integers(3, 8))
+        ends = draw(st.permutations(cells))
+        inst = make_instance(
+            "graph", ends[:k], ends[k : 2 * k], adjacency=draw(st.integers(1, 4)), edges=sorted(edges), cells=cells
+        )
+    cells = list(range(inst.board.size))
+    states = draw(st.lists(st.permutations(cells), min_size=1, max_size=40))
+    coins = np.sort(np.array([c[: inst.n_coins] for c in states], dtype=np.int64), axis=1)
+    return inst, coins
+
+
+@settings(max_examples=40, deadline=None)
+@given(wide_windows(), st.booleans())
+def test_the_compiled_expansion_of_random_states_past_64_cells(case, prune):
+    inst, coins = case
+    assert inst.board.size > 64
+    space = Space(inst, prune)
+    _same_successors(inst, prune, _unique(space.colex.rank(coins)))
+
+
 def test_v22_layers_are_the_same_with_either_kernel(monkeypatch):
     inst = vdiag(2, 2, "nwse")
     fast = solve_rankbfs(inst)
@@ -65,3 +108,14 @@ def test_galloping_membership_is_isin(run, values):
     seen = np.zeros(vals.shape, dtype=bool)
     fastkernel.member_sorted(run_a, vals, seen)
     assert np.array_equal(seen, np.isin(vals, run_a))
+
+
+def test_the_loader_compiles_each_kernel_once():
+    """spill.compiled loads every kernel (interrupts held back); a search then compiles nothing more,
+    so LLVM never loads outside the deferred block (see spill.compiled)."""
+    from coinsat.search.spill import compiled
+
+    assert compiled() is fastkernel
+    solve_rankbfs(vdiag(2, 2, "nwse"))  # frontiers and runs past the compiled thresholds
+    for kernel in (fastkernel.expand_chunk, fastkernel.member_sorted):
+        assert len(kernel.signatures) == 1, kernel.signatures

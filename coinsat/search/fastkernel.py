@@ -19,16 +19,20 @@ state C (unranked into its cells), each coin s:
 * the destinations p: cells outside C with >= d neighbours in C - s;
 * each successor's colex rank from rank(C) in O(1) (``rankbfs._Ranks``'s formula).
 
-Known gap: a Ctrl-C during the second or so in which numba and LLVM load (the
-first large frontier) is deferred (``limits.signals_deferred``, which holds back the
-time limit's SIGALRM too) and answered with 'unknown', but the process has been seen to end by the signal (exit
--2) after printing that answer, about once in ten tries -- with the earlier
-deferral by signal mask, which a second thread could defeat; not re-measured
-since the deferral swaps handlers.
+Loading.  numba is imported and these kernels loaded in one place,
+``spill.compiled`` (its docstring: interrupts held back meanwhile, LLVM's
+SIGINT handler undone after), and ``warm_up`` loads all of them at once with
+the argument types of every later call, so nothing compiles in the middle of
+a search.
 
 Bitboards are W <= 4 words; neighbour planes are the same shifts as
-``rankbfs._Kernel`` (cell difference k, masked).  The successor ranks come out
-unsorted, with repeats; the caller sorts them as before.  Without numba the
+``rankbfs._Kernel`` (cell difference k, masked).  One word (up to 64 cells)
+and two words (65 to 128: V(4,3) has 81) keep the board in scalars, two
+words as one 128-bit shift (``_shift2``), with the threshold counter in
+registers for d <= 3; three and four words, or d >= 4, go through loops over
+arrays of words (``benchmarks/rankbfs-wide.md`` measures both two-word paths
+and the numpy one on V(4,3)).  The successor ranks come out unsorted, with
+repeats; the caller sorts them as before.  Without numba the
 numpy path runs (``available()`` is False) and answers the same.
 """
 
@@ -150,12 +154,69 @@ def _span_keeps1(rest, sb, need, d, full, shifts, masks, ge):
 
 
 @_jit
+def _shift2(lo, hi, k):
+    """Two words as one 128-bit board: bit p of the result = bit p + k (0 < |k| < 128)."""
+    if k > 0:
+        if k >= 64:
+            return hi >> np.uint64(k - 64), np.uint64(0)
+        return (lo >> np.uint64(k)) | (hi << np.uint64(64 - k)), hi >> np.uint64(k)
+    k = -k
+    if k >= 64:
+        return np.uint64(0), lo << np.uint64(k - 64)
+    return lo << np.uint64(k), (hi << np.uint64(k)) | (lo >> np.uint64(64 - k))
+
+
+@_jit
+def _supported2(lo, hi, shifts, masks, d):
+    """_supported on two words (W = 2, 65 to 128 cells), the threshold counter in scalars (1 <= d <= 3)."""
+    a1 = np.uint64(0)
+    a2 = np.uint64(0)
+    a3 = np.uint64(0)
+    b1 = np.uint64(0)
+    b2 = np.uint64(0)
+    b3 = np.uint64(0)
+    for s in range(shifts.size):
+        plo, phi = _shift2(lo, hi, shifts[s])
+        plo &= masks[s, 0]
+        phi &= masks[s, 1]
+        a3 |= a2 & plo
+        a2 |= a1 & plo
+        a1 |= plo
+        b3 |= b2 & phi
+        b2 |= b1 & phi
+        b1 |= phi
+    if d == 1:
+        return a1, b1
+    if d == 2:
+        return a2, b2
+    return a3, b3
+
+
+@_jit
+def _span_keeps2(lo, hi, sw, sb, need, d, full, shifts, masks):
+    """W = 2: does the closure of (lo, hi) reach a goal span of ``need`` or the cell ``sb`` of word ``sw``?"""
+    while True:
+        if (lo if sw == 0 else hi) & sb:
+            return True
+        for g in range(need.shape[0]):
+            if need[g, 0] & ~lo == 0 and need[g, 1] & ~hi == 0:
+                return True
+        slo, shi = _supported2(lo, hi, shifts, masks, d)
+        glo = lo | (slo & full[0])
+        ghi = hi | (shi & full[1])
+        if glo == lo and ghi == hi:
+            return False
+        lo, hi = glo, ghi
+
+
+@_jit
 def expand_chunk(
     ranks, k, n, W, binom, shifts, masks, full, nbr, d, need, use_need, has_budget, rest_edges, cap
 ):  # pragma: no cover - compiled
     """Successor ranks (unsorted, with repeats) of the states ``ranks``; arguments as
     ``FastSpace`` prepares them (d = 0: no cell is ever supported)."""
     N = ranks.size
+    two = W == 2 and 1 <= d <= 3  # the scalar two-word path (else the loops over W words)
     out = np.empty(max(cap, 16), dtype=np.uint64)
     count = 0
     coins = np.empty(k, dtype=np.int64)
@@ -206,6 +267,8 @@ def expand_chunk(
                 keep = d > 0 and deg[j] >= d
                 if not keep and not (has_budget and edges2 // 2 - deg[j] > rest_edges) and W == 1:
                     keep = _span_keeps1(rest[0], sb, need, d, full[0], shifts, masks, ge)
+                elif not keep and not (has_budget and edges2 // 2 - deg[j] > rest_edges) and two:
+                    keep = _span_keeps2(rest[0], rest[1], sw, sb, need, d, full, shifts, masks)
                 elif not keep and not (has_budget and edges2 // 2 - deg[j] > rest_edges):
                     for w in range(W):
                         cur[w] = rest[w]
@@ -239,6 +302,8 @@ def expand_chunk(
                 continue
             if W == 1:
                 sup[0] = _supported1(rest[0], shifts, masks, d, ge)
+            elif two:
+                sup[0], sup[1] = _supported2(rest[0], rest[1], shifts, masks, d)
             else:
                 _supported(sup, rest, shifts, masks, d, W, ge, plane)
             # rank of C - c_j + p from rank(C) and the prefix sums (rankbfs._Ranks, 0-based here)
@@ -269,18 +334,25 @@ def expand_chunk(
     return out[:count]
 
 
-def _rearm_sigint() -> None:
-    """Install Python's SIGINT handler again at the C level.  Loading or compiling a kernel
-    starts LLVM, which puts its own handler for interrupt signals in place (it cleans up its
-    files and re-raises the signal): a Ctrl-C would then kill the search, or be lost, instead
-    of ending it with 'unknown' and its lower bound.  (Main thread only; elsewhere a no-op.)"""
-    import signal
-    import threading
+_warm = False
 
-    if threading.current_thread() is threading.main_thread():
-        handler = signal.getsignal(signal.SIGINT)
-        if handler is not None:
-            signal.signal(signal.SIGINT, handler)
+
+def warm_up() -> bool:
+    """Load (or compile) every kernel now, once, with arguments of the types ``FastSpace`` and
+    ``spill`` pass (so no later call compiles); False when the numpy path runs.  Callers go
+    through ``spill.compiled``, which holds interrupts back meanwhile (its docstring says why)."""
+    global _warm
+    if not available():
+        return False
+    if not _warm:
+        u = np.uint64
+        one, none = np.zeros(1, dtype=u), np.zeros((0, 1), dtype=u)  # no shifts, masks or goal spans
+        binom, shifts = np.ones((2, 3), dtype=u), np.zeros(0, dtype=np.int64)
+        args = (one[:0], 1, 1, 1, binom, shifts, none, one, one.reshape(1, 1), 0, none, False, False, 0, 0)
+        expand_chunk(*args)  # the types FastSpace.expand passes
+        member_sorted(one, one, np.zeros(1, dtype=np.bool_))
+        _warm = True
+    return True
 
 
 class FastSpace:
@@ -302,10 +374,6 @@ class FastSpace:
         self.need = np.ascontiguousarray(np.stack(need)) if need else np.zeros((0, K.W), dtype=np.uint64)
         self.has_budget = space.rest_edges is not None
         self.rest_edges = 0 if space.rest_edges is None else int(space.rest_edges)
-
-        self.expand(np.zeros(0, dtype=np.uint64))  # load (or compile) the kernels now ...
-        member_sorted(np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(1, dtype=np.bool_))
-        _rearm_sigint()  # ... then take Ctrl-C back from LLVM (see _rearm_sigint)
 
     def expand(self, ranks: np.ndarray) -> np.ndarray:
         return expand_chunk(

@@ -61,13 +61,13 @@ import numpy as np
 
 from ..errors import LimitReached, UsageError
 from ..instance import Instance
-from ..limits import Limits, enforced, signals_deferred
+from ..limits import Limits, enforced
 from ..result import Engine, Result
 from ..rules import predecessors
 from ..theory.reach import edge_budget
 from .rank import U64, Colex, fits, to_words
 from .spanbfs import LayerReport, _fixed_result, _grown, _Outcome, _unique
-from .spill import CODEC, Storage, Visited
+from .spill import CODEC, Storage, Visited, compiled
 from .windows import elapsed
 
 ONE = U64(1)
@@ -249,10 +249,8 @@ class Space:
     def fast(self):
         """The compiled expansion (None: numpy), built on first use."""
         if self._fast is False:
-            with signals_deferred():  # a Ctrl-C or the time limit while numba loads: taken after it
-                from . import fastkernel
-
-                self._fast = fastkernel.FastSpace(self) if fastkernel.available() else None
+            kernels = compiled()  # loaded with interrupts held back (spill.compiled)
+            self._fast = None if kernels is None else kernels.FastSpace(self)
         return self._fast
 
     def _expand_chunk(self, ranks: np.ndarray) -> np.ndarray:

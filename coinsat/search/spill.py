@@ -336,19 +336,27 @@ class Visited:
         return self._sizes[i] if i < len(self._sizes) else 0
 
 
-def _compiled() -> bool:
-    with signals_deferred():  # never cut an import of numba in half (limits.signals_deferred)
+def compiled():
+    """``search/fastkernel.py`` with every kernel loaded, or None when the numpy path runs.
+
+    The one loader of the compiled kernels (rankbfs's expansion and this module's membership
+    both come through it), run with SIGINT and the time limit's SIGALRM held back
+    (``limits.signals_deferred``): an import of numba cut in half breaks every later one, and
+    loading a kernel starts LLVM, which puts its own SIGINT handler in place (it cleans up and
+    re-raises the signal, so a Ctrl-C would end the process instead of the search).  Leaving
+    the deferred block installs Python's handlers again at the C level, which undoes LLVM's;
+    after it nothing compiles again (``fastkernel.warm_up``), so LLVM never gets another chance."""
+    with signals_deferred():
         from . import fastkernel
 
-    return fastkernel.available()
+        return fastkernel if fastkernel.warm_up() else None
 
 
 def _member_into(run: np.ndarray, values: np.ndarray, seen: np.ndarray) -> None:
     """seen |= which of the sorted ``values`` are in the sorted ``run`` (in place when compiled)."""
-    if max(run.size, values.size) >= COMPILED_MIN and _compiled():
-        from . import fastkernel
-
-        fastkernel.member_sorted(run, values, seen)
+    kernels = compiled() if max(run.size, values.size) >= COMPILED_MIN else None
+    if kernels is not None:
+        kernels.member_sorted(run, values, seen)
     elif run.size and values.size:
         seen |= _member(run, values)
 
@@ -358,11 +366,10 @@ def _member(run: np.ndarray, values: np.ndarray) -> np.ndarray:
     for in the larger (compiled galloping search with numba, else numpy's binary search)."""
     if run.size == 0 or values.size == 0:
         return np.zeros(values.shape, dtype=bool)
-    if max(run.size, values.size) >= COMPILED_MIN and _compiled():
-        from . import fastkernel
-
+    kernels = compiled() if max(run.size, values.size) >= COMPILED_MIN else None
+    if kernels is not None:
         seen = np.zeros(values.shape, dtype=bool)
-        fastkernel.member_sorted(run, values, seen)
+        kernels.member_sorted(run, values, seen)
         return seen
     if run.size < values.size:
         idx = np.searchsorted(values, run)
