@@ -62,6 +62,7 @@ def test_improve_never_returns_an_illegal_or_longer_solution(base, seed, steps):
         assert exact.lower_bound is not None and len(result.solution) >= exact.lower_bound
         if result.status is Status.OPTIMAL:
             assert len(result.solution) == exact.lower_bound
+        assert result.lower_bound is not None and result.lower_bound <= exact.lower_bound  # the climb's bounds
     assert result.lower_bound is not None and result.lower_bound <= len(result.solution)
 
 
@@ -175,7 +176,7 @@ def test_the_rankbfs_stretches_improve_what_the_cheap_rewrites_leave():
     cheap_only = ImproveOptions(lengths=(8,), radii=(2,), methods=(), final_time=0.0)
     left = improve(built, constructed.solution, time_limit=30, options=cheap_only)
     assert left.solution is not None and len(left.solution) > 13  # the cheap rewrites stop above the optimum
-    only_rankbfs = ImproveOptions(lengths=(8, 16), radii=(2,), methods=("rankbfs",), final_time=0.0)
+    only_rankbfs = ImproveOptions(lengths=(8, 16), radii=(2,), methods=("rankbfs",), final_time=0.0, probe_share=0)
     result = improve(built, constructed.solution, time_limit=60, options=only_rankbfs)
     assert result.solution is not None and verify(built, result.solution).ok
     assert len(result.solution) < len(left.solution)
@@ -200,11 +201,13 @@ def test_the_first_whole_try_comes_right_after_the_cheap_rewrites():
 
     built, constructed = construct(vdiag(1, 1, "swne"))
     assert constructed.solution is not None
-    result = improve(built, constructed.solution, time_limit=60, options=ImproveOptions(probe_share=0.1))
-    assert result.status is Status.OPTIMAL and result.length == 13
-    rules = [rule for _, rule, _ in result.stats["steps"]]
-    first = next(i for i, rule in enumerate(rules) if rule.startswith("stretch"))
-    assert "radius span" in rules[first] and rules[first].endswith("-> 13 (radius span)")  # no local pass ran first
+    for climb, last in ((True, "-> 13 (climb)"), (False, "-> 13 (radius span)")):
+        options = ImproveOptions(probe_share=0.1, climb=climb)
+        result = improve(built, constructed.solution, time_limit=60, options=options)
+        assert result.status is Status.OPTIMAL and result.length == 13
+        rules = [rule for _, rule, _ in result.stats["steps"]]
+        first = next(i for i, rule in enumerate(rules) if not rule.startswith(("repeats", "exchange")))
+        assert rules[first].endswith(last) and first == len(rules) - 1  # no local pass ran first
 
 
 def test_the_first_whole_try_takes_at_most_the_local_share():
@@ -214,3 +217,66 @@ def test_the_first_whole_try_takes_at_most_the_local_share():
 
     with pytest.raises(UsageError):
         ImproveOptions(probe_share=0.6, local_share=0.5)
+
+
+def test_the_climb_step_grows_the_states_about_the_growth_asked():
+    from coinsat.search.improve import ClimbPlan, ClimbStep
+
+    plan = ClimbPlan()
+    assert plan.next_horizon(20) == 20  # the first search asks for the lower bound itself
+    small = plan.after(ClimbStep(20, None, 21, 50, False), 4.0)
+    assert (small.horizon, small.delta) == (20, 2) and small.next_horizon(21) == 22  # too few states: doubles
+    # 10,000 -> 80,000 states over 3 units of U: x2 per unit, so x4 is two units
+    measured = ClimbPlan(20, 10_000, 4).after(ClimbStep(23, None, 24, 80_000, False), 4.0)
+    assert measured.delta == 2 and measured.next_horizon(24) == 25
+    slow = ClimbPlan(20, 10_000, 1).after(ClimbStep(21, None, 22, 10_001, False), 4.0)
+    assert slow.delta == 2  # nearly flat growth: at most doubled
+    steep = ClimbPlan(20, 10_000, 4).after(ClimbStep(21, None, 22, 1_000_000, False), 4.0)
+    assert steep.delta == 1
+    assert ClimbPlan(30, 10, 8).next_horizon(50) == 50  # never below the proven bound
+
+
+def test_the_climb_proves_the_optimum_from_below():
+    from coinsat.constructive import construct
+
+    built, constructed = construct(vdiag(2, 2, "swne"))
+    assert constructed.solution is not None and len(constructed.solution) > 36
+    climb_only = ImproveOptions(lengths=(2,), radii=(None,), methods=("rankbfs",), passes=0, probe_share=0.0)
+    result = improve(built, constructed.solution, time_limit=120, options=climb_only)
+    # README: V(2,2) -> SW-NE needs 36 moves; the climb's last search met the goal at depth 36
+    assert result.status is Status.OPTIMAL and result.length == 36 and result.lower_bound == 36
+    assert result.solution is not None and verify(built, result.solution).ok
+    steps = result.stats["steps"]
+    assert steps[-1][1].endswith("-> 36 (climb)") and static_bound(built) < 36
+    horizon = int(steps[-1][1].split("U = ")[1].split(" ")[0])
+    before = steps[-2][0] if len(steps) > 1 else len(constructed.solution)  # what the cheap rewrites left
+    assert 36 <= horizon < before - 1  # from below, not U = best - 1
+
+
+def test_without_the_climb_the_whole_search_starts_at_the_best_length():
+    from coinsat.constructive import construct
+
+    built, constructed = construct(vdiag(1, 1, "swne"))
+    assert constructed.solution is not None
+    whole_only = ImproveOptions(lengths=(2,), radii=(None,), methods=("rankbfs",), passes=0, probe_share=0.0)
+    result = improve(built, constructed.solution, time_limit=60, options=replace(whole_only, climb=False))
+    assert result.status is Status.OPTIMAL and result.length == 13
+    assert not any(rule.endswith("(climb)") for _, rule, _ in result.stats["steps"])
+
+
+def test_a_careful_climb_starts_no_step_it_expects_to_be_cut():
+    from coinsat.constructive import construct
+    from coinsat.limits import Limits
+    from coinsat.search.improve import ClimbPlan, climb
+
+    built, constructed = construct(vdiag(1, 1, "swne"))
+    assert constructed.solution is not None
+    labels = built.start.labels
+    puzzle = Puzzle(built, labels, state_of(built.start, labels), frozenset({state_of(built.goal, labels)}))
+    moves, seen = list(constructed.solution.moves), []
+    slow = ClimbPlan(horizon=10, states=5000, delta=1, seconds=30.0)  # the next step should take ~120 s
+    args = (puzzle, moves, lambda: 11, slow, ImproveOptions(), Limits(60.0))
+    kept, plan = climb(*args, lambda m, r: seen.append(r), lambda b: seen.append(b), careful=True)
+    assert kept == moves and plan == slow and seen == []
+    kept, plan = climb(*args, lambda m, r: seen.append(r), lambda b: seen.append(b))  # not careful: it climbs
+    assert len(kept) == 13 and seen[-1].endswith("-> 13 (climb)")

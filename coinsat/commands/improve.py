@@ -4,10 +4,10 @@ The input solution is replayed first (an illegal one is refused, exit 2, naming 
 The answer is ``feasible`` with the best lower bound known — the static bound of
 ``theory.reach`` on an exact window, or what the exact engine proved on the whole solution's
 window span(start) (``search/improve.py``) — or ``optimal`` only when that bound meets the length.
-Anytime: ``--progress`` prints every improvement to stderr as it is accepted, and
-``--checkpoint PATH`` rewrites PATH (atomically) with every improvement, each one replayed by
-``certify_solution`` first, so a run that is stopped keeps its best solution there.  ``-o`` is
-written once, at the end, like every command's (not after Ctrl-C).
+Anytime: ``--progress`` prints every improvement (and every larger lower bound) to stderr as it
+comes, and ``--checkpoint PATH`` rewrites PATH (atomically) with every improvement, each one
+replayed by ``certify_solution`` first, so a run that is stopped keeps its best solution there.
+``-o`` is written once, at the end, like every command's (not after Ctrl-C).
 """
 
 from __future__ import annotations
@@ -78,6 +78,10 @@ def run(args) -> int:
             obj = result_to_json(instance, _feasible(better, bound))
             write_atomic(args.checkpoint, json.dumps(obj, indent=1) + "\n")
 
+    def on_bound(proven: int, seconds: float) -> None:
+        if args.progress:
+            print(f"improve: every solution needs >= {proven} moves ({seconds:.1f} s)", file=sys.stderr)
+
     result = improve(
         instance,
         solution,
@@ -86,6 +90,7 @@ def run(args) -> int:
         lower_bound=bound,
         options=options,
         on_step=on_step,
+        on_bound=on_bound,
     )
     notes = [f"  improved from {len(solution)} moves in {len(result.stats['steps'])} steps"]
     return emit(args, instance, result, result_to_json(instance, result), notes) or exit_code(result)

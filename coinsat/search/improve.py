@@ -28,7 +28,18 @@ The rewrites, cheapest first:
 * **the whole solution** — last, the stretch C_0 -> C_m on span(start), with all the time
   that is left and U = m - 1.  On the square grid with d >= 2 that window is exact and the
   local puzzle *is* the puzzle: a shorter solution found there is optimal, and a search that
-  exhausts or stops proves a lower bound for every solution.
+  exhausts or stops proves a lower bound for every solution;
+* **the climb** (that last search on an exact window, done from below): a search with a
+  bound U costs about as many states as there are configurations C with depth + h(C) <= U,
+  a number that grows geometrically with U, so one search with U = m - 1 far above the
+  optimum costs nearly the unpruned search, while searches with U = L, L + 1, L + 2, L + 4,
+  ... from the proven lower bound L cost a few times the last one.  Each search with
+  U = m' - 1 or less either exhausts (no solution with <= U moves: the lower bound becomes
+  U + 1) or meets the goal at depth L' <= U, which is then the optimum (the engine's
+  soundness argument, search/rankbfs.py).  The step in U after a search is chosen so the
+  states should grow about ``climb_growth``-fold (measured on the last two searches), and
+  U never reaches the best length known.  A first part runs right after the cheap rewrites
+  (``probe_share`` of the time), the rest after the local passes.
 
 What the answer proves: a verified solution, status ``feasible``, with the lower bound the
 caller knows (``lower_bound``) or the cheap fill-count bound; ``optimal`` only when the two
@@ -38,6 +49,7 @@ a bound.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -70,13 +82,20 @@ class ImproveOptions:
     methods: tuple[str, ...] = ("rankbfs", "spanbfs", "sat")
     #: seconds for the last stretch, the whole solution on span(start) (default: all that is left)
     final_time: float = float("inf")
-    #: the share of the time limit the local passes may use; the rest is the last stretch's
-    local_share: float = 0.5
+    #: the share of the time limit the local passes may use when the whole solution's window can be
+    #: searched (else they get it all); the rest is the last stretch's.  On an exact window the climb
+    #: pays more than the local passes (benchmarks/improve.md: V(3,3)->SW-NE), so they get a fifth.
+    local_share: float = 0.2
     #: the share of the time limit for a first try of the whole solution on span(start), right after
     #: the cheap rewrites (taken from the local passes' share; 0: none).  On small exact windows
     #: the exact engine finishes in less time than the local passes would spend.
     probe_share: float = 0.1
     passes: int = 1000
+    #: the whole-solution searches climb from the lower bound (module docstring) on an exact
+    #: window; False: one search with U = best - 1, as the local passes leave it
+    climb: bool = True
+    #: how many times more states the next climb step should search than the last one
+    climb_growth: float = 4.0
 
     def __post_init__(self) -> None:
         if not self.lengths or min(self.lengths) < 2:
@@ -89,6 +108,8 @@ class ImproveOptions:
             raise UsageError("improve: the local passes' share of the time must be in (0, 1]")
         if not 0 <= self.probe_share <= self.local_share:
             raise UsageError("improve: the first whole try's share of the time must be in [0, local_share]")
+        if not self.climb_growth > 1:
+            raise UsageError("improve: the climb's growth per step must be > 1")
 
 
 @dataclass(frozen=True)
@@ -455,6 +476,122 @@ def stretch_pass(
     return moves
 
 
+# --- rewrite 4: the climb, whole-window searches with U rising from the lower bound --------------
+
+
+#: below this many states a climb step's count says little about the growth: the step doubles
+CLIMB_MIN_STATES = 1000
+
+
+@dataclass(frozen=True)
+class ClimbStep:
+    """One whole-window search with bound ``horizon``: a solution (then optimal), the lower bound it
+    proved, the states it kept, and whether a limit stopped it."""
+
+    horizon: int
+    moves: list[Move] | None
+    lower_bound: int | None
+    states: int | None
+    stopped: bool
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class ClimbPlan:
+    """Where the climb stands: the last bound searched to the end, its states and wall seconds,
+    the next step."""
+
+    horizon: int | None = None
+    states: int | None = None
+    delta: int = 1
+    seconds: float = 0.0
+
+    def next_horizon(self, bound: int) -> int:
+        """The next U: the last one plus the step, never below the proven lower bound."""
+        return bound if self.horizon is None else max(bound, self.horizon + self.delta)
+
+    def after(self, step: ClimbStep, growth: float) -> ClimbPlan:
+        """The plan after an exhausted step: the step in U that should multiply the states by
+        about ``growth``, from the growth per unit of U between the last two steps (doubled while
+        the counts are too small to tell; at most doubled at a time)."""
+        delta = 2 * self.delta
+        if self.horizon is not None and self.states and step.states and step.horizon > self.horizon:
+            if min(self.states, step.states) >= CLIMB_MIN_STATES and step.states > self.states:
+                per_unit = math.log(step.states / self.states) / (step.horizon - self.horizon)
+                delta = max(1, min(delta, math.floor(math.log(growth) / per_unit + 1e-9)))
+        return ClimbPlan(step.horizon, step.states, delta, step.seconds)
+
+
+def climb_step(puzzle: _Puzzle, horizon: int, options: ImproveOptions, limits: Limits) -> ClimbStep:
+    """Search the whole puzzle on span(start) for a solution of at most ``horizon`` moves, with that
+    bound as rankbfs's U (spanbfs: as its horizon).  Only on an exact window with one goal placement
+    (``_whole_is_exact``): then the engine's lower bound holds for every solution."""
+    if not _whole_is_exact(puzzle):
+        raise InternalError("improve: the climb needs an exact window and one goal placement")
+    t0 = time.perf_counter()
+    cells = _local_cells(puzzle, puzzle.start, (), None)
+    local = _local_puzzle(puzzle, cells, puzzle.start, next(iter(puzzle.goals)))
+    for name in options.methods:
+        if name not in EXACT_METHODS or inapplicable(name, local) is not None:
+            continue
+        left = limits.remaining()
+        if left is not None and left <= 0.05:
+            break
+        extra = {"upper_bound": horizon, "workers": 1} if name == "rankbfs" else {}
+        try:
+            result = get_method(name)(
+                local, max_moves=horizon, time_limit=left, memory_limit=limits.memory_limit, **extra
+            )
+        except LimitReached:
+            return ClimbStep(horizon, None, None, None, True)
+        if result.stats.get("stopped") == "interrupted":
+            raise KeyboardInterrupt
+        states = result.stats.get("states")
+        seconds = time.perf_counter() - t0
+        if result.solution is None:
+            stopped = result.status is Status.UNKNOWN
+            return ClimbStep(horizon, None, result.lower_bound, states, stopped, seconds)
+        coords = local.board.coords
+        found = [Move(int(coords[s]), int(coords[p])) for s, p in result.solution.moves]  # type: ignore[call-overload]
+        if not _replays(puzzle, puzzle.start, found, next(iter(puzzle.goals))):
+            raise InternalError(f"improve: engine {name!r} gave a whole solution that rules.py rejects")
+        return ClimbStep(horizon, found, result.lower_bound, states, False, seconds)
+    return ClimbStep(horizon, None, None, None, True)
+
+
+def climb(
+    puzzle: _Puzzle,
+    moves: list[Move],
+    bound: Callable[[], int],
+    plan: ClimbPlan,
+    options: ImproveOptions,
+    limits: Limits,
+    on_change: Callable[[list[Move], str], None],
+    on_bound: Callable[[int], None],
+    careful: bool = False,
+) -> tuple[list[Move], ClimbPlan]:
+    """Climb (module docstring) until the gap closes or ``limits`` stop a step; the moves (shorter
+    when a step met the goal) and the plan to resume from.  ``careful``: start no step that should
+    take longer than the time left (``climb_growth`` times the last step's), so that no search is
+    cut short and redone later."""
+    while len(moves) > bound() and limits.exceeded() is None:
+        left = limits.remaining()
+        if careful and left is not None and plan.seconds * options.climb_growth > left:
+            break
+        horizon = min(len(moves) - 1, plan.next_horizon(bound()))
+        step = climb_step(puzzle, horizon, options, limits)
+        if step.lower_bound is not None:
+            on_bound(step.lower_bound)
+        if step.moves is not None:
+            moves = step.moves
+            on_change(moves, f"whole window, U = {horizon} -> {len(moves)} (climb)")
+            break
+        if step.stopped:
+            break
+        plan = plan.after(step, options.climb_growth)
+    return moves, plan
+
+
 def static_bound(instance: Instance) -> int:
     """The best cheap lower bound for every solution: the fill count, the lattice distance bound, and
     the span-layer placement bound when the window is exact (then it holds for all solutions)."""
@@ -476,10 +613,12 @@ def improve(
     lower_bound: int = 0,
     options: ImproveOptions | None = None,
     on_step: Callable[[Solution, Step], None] | None = None,
+    on_bound: Callable[[int, float], None] | None = None,
 ) -> Result:
     """Shorten ``solution`` (a solution of ``instance``) within the limits (module docstring).
 
-    ``on_step`` receives every shorter solution, already replayed by ``certify_solution``."""
+    ``on_step`` receives every shorter solution, already replayed by ``certify_solution``;
+    ``on_bound`` every larger lower bound proven for all solutions (and the seconds since the start)."""
     options = options or ImproveOptions()
     t0 = time.perf_counter()
     limits = Limits(time_limit, memory_limit)
@@ -513,6 +652,8 @@ def improve(
 
     def raise_bound(proven: int) -> None:
         nonlocal bound
+        if proven > bound and on_bound is not None:
+            on_bound(proven, time.perf_counter() - t0)
         bound = max(bound, proven)
 
     searchable = _whole_is_searchable(puzzle, options)
@@ -543,16 +684,31 @@ def improve(
     )
 
 
+def _within(limits: Limits, seconds: float) -> Limits:
+    """Limits that end ``seconds`` from now or when ``limits`` end, whichever comes first."""
+    left = limits.remaining()
+    if seconds == float("inf"):
+        return Limits(left, limits.memory_limit)
+    return Limits(seconds if left is None else min(seconds, left), limits.memory_limit)
+
+
 def _search(puzzle, moves, bound, options, budgets, accept, cheap, on_bound, probe: float = 0.0) -> None:
     """The passes: cheap rewrites, a first try of the whole solution on span(start) for ``probe``
     seconds (when > 0), then stretches of growing length on growing local boards, within the local
-    passes' budget; last, the whole solution as one stretch on span(start) with all the time that
-    is left (on an exact window that is the puzzle itself, and the engine's answer proves a lower
-    bound).  ``budgets`` = (the local passes' limits, the whole run's)."""
+    passes' budget; last, the whole solution on span(start) with all the time that is left (on an
+    exact window that is the puzzle itself, and the engine's answer proves a lower bound).  On an
+    exact window both whole-solution phases are one climb (module docstring), resumed where the
+    first part stopped.  ``budgets`` = (the local passes' limits, the whole run's)."""
     local, overall = budgets
+    climbing = options.climb and _whole_is_exact(puzzle) and _whole_is_searchable(puzzle, options)
+    plan = ClimbPlan()
     moves = cheap(moves)
     if probe > 0 and len(moves) > bound() and local.exceeded() is None:
-        moves = stretch_pass(puzzle, moves, len(moves), None, options, local, accept, on_bound, seconds=probe)
+        if climbing:
+            first = _within(local, probe)
+            moves, plan = climb(puzzle, moves, bound, plan, options, first, accept, on_bound, careful=True)
+        else:
+            moves = stretch_pass(puzzle, moves, len(moves), None, options, local, accept, on_bound, seconds=probe)
     for radius in options.radii:
         for _ in range(options.passes):
             if len(moves) <= bound() or local.exceeded() is not None:
@@ -565,6 +721,10 @@ def _search(puzzle, moves, bound, options, budgets, accept, cheap, on_bound, pro
                 moves = cheap(moves)
             if len(moves) == before:
                 break
+    if climbing:
+        if options.final_time > 0 and overall.exceeded() is None:
+            climb(puzzle, moves, bound, plan, options, _within(overall, options.final_time), accept, on_bound)
+        return
     while len(moves) > bound() and overall.exceeded() is None and options.final_time > 0:
         before = len(moves)
         moves = stretch_pass(
@@ -574,4 +734,17 @@ def _search(puzzle, moves, bound, options, budgets, accept, cheap, on_bound, pro
             return
 
 
-__all__ = ["ImproveOptions", "LocalAnswer", "Step", "exchange", "improve", "shortcut", "solve_stretch", "static_bound"]
+__all__ = [
+    "ClimbPlan",
+    "ClimbStep",
+    "ImproveOptions",
+    "LocalAnswer",
+    "Step",
+    "climb",
+    "climb_step",
+    "exchange",
+    "improve",
+    "shortcut",
+    "solve_stretch",
+    "static_bound",
+]
