@@ -100,14 +100,14 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     only = set(args.members.split(",")) if args.members else None
     t_start = time.perf_counter() - args.seconds
-    rows = []
-    earlier: dict[str, dict] = {}  # a later log's row of the same instance replaces an earlier one
+    rows: dict[str, dict] = {}  # a later log's row of an instance replaces an earlier one, this run's all
     for log in args.rows_from.split(",") if args.rows_from else ():
         for line in Path(log).read_text().splitlines():
             if line.startswith("{"):
                 row = json.loads(line)
-                earlier[row["name"]] = row
-    rows += list(earlier.values())
+                rows[row["name"]] = dict(row, run=row.get("run") or Path(log).name)
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
+    this_run = f"this run (HEAD {head.stdout.strip()}, started {time.strftime('%H:%M UTC', time.gmtime())})"
     with tempfile.TemporaryDirectory(prefix="coinsat-improve-") as tmp:
         for inst in instances():
             if only is not None and inst.name not in only:
@@ -117,7 +117,14 @@ def main(argv=None) -> int:
             built = Path(tmp) / f"{inst.name}.construct.json"
             code, obj, c_secs, _ = cli("construct", str(path), "--json", "-o", str(built), timeout=600)
             if code != 0 or obj is None:
-                rows.append({"name": inst.name, "n": inst.n_coins, "construct": None, "note": f"construct exit {code}"})
+                note = f"construct exit {code}"
+                rows[inst.name] = {
+                    "name": inst.name,
+                    "n": inst.n_coins,
+                    "construct": None,
+                    "note": note,
+                    "run": this_run,
+                }
                 continue
             out = Path(tmp) / f"{inst.name}.improved.json"
             code, imp, i_secs, i_cpu = cli(
@@ -153,11 +160,14 @@ def main(argv=None) -> int:
                 "verified": verified,
                 "optimum": opt,
                 "source": source,
+                "run": this_run,
             }
-            rows.append(row)
+            rows[inst.name] = row
             print(json.dumps(row), flush=True)
     elapsed = time.perf_counter() - t_start
-    write_atomic(args.out, table(rows, args, elapsed))
+    order = [inst.name for inst in instances()]
+    ordered = sorted(rows.values(), key=lambda r: order.index(r["name"]) if r["name"] in order else len(order))
+    write_atomic(args.out, table(ordered, args, elapsed))
     return 0
 
 
@@ -179,14 +189,15 @@ def table(rows: list[dict], args, elapsed: float) -> str:
         "solution replayed by rules.py, the improved one again by `coinsat verify`: column ✓).",
         "`optimum` is a proven optimum (verified solution + proof of optimum − 1) from the source named;",
         "`ratio` = improved / optimum.  `lower bound` is what `improve` itself proves.",
+        "`run` names the run that made the row: a log of printed rows (benchmarks/improve_runs/) or this run.",
         "",
         "| instance | n | construct | improved | status | lower bound | ✓ | improve s | CPU s | optimum | ratio "
-        "| within 10 % |",
-        "|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---|",
+        "| within 10 % | run |",
+        "|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---|---|",
     ]
     for r in rows:
         if r.get("construct") is None:
-            lines.append(f"| {r['name']} | {r['n']} | — | — | {r.get('note', '')} | | | | | | | |")
+            lines.append(f"| {r['name']} | {r['n']} | — | — | {r.get('note', '')} | | | | | | | | {r.get('run', '')} |")
             continue
         opt, imp = r["optimum"], r["improved"]
         ratio = f"{imp / opt:.2f}" if opt and imp else "—"
@@ -194,7 +205,7 @@ def table(rows: list[dict], args, elapsed: float) -> str:
         lines.append(
             f"| {r['name']} | {r['n']} | {r['construct']} | {imp} | {r['status']} | {r['lower_bound']} "
             f"| {'✓' if r['verified'] else '✗'} | {r['improve_seconds']} | {r.get('improve_cpu', '—')} "
-            f"| {opt if opt else '—'} | {ratio} | {within} |"
+            f"| {opt if opt else '—'} | {ratio} | {within} | {r.get('run', '')} |"
         )
     lines.append("")
     lines.append(

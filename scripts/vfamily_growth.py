@@ -161,9 +161,22 @@ def lower_bound(r: dict) -> str:
     return f"{static} (static)" if static is not None else "—"
 
 
+def without_note(argv: list[str]) -> list[str]:
+    """The arguments without ``--note`` and its sentence (the header prints the note once, below)."""
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--note":
+            skip = True
+        elif not arg.startswith("--note="):
+            out.append(arg)
+    return out
+
+
 def table(results: dict, args, elapsed: float, cpu: float) -> str:
     rows = sorted(results.values(), key=lambda r: (r["target"], r["n"], r["a"]))
-    argv = " ".join(sys.argv[1:])
+    argv = " ".join(without_note(sys.argv[1:]))
     in_order = sorted(rows, key=lambda r: (r["n"], r["target"]))
     heads = list(dict.fromkeys(r.get("commit", "unrecorded").split(" + ")[0] for r in in_order))
     edited = sorted(

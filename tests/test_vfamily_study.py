@@ -108,3 +108,28 @@ def test_a_lower_bound_is_labelled_by_where_it_comes_from():
     assert study.best_lower_bound(dict(row, lower_bound=40), {}) == (40, "static")
     exact = {"vdiag-4-4-nwse": {"runs": {"sat": {"status": "unknown", "length": None, "lower_bound": 65}}}}
     assert study.best_lower_bound(row, exact) == (65, "the exact engines' bound")  # never called an optimum
+
+
+def test_the_verdict_fits_each_target_apart():
+    study = _load()
+    growth = {}
+    for n in (14, 16, 18, 20):
+        a = (n - 4) // 2
+        for target, power in (("nwse", 3), ("swne", 4)):
+            growth[f"vdiag-{a}-{a}-{target}"] = {
+                "a": a,
+                "b": a,
+                "target": target,
+                "n": n,
+                "construct": 2 * n**power,
+                "improved": n**power,
+                "static_bound": n,
+            }
+    lines: list[str] = []
+    study.verdict([(4, 18), (5, 30)], growth, {"nwse": [(6, 5)], "swne": []}, {}, lines)
+    text = "\n".join(lines)
+    nwse = text.split("* Upper side (NW-SE)")[1].split("\n")[0]
+    swne = text.split("* Upper side (SW-NE)")[1].split("\n")[0]
+    assert "n^3.00 ± 0.00" in nwse and "This meets" in nwse
+    assert "n^4.00 ± 0.00" in swne and "This misses" in swne
+    assert "Lower side (NW-SE)" in text and "Lower side (SW-NE)" in text
