@@ -395,3 +395,56 @@ def test_edge_cap_never_changes_the_successors(seed):
             edges = sum(degree) // 2
             skipped += sum(int(((degree[j] < 2) & (edges - degree[j] > cap)).sum()) for j in range(k))
     assert skipped > 50  # the cap did skip closures: the comparison is not vacuous
+
+
+@pytest.mark.parametrize("size, d, coins", [(9, 2, (9, 18)), (6, 2, (6, 12)), (6, 3, (20, 28))])
+def test_kept_successors_are_those_of_rules_that_span_a_goal(size, d, coins):
+    """The whole keep logic of Kernel.successors (held coins, one closure per removed coin that
+    stops at s, the edge cap) against rules.successors and a span computed here bit by bit, on
+    windows of up to 81 cells (two words): every successor whose span contains a needed span,
+    and no other."""
+    from coinsat.rules import successors
+
+    rnd = random.Random(size * 10 + d)
+    board = [(x, y) for x in range(size) for y in range(size) if (x + y) % 2 == 0]  # spans (almost) the square
+    inst = make_instance("square", board, board, adjacency=d)
+    b = inst.board
+    cells = list(b.coords)
+    ker = Kernel(inst, cells)
+    nbr = b.neighbour_masks
+
+    def span(mask: int) -> int:
+        while True:
+            grown = mask
+            for c in range(b.size):
+                if not mask >> c & 1 and (nbr[c] & mask).bit_count() >= d:
+                    grown |= 1 << c
+            if grown == mask:
+                return mask
+            mask = grown
+
+    kept = dropped = 0
+    for _ in range(4):
+        k = rnd.randint(*coins)
+        goals = [sum(1 << c for c in rnd.sample(range(b.size), rnd.randint(2, k))) for _ in range(2)]
+        needs = [span(g) for g in goals]
+        need = [ker.split(n) for n in needs]
+        pos = np.array([sorted(rnd.sample(range(b.size), k)) for _ in range(12)], dtype=np.int64)
+        words = ker.words(pos)
+        whole = ker.reaches(words, need)[0]
+        got = {
+            (r, int(sum(1 << int(c) for c in pos[r]) ^ (1 << int(pos[r, j])) | (1 << q)))
+            for j, rows, p, _ in ker.successors(pos, words, need, whole, edge_cap(cells, need, k) if d == 2 else None)
+            for r, q in zip(rows.tolist(), p.tolist())
+        }
+        want = set()
+        for r in range(len(pos)):
+            mask = sum(1 << int(c) for c in pos[r])
+            for _, (y,) in successors(b, d, (mask,)):
+                if any(span(y) & n == n for n in needs):
+                    want.add((r, y))
+                else:
+                    dropped += 1
+        assert got == want
+        kept += len(want)
+    assert kept > 20 and dropped > 20  # both answers occur: the comparison is not vacuous
