@@ -2,7 +2,7 @@
 """`coinsat improve` on `construct`'s output, against the optima the exact engines prove.
 
     python3 scripts/improve_table.py [--time-limit 300] [--opt-time 600] [--members NAME,...]
-                                     [--out benchmarks/improve.md]
+                                     [--rows-from LOG,...] [--log-dir DIR] [--out benchmarks/improve.md]
 
 Instances: the V-to-diagonal members up to V(3,3) (both targets) and the diagonal flips
 k = 3..7 (`coinsat.families`).  For each: `construct` (an upper bound), then `improve` on
@@ -49,11 +49,17 @@ def children_cpu() -> float:
     return use.ru_utime + use.ru_stime
 
 
-def cli(*args: str, timeout: float) -> tuple[int, dict | None, float, float]:
-    """(exit code, the printed JSON object, wall seconds, CPU seconds) of one `coinsat` subprocess."""
+def cli(*args: str, timeout: float, log: Path | None = None) -> tuple[int, dict | None, float, float]:
+    """(exit code, the printed JSON object, wall seconds, CPU seconds) of one `coinsat` subprocess;
+    its stderr goes to ``log`` as it comes when one is given."""
     t0, c0 = time.perf_counter(), children_cpu()
+    command = [sys.executable, "-m", "coinsat", *args]
     try:
-        p = subprocess.run([sys.executable, "-m", "coinsat", *args], capture_output=True, text=True, timeout=timeout)
+        if log is None:
+            p = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        else:
+            with log.open("w") as err:
+                p = subprocess.run(command, stdout=subprocess.PIPE, stderr=err, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return -1, None, time.perf_counter() - t0, children_cpu() - c0
     try:
@@ -95,6 +101,7 @@ def main(argv=None) -> int:
         metavar="LOGS",
         help="comma-separated logs of earlier runs (their printed rows) to merge into the table",
     )
+    ap.add_argument("--log-dir", default=None, help="keep improve's --progress lines in DIR/NAME.improve.log")
     ap.add_argument("--note", default="", help="a sentence for the header (e.g. how earlier rows were made)")
     ap.add_argument("--seconds", type=float, default=0.0, help="wall seconds of those earlier runs (for the header)")
     args = ap.parse_args(argv)
@@ -136,7 +143,9 @@ def main(argv=None) -> int:
                 str(out),
                 "--time-limit",
                 str(args.time_limit),
+                *(["--progress"] if args.log_dir else []),
                 timeout=args.time_limit * 1.5 + 60,
+                log=Path(args.log_dir) / f"{inst.name}.improve.log" if args.log_dir else None,
             )
             verified = (
                 subprocess.run(
@@ -179,6 +188,8 @@ def table(rows: list[dict], args, elapsed: float) -> str:
         cmd += f" --members {args.members}"
     if args.rows_from:
         cmd += f" --rows-from {args.rows_from}"
+    if args.log_dir:
+        cmd += f" --log-dir {args.log_dir}"
     lines = [
         "# `coinsat improve` on the constructive algorithm's output",
         "",
