@@ -698,7 +698,8 @@ def _search(puzzle, moves, bound, options, budgets, accept, cheap, on_bound, pro
     passes' budget; last, the whole solution on span(start) with all the time that is left (on an
     exact window that is the puzzle itself, and the engine's answer proves a lower bound).  On an
     exact window both whole-solution phases are one climb (module docstring), resumed where the
-    first part stopped.  ``budgets`` = (the local passes' limits, the whole run's)."""
+    first part stopped; when its next step should take longer than the whole run has left, the
+    local passes get all of it.  ``budgets`` = (the local passes' limits, the whole run's)."""
     local, overall = budgets
     climbing = options.climb and _whole_is_exact(puzzle) and _whole_is_searchable(puzzle, options)
     plan = ClimbPlan()
@@ -707,6 +708,9 @@ def _search(puzzle, moves, bound, options, budgets, accept, cheap, on_bound, pro
         if climbing:
             first = _within(local, probe)
             moves, plan = climb(puzzle, moves, bound, plan, options, first, accept, on_bound, careful=True)
+            left = overall.remaining()
+            if left is not None and plan.seconds * options.climb_growth > left:
+                local = overall  # the next step should not fit in the whole run: the local passes take it
         else:
             moves = stretch_pass(puzzle, moves, len(moves), None, options, local, accept, on_bound, seconds=probe)
     for radius in options.radii:
