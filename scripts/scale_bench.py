@@ -112,7 +112,9 @@ def one(job: dict) -> dict:
 
         Path(job["solution_out"]).parent.mkdir(parents=True, exist_ok=True)  # it may be the cert_dir
         Path(job["solution_out"]).write_text(json.dumps(result_to_json(inst, r)) + "\n")
-    if job.get("cert_dir"):  # write the certificate, check it later in its own process (``check_one``)
+    if r.status.value == "unknown":  # a limit stopped it: its layers and CPU are kept, nothing to certify
+        out["stopped"] = r.stats.get("stopped") or r.stats.get("reason")
+    elif job.get("cert_dir"):  # write the certificate, check it later in its own process (``check_one``)
         write_certificate(inst, r, Path(job["cert_dir"]), out)
     if job.get("certify"):
         from coinsat.certificates.build.make import certify
@@ -540,6 +542,11 @@ U_MEMBERS = ("vdiag-3-3-swne",)
 GIVEN_U: dict[str, int] = {}
 #: ``--spill-budget`` bytes: layers past it go to disk (rankbfs's ``spill_budget``; None: all in RAM)
 SPILL: int | None = None
+#: ``--proof-seconds``: a proof's solve stops there with 'unknown' (its layers so far are kept in
+#: PROOFS); with ``--resume`` every layer is saved in SCRATCH/SPEC-layers, and the same command
+#: continues the search from the last complete layer
+PROOF_SECONDS: float | None = None
+RESUME = False
 
 
 def proof_jobs(spec: str, scratch: Path) -> tuple[dict, dict]:
@@ -550,6 +557,10 @@ def proof_jobs(spec: str, scratch: Path) -> tuple[dict, dict]:
         opts["upper_bound"] = known_length(spec)
     if SPILL is not None:
         opts["spill_budget"] = SPILL
+    if PROOF_SECONDS is not None:
+        opts["time_limit"] = PROOF_SECONDS
+    if RESUME:
+        opts["resume"] = str(scratch / f"{spec}-layers")
     folder = scratch / spec
     solve_job = {
         "spec": spec,
@@ -814,7 +825,7 @@ def probe_rows(lines: list[str], measured: dict) -> None:
 
 
 def main(argv=None) -> int:
-    global FULL, REUSE, PROBE_SECONDS, PROBE_DEPTH, SPILL
+    global FULL, REUSE, PROBE_SECONDS, PROBE_DEPTH, SPILL, PROOF_SECONDS, RESUME
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "scale.md"))
     ap.add_argument("--sections", default=DEFAULT)
@@ -834,6 +845,8 @@ def main(argv=None) -> int:
         help="proofs and probes: the bound U of these members (any integer: sound, see GIVEN_U)",
     )
     ap.add_argument("--spill-budget", type=float, help="proofs: bytes of layers kept in RAM, the rest on disk")
+    ap.add_argument("--proof-seconds", type=float, help="proofs: stop a solve after this many seconds ('unknown')")
+    ap.add_argument("--resume", action="store_true", help="proofs: save every layer, continue a stopped solve")
     args = ap.parse_args(argv)
     for item in filter(None, args.upper_bound.split(",")):
         spec, _, value = item.partition("=")
@@ -841,6 +854,7 @@ def main(argv=None) -> int:
             ap.error(f"--upper-bound: {item!r} is not SPEC=U with U an integer >= 0")
         GIVEN_U[spec] = int(value)
     SPILL = None if args.spill_budget is None else int(args.spill_budget)
+    PROOF_SECONDS, RESUME = args.proof_seconds, args.resume
     FULL, REUSE, PROBE_SECONDS, PROBE_DEPTH = args.full, args.reuse, args.probe_seconds, args.probe_depth
     PROBES[:] = [x for x in args.probe.split(",") if x]
     if args.one:
