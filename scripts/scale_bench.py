@@ -762,7 +762,15 @@ PREVIOUS = {"vdiag-4-3-nwse": "vdiag-3-3-nwse", "vdiag-4-3-swne": "vdiag-3-3-swn
 
 
 def probe_job(item: str) -> dict:
-    """The engine run of one probe ``SPEC`` or ``SPEC@U`` (U: its bound; else ``--upper-bound``'s)."""
+    """The engine run of one probe ``SPEC`` or ``SPEC@U`` (U: its bound; else ``--upper-bound``'s);
+    ``proof:SPEC``: the proofs section's run of SPEC as kept in PROOFS (one stopped by
+    ``--proof-seconds`` is a probe that went as deep as it could)."""
+    if item.startswith("proof:"):
+        spec = item.split(":", 1)[1]
+        kept = json.loads(PROOFS.read_text()).get(spec) if PROOFS.exists() else None
+        if kept is None:
+            raise SystemExit(f"--probe {item}: no run of {spec} in {PROOFS}")
+        return {"spec": spec, "options": kept["solve"].get("options", {}), "kept": kept["solve"]}
     spec, _, bound = item.partition("@")
     opts: dict = {"workers": 1, "time_limit": PROBE_SECONDS}
     if PROBE_DEPTH is not None:
@@ -801,7 +809,7 @@ def probe_rows(lines: list[str], measured: dict) -> None:
     for item in PROBES:
         job = probe_job(item)
         spec, U = job["spec"], job["options"].get("upper_bound")
-        r = run(job)
+        r = job["kept"] if "kept" in job else run(job)
         probed[(spec, U)] = r
         layers = r.get("layers") or []
         before = PREVIOUS.get(spec, "")
@@ -816,7 +824,8 @@ def probe_rows(lines: list[str], measured: dict) -> None:
         total = (whole or {}).get("states")
         guess = total * grow if total and grow else None
         lines.append(
-            f"| {spec} | {U if U is not None else '—'} | {r.get('status')} | {depth} | {r.get('states')} "
+            f"| {spec}{' (proofs run)' if 'kept' in job else ''} | {U if U is not None else '—'} "
+            f"| {r.get('status')} | {depth} | {r.get('states')} "
             f"| {r.get('expanded')} | {r.get('cpu', 0):.0f} | {rate / 1e6:.3f} | {r.get('rss_mb', 0):.0f} "
             f"| {before or '—'} | {f'x{grow:.2f}' if grow else '—'} | {total or '—'} "
             f"| {f'{guess:.2e}' if guess else '—'} | {f'{guess / rate:.0f}' if guess and rate else '—'} |"
