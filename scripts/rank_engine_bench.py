@@ -90,6 +90,7 @@ def main() -> int:
         " kernel to fill its cache); '' for none",
     )
     ap.add_argument("--out", default=None)
+    ap.add_argument("--append", action="store_true", help="add the table to the end of --out (one file, several runs)")
     ap.add_argument("--title", default="rankbfs: baseline against the working tree")
     ap.add_argument("--profile", action="store_true", help="append a cProfile of the contender (first instance)")
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)
@@ -145,6 +146,7 @@ def main() -> int:
         + (f" --contender-options '{args.contender_options}'" if args.contender_options else "")
         + (f" --baseline-env {args.baseline_env}" if args.baseline_env else "")
         + (f" --contender-env {args.contender_env}" if args.contender_env else "")
+        + (f" --out {args.out}{' --append' if args.append else ''}" if args.out else "")
         + f" --repeat {args.repeat}{' --profile' if args.profile else ''}`:"
         f" baseline = `{rev.stdout.strip()}`, contender = the working tree at"
         f" `{head.stdout.strip()}` (and its uncommitted changes). Each number is the best of {args.repeat} runs,"
@@ -190,7 +192,8 @@ def main() -> int:
         ]
     text = "\n".join(lines) + "\n"
     if args.out:
-        Path(args.out).write_text(text)
+        out = Path(args.out)
+        out.write_text((out.read_text() + "\n" if args.append and out.exists() else "") + text)
     print(text)
     return 1 if bad else 0
 

@@ -30,10 +30,11 @@ Bitboards are W <= 4 words; neighbour planes are the same shifts as
 and two words (65 to 128: V(4,3) has 81) keep the board in scalars, two
 words as one 128-bit shift (``_shift2``), with the threshold counter in
 registers for d <= 3; three and four words, or d >= 4, go through loops over
-arrays of words (``benchmarks/rankbfs-wide.md`` measures both two-word paths
-and the numpy one on V(4,3)).  The successor ranks come out unsorted, with
-repeats; the caller sorts them as before.  Without numba the
-numpy path runs (``available()`` is False) and answers the same.
+arrays of words (on V(4,3)->SW-NE to depth 39 the scalar path took 6.7 CPU s,
+the loops 14.4 and the numpy expansion 27.8: ``benchmarks/rankbfs-wide.md``).
+The successor ranks come out unsorted, with repeats; the caller sorts them as
+before.  Without numba the numpy path runs (``available()`` is False) and
+answers the same.
 """
 
 from __future__ import annotations
