@@ -448,3 +448,109 @@ def test_kept_successors_are_those_of_rules_that_span_a_goal(size, d, coins):
         assert got == want
         kept += len(want)
     assert kept > 20 and dropped > 20  # both answers occur: the comparison is not vacuous
+
+
+# --- mutated certificates against an oracle ---------------------------------------------------------
+
+
+def _small_instance(rnd: random.Random) -> tuple[Instance, int] | None:
+    """A random square puzzle on a 4 x 4 start box with its bfs optimum (>= 2), or None."""
+    from coinsat.result import Status
+
+    cells = [(x, y) for x in range(4) for y in range(4)]
+    start = rnd.sample(cells, rnd.randint(4, 7))
+    placement = rnd.choice(["fixed", "fixed", "translate"])
+    box = make_instance("square", start, start, goal_placement=placement)
+    config = box.start
+    for _ in range(rnd.randint(2, 9)):  # a goal some random moves away
+        moves = legal_moves(box.board, config, 2)
+        if not moves:
+            return None
+        config = apply_move(box.board, config, rnd.choice(moves), 2)
+    inst = make_instance("square", start, [box.board.coords[c] for c in config.cells], goal_placement=placement)
+    truth = solve(inst, "bfs")
+    if truth.status is not Status.OPTIMAL or truth.solution is None or len(truth.solution) < 2:
+        return None
+    return inst, len(truth.solution)
+
+
+def _words(cells: list, k: int, layers: list[np.ndarray]) -> list[np.ndarray]:
+    """Ranked layers as spanbfs words over the same cells (bit i: a coin on cells[i])."""
+    dec = Decoder(len(cells), k)
+    return [np.unique(np.array([sum(1 << int(p) for p in row) for row in dec.positions(x)], U64)) for x in layers]
+
+
+def _mutate(rnd, kind, inst, cells, layers, goals, opt):
+    """One forgery of the layers (a list) or None when this kind does not apply here."""
+    ls = [x.copy() for x in layers]
+    if kind == "drop":  # a state missing
+        i = rnd.randrange(1, len(ls))
+        return None if ls[i].size == 0 else ls[:i] + [np.delete(ls[i], rnd.randrange(ls[i].size))] + ls[i + 1 :]
+    if kind == "late":  # a successor of L_i moved to L_{i+2}
+        i = rnd.randrange(len(ls))
+        asked = np.setdiff1d(_asked(inst, cells, ls[i]), goals) if i + 2 < len(ls) else np.zeros(0, U64)
+        if asked.size == 0:
+            return None
+        x = asked[rnd.randrange(asked.size)]
+        ls = [np.setdiff1d(layer, [x]) for layer in ls]
+        ls[i + 2] = np.union1d(ls[i + 2], [x])
+        return ls
+    if kind == "higher":  # one more layer: what is asked of the last one, goals left out
+        return ls + [np.setdiff1d(_asked(inst, cells, ls[-1]), goals)]
+    if kind == "empty":  # the layers past L_i claimed empty
+        i = rnd.randrange(1, len(ls))
+        return ls[:i] + [np.zeros(0, U64)] * (len(ls) - i)
+    # "search": a search of its own that never lets a goal in, to the horizon opt (a false bound)
+    ls, seen = [ls[0]], set(ls[0].tolist())
+    for _ in range(opt):
+        step = np.array(sorted(set(_asked(inst, cells, ls[-1]).tolist()) - seen - set(goals.tolist())), U64)
+        seen |= set(step.tolist())
+        ls.append(step)
+    return ls
+
+
+def _mutation_round(tmp_path: Path, seed: int, n: int) -> tuple[int, int]:
+    """``n`` random puzzles, their true ranked certificates mutated five ways, written as ranks and
+    as words: every accepted forgery must state a true bound (below the bfs optimum)."""
+    rnd = random.Random(seed)
+    tried = accepted = 0
+    while n > 0:
+        found = _small_instance(rnd)
+        if found is None:
+            continue
+        inst, opt = found
+        n -= 1
+        d = tmp_path / f"i{n}"
+        done = certify(inst, solve(inst, "rankbfs"), d)
+        assert done.check.ok and done.certificate.kind == "layers", done.check.reason
+        cert = json.loads(done.path.read_text())
+        cells, k = _cells(cert), len(inst.start)
+        with np.load(d / cert["layers"]) as z:
+            layers = [np.cumsum(z[f"L{i}"], dtype=U64) for i in range(cert["horizon"] + 1)]
+        inside = [g for g in inst.goal_configurations if all(inst.board.coords[c] in cells for c in g.cells)]
+        goals = np.unique(Decoder(len(cells), k).ranks(np.array([_positions(inst, cells, g) for g in inside])))
+        for kind in ("drop", "late", "higher", "empty", "search"):
+            forged = _mutate(rnd, kind, inst, cells, layers, goals, opt)
+            if forged is None:
+                continue
+            claim = f"no solution with <= {len(forged) - 1} moves"
+            for as_words in (False, True):
+                cert = _forge(d, inst, cells, _words(cells, k, forged) if as_words else forged, claim)
+                if as_words:
+                    cert.pop("encoding")
+                v = check_certificate(inst, cert, d)
+                tried += 1
+                accepted += v.ok
+                assert not v.ok or len(forged) - 1 < opt, (kind, as_words, inst, opt, claim)
+    return tried, accepted
+
+
+def test_mutated_certificates_never_prove_a_false_bound(tmp_path):
+    tried, _ = _mutation_round(tmp_path, 22, 6)
+    assert tried >= 40
+
+
+@pytest.mark.slow
+def test_mutated_certificates_never_prove_a_false_bound_long(tmp_path):
+    tried, _ = _mutation_round(tmp_path, 2200, 300)
+    assert tried >= 2000
