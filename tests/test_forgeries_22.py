@@ -510,8 +510,9 @@ def _mutate(rnd, kind, inst, cells, layers, goals, opt):
 
 
 def _mutation_round(tmp_path: Path, seed: int, n: int) -> tuple[int, int]:
-    """``n`` random puzzles, their true ranked certificates mutated five ways, written as ranks and
-    as words: every accepted forgery must state a true bound (below the bfs optimum)."""
+    """``n`` random puzzles, their true ranked certificates mutated five ways, written as ranks, as
+    words and as ranks pruned with U = the horizon: every accepted forgery must state a true bound
+    (below the bfs optimum)."""
     rnd = random.Random(seed)
     tried = accepted = 0
     while n > 0:
@@ -534,23 +535,25 @@ def _mutation_round(tmp_path: Path, seed: int, n: int) -> tuple[int, int]:
             if forged is None:
                 continue
             claim = f"no solution with <= {len(forged) - 1} moves"
-            for as_words in (False, True):
+            for as_words, bound in ((False, None), (True, None), (False, len(forged) - 1)):
                 cert = _forge(d, inst, cells, _words(cells, k, forged) if as_words else forged, claim)
                 if as_words:
                     cert.pop("encoding")
+                if bound is not None:  # pruned by h with U = the horizon: the fewest successors asked
+                    cert["upper_bound"] = bound
                 v = check_certificate(inst, cert, d)
                 tried += 1
                 accepted += v.ok
-                assert not v.ok or len(forged) - 1 < opt, (kind, as_words, inst, opt, claim)
+                assert not v.ok or len(forged) - 1 < opt, (kind, as_words, bound, inst, opt, claim)
     return tried, accepted
 
 
 def test_mutated_certificates_never_prove_a_false_bound(tmp_path):
     tried, _ = _mutation_round(tmp_path, 22, 6)
-    assert tried >= 40
+    assert tried >= 60
 
 
 @pytest.mark.slow
 def test_mutated_certificates_never_prove_a_false_bound_long(tmp_path):
     tried, _ = _mutation_round(tmp_path, 2200, 300)
-    assert tried >= 2000
+    assert tried >= 3000
