@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from ..errors import GapError
 from ..geometry import Coord, compose
+from .base import phased
 from .staircase import IDENTITY, MIRROR, RHO, SIGMA, Staircase, dist
 
 __all__ = ["Engine"]
@@ -62,6 +63,7 @@ class Engine(Staircase):
             kind = self.classify(t)
         return kind
 
+    @phased("absorb")
     def absorb(self, t: Coord) -> str:
         """Make the pending coin on ``t`` part of the structure (or junk); returns its class."""
         self.pending.discard(t)
@@ -73,9 +75,11 @@ class Engine(Staircase):
         elif kind in ("head", "tail"):
             self.chain.add(t)
         elif kind == "bad":
-            self.rotate()
-            self.pending.add(t)
-            return self.absorb(t)
+            if not self.extend_corner(t):
+                self.rotate()
+                self.pending.add(t)
+                return self.absorb(t)
+            kind = "corner"
         else:
             self.walk_side(t, kind[1])
         x0, y0, x1, y1 = self.rect(IDENTITY)
@@ -86,6 +90,89 @@ class Engine(Staircase):
         self.stats[kind if isinstance(kind, str) else "side"] += 1
         return kind if isinstance(kind, str) else "side"
 
+    @phased("corner")
+    def extend_corner(self, t: Coord) -> bool:
+        """Absorb ``t`` at one of the two other corners without rotating, when it touches that
+        corner diagonally: raise the staircase to run along the two sides that meet there, then
+        push both legs one cell outward, coin by coin from the corner (a zipper: each coin's new
+        cell is supported by its neighbour already moved and a helper, so each step is a local
+        window gadget).  The staircase still descends, in a rectangle one larger each way.
+        O(k) gadget steps, where a rotation costs O(k^2) hops.  False (and nothing changed)
+        when a step is not found; the caller then rotates."""
+        view = self.frame
+        x0, y0, x1, y1 = self.rect(view)
+        tx, ty = self.to(view, t)
+        if (tx, ty) != (x1 + 1, y1 + 1):
+            view = compose(self.frame, RHO)  # the bottom-left corner, read as the top-right one
+            x0, y0, x1, y1 = self.rect(view)
+            tx, ty = self.to(view, t)
+            if (tx, ty) != (x1 + 1, y1 + 1):
+                return False
+        if x0 == x1 or y0 == y1:
+            return False
+        saved = self._save()
+        try:
+            self.reshape(self.extreme(view, high=True))
+            steps = self._zipper(view, t)
+            if steps is None:
+                raise GapError("the staircase does not run along the two sides after raising it")
+            self.chain.add(t)
+            for old, new in steps:
+                target = (self.chain - set(old)) | set(new)
+                if not self.gadget(target, list(old) + list(new)):
+                    raise GapError("no window gadget pushes a leg of the staircase outward")
+        except GapError:
+            self._load(saved)
+            return False
+        self.stats["corner_extends"] += 1
+        return True
+
+    def _zipper(self, view, t: Coord):
+        """The steps of :meth:`extend_corner` (real cells): the corner first, then the top leg
+        from the right, then the right leg from the top; None if the chain is not raised."""
+        x0, y0, x1, y1 = self.rect(view)
+        pts = [self.to(view, p) for p in self.chain]
+        if any(y != y1 and x != x1 for x, y in pts):
+            return None
+        top = sorted((p for p in pts if p[1] == y1 and p[0] < x1), reverse=True)
+        col = sorted((p for p in pts if p[0] == x1 and p[1] < y1), key=lambda p: -p[1])
+        if not top or not col:
+            return None
+        real = lambda q: self.back(view, q)  # noqa: E731
+        steps: list[tuple[tuple[Coord, ...], tuple[Coord, ...]]] = []
+        if (x1, y1) in pts:  # the corner coin and t take two cells of the new corner's path
+            xa, yb = top[0][0], col[0][1]
+            path = [(x, y1 + 1) for x in range(xa, x1 + 2)] + [(x1 + 1, y) for y in range(y1, yb - 1, -1)]
+            m = len(path) - 1
+            picks = (1, 3) if m == 4 else (2, m - 2)
+            steps.append(((real((x1, y1)), t), (real(path[picks[0]]), real(path[picks[1]]))))
+        steps += [((real(p),), (real((p[0], y1 + 1)),)) for p in top]
+        steps += [((real(p),), (real((x1 + 1, p[1])),)) for p in col]
+        return steps
+
+    def _save(self):
+        play = self.play
+        return (
+            play.config,
+            dict(play.occ),
+            len(play.moves),
+            play.tally.copy(),
+            set(self.chain),
+            list(self.helpers),
+            set(self.pending),
+            self.frame,
+            self.framed,
+            self.stats.copy(),
+        )
+
+    def _load(self, saved) -> None:
+        play = self.play
+        play.config, occ, n, play.tally, chain, helpers, pending, self.frame, self.framed, self.stats = saved
+        play.occ = dict(occ)
+        del play.moves[n:]
+        self.chain, self.helpers, self.pending = set(chain), list(helpers), set(pending)
+
+    @phased("walk")
     def walk_side(self, t: Coord, view) -> None:
         """``t`` lies beside the right side of the chain (read in ``view``): raise the chain
         there, then walk ``t`` down along it to the new corner by window gadgets."""
@@ -113,6 +200,7 @@ class Engine(Staircase):
         """Make the chain a staircase of the smaller rectangle ``rect`` (see :meth:`split`)."""
         self.chain = self.split([rect])[0]
 
+    @phased("split")
     def split(self, rects) -> list[set[Coord]]:
         """Cut the chain into staircases of the smaller rectangles ``rects`` (real
         coordinates, inside the chain's, in the order the chain meets them): hop the coins onto
@@ -189,6 +277,7 @@ class Engine(Staircase):
                 return
         raise GapError("reducing the span: a corner of span(B - E) cannot be filled")
 
+    @phased("rotate")
     def rotate(self) -> None:
         """Turn the staircase into one that climbs the other diagonal of its rectangle (the
         paper's rotation by induction): peel the top-left coin after making the first step

@@ -15,7 +15,10 @@ scope), with a message that says which condition.
 from __future__ import annotations
 
 import time
-from typing import Callable, Hashable, NamedTuple
+from collections import Counter
+from contextlib import contextmanager
+from functools import wraps
+from typing import Callable, Hashable, Iterator, NamedTuple
 
 from ..configuration import Configuration
 from ..errors import ConstructionError, IllegalMoveError, VerificationError, WindowTooSmall
@@ -45,12 +48,32 @@ class Play:
         self.config = instance.start
         self.occ: dict[Coord, str] = {instance.board.lattice_coords[c]: lab for c, lab in instance.start.coins}
         self.moves: list[Move] = []
+        self.phases: list[str] = []
+        self.tally: Counter[str] = Counter()
 
     def restart(self) -> None:
         """Back to the instance's start, with no moves made."""
         self.config = self.instance.start
         self.occ = {self.board.lattice_coords[c]: lab for c, lab in self.instance.start.coins}
         self.moves = []
+        self.tally = Counter()
+
+    # --- where the moves go (scripts/construct_phases.py) --------------------------
+    @contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        """Count the moves made inside this block under ``name`` (nested: a path)."""
+        self.phases.append(name)
+        try:
+            yield
+        finally:
+            self.phases.pop()
+
+    def _path(self) -> str:
+        out: list[str] = []
+        for name in self.phases:  # a phase that calls itself (rotation inside rotation) counts once
+            if name not in out:
+                out.append(name)
+        return "/".join(out) or "-"
 
     @classmethod
     def at(cls, instance: Instance, config: Configuration) -> "Play":
@@ -82,6 +105,7 @@ class Play:
         self.config = apply_move(self.board, self.config, m, self.d, step=len(self.moves) + 1)
         self.moves.append(m)
         self.occ[dst] = self.occ.pop(src)
+        self.tally[self._path()] += 1
 
     def clone(self, relabel: dict[Coord, str] | None = None) -> "Play":
         """A copy (no moves recorded) whose coins on ``relabel``'s cells get new labels."""
@@ -91,7 +115,22 @@ class Play:
         other.occ.update(relabel or {})
         other.config = Configuration(tuple((self.board.cell(xy), lab) for xy, lab in other.occ.items()))
         other.moves = []
+        other.phases, other.tally = [], Counter()
         return other
+
+
+def phased(name: str) -> Callable:
+    """Decorator: the moves a method of an object with a ``play`` make count under ``name``."""
+
+    def wrap(method: Callable) -> Callable:
+        @wraps(method)
+        def inner(self, *args, **kwargs):
+            with self.play.phase(name):
+                return method(self, *args, **kwargs)
+
+        return inner
+
+    return wrap
 
 
 def with_margin(instance: Instance, margin: int) -> Instance:

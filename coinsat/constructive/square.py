@@ -514,34 +514,46 @@ def _meet(play, goal_config, a, ea, b, eb, rb, frame, search=1):
     inst = play.instance
     pairs = _pairs(a, ea, rb)
     play_b = Play.at(inst, goal_config)
-    engs_b = _side(play_b, b, eb, rb, frame, True)
-    engs_a = _side(play, a, ea, rb, frame, False, pairs, search)
+    with play_b.phase("goal side"):
+        engs_b = _side(play_b, b, eb, rb, frame, True)
+    with play.phase("start side"):
+        engs_a = _side(play, a, ea, rb, frame, False, pairs, search)
     chains = set().union(*(e.chain for e in engs_b))
     if chains != set().union(*(e.chain for e in engs_a)):
         raise GapError("internal: the two halves reached different L's")
     last_b, last_a = engs_b[-1], engs_a[-1]
     junk_b = set(play_b.occ) - chains - set(last_b.helpers)
     spots = sorted(last_b.helpers)  # where B's helpers end; A's helpers will park there
-    for eng, r in zip(engs_a, rb):
-        eng.walls = chains - eng.chain  # the other L's are not material
-        eng.helpers = last_a.helpers
-        sweep_drops(eng, {q for q in junk_b if q in r})
-        last_a.helpers = eng.helpers
+    with play.phase("sweep"):
+        for eng, r in zip(engs_a, rb):
+            eng.walls = chains - eng.chain  # the other L's are not material
+            eng.helpers = last_a.helpers
+            sweep_drops(eng, {q for q in junk_b if q in r})
+            last_a.helpers = eng.helpers
     last_a.walls = chains - last_a.chain
-    for _ in range(len(junk_b) + 3):
-        park(last_a, spots)
-        more = _drop_greedy(last_a, junk_b)
-        park(last_a, spots)
-        if not more and set(play.occ) == set(play_b.occ):
-            break
+    with play.phase("final drops"):
+        for _ in range(len(junk_b) + 3):
+            park(last_a, spots)
+            more = _drop_greedy(last_a, junk_b)
+            park(last_a, spots)
+            if not more and set(play.occ) == set(play_b.occ):
+                break
     if set(play.occ) != set(play_b.occ):
         raise GapError("the final sweep could not drop A's junk on every cell where B keeps junk")
     coords = inst.board.coords
-    for s, p in reversed(play_b.moves):
-        play.move(coords[p], coords[s])
+    with play.phase("reversed"):
+        for s, p in reversed(play_b.moves):
+            play.move(coords[p], coords[s])
+    del play.tally["reversed"]  # counted by the phase that made each move on the goal side
+    play.tally.update(play_b.tally)
 
 
 def construct_square(instance: Instance) -> Construction:
     """Theorem 2's construction (module docstring); ConstructionError where it does not apply."""
     check_scope(instance)
-    return run_construction(instance, "square", plan, margins=())
+    return run_construction(instance, "square", plan, margins=(), stats=_tally)
+
+
+def _tally(play: Play) -> dict[str, Any]:
+    """The moves made, by phase (before loops are cut): where the construction spends them."""
+    return {"moves_by_phase": dict(play.tally)}

@@ -39,7 +39,7 @@ from collections import Counter
 
 from ..errors import GapError
 from ..geometry import Coord, Matrix, apply, distance, neighbours
-from .base import Play
+from .base import Play, phased
 from .gadgets import GoalSpec, solve_window
 
 IDENTITY = ((1, 0), (0, 1))
@@ -274,6 +274,7 @@ class Staircase:
         pts = [self._f(p) for p in (a, b, c) if p is not None]
         return all(u[0] <= w[0] and u[1] >= w[1] and 1 <= dist(u, w) <= 2 for u, w in zip(pts, pts[1:]))
 
+    @phased("reshape")
     def reshape(self, target: dict[Coord, Coord]) -> None:
         """Hop every chain coin to its target cell on its own diagonal (module docstring)."""
         where = {p: p for p in self.chain}
@@ -365,6 +366,7 @@ class Staircase:
         return False
 
     # --- chain upkeep --------------------------------------------------------------------
+    @phased("minimalize")
     def minimalize(self) -> None:
         """Drop redundant chain coins (they become junk) and merge pairs of short steps."""
         for _ in range(200):
@@ -385,6 +387,7 @@ class Staircase:
         fa, fb = self._f(a), self._f(b)
         return (fb[0] - fb[1]) - (fa[0] - fa[1])
 
+    @phased("short")
     def shift_short(self, i: int, forward: bool) -> None:
         """Move the short step between chain coins i and i+1 one coin forward (or back)."""
         order = self.order()
@@ -412,6 +415,7 @@ class Staircase:
                 return
         raise GapError("no window gadget moves the short step of the staircase")
 
+    @phased("canonical")
     def canonical(self) -> None:
         """Turn the staircase into the paper's canonical L (in the frame): short step last,
         every coin lowest-leftmost on its diagonal."""
