@@ -7,7 +7,22 @@ the staircase descends): inside R it is junk; at the new top-left or
 bottom-right corner it is prepended or appended; beside a side of R it is
 walked along that side to such a corner (the staircase is first raised to run
 along that side, then window gadgets move t two cells at a time); at the two
-other corners the staircase is rotated first.
+other corners it is absorbed by the zipper below, or the staircase is rotated
+first.
+
+**Zipper** (ours; the paper rotates here): a coin t touching the rectangle's
+top-right corner diagonally (read in the frame, or the bottom-left one read
+upside down).  Raise the staircase so that it runs along the top and right
+sides; then the cell beside the corner is supported by the corner coin and t,
+and each coin of the top leg, from the right, can step up one row onto a cell
+held up by its neighbour that already moved and a helper (likewise the right
+leg steps right, from the top).  Each step is a window gadget, so absorbing t
+costs O(k) gadgets plus the raising, which is cheap when the staircase was
+raised for the previous coin; a rotation costs Theta(k^2) moves.  This is why
+the V family, which the paper's Theorem "Lower Bound" says needs Theta(n^3)
+moves (every isolated coin forcing a flip of the active chain), is built here
+with far fewer (benchmarks/construct_phases.md).  If a step is not found, the
+moves made are taken back and the staircase rotates, as before.
 
 **Rotation** (the paper's induction): make the first step straight, peel the
 top-left coin (it becomes a pending coin that nothing may disturb), rotate the
@@ -31,6 +46,10 @@ __all__ = ["Engine"]
 
 class Engine(Staircase):
     """A staircase that absorbs pending coins, rotates and splits (module docstring)."""
+
+    #: absorb a diagonal corner coin by the zipper (False: always rotate, the old way; kept
+    #: so that scripts/construct_phases.py can measure both in one run)
+    zipper: bool = True
 
     def classify(self, t: Coord, frame=None):
         """Where ``t`` lies relative to the chain's rectangle, read in ``frame``:
@@ -75,7 +94,7 @@ class Engine(Staircase):
         elif kind in ("head", "tail"):
             self.chain.add(t)
         elif kind == "bad":
-            if not self.extend_corner(t):
+            if not (self.zipper and self.extend_corner(t)):
                 self.rotate()
                 self.pending.add(t)
                 return self.absorb(t)

@@ -21,8 +21,10 @@ of the L.
   "emulation").  A coin that becomes the new top-left or bottom-right corner
   is appended.  A coin beside a side is walked along it to that corner by
   window gadgets after the staircase is raised to run along that side.  A coin
-  at the other two corners needs the staircase rotated first (the paper's
-  rotation by induction).  The order of absorption comes from a dry run over
+  touching one of the other two corners diagonally is absorbed by pushing the
+  two legs that meet there one cell outward (absorb.py, "Zipper"); any other
+  coin there needs the staircase rotated first (the paper's rotation by
+  induction).  The order of absorption comes from a dry run over
   the start coins.  Finally the staircase is hopped into the canonical L
   (coins lowest-leftmost on their diagonals, short step last).
 * **Reducing the span** (start side only; the paper proves the theorem for
@@ -55,9 +57,12 @@ cannot support.  When every witness fails, a bounded forward closure of the
 start inside its bounding box (:func:`decide_small`) tells a counterexample to
 Theorem 2 (refused as unsolvable, with that reason) from a gap.  Labeled coins
 are outside the theorem (a conjecture in the paper, section "Labeled Coins").
-Moves: the absorptions cost O(n^2) hops each and a rotation O(n^3), so O(n^4)
-in the worst case here (the paper: O(n^3)); measured in
-benchmarks/construct_vs_optimal.md.
+Moves: an absorption costs O(n^2) hops at most (raising the staircase) and a
+rotation Theta(k^2) moves (measured on V(14,14): 3674 moves for k = 29 coins, 4.4 k^2), so O(n^3) with
+at most n rotations, as in the paper.  The zipper makes a diagonal corner coin
+cost O(k) once the staircase runs along the right sides; on the V family
+every absorption is of that kind (benchmarks/construct_phases.md).  Where
+the moves go: ``result.stats["moves_by_phase"]`` (counted before loops are cut).
 """
 
 from __future__ import annotations
