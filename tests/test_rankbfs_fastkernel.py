@@ -49,46 +49,56 @@ def test_the_compiled_expansion_past_64_cells(inst, prune):
 
 
 @st.composite
-def wide_windows(draw):
-    """An instance on 65 to 180 cells (two words, the scalar path; three, the loops over words) and
-    random states of its coins: square (a diagonal's box), triangular, and graphs (a ring with chords;
-    d up to 4, where the two-word path gives way to the loops)."""
+def random_windows(draw, wide: bool):
+    """An instance and random states of its coins (not only reachable ones, so that every
+    neighbourhood pattern comes up), on 16 to 64 cells (one word) or, ``wide``, 65 to 180 (two
+    words, the scalar path; three, the loops over words): square (a diagonal's box; d = 2 is the
+    straight-line four-plane path), triangular, and graphs (a ring with chords; d up to 4, where the
+    scalar paths give way to the loops)."""
     from coinsat.instance import make_instance
 
     kind = draw(st.sampled_from(("square", "triangular", "graph")))
     if kind == "square":
-        w = draw(st.integers(9, 11))
+        d = draw(st.sampled_from((1, 2, 2)))  # d = 1: the window is the box grown by 1
+        w = draw(st.integers(9, 11) if wide else st.integers(4, 8)) - 2 * (d == 1)
         start = [(i, i) for i in range(w)]
-        inst = make_instance("square", start, start, adjacency=draw(st.sampled_from((1, 2))), margin=1)
+        inst = make_instance("square", start, start, adjacency=d, margin=1)
     elif kind == "triangular":
-        x = draw(st.integers(8, 11))
+        x = draw(st.integers(8, 11) if wide else st.integers(4, 7))
         start = [(0, 0), (x, 0), (0, x), (1, 1)]
         inside = [(a, b) for a in range(2, x) for b in range(x - a) if (a, b) not in start]
         start += draw(st.lists(st.sampled_from(inside), max_size=4, unique=True))
         inst = make_instance("triangular", start, start, adjacency=draw(st.integers(1, 2)), margin=1)
     else:
-        n = draw(st.integers(65, 180))
+        n = draw(st.integers(65, 180) if wide else st.integers(8, 64))
         cells = list(range(n))
         chords = draw(st.lists(st.tuples(st.sampled_from(cells), st.sampled_from(cells)), min_size=n, max_size=2 * n))
         edges = {(i, (i + 1) % n) for i in cells} | {(min(a, b), max(a, b)) for a, b in chords if a != b}
-        k = draw(st.integers(3, 8))
+        k = draw(st.integers(3, min(8, n // 2)))
         ends = draw(st.permutations(cells))
         inst = make_instance(
             "graph", ends[:k], ends[k : 2 * k], adjacency=draw(st.integers(1, 4)), edges=sorted(edges), cells=cells
         )
     cells = list(range(inst.board.size))
-    states = draw(st.lists(st.permutations(cells), min_size=1, max_size=40))
+    states = draw(st.lists(st.permutations(cells), min_size=20, max_size=40))
     coins = np.sort(np.array([c[: inst.n_coins] for c in states], dtype=np.int64), axis=1)
     return inst, coins
 
 
 @settings(max_examples=40, deadline=None)
-@given(wide_windows(), st.booleans())
+@given(random_windows(wide=True), st.booleans())
 def test_the_compiled_expansion_of_random_states_past_64_cells(case, prune):
     inst, coins = case
     assert inst.board.size > 64
-    space = Space(inst, prune)
-    _same_successors(inst, prune, _unique(space.colex.rank(coins)))
+    _same_successors(inst, prune, _unique(Space(inst, prune).colex.rank(coins)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(random_windows(wide=False), st.booleans())
+def test_the_compiled_expansion_of_random_states_on_one_word(case, prune):
+    inst, coins = case
+    assert inst.board.size <= 64
+    _same_successors(inst, prune, _unique(Space(inst, prune).colex.rank(coins)))
 
 
 def test_v22_layers_are_the_same_with_either_kernel(monkeypatch):
@@ -119,3 +129,20 @@ def test_the_loader_compiles_each_kernel_once():
     solve_rankbfs(vdiag(2, 2, "nwse"))  # frontiers and runs past the compiled thresholds
     for kernel in (fastkernel.expand_chunk, fastkernel.member_sorted):
         assert len(kernel.signatures) == 1, kernel.signatures
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 2**64 - 1), max_size=60), min_size=1, max_size=5), st.integers(0, 3))
+def test_merging_sorted_parts_is_sorting_their_union(parts, scale):
+    from coinsat.search.rankbfs import FAST_MIN, union
+
+    arrays = [np.unique(np.array(p, dtype=U64)) for p in parts]
+    if scale:  # past FAST_MIN: the compiled pairwise merge
+        arrays = [
+            np.unique(np.concatenate([a, np.arange(scale * FAST_MIN, dtype=U64) * U64(i + 2)]))
+            for i, a in enumerate(arrays)
+        ]
+    want = np.unique(np.concatenate(arrays))
+    assert np.array_equal(union(arrays), want)
+    a, b = arrays[0], arrays[-1]
+    assert np.array_equal(fastkernel.merge_unique(a, b), np.union1d(a, b))

@@ -135,7 +135,7 @@ def forward_cluster(
     storage: Storage = Storage(),
 ) -> _Outcome:
     """The layered search of ``rankbfs._forward`` on the ranks of COMM_WORLD (module docstring)."""
-    from .rankbfs import CHUNK, Rate, Space, path
+    from .rankbfs import CHUNK, Rate, Space, path, union
 
     comm = comm_world()
     me, parts = comm.Get_rank(), comm.Get_size()
@@ -175,7 +175,7 @@ def forward_cluster(
                     reason = REASONS[stop]
                     break
                 stats["expanded"] += stats["layers"][-1]
-                succ = _unique(np.concatenate(parts_out)) if parts_out else np.zeros(0, dtype=U64)
+                succ = union(parts_out)
                 nxt = _unique(exchange(comm, succ, parts))
                 del succ, parts_out
                 nxt = nxt[~visited.contains(nxt)]

@@ -35,7 +35,7 @@ from ..errors import LimitReached
 from ..instance import Instance
 from ..limits import Limits, rss_bytes
 from .rank import U64
-from .spanbfs import _Outcome, _unique
+from .spanbfs import _Outcome
 from .spill import Storage, Visited
 
 GOLDEN = U64(0x9E3779B97F4A7C15)
@@ -60,7 +60,7 @@ class _Setup:
 
 def _serve(setup: _Setup, conn) -> None:
     """A worker: answer the parent's requests until told to stop."""
-    from .rankbfs import Space
+    from .rankbfs import Space, union
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
     space = Space(setup.instance, setup.prune, setup.upper_bound)
@@ -85,12 +85,12 @@ def _serve(setup: _Setup, conn) -> None:
                 if setup.memory_limit is not None and rss is not None and rss > setup.memory_limit:
                     stopped = "memory limit"
                     break
-            succ = _unique(np.concatenate(out)) if out else np.zeros(0, dtype=U64)
+            succ = union(out)
             who = owner(succ, setup.parts)
             conn.send((stopped, [succ[who == U64(p)] for p in range(setup.parts)]))
         elif op == "absorb":
             depth, buckets = msg[1], msg[2]
-            nxt = _unique(np.concatenate(buckets)) if buckets else np.zeros(0, dtype=U64)
+            nxt = union(list(buckets))  # each sorted and distinct: merged, not sorted again
             nxt = nxt[~visited.contains(nxt)]
             pruned = 0
             if setup.upper_bound is not None and nxt.size:

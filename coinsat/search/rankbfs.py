@@ -243,7 +243,7 @@ class Space:
         for i in range(0, ranks.size, step):
             part = ranks[i : i + step]
             out.append(self._expand_chunk(part) if fast is None else _unique(fast.expand(part)))
-        return out[1] if len(out) == 2 else _unique(np.concatenate(out))  # one part: sorted, distinct
+        return union(out[1:])
 
     @property
     def fast(self):
@@ -324,6 +324,21 @@ class Space:
             go = (left[a] > 0) & ~stuck
             active, layer, empty = a[go], grown[:, go], empty[:, go]
         return h
+
+
+def union(parts: list[np.ndarray]) -> np.ndarray:
+    """The sorted distinct union of sorted distinct arrays: merged pairwise by the compiled
+    ``merge_unique`` (linear in their sizes) when numba is installed and they are large, else
+    one sort of their concatenation."""
+    if len(parts) <= 1:
+        return parts[0] if parts else np.zeros(0, dtype=U64)
+    kernels = compiled() if sum(p.size for p in parts) >= FAST_MIN else None
+    if kernels is None:
+        return _unique(np.concatenate(parts))
+    while len(parts) > 1:
+        pairs = range(0, len(parts) - 1, 2)
+        parts = [kernels.merge_unique(parts[i], parts[i + 1]) for i in pairs] + parts[len(parts) & ~1 :]
+    return parts[0]
 
 
 #: _BYTE_BITS[v, t]: the t-th set bit of the byte v; _BYTE_COUNT[v]: how many
@@ -525,7 +540,7 @@ def _forward(
                 if reason:
                     return end("limit", reason=reason)
             stats["expanded"] += int(front.size)
-            nxt = parts[0] if len(parts) == 1 else _unique(np.concatenate(parts)) if parts else np.zeros(0, U64)
+            nxt = union(parts)
             del parts
             nxt = nxt[~visited.contains(nxt)]
             if upper_bound is not None and nxt.size:
