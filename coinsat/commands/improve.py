@@ -82,6 +82,10 @@ def run(args) -> int:
         if args.progress:
             print(f"improve: every solution needs >= {proven} moves ({seconds:.1f} s)", file=sys.stderr)
 
+    def on_search(horizon: int, seconds: float) -> None:
+        if args.progress:
+            print(f"improve: searching span(start) for <= {horizon} moves ({seconds:.1f} s)", file=sys.stderr)
+
     result = improve(
         instance,
         solution,
@@ -91,6 +95,7 @@ def run(args) -> int:
         options=options,
         on_step=on_step,
         on_bound=on_bound,
+        on_search=on_search,
     )
     notes = [f"  improved from {len(solution)} moves in {len(result.stats['steps'])} steps"]
     return emit(args, instance, result, result_to_json(instance, result), notes) or exit_code(result)

@@ -94,8 +94,10 @@ class ImproveOptions:
     #: the whole-solution searches climb from the lower bound (module docstring) on an exact
     #: window; False: one search with U = best - 1, as the local passes leave it
     climb: bool = True
-    #: how many times more states the next climb step should search than the last one
-    climb_growth: float = 4.0
+    #: how many times more states the next climb step should search than the last one.  Past the
+    #: optimum the states grow nearly as fast as below it: on V(3,3)->SW-NE a step aimed at 4x went
+    #: from U = 68 past the optimum 73 and was cut after 1395 s (benchmarks/improve.md), so 2.
+    climb_growth: float = 2.0
 
     def __post_init__(self) -> None:
         if not self.lengths or min(self.lengths) < 2:
@@ -569,6 +571,7 @@ def climb(
     on_change: Callable[[list[Move], str], None],
     on_bound: Callable[[int], None],
     careful: bool = False,
+    on_search: Callable[[int], None] | None = None,
 ) -> tuple[list[Move], ClimbPlan]:
     """Climb (module docstring) until the gap closes or ``limits`` stop a step; the moves (shorter
     when a step met the goal) and the plan to resume from.  ``careful``: start no step that should
@@ -579,6 +582,8 @@ def climb(
         if careful and left is not None and plan.seconds * options.climb_growth > left:
             break
         horizon = min(len(moves) - 1, plan.next_horizon(bound()))
+        if on_search is not None:
+            on_search(horizon)
         step = climb_step(puzzle, horizon, options, limits)
         if step.lower_bound is not None:
             on_bound(step.lower_bound)
@@ -614,11 +619,13 @@ def improve(
     options: ImproveOptions | None = None,
     on_step: Callable[[Solution, Step], None] | None = None,
     on_bound: Callable[[int, float], None] | None = None,
+    on_search: Callable[[int, float], None] | None = None,
 ) -> Result:
     """Shorten ``solution`` (a solution of ``instance``) within the limits (module docstring).
 
     ``on_step`` receives every shorter solution, already replayed by ``certify_solution``;
-    ``on_bound`` every larger lower bound proven for all solutions (and the seconds since the start)."""
+    ``on_bound`` every larger lower bound proven for all solutions, ``on_search`` the U of every climb
+    step as it starts (both with the seconds since the start)."""
     options = options or ImproveOptions()
     t0 = time.perf_counter()
     limits = Limits(time_limit, memory_limit)
@@ -661,7 +668,9 @@ def improve(
     local = Limits(None if time_limit is None else time_limit * share, memory_limit)
     probe = 0.0 if not searchable else float("inf") if time_limit is None else time_limit * options.probe_share
     try:
-        _search(puzzle, best, lambda: bound, options, (local, limits), accept, cheap, raise_bound, probe)
+        searching = None if on_search is None else lambda u: on_search(u, time.perf_counter() - t0)
+        budgets = (local, limits)
+        _search(puzzle, best, lambda: bound, options, budgets, accept, cheap, raise_bound, probe, searching)
         stopped = limits.exceeded() or ""
     except KeyboardInterrupt:  # the best solution so far is the answer (the command exits 3)
         stopped = "interrupted"
@@ -692,7 +701,7 @@ def _within(limits: Limits, seconds: float) -> Limits:
     return Limits(seconds if left is None else min(seconds, left), limits.memory_limit)
 
 
-def _search(puzzle, moves, bound, options, budgets, accept, cheap, on_bound, probe: float = 0.0) -> None:
+def _search(puzzle, moves, bound, options, budgets, accept, cheap, on_bound, probe=0.0, on_search=None) -> None:
     """The passes: cheap rewrites, a first try of the whole solution on span(start) for ``probe``
     seconds (when > 0), then stretches of growing length on growing local boards, within the local
     passes' budget; last, the whole solution on span(start) with all the time that is left (on an
@@ -707,7 +716,9 @@ def _search(puzzle, moves, bound, options, budgets, accept, cheap, on_bound, pro
     if probe > 0 and len(moves) > bound() and local.exceeded() is None:
         if climbing:
             first = _within(local, probe)
-            moves, plan = climb(puzzle, moves, bound, plan, options, first, accept, on_bound, careful=True)
+            moves, plan = climb(
+                puzzle, moves, bound, plan, options, first, accept, on_bound, careful=True, on_search=on_search
+            )
             left = overall.remaining()
             if left is not None and plan.seconds * options.climb_growth > left:
                 local = overall  # the next step should not fit in the whole run: the local passes take it
@@ -727,7 +738,8 @@ def _search(puzzle, moves, bound, options, budgets, accept, cheap, on_bound, pro
                 break
     if climbing:
         if options.final_time > 0 and overall.exceeded() is None:
-            climb(puzzle, moves, bound, plan, options, _within(overall, options.final_time), accept, on_bound)
+            last = _within(overall, options.final_time)
+            climb(puzzle, moves, bound, plan, options, last, accept, on_bound, on_search=on_search)
         return
     while len(moves) > bound() and overall.exceeded() is None and options.final_time > 0:
         before = len(moves)
