@@ -112,7 +112,8 @@ def main(argv=None) -> int:
         for line in Path(log).read_text().splitlines():
             if line.startswith("{"):
                 row = json.loads(line)
-                rows[row["name"]] = dict(row, run=row.get("run") or Path(log).name)
+                made = row.get("run", "").removeprefix("this run")  # (HEAD, start) when the row recorded it
+                rows[row["name"]] = dict(row, run=Path(log).name + made)
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
     this_run = f"this run (HEAD {head.stdout.strip()}, started {time.strftime('%H:%M UTC', time.gmtime())})"
     with tempfile.TemporaryDirectory(prefix="coinsat-improve-") as tmp:
@@ -181,8 +182,11 @@ def main(argv=None) -> int:
 
 
 def table(rows: list[dict], args, elapsed: float) -> str:
+    ran = args.members != "none"  # --members none: the table from the logs alone
     cmd = "python3 scripts/improve_table.py" + "".join(
-        f" --{k.replace('_', '-')} {v}" for k, v in (("time_limit", args.time_limit), ("opt_time", args.opt_time))
+        f" --{k.replace('_', '-')} {v}"
+        for k, v in (("time_limit", args.time_limit), ("opt_time", args.opt_time))
+        if ran
     )
     if args.members:
         cmd += f" --members {args.members}"

@@ -47,7 +47,7 @@ def test_a_rerun_member_replaces_its_merged_row_and_says_which_run(tmp_path):
     new.write_text(json.dumps(_row("vdiag-3-3-swne", 75, "this run (HEAD x)")) + "\n")
     assert table.main(["--members", "none", "--rows-from", f"{old},{new}", "--out", str(out)]) == 0
     rows = [line for line in out.read_text().splitlines() if line.startswith("| vdiag-3-3-swne |")]
-    assert len(rows) == 1 and "| 75 |" in rows[0] and "| yes | this run (HEAD x) |" in rows[0]
+    assert len(rows) == 1 and "| 75 |" in rows[0] and "| yes | new.jsonl (HEAD x) |" in rows[0]
 
 
 def test_the_growth_header_prints_the_note_once():
