@@ -41,7 +41,8 @@ def test_a_limit_gives_unknown_with_a_lower_bound(extra):
 def test_ctrl_c_gives_unknown_with_a_lower_bound():
     # the numpy kernel, so that the signal lands in the search whatever the machine's load: the
     # compiled kernels load inside limits.signals_deferred (spill.compiled), where a Ctrl-C waits
-    # until the load ends (ten tries by hand at 0.25 s steps, six inside the load: all exit 3)
+    # until the load ends (seven tries by hand in the search, 0.25 s apart, six of them inside the
+    # load: all exit 3 with "unknown")
     env = dict(os.environ, COINSAT_KERNEL="numpy")
     proc = subprocess.Popen(
         _solve("--workers", "1"),
