@@ -133,3 +133,12 @@ def test_the_verdict_fits_each_target_apart():
     assert "n^3.00 ± 0.00" in nwse and "This meets" in nwse
     assert "n^4.00 ± 0.00" in swne and "This misses" in swne
     assert "Lower side (NW-SE)" in text and "Lower side (SW-NE)" in text
+
+
+def test_the_verdict_says_when_upper_bounds_grow_clearly_slower_than_n3():
+    study = _load()
+    (text,) = study.verdict_paragraph({"swne": (2.5, 0.05, [(0.2, 14), (0.1, 40)])})
+    assert "**SW-NE: the upper bounds grow clearly slower than n³.**" in text and "not a refutation" in text
+    assert "For NW-SE, Θ(n³) is *consistent*" in text and "For SW-NE" not in text
+    (plain,) = study.verdict_paragraph({})
+    assert plain.startswith("So Θ(n³) is *consistent* with every number we have")
