@@ -217,6 +217,8 @@ def test_the_first_whole_try_takes_at_most_the_local_share():
 
     with pytest.raises(UsageError):
         ImproveOptions(probe_share=0.6, local_share=0.5)
+    with pytest.raises(UsageError):
+        ImproveOptions(probe_share=0.3, climb_local_share=0.2)
 
 
 def test_the_climb_step_grows_the_states_about_the_growth_asked():
