@@ -58,7 +58,8 @@ start inside its bounding box (:func:`decide_small`) tells a counterexample to
 Theorem 2 (refused as unsolvable, with that reason) from a gap.  Labeled coins
 are outside the theorem (a conjecture in the paper, section "Labeled Coins").
 Moves: an absorption costs O(n^2) hops at most (raising the staircase) and a
-rotation Theta(k^2) moves (measured on V(14,14): 3674 moves for k = 29 coins, 4.4 k^2), so O(n^3) with
+rotation Theta(k^2) moves (rotations made 86 % of the moves on V(10,10) before the zipper,
+benchmarks/construct_phases.md), so O(n^3) with
 at most n rotations, as in the paper.  The zipper makes a diagonal corner coin
 cost O(k) once the staircase runs along the right sides; on the V family
 every absorption is of that kind (benchmarks/construct_phases.md).  Where
