@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import _startup  # noqa: F401  first: the command's Ctrl-C while the rest loads is one line, exit 3
 from ._version import __version__
 from .board import Board
 from .configuration import Configuration

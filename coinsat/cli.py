@@ -13,6 +13,7 @@ import os
 import sys
 import traceback
 
+from ._startup import restore
 from ._version import __version__
 from .commands import COMMANDS
 from .commands.common import EXIT_INTERNAL, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
@@ -37,6 +38,7 @@ def get_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = get_parser().parse_args(argv)
+    restore()  # the loading guard hands Ctrl-C back: the commands handle it from here (_startup)
     try:
         return args.run(args)
     except InternalError as e:  # coinsat contradicted itself (VerificationError among them)

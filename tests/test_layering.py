@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent / "coinsat"
 
 FLOORS: list[tuple[str, ...]] = [
-    ("errors", "_version", "_names"),
+    ("errors", "_version", "_names", "_startup"),
     ("geometry", "registry", "limits"),
     ("configuration", "board"),
     ("rules", "instance"),

@@ -1,0 +1,54 @@
+"""Ctrl-C while the ``coinsat`` command is still loading.
+
+The console script (and ``python -m coinsat``) imports the package — numpy, PySAT, the
+engines: about 0.6 s — before :func:`coinsat.cli.main` runs and takes charge of interrupts.
+A Ctrl-C in that window used to print a ``KeyboardInterrupt`` traceback and end the process
+by SIGINT; the contract is one line and exit code 3 (unknown: interrupted).
+
+So, only when this process *is* the command (``sys.argv[0]`` is the console script, or the
+interpreter was started as ``python -m coinsat``), the package's first lines install
+:func:`_stop`, which prints that line and leaves at once: nothing has been read or written yet,
+so there is nothing to clean up.  Importing this module does it (the package imports it
+before anything heavy).  ``cli.main`` calls :func:`restore` once its arguments are
+parsed, and from then on Python's own handler and the commands' handling apply.  A library
+user's process (a notebook, pytest, a script) is never touched, nor a SIGINT that the parent
+set to ignore (a background job) or that someone else already handles.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+EXIT_UNKNOWN = 3  # commands.common.EXIT_UNKNOWN; not imported: this module must load first and fast
+
+
+def _stop(signum, frame) -> None:
+    os.write(2, b"coinsat: interrupted\n")
+    os._exit(EXIT_UNKNOWN)
+
+
+def is_command() -> bool:
+    """The console script, or ``python -m coinsat`` (not ``-m coinsat.<module>``, nor ``-m pytest``)."""
+    if not sys.argv:
+        return False
+    if os.path.basename(sys.argv[0]) == "coinsat":
+        return True
+    orig = list(getattr(sys, "orig_argv", ()))
+    return sys.argv[0] == "-m" and any(a == "-m" and b == "coinsat" for a, b in zip(orig, orig[1:]))
+
+
+def guard_loading() -> None:
+    """Make a Ctrl-C during the command's imports a clean exit 3 (module docstring)."""
+    if is_command() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _stop)
+
+
+def restore() -> None:
+    """Hand SIGINT back to Python (a KeyboardInterrupt), if :func:`guard_loading` took it."""
+    if signal.getsignal(signal.SIGINT) is _stop:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+guard_loading()
