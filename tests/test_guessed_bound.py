@@ -9,8 +9,6 @@ an 81-cell (two-word) window with that U is checked -- and rejected when tampere
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
 
 import numpy as np
@@ -23,6 +21,8 @@ from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.rules import apply_move, legal_moves
 from coinsat.solve import solve
+
+from .test_layers_certificate import _rewrite_ranks
 
 U64 = np.uint64
 
@@ -76,18 +76,6 @@ def v43_certificate(tmp_path):
     return inst, cert, tmp_path
 
 
-def _rewrite(folder, cert, change):
-    """Decode the ranked layers (first differences), change them, encode and re-hash."""
-    path = folder / cert["layers"]
-    with np.load(path) as z:
-        layers = {k: np.cumsum(z[k], dtype=U64) for k in z.files}
-    change(layers)
-    buf = io.BytesIO()
-    np.savez_compressed(buf, **{k: np.diff(v, prepend=U64(0)) if v.size else v for k, v in layers.items()})
-    path.write_bytes(buf.getvalue())
-    return dict(cert, layers_sha256=hashlib.sha256(buf.getvalue()).hexdigest())
-
-
 def test_v43_guessed_bound_below_the_horizon_is_rejected(v43_certificate):
     inst, cert, folder = v43_certificate
     verdict = check_certificate(inst, dict(cert, upper_bound=HORIZON - 1), folder)
@@ -100,5 +88,5 @@ def test_v43_layers_missing_a_state_are_rejected(v43_certificate):
     def drop(layers):
         layers["L5"] = layers["L5"][1:]
 
-    verdict = check_certificate(inst, _rewrite(folder, cert, drop), folder)
+    verdict = check_certificate(inst, _rewrite_ranks(folder, cert, drop), folder)
     assert not verdict.ok and "in no layer" in verdict.reason
