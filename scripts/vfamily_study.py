@@ -191,9 +191,17 @@ def main(argv=None) -> int:
     ap.add_argument("--flips", default="", help="k values of the diagonal flip to solve exactly (e.g. 3,4,5,6,7)")
     ap.add_argument("--flip-method", default="spanbfs")
     ap.add_argument("--table-only", action="store_true", help="only rewrite the table and plot from the results")
+    ap.add_argument(
+        "--scale-proofs",
+        metavar="JSON",
+        help="first merge rankbfs proofs and their checked ranked-layers certificates kept by "
+        "scripts/scale_bench.py (benchmarks/scale_proofs.json) into the results",
+    )
     ap.add_argument("--redo", action="store_true")
     args = ap.parse_args(argv)
     only = set(args.members.split(",")) if args.members else None
+    if args.scale_proofs:
+        adopt_scale_proofs(Path(args.scale_proofs))
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     for a, b, target in () if args.table_only else members(args.max_a):
         inst = vdiag(a, b, target)
@@ -234,6 +242,43 @@ def main(argv=None) -> int:
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else results
     write_table(results, args)
     return 0
+
+
+def adopt_scale_proofs(path: Path) -> None:
+    """Merge the V members' rankbfs proofs from scale_bench's record: the solve as run "rankbfs"
+    (seconds = its CPU s, of the adopted part when the solve was resumed) and, when a fresh process
+    accepted its certificate, that certificate as "ranked layers" (check_seconds = the check's CPU s).
+    A stopped solve is merged as such (its lower bound); a certificate not accepted is left out."""
+    proofs = json.loads(path.read_text())
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    for name, proof in sorted(proofs.items()):
+        if name not in results:  # only members of this study (the flip family has its own table)
+            continue
+        solved, check = proof["solve"], proof.get("check") or {}
+        run = {
+            "name": name,
+            "method": "rankbfs",
+            "status": solved["status"],
+            "length": solved.get("length"),
+            "lower_bound": solved.get("lower_bound"),
+            "seconds": round(float(solved["cpu"]), 1),
+            "time_limit": solved.get("options", {}).get("time_limit"),
+            "certificate": None,
+            "note": f"scripts/scale_bench.py --sections proofs ({proof.get('started', '?')}); seconds: CPU",
+        }
+        entry = record(name, results[name], "rankbfs", run)[name]
+        if check.get("check_ok"):
+            cert = {
+                "accepted": True,
+                "bytes": {"zip": solved.get("cert_bytes", 0)},
+                "check_seconds": round(float(check["check_cpu"]), 1),
+                "claim": check.get("claim"),
+                "reason": check.get("reason"),
+                "seconds": None,
+                "time_limit": None,
+                "note": "rankbfs' ranked layers, checked in a fresh process by scale_bench.py (check_seconds: CPU)",
+            }
+            record(name, entry, "ranked layers", cert, "certificates")
 
 
 def solve_flip(k: int, method: str, time_limit: float, redo: bool) -> None:

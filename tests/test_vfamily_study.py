@@ -142,3 +142,25 @@ def test_the_verdict_says_when_upper_bounds_grow_clearly_slower_than_n3():
     assert "For NW-SE, Θ(n³) is *consistent*" in text and "For SW-NE" not in text
     (plain,) = study.verdict_paragraph({})
     assert plain.startswith("So Θ(n³) is *consistent* with every number we have")
+
+
+def test_scale_proofs_are_merged_as_runs_and_accepted_certificates_only(tmp_path, monkeypatch):
+    study = _load()
+    monkeypatch.setattr(study, "RESULTS", tmp_path / "results.json")
+    base = {"a": 1, "b": 1, "n": 6, "cells": 16, "runs": {}}
+    (tmp_path / "results.json").write_text(json.dumps({"vdiag-1-1-nwse": base, "vdiag-1-1-swne": {**base}}))
+    solved = {"status": "optimal", "length": 5, "lower_bound": 5, "cpu": 1.23, "cert_bytes": 2_000_000, "options": {}}
+    proofs = {
+        "vdiag-1-1-nwse": {"solve": solved, "check": {"check_ok": True, "check_cpu": 4.56, "claim": "optimal: 5"}},
+        "vdiag-1-1-swne": {"solve": {**solved, "length": 13, "lower_bound": 13}, "check": {"check_ok": False}},
+        "diagonal-8": {"solve": solved, "check": {"check_ok": True, "check_cpu": 1.0}},  # not a V member
+    }
+    (tmp_path / "proofs.json").write_text(json.dumps(proofs))
+    study.adopt_scale_proofs(tmp_path / "proofs.json")
+    results = json.loads((tmp_path / "results.json").read_text())
+    assert set(results) == {"vdiag-1-1-nwse", "vdiag-1-1-swne"}
+    nw, sw = results["vdiag-1-1-nwse"], results["vdiag-1-1-swne"]
+    assert nw["runs"]["rankbfs"]["length"] == 5 and nw["runs"]["rankbfs"]["seconds"] == 1.2
+    assert nw["certificates"]["ranked layers"]["check_seconds"] == 4.6
+    assert study.cert_cells(nw["certificates"]) == "ranked layers ✓ (2.0 MB, checked in 4.6 s)"
+    assert sw["runs"]["rankbfs"]["length"] == 13 and "certificates" not in sw  # a rejected check is no certificate
