@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 
 EXIT_UNKNOWN = 3  # commands.common.EXIT_UNKNOWN; not imported: this module must load first and fast
 
@@ -41,6 +42,8 @@ def is_command() -> bool:
 
 def guard_loading() -> None:
     """Make a Ctrl-C during the command's imports a clean exit 3 (module docstring)."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # signal.signal works in the main thread only (an import from a thread must not fail)
     if is_command() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _stop)
 
