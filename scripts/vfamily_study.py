@@ -543,11 +543,13 @@ def verdict(flip_pts, growth, optima, results, lines: list[str]) -> None:
                 " benchmarks/vfamily_growth.md), not the puzzle, so it neither confirms nor refutes the paper's"
                 " O(n³) upper bound."
             )
-        lower = fit_with_error([(r["n"], lb) for r in big if (lb := best_lower_bound(r, results)[0])])
+        points = [(r["n"], lb) for r in big if (lb := best_lower_bound(r, results)[0])]
+        lower = fit_with_error(points)
         if lower:
             lines.append(
-                f"* Lower side ({TARGET_NAMES.get(target, target)}): beyond n = {exact_n} the best proven lower"
-                f" bounds grow like n^{lower[0]:.2f} ± {lower[1]:.2f} (mostly static bounds); they are far below"
+                f"* Lower side ({TARGET_NAMES.get(target, target)}): over n = {points[0][0]}..{points[-1][0]} the"
+                f" best proven lower bounds grow like n^{lower[0]:.2f} ± {lower[1]:.2f} (mostly static bounds);"
+                " they are far below"
                 " n³, so the data neither confirm nor refute the Ω(n³) lower bound there."
             )
     lines += ["", *verdict_paragraph(below)]

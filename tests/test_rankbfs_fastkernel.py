@@ -1,5 +1,6 @@
 """The compiled expansion (search/fastkernel.py, numba) against the numpy one: the same successors
-of every state, on random instances up to 144 cells, the span pruning on and off."""
+of every state, on random instances up to 144 cells, the span pruning on and off; and the compiled
+bound-and-prune h against the numpy one, state for state."""
 
 from __future__ import annotations
 
@@ -101,6 +102,56 @@ def test_the_compiled_expansion_of_random_states_on_one_word(case, prune):
     _same_successors(inst, prune, _unique(Space(inst, prune).colex.rank(coins)))
 
 
+def _same_h(inst, ranks: np.ndarray) -> None:
+    space = Space(inst, True, 10**6)
+    space._fast = None  # the numpy schedule
+    want = space.heuristic(ranks)
+    got = fastkernel.FastSpace(space).heuristic(ranks)
+    assert got.dtype == want.dtype and np.array_equal(want, got)
+
+
+@settings(max_examples=40, deadline=None)
+@given(random_windows(wide=True))
+def test_the_compiled_h_of_random_states_past_64_cells(case):
+    inst, coins = case
+    _same_h(inst, _unique(Space(inst).colex.rank(coins)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(random_windows(wide=False))
+def test_the_compiled_h_of_random_states_on_one_word(case):
+    inst, coins = case
+    _same_h(inst, _unique(Space(inst).colex.rank(coins)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(walked(max_coins=5, kinds=("square", "triangular", "graph")))
+def test_the_compiled_h_of_reachable_states_and_every_goal_placement(inst):
+    if len(inst.labels) > 1 or inst.moves != "jump":
+        return
+    states = _states(inst, True)
+    if states.size:
+        _same_h(inst, states)
+
+
+def test_a_bounded_search_is_the_same_with_either_h(monkeypatch):
+    """V(2,1) -> NW-SE with U = its optimum: the same layers and prunings with the compiled h
+    (on every batch: FAST_MIN lowered to 1) as with the numpy one."""
+    from coinsat.search import rankbfs
+
+    inst = vdiag(2, 1, "nwse")
+    monkeypatch.setattr(rankbfs, "FAST_MIN", 1)
+    calls = []
+    real = fastkernel.FastSpace.heuristic
+    monkeypatch.setattr(fastkernel.FastSpace, "heuristic", lambda self, r: calls.append(r.size) or real(self, r))
+    fast = solve_rankbfs(inst, upper_bound=24)
+    assert len(calls) >= 20  # one per layer: the compiled h ran
+    monkeypatch.setenv(fastkernel.ENV, "numpy")
+    plain = solve_rankbfs(inst, upper_bound=24)
+    assert fast.stats["bound_pruned"] == plain.stats["bound_pruned"] > 0
+    assert (fast.status, fast.length, fast.stats["layers"]) == (plain.status, plain.length, plain.stats["layers"])
+
+
 def test_v22_layers_are_the_same_with_either_kernel(monkeypatch):
     inst = vdiag(2, 2, "nwse")
     fast = solve_rankbfs(inst)
@@ -120,14 +171,18 @@ def test_galloping_membership_is_isin(run, values):
     assert np.array_equal(seen, np.isin(vals, run_a))
 
 
-def test_the_loader_compiles_each_kernel_once():
+def test_the_loader_compiles_each_kernel_once(monkeypatch):
     """spill.compiled loads every kernel (interrupts held back); a search then compiles nothing more,
     so LLVM never loads outside the deferred block (see spill.compiled)."""
     from coinsat.search.spill import compiled
 
     assert compiled() is fastkernel
     solve_rankbfs(vdiag(2, 2, "nwse"))  # frontiers and runs past the compiled thresholds
-    for kernel in (fastkernel.expand_chunk, fastkernel.member_sorted):
+    from coinsat.search import rankbfs
+
+    monkeypatch.setattr(rankbfs, "FAST_MIN", 1)
+    solve_rankbfs(vdiag(2, 1, "nwse"), upper_bound=24)  # and h, on every batch
+    for kernel in (fastkernel.expand_chunk, fastkernel.member_sorted, fastkernel.schedule_h):
         assert len(kernel.signatures) == 1, kernel.signatures
 
 

@@ -376,6 +376,105 @@ def expand_chunk(
     return out[:count]
 
 
+@_jit
+def _grow(cur, sup, W, one, two, four, rs, ls, masks, R, L, M, K, MH, shifts, d, ge, plane):
+    """sup = the cells with >= d neighbours in cur: the scalar paths of expand_chunk by W."""
+    if one:
+        sup[0] = _two_of_four1(cur[0], R, L, M) if four else _supported1(cur[0], rs, ls, masks, d)
+    elif two and four:
+        sup[0], sup[1] = _two_of_four2(cur[0], cur[1], K, M, MH)
+    elif two:
+        sup[0], sup[1] = _supported2(cur[0], cur[1], shifts, masks, d)
+    else:
+        _supported(sup, cur, shifts, masks, d, W, ge, plane)
+
+
+@_jit
+def schedule_h(ranks, k, n, W, binom, shifts, masks, full, d, goals):  # pragma: no cover - compiled
+    """h of every state (``rankbfs`` module docstring, Bound-and-prune), int64, the minimum over
+    the goal placements ``goals`` (G, W): the span layers R_0 = C, R_j = R_{j-1} + supported, and
+    h = max_i (f_i + m - i) over the empty goal cells in the order they enter; 2**30 when one never
+    does.  The same numbers as ``rankbfs.Space._schedule`` (a test compares them); the numpy
+    version ran the layers of a whole chunk in lock step and took three quarters of a bounded
+    search's time on V(4,3) (``benchmarks/rankbfs-heuristic.md``)."""
+    N = ranks.size
+    BIG = np.int64(1 << 30)
+    one = W == 1 and 1 <= d <= 3
+    two = W == 2 and 1 <= d <= 3
+    four = d == 2 and shifts.size == 4
+    rs = np.zeros(shifts.size, dtype=np.uint64)
+    ls = np.zeros(shifts.size, dtype=np.uint64)
+    for t in range(shifts.size):
+        rs[t] = max(shifts[t], 0)
+        ls[t] = max(-shifts[t], 0)
+    K4 = np.zeros(4, dtype=np.int64)
+    R4 = np.zeros(4, dtype=np.uint64)
+    L4 = np.zeros(4, dtype=np.uint64)
+    M4 = np.zeros(4, dtype=np.uint64)
+    H4 = np.zeros(4, dtype=np.uint64)
+    for t in range(min(4, shifts.size)):
+        K4[t], R4[t], L4[t], M4[t], H4[t] = shifts[t], rs[t], ls[t], masks[t, 0], masks[t, W - 1]
+    K = (K4[0], K4[1], K4[2], K4[3])
+    R = (R4[0], R4[1], R4[2], R4[3])
+    L = (L4[0], L4[1], L4[2], L4[3])
+    M = (M4[0], M4[1], M4[2], M4[3])
+    MH = (H4[0], H4[1], H4[2], H4[3])
+    out = np.empty(N, dtype=np.int64)
+    coins = np.empty(k, dtype=np.int64)
+    m = np.zeros(W, dtype=np.uint64)
+    cur = np.zeros(W, dtype=np.uint64)
+    sup = np.zeros(W, dtype=np.uint64)
+    plane = np.zeros(W, dtype=np.uint64)
+    ge = np.zeros((max(d, 1) + 1, W), dtype=np.uint64)
+    empty = np.zeros(W, dtype=np.uint64)
+    for i in range(N):
+        r = ranks[i]
+        c = n - 1
+        for t in range(k, 0, -1):
+            while binom[c, t] > r:
+                c -= 1
+            coins[t - 1] = c
+            r -= binom[c, t]
+            c -= 1
+        for w in range(W):
+            m[w] = np.uint64(0)
+        for t in range(k):
+            m[coins[t] >> 6] |= np.uint64(1) << np.uint64(coins[t] & 63)
+        best = BIG
+        for g in range(goals.shape[0]):
+            left = np.int64(0)
+            for w in range(W):
+                empty[w] = goals[g, w] & ~m[w]
+                left += np.int64(_popcount(empty[w]))
+                cur[w] = m[w]
+            h = np.int64(0)
+            j = 0
+            while left > 0:
+                j += 1
+                if d == 0:
+                    h = BIG
+                    break
+                _grow(cur, sup, W, one, two, four, rs, ls, masks, R, L, M, K, MH, shifts, d, ge, plane)
+                new = np.int64(0)
+                changed = False
+                for w in range(W):
+                    grown = cur[w] | (sup[w] & full[w])
+                    if grown != cur[w]:
+                        changed = True
+                    new += np.int64(_popcount(grown & ~cur[w] & empty[w]))
+                    cur[w] = grown
+                if new > 0:
+                    h = max(h, j - 1 + left)
+                    left -= new
+                elif not changed:
+                    h = BIG
+                    break
+            if h < best:
+                best = h
+        out[i] = best
+    return out
+
+
 _warm = False
 
 
@@ -394,6 +493,7 @@ def warm_up() -> bool:
         expand_chunk(*args)  # the types FastSpace.expand passes
         member_sorted(one, one, np.zeros(1, dtype=np.bool_))
         merge_unique(one, one)
+        schedule_h(one[:0], 1, 1, 1, binom, shifts, none, one, 0, none)  # the types FastSpace.heuristic passes
         _warm = True
     return True
 
@@ -417,6 +517,8 @@ class FastSpace:
         self.need = np.ascontiguousarray(np.stack(need)) if need else np.zeros((0, K.W), dtype=np.uint64)
         self.has_budget = space.rest_edges is not None
         self.rest_edges = 0 if space.rest_edges is None else int(space.rest_edges)
+        goals = [g[:, 0] for g in space.goal_words]
+        self.goals = np.ascontiguousarray(np.stack(goals)) if goals else np.zeros((0, K.W), dtype=np.uint64)
 
     def expand(self, ranks: np.ndarray) -> np.ndarray:
         return expand_chunk(
@@ -435,6 +537,20 @@ class FastSpace:
             self.has_budget,
             self.rest_edges,
             ranks.size * self.k * 4,
+        )
+
+    def heuristic(self, ranks: np.ndarray) -> np.ndarray:
+        return schedule_h(
+            np.ascontiguousarray(ranks, dtype=np.uint64),
+            self.k,
+            self.n,
+            self.W,
+            self.binom,
+            self.shifts,
+            self.masks,
+            self.full,
+            self.d,
+            self.goals,
         )
 
 

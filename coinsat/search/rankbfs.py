@@ -38,6 +38,10 @@ moves" for T <= U, and an empty layer proves "no solution with <= U moves"
 (``bounded``, never ``unsolvable``: U need not be achievable for any of this,
 so a wrong U makes answers weaker, never false).  The layers certificate
 carries U and its checker recomputes h (certificates/check/layers.py).
+h is computed for every new state of a layer; in numpy it took three quarters
+of a bounded search's time on V(4,3), so with numba it runs compiled, one state
+at a time (``fastkernel.schedule_h``, the same numbers: a test compares them;
+2.4x on the whole search, ``benchmarks/rankbfs-heuristic.md``).
 
 **Memory.**  The visited set is one sorted uint64 run per layer (8 bytes a
 state, ``search/spill.py``), which a certificate reads back; past a budget
@@ -296,7 +300,14 @@ class Space:
         return _unique(np.concatenate(out)) if out else np.zeros(0, dtype=U64)
 
     def heuristic(self, ranks: np.ndarray) -> np.ndarray:
-        """h of every state (module docstring), int64; a large value when a goal cell is out of reach."""
+        """h of every state (module docstring), int64; a large value when a goal cell is out of reach
+        (the compiled ``fastkernel.schedule_h`` for large batches when numba is installed)."""
+        fast = self.fast if ranks.size >= FAST_MIN else None
+        if fast is not None:
+            return np.concatenate(
+                [np.zeros(0, dtype=np.int64)]
+                + [fast.heuristic(ranks[i : i + CHUNK * 4]) for i in range(0, ranks.size, CHUNK * 4)]
+            )
         K = self.kernel
         words = to_words(self.colex.unrank(ranks), K.W)
         best = np.full(ranks.size, 1 << 30, dtype=np.int64)
