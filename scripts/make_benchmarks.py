@@ -63,10 +63,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 MEMBERS = {
     "paper": None,  # instances/paper/*.toml with a known optimum
-    "diagonal": [("diagonal_flip", {"k": k}) for k in (4, 5, 6, 7)],  # k = 4 is the paper's 'diagonal'
+    "diagonal": [("diagonal_flip", {"k": k}) for k in (4, 5, 6, 7, 8)],  # k = 4 is the paper's 'diagonal'
     "vdiag": [
         ("vdiag", {"a": a, "b": b, "target": t})
-        for a, b in ((1, 1), (2, 1), (2, 2), (3, 2), (3, 3))
+        for a, b in ((1, 1), (2, 1), (2, 2), (3, 2), (3, 3), (4, 3))
         for t in ("nwse", "swne")
     ],
 }
