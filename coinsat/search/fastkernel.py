@@ -402,8 +402,8 @@ def schedule_h(ranks, k, n, W, binom, shifts, masks, full, d, goals):  # pragma:
     one = W == 1 and 1 <= d <= 3
     two = W == 2 and 1 <= d <= 3
     four = d == 2 and shifts.size == 4
-    # the planes as in expand_chunk, written out again: returned by a shared helper they made the
-    # expansion 8 % slower (V(4,3) to 40 moves, 7.6 against 7.0 CPU s, best of 3)
+    # the planes (and below, the unranking) as in expand_chunk, written out again: the planes returned
+    # by a shared helper made the expansion 8 % slower (V(4,3) to 40 moves, 7.6 against 7.0 CPU s, best of 3)
     rs = np.zeros(shifts.size, dtype=np.uint64)
     ls = np.zeros(shifts.size, dtype=np.uint64)
     for t in range(shifts.size):

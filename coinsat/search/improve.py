@@ -111,9 +111,11 @@ class ImproveOptions:
         if not 0 < self.local_share <= 1:
             raise UsageError("improve: the local passes' share of the time must be in (0, 1]")
         if not 0 < self.climb_local_share <= 1:
-            raise UsageError("improve: the local passes' share of the time must be in (0, 1]")
+            raise UsageError("improve: the local passes' share of the time with the climb must be in (0, 1]")
         if not 0 <= self.probe_share <= min(self.local_share, self.climb_local_share):
-            raise UsageError("improve: the first whole try's share of the time must be in [0, local_share]")
+            raise UsageError(
+                "improve: the first whole try's share of the time must be in [0, min(local_share, climb_local_share)]"
+            )
         if not self.climb_growth > 1:
             raise UsageError("improve: the climb's growth per step must be > 1")
 

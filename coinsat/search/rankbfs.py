@@ -303,11 +303,8 @@ class Space:
         """h of every state (module docstring), int64; a large value when a goal cell is out of reach
         (the compiled ``fastkernel.schedule_h`` for large batches when numba is installed)."""
         fast = self.fast if ranks.size >= FAST_MIN else None
-        if fast is not None:
-            return np.concatenate(
-                [np.zeros(0, dtype=np.int64)]
-                + [fast.heuristic(ranks[i : i + CHUNK * 4]) for i in range(0, ranks.size, CHUNK * 4)]
-            )
+        if fast is not None:  # in expand's batches, so that a Ctrl-C waits at most one batch
+            return np.concatenate([fast.heuristic(ranks[i : i + CHUNK * 4]) for i in range(0, ranks.size, CHUNK * 4)])
         K = self.kernel
         words = to_words(self.colex.unrank(ranks), K.W)
         best = np.full(ranks.size, 1 << 30, dtype=np.int64)
