@@ -16,6 +16,8 @@ Sections (``--sections``, comma-separated; default all but ``bound`` and ``proof
 * ``certify``: ranked layers certificates written by the solve, then checked in a
   fresh process by the checker and by its baseline (an earlier commit's checker);
 * ``checkprofile``: where the checker's time goes, baseline and now (cProfile);
+* ``checkkernel``: the checker's numpy kernel against its compiled one (numba) on the
+  same certificates, one word (V(3,2)) and two words (V(4,3), pruned);
 * ``proofs``: the large members (``--members``) solved with certificates that a
   fresh process checks, one member per invocation, kept in
   benchmarks/scale_proofs.json (long: run it alone, in the background);
@@ -149,6 +151,8 @@ def write_certificate(inst, r, folder: Path, out: dict) -> None:
 
 def check_one(job: dict) -> dict:
     """Check a written certificate (``job``: spec, cert_path); CPU seconds and peak RSS of the check."""
+    if job.get("check_kernel"):  # before the checker is imported: numpy or numba (layers.JIT_ENV)
+        os.environ["COINSAT_CHECK_KERNEL"] = job["check_kernel"]
     from coinsat.certificates.check import check_certificate
 
     if job.get("baseline"):
@@ -387,6 +391,49 @@ def checkprofile_section(lines: list[str]) -> None:
         lines.append("")
 
 
+#: the checkkernel section's second certificate: V(4,3) -> SW-NE to 50 moves, pruned with U = 73
+CHECKKERNEL_JOB = {
+    "spec": "vdiag-4-3-swne",
+    "engine": "rankbfs",
+    "options": {"upper_bound": 73, "max_moves": 50, "workers": 1},
+    "cert_dir": "/tmp/scale-checkkernel/vdiag-4-3-swne-50",
+}
+
+
+def checkkernel_section(lines: list[str]) -> None:
+    """The layers checker with its numpy kernel (ranked.py) and its compiled one (rankedjit.py), on
+    the same certificates, one after the other (COINSAT_CHECK_KERNEL=numpy / numba)."""
+    lines += [
+        "## The checker's numpy kernel against its compiled kernel\n",
+        "Each certificate is written once by the solve and checked in a fresh process by each kernel "
+        "(`COINSAT_CHECK_KERNEL=numpy`, then `=numba`; the compiled kernel is loaded from numba's cache, "
+        "its load time included). Both must give the same verdict.\n",
+        "| certificate | states | words | solve CPU s | numpy check CPU s | compiled check CPU s | ratio "
+        "| compiled / solve | peak RSS MB (numpy / compiled) | verdicts |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for job in (certify_jobs()[2], CHECKKERNEL_JOB):
+        r = run(job)
+        if not r.get("cert_path"):
+            lines.append(f"| {job['spec']} | no certificate ({r.get('status')}) | | | | | | | | |")
+            continue
+        got = {
+            kernel: _run({"spec": job["spec"], "check": True, "cert_path": r["cert_path"], "check_kernel": kernel})
+            for kernel in ("numpy", "numba")
+        }
+        a, b = got["numpy"], got["numba"]
+        horizon = job["options"].get("max_moves")
+        name = f"{job['spec']} to {horizon} moves, U = {job['options'].get('upper_bound')}" if horizon else job["spec"]
+        words = "2" if "4-3" in job["spec"] else "1"
+        lines.append(
+            f"| {name} | {r.get('cert_states'):,} | {words} | {r['cpu']:.1f} | {a['check_cpu']:.1f} | "
+            f"{b['check_cpu']:.1f} | **{a['check_cpu'] / b['check_cpu']:.2f}x** | {b['check_cpu'] / r['cpu']:.2f} | "
+            f"{a['check_rss_mb']:.0f} / {b['check_rss_mb']:.0f} | {a.get('claim') or a.get('reason')} / "
+            f"{b.get('claim') or b.get('reason')} |"
+        )
+    lines.append("")
+
+
 def compare_section(lines: list[str], results: dict) -> None:
     lines += [
         "## Old spanbfs against rankbfs (one worker), same run\n",
@@ -547,10 +594,11 @@ SPILL: int | None = None
 #: continues the search from the last complete layer
 PROOF_SECONDS: float | None = None
 RESUME = False
+PROOF_WORKERS = 1  # --proof-workers
 
 
 def proof_jobs(spec: str, scratch: Path) -> tuple[dict, dict]:
-    opts: dict = {"workers": 1}
+    opts: dict = {"workers": PROOF_WORKERS}
     if spec in GIVEN_U:
         opts["upper_bound"] = GIVEN_U[spec]
     elif spec in U_MEMBERS and known_length(spec) is not None:
@@ -834,7 +882,7 @@ def probe_rows(lines: list[str], measured: dict) -> None:
 
 
 def main(argv=None) -> int:
-    global FULL, REUSE, PROBE_SECONDS, PROBE_DEPTH, SPILL, PROOF_SECONDS, RESUME
+    global FULL, REUSE, PROBE_SECONDS, PROBE_DEPTH, SPILL, PROOF_SECONDS, RESUME, PROOF_WORKERS
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "scale.md"))
     ap.add_argument("--sections", default=DEFAULT)
@@ -856,6 +904,7 @@ def main(argv=None) -> int:
     ap.add_argument("--spill-budget", type=float, help="proofs: bytes of layers kept in RAM, the rest on disk")
     ap.add_argument("--proof-seconds", type=float, help="proofs: stop a solve after this many seconds ('unknown')")
     ap.add_argument("--resume", action="store_true", help="proofs: save every layer, continue a stopped solve")
+    ap.add_argument("--proof-workers", type=int, default=1, help="proofs: rankbfs worker processes (default 1)")
     args = ap.parse_args(argv)
     for item in filter(None, args.upper_bound.split(",")):
         spec, _, value = item.partition("=")
@@ -863,7 +912,7 @@ def main(argv=None) -> int:
             ap.error(f"--upper-bound: {item!r} is not SPEC=U with U an integer >= 0")
         GIVEN_U[spec] = int(value)
     SPILL = None if args.spill_budget is None else int(args.spill_budget)
-    PROOF_SECONDS, RESUME = args.proof_seconds, args.resume
+    PROOF_SECONDS, RESUME, PROOF_WORKERS = args.proof_seconds, args.resume, args.proof_workers
     FULL, REUSE, PROBE_SECONDS, PROBE_DEPTH = args.full, args.reuse, args.probe_seconds, args.probe_depth
     PROBES[:] = [x for x in args.probe.split(",") if x]
     if args.one:
@@ -888,6 +937,7 @@ def main(argv=None) -> int:
         "profile": lambda: profile_section(lines),
         "certify": lambda: certify_section(lines),
         "checkprofile": lambda: checkprofile_section(lines),
+        "checkkernel": lambda: checkkernel_section(lines),
         "proofs": lambda: proofs_section(lines, args.members.split(","), Path(args.scratch), args.adopt),
         "extrapolate": lambda: extrapolate_section(lines, results),
     }

@@ -34,7 +34,9 @@ have up to 256 cells, with C(cells, coins) <= 2^64 (past that, ranks wrap and a
 rank names no single configuration: refused); the checker decodes them with a decoder of its own and
 runs a multi-word kernel (:mod:`.ranked`: shifted neighbour planes, one span
 closure per removed coin at most, successor ranks from prefix sums), built to
-cost about what the search cost.  On the square grid with d = 2 a removed coin
+cost about what the search cost; with numba (the ``fast`` extra), checks of
+``JIT_MIN_STATES`` configurations or more run the same conditions compiled,
+a configuration at a time (:mod:`.rankedjit`, tested against this kernel).  On the square grid with d = 2 a removed coin
 whose rest has more adjacent pairs than the perimeter bound allows
 (``ranked.edge_cap``: such a rest cannot span a goal span) generates nothing
 to check.  Word layers (``spanbfs``) are expanded by the same kernel.  A
@@ -64,6 +66,7 @@ from __future__ import annotations
 import hashlib
 import io
 import math
+import os
 import time
 from pathlib import Path
 
@@ -73,6 +76,7 @@ from ... import geometry
 from ...board import span_coords
 from ...errors import LimitReached
 from ...instance import Instance
+from ...limits import signals_deferred
 from .claims import Claim
 from .format import cell_key, checked_solution
 from .ranked import Decoder, Kernel, edge_cap
@@ -80,6 +84,9 @@ from .ranked import Decoder, Kernel, edge_cap
 U64 = np.uint64
 ONE = U64(1)
 CHUNK = 1 << 15  # configurations of a layer expanded at once (temporaries: a few hundred bytes each)
+JIT_MIN_STATES = 200_000  # smaller checks stay in numpy (nothing to compile)
+#: =numpy: the numpy kernel (numba is not even imported); =numba: the compiled one on every size (tests)
+JIT_ENV = "COINSAT_CHECK_KERNEL"
 MAX_CELLS = 256  # ranked layers: four words per configuration (word layers: 64, checked in _check_closure)
 
 
@@ -306,23 +313,30 @@ def _check_ranked(
             return False, f"L{i} is not a sorted set of ranks below C({len(cells)}, {k})"
         if _absent(goal_ranks, layer).size < goal_ranks.size:
             return False, f"L{i} holds a goal placement"
+    fast = _compiled(sum(int(layer.size) for layer in layers))
+    jit = None if fast is None or ker.d < 1 else fast.Expander(dec, ker, need, goals, cap)
     for i in range(len(layers) - 1):
         for lo in range(0, layers[i].size, CHUNK):
             if deadline is not None and time.perf_counter() > deadline:
                 raise LimitReached(f"the check of the layers stopped at L{i} (time limit)")
-            pos = dec.positions(layers[i][lo : lo + CHUNK])
-            words = ker.words(pos)
-            whole = ker.reaches(words, need)[0]
-            tables = dec.tables(pos)
-            moves = ker.successors(pos, words, need, whole, cap)
-            parts = [dec.moved(tables, rows, j, p, m) for j, rows, p, m in moves]
+            chunk = layers[i][lo : lo + CHUNK]
+            if jit is not None:
+                parts = jit.successors(chunk)
+            else:
+                pos = dec.positions(chunk)
+                words = ker.words(pos)
+                whole = ker.reaches(words, need)[0]
+                tables = dec.tables(pos)
+                moves = ker.successors(pos, words, need, whole, cap)
+                parts = [dec.moved(tables, rows, j, p, m) for j, rows, p, m in moves]
             if not parts:
                 continue
             out = _distinct(np.concatenate(parts))
             for j in range(i + 1, max(-1, i - 2), -1):  # the layers a successor is usually in
                 out = _absent(out, layers[j])
             if bound is not None and out.size:  # only successors with (i + 1) + h <= U are asked for
-                out = out[(i + 1) + ker.h(ker.words(dec.positions(out)), goals) <= bound]
+                h = ker.h(ker.words(dec.positions(out)), goals) if jit is None else jit.h(out)
+                out = out[(i + 1) + h <= bound]
             for j in range(i - 2, -1, -1):
                 if out.size == 0:
                     break
@@ -332,6 +346,19 @@ def _check_ranked(
     states = sum(int(layer.size) for layer in layers)
     pruned = "" if bound is None else f", pruned by h with upper bound {bound}"
     return True, f"closure of {len(layers)} ranked layers ({states} configurations{pruned}) verified"
+
+
+def _compiled(states: int):
+    """:mod:`.rankedjit` for a check of ``states`` configurations when numba loads, else None (the
+    numpy kernel of :mod:`.ranked`).  Its import and compile run with SIGINT and the alarm held
+    back (``limits.signals_deferred``: its docstring says why)."""
+    mode = os.environ.get(JIT_ENV, "auto")
+    if mode == "numpy" or (mode != "numba" and states < JIT_MIN_STATES):
+        return None
+    with signals_deferred():
+        from . import rankedjit
+
+        return rankedjit if rankedjit.warm_up() else None
 
 
 def _distinct(values: np.ndarray) -> np.ndarray:
