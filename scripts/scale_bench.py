@@ -407,11 +407,15 @@ def checkkernel_section(lines: list[str]) -> None:
         "## The checker's numpy kernel against its compiled kernel\n",
         "Each certificate is written once by the solve and checked in a fresh process by each kernel "
         "(`COINSAT_CHECK_KERNEL=numpy`, then `=numba`; the compiled kernel is loaded from numba's cache, "
-        "its load time included). Both must give the same verdict.\n",
+        "filled before the first check; the import of numba and the load are included). Both must give "
+        "the same verdict. Without the variable the checker takes the compiled kernel on two words or "
+        "more only (`certificates/check/layers.py`, `_compiled`).\n",
         "| certificate | states | words | solve CPU s | numpy check CPU s | compiled check CPU s | ratio "
         "| compiled / solve | peak RSS MB (numpy / compiled) | verdicts |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
+    warm = "from coinsat.certificates.check import rankedjit; rankedjit.warm_up()"
+    subprocess.run([sys.executable, "-c", warm], check=True)  # numba's cache filled: no check times a compile
     for job in (certify_jobs()[2], CHECKKERNEL_JOB):
         r = run(job)
         if not r.get("cert_path"):

@@ -35,8 +35,10 @@ rank names no single configuration: refused); the checker decodes them with a de
 runs a multi-word kernel (:mod:`.ranked`: shifted neighbour planes, one span
 closure per removed coin at most, successor ranks from prefix sums), built to
 cost about what the search cost; with numba (the ``fast`` extra), checks of
-``JIT_MIN_STATES`` configurations or more run the same conditions compiled,
-a configuration at a time (:mod:`.rankedjit`, tested against this kernel).  On the square grid with d = 2 a removed coin
+``JIT_MIN_STATES`` configurations or more on windows of two words or more
+(past 64 cells) run the same conditions compiled, a configuration at a time
+(:mod:`.rankedjit`, tested against this kernel; ``_compiled`` says why one word
+stays in numpy).  On the square grid with d = 2 a removed coin
 whose rest has more adjacent pairs than the perimeter bound allows
 (``ranked.edge_cap``: such a rest cannot span a goal span) generates nothing
 to check.  Word layers (``spanbfs``) are expanded by the same kernel.  A
@@ -84,7 +86,7 @@ from .ranked import Decoder, Kernel, edge_cap
 U64 = np.uint64
 ONE = U64(1)
 CHUNK = 1 << 15  # configurations of a layer expanded at once (temporaries: a few hundred bytes each)
-JIT_MIN_STATES = 200_000  # smaller checks stay in numpy (nothing to compile)
+JIT_MIN_STATES = 200_000  # smaller checks stay in numpy (nothing to compile, no numba to import)
 #: =numpy: the numpy kernel (numba is not even imported); =numba: the compiled one on every size (tests)
 JIT_ENV = "COINSAT_CHECK_KERNEL"
 MAX_CELLS = 256  # ranked layers: four words per configuration (word layers: 64, checked in _check_closure)
@@ -313,7 +315,7 @@ def _check_ranked(
             return False, f"L{i} is not a sorted set of ranks below C({len(cells)}, {k})"
         if _absent(goal_ranks, layer).size < goal_ranks.size:
             return False, f"L{i} holds a goal placement"
-    fast = _compiled(sum(int(layer.size) for layer in layers))
+    fast = _compiled(sum(int(layer.size) for layer in layers), ker.W)
     jit = None if fast is None or ker.d < 1 else fast.Expander(dec, ker, need, goals, cap)
     for i in range(len(layers) - 1):
         for lo in range(0, layers[i].size, CHUNK):
@@ -348,12 +350,14 @@ def _check_ranked(
     return True, f"closure of {len(layers)} ranked layers ({states} configurations{pruned}) verified"
 
 
-def _compiled(states: int):
-    """:mod:`.rankedjit` for a check of ``states`` configurations when numba loads, else None (the
-    numpy kernel of :mod:`.ranked`).  Its import and compile run with SIGINT and the alarm held
-    back (``limits.signals_deferred``: its docstring says why)."""
+def _compiled(states: int, words: int):
+    """:mod:`.rankedjit` for a check of ``states`` configurations of ``words`` words each when numba
+    loads, else None (the numpy kernel of :mod:`.ranked`).  Measured (``benchmarks/scale-checkkernel.md``):
+    on two words the compiled kernel checks 2.5x faster; on one word numpy's whole-array operations
+    are as fast or faster, so one-word checks stay in numpy unless ``JIT_ENV`` says numba.  Its
+    import and compile run with SIGINT and the alarm held back (``limits.signals_deferred``)."""
     mode = os.environ.get(JIT_ENV, "auto")
-    if mode == "numpy" or (mode != "numba" and states < JIT_MIN_STATES):
+    if mode == "numpy" or (mode != "numba" and (states < JIT_MIN_STATES or words < 2)):
         return None
     with signals_deferred():
         from . import rankedjit
