@@ -4,21 +4,27 @@ Why.  :mod:`.ranked` works on chunks of configurations in numpy, and its
 work is irregular (each closure runs a different number of rounds, each
 configuration has a different number of successors), so it pays for masks,
 gathers and compactions between every step.  On V(4,3) -> SW-NE to 50 moves
-with U = 73 (38 M configurations, two words each) it checked in 500 CPU s
-while the search took 115 s; the span closures (the threshold counter
-``supported``, its shifts and the ``reaches`` loop) were about 60 % of that.
-This module computes the same successor ranks and the same h with compiled
-scalar loops.
+with U = 73 (38 M configurations, two words each) it checked in 449 CPU s
+while the search took 112 s; under cProfile the span closures (the threshold
+counter ``supported``, its shifts and the ``reaches`` loop) were about 60 % of
+it.  This module computes the same successor ranks and the same h with
+compiled scalar loops: 199 CPU s, 2.25x (``benchmarks/scale-checkkernel.md``,
+``scripts/scale_bench.py --sections checkkernel``).  On one word numpy's
+whole-array operations are as fast (0.73x there), so ``layers._compiled``
+keeps numpy for windows of up to 64 cells.
 
 Independence.  Like the rest of the checker it imports nothing from
-``coinsat.search``; it is a second implementation of :mod:`.ranked`'s
-definitions (planes, closures, colex ranks), tested against it: both must
-give the same successor sets and the same h (``tests/test_ranked_checker.py``),
-and a certificate is accepted by one exactly when by the other.
+``coinsat.search`` (a test follows its imports); it is a second
+implementation of :mod:`.ranked`'s definitions (planes, closures, colex
+ranks), tested against it (``tests/test_ranked_checker_jit.py``): the same
+successor sets and the same h on random windows of one to three words and
+graphs with d = 1 .. 4, and the same verdicts on accepted and tampered
+certificates.
 
 What one call computes.  ``successors`` walks a chunk of ranks from a given
 index: each rank is decoded (top coin down, a binary search per coin in the
-binomial table), put on W <= 4 words, and for each coin s the span test of
+binomial table), put on W <= 4 words (padded by P zero words on each side, so
+that a shifted word never needs a bounds test: ``_planes``), and for each coin s the span test of
 C - s is decided as in :mod:`.ranked` (at once when s has >= d coins of C - s
 around it; dropped by the perimeter cap; else a closure grown until it holds a
 goal span, reaches s, or stops).  Each destination p (>= d coins of C - s
