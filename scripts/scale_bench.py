@@ -21,6 +21,7 @@ Sections (``--sections``, comma-separated; default all but ``bound`` and ``proof
 * ``proofs``: the large members (``--members``) solved with certificates that a
   fresh process checks, one member per invocation, kept in
   benchmarks/scale_proofs.json (long: run it alone, in the background);
+* ``prooftable``: the proofs' table alone, from benchmarks/scale_proofs.json (nothing run);
 * ``extrapolate``: the V chains and diagonal flips measured member by member,
   and what the larger members would need (states, RAM, disk, CPU, machines).
 
@@ -685,8 +686,8 @@ def keep_solution(spec: str, solved: dict, check: dict) -> str:
 
 def proofs_table(lines: list[str], store: dict) -> None:
     lines += [
-        "## Large members proved optimal, with checked certificates\n",
-        "Each member: `rankbfs` (one worker; U = the stored solution's length, or a U given with `--upper-bound "
+        "## Large members: optima and bounds, with checked certificates\n",
+        "Each member: `rankbfs` (one worker unless `--proof-workers`; U = the stored solution's length, or a U given with `--upper-bound "
         "SPEC=U`, where the column shows one) solves it and writes "
         "the layers certificate of its own search in the same process; a fresh process then checks the "
         "certificate with the independent checker (`certificates/check/layers.py`, `ranked.py`). CPU "
@@ -695,7 +696,7 @@ def proofs_table(lines: list[str], store: dict) -> None:
         "--out benchmarks/scale-proofs.md` (one member per invocation; earlier members are kept in "
         "`benchmarks/scale_proofs.json`). A given U need not be the length of any solution: bound-and-prune "
         "is sound for every U (a goal met at depth L <= U is optimal; a search that runs out of states proves "
-        "only 'no solution with <= U moves'), and the checker re-applies the same U.\n",
+        "only 'no solution with <= U moves', status `bounded`), and the checker re-applies the same U.\n",
         "| instance | cells | coins | U | status | length | states kept | solve CPU s | solve peak RSS MB "
         "| certificate MB | bytes / state | check CPU s | check peak RSS MB | check / solve CPU | check "
         "| solution file | started (load) |",
@@ -943,6 +944,7 @@ def main(argv=None) -> int:
         "checkprofile": lambda: checkprofile_section(lines),
         "checkkernel": lambda: checkkernel_section(lines),
         "proofs": lambda: proofs_section(lines, args.members.split(","), Path(args.scratch), args.adopt),
+        "prooftable": lambda: proofs_table(lines, json.loads(PROOFS.read_text()) if PROOFS.exists() else {}),
         "extrapolate": lambda: extrapolate_section(lines, results),
     }
     if "extrapolate" not in sections:
@@ -950,7 +952,7 @@ def main(argv=None) -> int:
             "The extrapolation to larger members is `benchmarks/scale-extrapolation.md` "
             "(`scripts/scale_bench.py --sections extrapolate --out benchmarks/scale-extrapolation.md`).\n"
         )
-    if "proofs" not in sections:
+    if not {"proofs", "prooftable"} & set(sections):
         lines.append(
             "The large members proved with checked certificates are in `benchmarks/scale-proofs.md` "
             "(`scripts/scale_bench.py --sections proofs --members NAME --out benchmarks/scale-proofs.md`).\n"

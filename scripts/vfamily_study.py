@@ -197,11 +197,21 @@ def main(argv=None) -> int:
         help="first merge rankbfs proofs and their checked ranked-layers certificates kept by "
         "scripts/scale_bench.py (benchmarks/scale_proofs.json) into the results",
     )
+    ap.add_argument(
+        "--adopt-run",
+        action="append",
+        default=[],
+        metavar="JSON",
+        help="first merge a finished `coinsat solve|improve ... --json -o JSON` answer as its method's run "
+        "(its solution kept when shorter); repeatable",
+    )
     ap.add_argument("--redo", action="store_true")
     args = ap.parse_args(argv)
     only = set(args.members.split(",")) if args.members else None
     if args.scale_proofs:
         adopt_scale_proofs(Path(args.scale_proofs))
+    for file in args.adopt_run:
+        adopt_run(Path(file))
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     for a, b, target in () if args.table_only else members(args.max_a):
         inst = vdiag(a, b, target)
@@ -281,6 +291,23 @@ def adopt_scale_proofs(path: Path) -> None:
             record(name, entry, "ranked layers", cert, "certificates")
 
 
+def adopt_run(path: Path) -> None:
+    """Merge one CLI answer (the solve contract: name, method, status, length, lower_bound, seconds,
+    moves) run outside the study, e.g. a long `coinsat improve`, as the run of its method; the
+    solution was replayed by rules.py before it was printed, and is kept when it is the shortest."""
+    obj = json.loads(path.read_text())
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    name = obj.get("name")
+    if name not in results:
+        raise SystemExit(f"{path}: {name!r} is not a member of {RESULTS.name}")
+    moves = obj.pop("moves", None)
+    run = {k: obj.get(k) for k in ("name", "method", "status", "length", "lower_bound", "seconds")}
+    run["note"] = f"adopted from {path.name} (a run made outside the study; seconds: its own)"
+    if obj.get("length") is not None and moves is not None:
+        keep_solution(name, obj, moves)
+    record(name, results[name], str(obj["method"]), run)
+
+
 def solve_flip(k: int, method: str, time_limit: float, redo: bool) -> None:
     """The k x k diagonal flip solved by ``method`` (its run merged into FLIPS as it comes)."""
     flips = json.loads(FLIPS.read_text()) if FLIPS.exists() else {}
@@ -325,7 +352,8 @@ def write_table(results: dict, args) -> None:
         "`benchmarks/vfamily_results.json` (each with its engine and time limit). Linked move counts",
         "open the shortest verified solution (`coinsat verify FILE.toml solutions/FILE.json`).",
         "",
-        "| member | target | n | cells | moves | certificates of optimum − 1 | engines (status, seconds) |",
+        "| member | target | n | cells | moves | certificates of optimum − 1 (or of the bound they name) "
+        "| engines (status, seconds) |",
         "|---|---|---|---|---|---|---|",
     ]
     pts = {"nwse": [], "swne": []}
@@ -610,7 +638,9 @@ def cert_cells(certs: dict) -> str:
     for name, c in sorted(certs.items()):
         if c["accepted"]:
             size = sum(c.get("bytes", {}).values()) / 1e6
-            out.append(f"{name} ✓ ({size:.1f} MB, checked in {c['check_seconds']:.1f} s)")
+            claim = c.get("claim") or ""
+            what = "" if claim.startswith("optimal") or not claim else f"{claim}; "  # a bound, not an optimum
+            out.append(f"{name} ✓ ({what}{size:.1f} MB, checked in {c['check_seconds']:.1f} s)")
         else:
             out.append(f"{name}: none within {c['time_limit']:g} s")
     return "; ".join(out) or "—"

@@ -298,7 +298,7 @@ class Expander:
         self.need = _rows(need, ker.W)
         self.goals = _rows(goals, ker.W)
         self.cap = -1 if cap is None else int(cap)
-        self.buffer = np.empty(self.BUFFER, dtype=np.uint64)
+        self.buffer = np.empty(max(self.BUFFER, self.k * self.n), dtype=np.uint64)  # >= one state's worst case
 
     def successors(self, ranks: np.ndarray) -> list[np.ndarray]:
         """The successor ranks of ``ranks`` asked for by condition (3) (unsorted, with repeats)."""
