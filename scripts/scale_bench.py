@@ -687,8 +687,8 @@ def keep_solution(spec: str, solved: dict, check: dict) -> str:
 def proofs_table(lines: list[str], store: dict) -> None:
     lines += [
         "## Large members: optima and bounds, with checked certificates\n",
-        "Each member: `rankbfs` (one worker unless `--proof-workers`; U = the stored solution's length, or a U given with `--upper-bound "
-        "SPEC=U`, where the column shows one) solves it and writes "
+        "Each member: `rankbfs` (one worker unless `--proof-workers`; U = the stored solution's length, or a U "
+        "given with `--upper-bound SPEC=U`, where the column shows one) solves it and writes "
         "the layers certificate of its own search in the same process; a fresh process then checks the "
         "certificate with the independent checker (`certificates/check/layers.py`, `ranked.py`). CPU "
         "seconds are the comparable unit on this shared machine (load average at the start in the last "
