@@ -316,6 +316,7 @@ def _check_ranked(
         if _absent(goal_ranks, layer).size < goal_ranks.size:
             return False, f"L{i} holds a goal placement"
     fast = _compiled(sum(int(layer.size) for layer in layers), ker.W)
+    # d = 0 (every empty cell a destination) is the numpy kernel's alone: the compiled counter starts at d = 1
     jit = None if fast is None or ker.d < 1 else fast.Expander(dec, ker, need, goals, cap)
     for i in range(len(layers) - 1):
         for lo in range(0, layers[i].size, CHUNK):
@@ -353,7 +354,7 @@ def _check_ranked(
 def _compiled(states: int, words: int):
     """:mod:`.rankedjit` for a check of ``states`` configurations of ``words`` words each when numba
     loads, else None (the numpy kernel of :mod:`.ranked`).  Measured (``benchmarks/scale-checkkernel.md``):
-    on two words the compiled kernel checks 2.5x faster; on one word numpy's whole-array operations
+    on two words the compiled kernel checks 2.25x faster; on one word numpy's whole-array operations
     are as fast or faster, so one-word checks stay in numpy unless ``JIT_ENV`` says numba.  Its
     import and compile run with SIGINT and the alarm held back (``limits.signals_deferred``)."""
     mode = os.environ.get(JIT_ENV, "auto")
