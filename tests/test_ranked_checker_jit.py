@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinsat.certificates.check import check_certificate
-from coinsat.certificates.check.layers import JIT_ENV
+from coinsat.certificates.check.layers import JIT_ENV, numpy_successors
 from coinsat.certificates.check.ranked import Decoder, Kernel, edge_cap
 from coinsat.instance import make_instance
 
@@ -25,11 +25,7 @@ if not rankedjit.warm_up():  # pragma: no cover - without numba only the numpy k
 
 
 def _numpy_successors(dec, ker, ranks, need, cap):
-    pos = dec.positions(ranks)
-    words = ker.words(pos)
-    whole = ker.reaches(words, need)[0]
-    tables = dec.tables(pos)
-    parts = [dec.moved(tables, rows, j, p, m) for j, rows, p, m in ker.successors(pos, words, need, whole, cap)]
+    parts = numpy_successors(dec, ker, ranks, need, cap)
     return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.uint64)
 
 

@@ -315,23 +315,14 @@ def _check_ranked(
             return False, f"L{i} is not a sorted set of ranks below C({len(cells)}, {k})"
         if _absent(goal_ranks, layer).size < goal_ranks.size:
             return False, f"L{i} holds a goal placement"
-    fast = _compiled(sum(int(layer.size) for layer in layers), ker.W)
-    # d = 0 (every empty cell a destination) is the numpy kernel's alone: the compiled counter starts at d = 1
-    jit = None if fast is None or ker.d < 1 else fast.Expander(dec, ker, need, goals, cap)
+    fast = _compiled(sum(int(layer.size) for layer in layers), ker)
+    jit = None if fast is None else fast.Expander(dec, ker, need, goals, cap)
     for i in range(len(layers) - 1):
         for lo in range(0, layers[i].size, CHUNK):
             if deadline is not None and time.perf_counter() > deadline:
                 raise LimitReached(f"the check of the layers stopped at L{i} (time limit)")
             chunk = layers[i][lo : lo + CHUNK]
-            if jit is not None:
-                parts = jit.successors(chunk)
-            else:
-                pos = dec.positions(chunk)
-                words = ker.words(pos)
-                whole = ker.reaches(words, need)[0]
-                tables = dec.tables(pos)
-                moves = ker.successors(pos, words, need, whole, cap)
-                parts = [dec.moved(tables, rows, j, p, m) for j, rows, p, m in moves]
+            parts = jit.successors(chunk) if jit is not None else numpy_successors(dec, ker, chunk, need, cap)
             if not parts:
                 continue
             out = _distinct(np.concatenate(parts))
@@ -351,14 +342,25 @@ def _check_ranked(
     return True, f"closure of {len(layers)} ranked layers ({states} configurations{pruned}) verified"
 
 
-def _compiled(states: int, words: int):
-    """:mod:`.rankedjit` for a check of ``states`` configurations of ``words`` words each when numba
+def numpy_successors(dec: Decoder, ker: Kernel, ranks: np.ndarray, need: list, cap: int | None) -> list:
+    """The successor ranks of ``ranks`` that condition (3) asks for, by :mod:`.ranked`'s numpy kernel
+    (unsorted, with repeats; one array per removed coin index)."""
+    pos = dec.positions(ranks)
+    words = ker.words(pos)
+    whole = ker.reaches(words, need)[0]
+    tables = dec.tables(pos)
+    return [dec.moved(tables, rows, j, p, m) for j, rows, p, m in ker.successors(pos, words, need, whole, cap)]
+
+
+def _compiled(states: int, ker: Kernel):
+    """:mod:`.rankedjit` for a check of ``states`` configurations on ``ker``'s window when numba
     loads, else None (the numpy kernel of :mod:`.ranked`).  Measured (``benchmarks/scale-checkkernel.md``):
     on two words the compiled kernel checks 2.25x faster; on one word numpy's whole-array operations
-    are as fast or faster, so one-word checks stay in numpy unless ``JIT_ENV`` says numba.  Its
-    import and compile run with SIGINT and the alarm held back (``limits.signals_deferred``)."""
+    are as fast or faster, so one-word checks stay in numpy unless ``JIT_ENV`` says numba.  d = 0
+    (every empty cell a destination) is the numpy kernel's alone: the compiled counter starts at 1.
+    The import and compile run with SIGINT and the alarm held back (``limits.signals_deferred``)."""
     mode = os.environ.get(JIT_ENV, "auto")
-    if mode == "numpy" or (mode != "numba" and (states < JIT_MIN_STATES or words < 2)):
+    if ker.d < 1 or mode == "numpy" or (mode != "numba" and (states < JIT_MIN_STATES or ker.W < 2)):
         return None
     with signals_deferred():
         from . import rankedjit
