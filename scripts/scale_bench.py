@@ -18,6 +18,8 @@ Sections (``--sections``, comma-separated; default all but ``bound`` and ``proof
 * ``checkprofile``: where the checker's time goes, baseline and now (cProfile);
 * ``checkkernel``: the checker's numpy kernel against its compiled one (numba) on the
   same certificates, one word (V(3,2)) and two words (V(4,3), pruned);
+* ``checkthreads``: the checker on 1 against 2 threads (``workers``), the same V(4,3)
+  certificate, the compiled kernel;
 * ``proofs``: the large members (``--members``) solved with certificates that a
   fresh process checks, one member per invocation, kept in
   benchmarks/scale_proofs.json (long: run it alone, in the background);
@@ -168,7 +170,7 @@ def check_one(job: dict) -> dict:
         prof = cProfile.Profile()
         prof.enable()
     t0, c0 = time.perf_counter(), time.process_time()
-    c = check_certificate(inst, cert, path.parent, None)
+    c = check_certificate(inst, cert, path.parent, None, job.get("check_workers", 1))
     top = []
     if prof is not None:
         import pstats
@@ -439,6 +441,42 @@ def checkkernel_section(lines: list[str]) -> None:
     lines.append("")
 
 
+def checkthreads_section(lines: list[str]) -> None:
+    """The layers checker on one thread against two, on the same certificate (the compiled kernel),
+    one after the other in fresh processes."""
+    lines += [
+        "## The layers checker on 1 and 2 threads\n",
+        "The certificate of `CHECKKERNEL_JOB` (written once by the solve) checked in a fresh process with "
+        "`workers` = 1, then 2 (`check_certificate(..., workers)`, `coinsat check-certificate --workers N`): "
+        "the chunks of a layer on that many threads, the compiled kernel (numba's cache filled first). "
+        "Wall seconds show the speedup; CPU seconds what the threads cost together.\n",
+        "| certificate | states | threads | wall s | CPU s | speedup (wall, 1 / 2) | CPU 2 / CPU 1 | peak RSS MB "
+        "| verdict |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    warm = "from coinsat.certificates.check import rankedjit; rankedjit.warm_up()"
+    subprocess.run([sys.executable, "-c", warm], check=True)
+    r = run(CHECKKERNEL_JOB)
+    if not r.get("cert_path"):
+        lines += [f"| {CHECKKERNEL_JOB['spec']} | no certificate ({r.get('status')}) | | | | | | | |", ""]
+        return
+    name = f"{CHECKKERNEL_JOB['spec']} to {CHECKKERNEL_JOB['options']['max_moves']} moves"
+    got = {}
+    for workers in (1, 2):
+        job = {"spec": r["spec"], "check": True, "cert_path": r["cert_path"], "check_kernel": "numba"}
+        got[workers] = c = _run({**job, "check_workers": workers})
+        print(f"{workers} thread(s): {c.get('check_wall')} s wall, {c.get('reason')}", flush=True)
+    one, two = got[1], got[2]
+    for workers, c in got.items():
+        ratio = f"**{one['check_wall'] / two['check_wall']:.2f}x**" if workers == 2 else ""
+        cpu = f"{two['check_cpu'] / one['check_cpu']:.2f}" if workers == 2 else ""
+        lines.append(
+            f"| {name} | {r.get('cert_states'):,} | {workers} | {c['check_wall']:.1f} | {c['check_cpu']:.1f} | "
+            f"{ratio} | {cpu} | {c['check_rss_mb']:.0f} | {c.get('claim') or c.get('reason')} |"
+        )
+    lines.append(f"\nLoad average when the section ended: {os.getloadavg()[0]:.1f} (2 cores).\n")
+
+
 def compare_section(lines: list[str], results: dict) -> None:
     lines += [
         "## Old spanbfs against rankbfs (one worker), same run\n",
@@ -622,7 +660,10 @@ def proof_jobs(spec: str, scratch: Path) -> tuple[dict, dict]:
         "cert_dir": str(folder),
         "solution_out": str(folder / "solution.json"),
     }
-    return solve_job, {"spec": spec, "check": True}
+    check_job = {"spec": spec, "check": True}
+    if PROOF_WORKERS > 1:  # the check on as many threads (the verdict does not depend on them)
+        check_job["check_workers"] = PROOF_WORKERS
+    return solve_job, check_job
 
 
 def proofs_section(lines: list[str], members: list[str], scratch: Path, adopt: str | None = None) -> None:
@@ -647,9 +688,21 @@ def proofs_section(lines: list[str], members: list[str], scratch: Path, adopt: s
             print(f"{spec}: checking ...", flush=True)
             entry["check"] = _run({**check_job, "cert_path": solved["cert_path"]})
         entry["solution_file"] = keep_solution(spec, solved, entry.get("check", {}))
+        if failed(entry) and spec in store and not failed(store[spec]):
+            # a run that broke (an import error, a killed checker) never replaces a checked proof
+            print(f"{spec}: {failed(entry)}; the stored entry is kept", flush=True)
+            continue
         store[spec] = entry
         PROOFS.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
     proofs_table(lines, store)
+
+
+def failed(entry: dict) -> str:
+    """Why a proofs entry is no result ('' when it is one): its solve or its check ended in an error."""
+    for part in ("solve", "check"):
+        if entry.get(part, {}).get("status") in ("error", "timeout"):
+            return f"the {part} ended in {entry[part]['status']}: {entry[part].get('reason', '')}"
+    return ""
 
 
 def ensure_instance(spec: str) -> None:
@@ -943,6 +996,7 @@ def main(argv=None) -> int:
         "certify": lambda: certify_section(lines),
         "checkprofile": lambda: checkprofile_section(lines),
         "checkkernel": lambda: checkkernel_section(lines),
+        "checkthreads": lambda: checkthreads_section(lines),
         "proofs": lambda: proofs_section(lines, args.members.split(","), Path(args.scratch), args.adopt),
         "prooftable": lambda: proofs_table(lines, json.loads(PROOFS.read_text()) if PROOFS.exists() else {}),
         "extrapolate": lambda: extrapolate_section(lines, results),

@@ -180,6 +180,10 @@ def test_cli_certify_and_check(tmp_path, capsys):
     assert main(["certify", str(PAPER / "o-to-h.toml"), "-o", str(tmp_path)]) == 0
     cert_path = tmp_path / "o-to-h.certificate.json"
     assert main(["check-certificate", str(PAPER / "o-to-h.toml"), str(cert_path)]) == 0
+    assert main(["check-certificate", str(PAPER / "o-to-h.toml"), str(cert_path), "--workers", "2"]) == 0
+    capsys.readouterr()
+    assert main(["check-certificate", str(PAPER / "o-to-h.toml"), str(cert_path), "--workers", "0"]) == 2
+    assert "--workers must be >= 1" in capsys.readouterr().err
     cert = json.loads(cert_path.read_text())
     cert["cells"] = cert["cells"][:-1]
     cert_path.write_text(json.dumps(cert))

@@ -122,6 +122,42 @@ def test_both_kernels_give_the_same_verdicts(tmp_path, monkeypatch, upper_bound)
     assert verdicts["numba"] == verdicts["numpy"] == (True, False)
 
 
+@pytest.mark.parametrize("upper_bound", [None, 18])
+def test_threads_give_the_same_verdicts_and_reasons(tmp_path, monkeypatch, upper_bound):
+    """Chunks of seven configurations on 1, 2 and 3 threads: the accepted certificate is accepted,
+    a layer with a configuration dropped is rejected with the same reason on every thread count
+    (the first failing chunk in order), and a deadline already past stops the threaded check."""
+    import threading
+
+    from coinsat.certificates.check import layers
+    from coinsat.errors import LimitReached
+
+    from .test_layers_certificate import _rewrite_ranks
+
+    inst, cert = _diag_certificate(tmp_path, upper_bound)
+
+    def drop(ls):
+        for i in (6, 9):
+            ls[f"L{i}"] = np.delete(ls[f"L{i}"], [3, ls[f"L{i}"].size // 2])
+
+    other = tmp_path / "dropped"
+    other.mkdir()
+    (other / cert["layers"]).write_bytes((tmp_path / cert["layers"]).read_bytes())
+    dropped = _rewrite_ranks(other, cert, drop)
+    monkeypatch.setenv(JIT_ENV, "numba")
+    monkeypatch.setattr(layers, "CHUNK", 7)
+    seen = []
+    for workers in (1, 2, 3):
+        good = check_certificate(inst, cert, tmp_path, workers=workers)
+        bad = check_certificate(inst, dropped, other, workers=workers)
+        assert good.ok and not bad.ok
+        seen.append(bad.reason)
+        with pytest.raises(LimitReached):
+            check_certificate(inst, cert, tmp_path, deadline=0.0, workers=workers)
+    assert len(set(seen)) == 1 and "a successor of L" in seen[0]
+    assert not [t for t in threading.enumerate() if t.name.startswith("coinsat-check")]
+
+
 def _imports(module: str, root) -> set[str]:
     """The coinsat modules ``module`` imports (its import statements, relative ones resolved)."""
     import ast

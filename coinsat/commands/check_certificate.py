@@ -7,11 +7,12 @@ evidence; the file's own ``claim`` is shown beside it and is accepted only when 
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
-from ..errors import InstanceError, LimitReached
-from .common import EXIT_ILLEGAL, EXIT_OK, EXIT_UNKNOWN, pos_float
+from ..errors import InstanceError, LimitReached, UsageError
+from .common import EXIT_ILLEGAL, EXIT_OK, EXIT_UNKNOWN, nonneg_int, pos_float
 
 
 def add_parser(sub) -> None:
@@ -25,6 +26,13 @@ def add_parser(sub) -> None:
         metavar="S",
         help="stop after S seconds: exit 3, neither accepted nor rejected",
     )
+    s.add_argument(
+        "--workers",
+        type=nonneg_int,
+        default=None,
+        metavar="N",
+        help="threads for a large layers certificate (default: one per core; the verdict is the same)",
+    )
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(run=run)
 
@@ -34,6 +42,9 @@ def run(args) -> int:
     from ..io.instance_format import read_instance
     from .progress import Live
 
+    if args.workers == 0:
+        raise UsageError("--workers must be >= 1, not 0")
+    workers = args.workers or os.cpu_count() or 1
     deadline = None if args.time_limit is None else time.perf_counter() + args.time_limit
     instance = read_instance(args.file)
     path = Path(args.certificate)
@@ -52,7 +63,7 @@ def run(args) -> int:
     if cert is not None:
         try:
             with Live(f"checking {path.name}", quiet=args.json):
-                c = check_certificate(instance, cert, path.parent, deadline)
+                c = check_certificate(instance, cert, path.parent, deadline, workers)
         except LimitReached as e:
             if args.json:
                 print(

@@ -124,7 +124,7 @@ def certify(instance: Instance, result: Result, out_dir: str | Path, deadline: f
     try:
         cert = build_certificate(instance, result, work, deadline)
         text = cert.text()
-        check = check_certificate(instance, json.loads(text), work, deadline)
+        check = check_certificate(instance, json.loads(text), work, deadline, os.cpu_count() or 1)
         write_atomic(work / f"{stem(instance)}.certificate.json", text)
         for f in sorted(work.iterdir(), key=lambda f: f.suffix == ".json"):  # the JSON last
             os.replace(f, out / f.name)

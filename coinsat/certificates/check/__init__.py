@@ -14,7 +14,9 @@ claim is re-derived from the witness (a test walks every module's imports).
 
 Each kind checker has one signature, ``(instance, cert, base_dir, deadline) ->
 (ok, reason, proven)``: ``proven`` is the :class:`~.claims.Claim` the evidence
-implies, and the file is accepted only when that implies its own claim.
+implies, and the file is accepted only when that implies its own claim.  The
+layers checker also takes ``workers`` (threads for the chunks of a layer: the
+one check long enough to want them); the others run on one thread.
 
 Lattice semantics.  Claims of scope ``global`` on a lattice are checked on
 the infinite lattice, not on the instance's window: a legal move lands next
@@ -45,6 +47,8 @@ CHECKERS: dict[str, str] = {
     "layers": "coinsat.certificates.check.layers:check_layers",
 }
 assert set(CHECKERS) == set(KINDS)
+#: the kinds whose checker also takes ``workers`` (threads)
+THREADED = frozenset({"layers"})
 
 KindChecker = Callable[[Instance, dict, Path, "float | None"], "tuple[bool, str, Claim | None]"]
 
@@ -65,7 +69,11 @@ _MALFORMED = (
 
 
 def check_certificate(
-    instance: Instance, cert: Any, base_dir: str | Path | None = None, deadline: float | None = None
+    instance: Instance,
+    cert: Any,
+    base_dir: str | Path | None = None,
+    deadline: float | None = None,
+    workers: int = 1,
 ) -> Check:
     """Accept or reject ``cert`` (a parsed JSON object) for ``instance``.
 
@@ -73,12 +81,13 @@ def check_certificate(
     the instance and the evidence alone; the file is accepted only when that implies the
     file's own claim (:func:`~.claims.judge`).  The verdict reports the derived claim.
     A check that cannot finish by ``deadline`` (a ``time.perf_counter()`` value) raises
-    :class:`~coinsat.errors.LimitReached`: neither accepted nor rejected.
+    :class:`~coinsat.errors.LimitReached`: neither accepted nor rejected.  ``workers``: threads
+    a layers certificate's check may use (the verdict does not depend on it).
     """
     t0 = time.perf_counter()
     claimed = cert.get("claim", "") if isinstance(cert, dict) else ""
     try:
-        ok, reason, proven = _check(instance, cert, Path(base_dir or "."), deadline)
+        ok, reason, proven = _check(instance, cert, Path(base_dir or "."), deadline, workers)
         if ok:
             if proven is None:
                 raise InternalError("a checker accepted the certificate without deriving a claim")
@@ -95,7 +104,9 @@ def check_certificate(
     return Check(True, reason, proven.text(), proven.scope, time.perf_counter() - t0, claimed)
 
 
-def _check(instance: Instance, cert: Any, base_dir: Path, deadline: float | None) -> tuple[bool, str, Claim | None]:
+def _check(
+    instance: Instance, cert: Any, base_dir: Path, deadline: float | None, workers: int = 1
+) -> tuple[bool, str, Claim | None]:
     if not isinstance(cert, dict) or cert.get("coinsat_certificate") != FORMAT_VERSION:
         return False, "not a coinsat certificate (version 1)", None
     if cert.get("kind") not in CHECKERS:
@@ -103,4 +114,6 @@ def _check(instance: Instance, cert: Any, base_dir: Path, deadline: float | None
     if cert["instance"]["digest"] != instance_digest(instance):
         return False, "the certificate is for another instance (digest mismatch)", None
     checker: KindChecker = load(CHECKERS, cert["kind"], "certificate kind")
+    if workers != 1 and cert["kind"] in THREADED:
+        return checker(instance, cert, base_dir, deadline, workers=workers)  # type: ignore[call-arg]
     return checker(instance, cert, base_dir, deadline)

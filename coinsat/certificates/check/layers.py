@@ -54,6 +54,15 @@ empty goal cell needs a move of its own, so with f_1 <= ... <= f_m those
 steps every path from y to that goal placement has >= max_i (f_i + m - i)
 moves; h is the minimum over the goal placements.  The horizon must be <= U.
 
+**Threads** (``workers``).  Condition (3) is a statement about each
+configuration of L_i alone, so the chunks of a layer are checked
+independently: with the compiled kernel on ``workers`` threads (its kernels
+release the GIL, as do numpy's sort and searchsorted; the layers are shared,
+read only; each thread has its own output buffer).  The chunks' answers are
+read in order, so the first failing chunk is the one reported, whatever the
+number of threads.  The numpy kernel runs on one thread: its many small array
+operations hold the GIL.
+
 *Why this proves the claim.*  Let x_0 = start, ..., x_k be a solution with
 k <= T.  Each x_j spans a goal placement's span (spans only shrink along moves:
 encodings/sat.md, Lemma P (i)), so by induction x_j ∈ L_0 ∪ ... ∪ L_j (3), and
@@ -70,6 +79,9 @@ import io
 import math
 import os
 import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 from pathlib import Path
 
 import numpy as np
@@ -93,9 +105,10 @@ MAX_CELLS = 256  # ranked layers: four words per configuration (word layers: 64,
 
 
 def check_layers(
-    instance: Instance, cert: dict, base_dir: Path, deadline: float | None = None
+    instance: Instance, cert: dict, base_dir: Path, deadline: float | None = None, workers: int = 1
 ) -> tuple[bool, str, Claim | None]:
-    """What the layers prove (see the module docstring), derived from the instance and the files."""
+    """What the layers prove (see the module docstring), derived from the instance and the files;
+    ranked layers are checked on ``workers`` threads (module docstring, "Threads")."""
     horizon = cert["horizon"]
     if not isinstance(horizon, int) or isinstance(horizon, bool) or horizon < 0:
         return False, f"the horizon must be an integer >= 0, not {horizon!r}", None
@@ -122,7 +135,7 @@ def check_layers(
     if encoding == "rank":  # stored as first differences
         for layer in layers:  # in place: no second copy of the layers
             np.cumsum(layer, dtype=U64, out=layer)
-        ok, why = _check_ranked(instance, cells, layers, bound, deadline)
+        ok, why = _check_ranked(instance, cells, layers, bound, deadline, workers)
     elif encoding != "word" or bound is not None:
         return False, f"unknown layers encoding {encoding!r} (or a bound on word layers)", None
     elif len(cells) > 64:
@@ -280,10 +293,16 @@ def _check_closure(
 
 
 def _check_ranked(
-    instance: Instance, cells: list, layers: list[np.ndarray], bound: int | None, deadline: float | None
+    instance: Instance,
+    cells: list,
+    layers: list[np.ndarray],
+    bound: int | None,
+    deadline: float | None,
+    workers: int = 1,
 ) -> tuple[bool, str]:
     """Conditions (2) and (3) of the module docstring on colex-ranked layers, pruned by h with
-    ``bound`` U when given (decoder and kernel: :mod:`.ranked`)."""
+    ``bound`` U when given (decoder and kernel: :mod:`.ranked`), the chunks of each layer on
+    ``workers`` threads when the compiled kernel runs."""
     if len(instance.labels) > 1:
         return False, "layers certificates are for unlabeled coins"
     b = instance.board
@@ -317,29 +336,57 @@ def _check_ranked(
             return False, f"L{i} holds a goal placement"
     fast = _compiled(sum(int(layer.size) for layer in layers), ker)
     jit = None if fast is None else fast.Expander(dec, ker, need, goals, cap)
+
+    def missing(i: int, lo: int) -> int | None:
+        """A successor asked for by (3) of the chunk of L_i at ``lo`` that lies in no layer up to L_{i+1}."""
+        if deadline is not None and time.perf_counter() > deadline:
+            raise LimitReached(f"the check of the layers stopped at L{i} (time limit)")
+        chunk = layers[i][lo : lo + CHUNK]
+        parts = jit.successors(chunk) if jit is not None else numpy_successors(dec, ker, chunk, need, cap)
+        if not parts:
+            return None
+        out = _distinct(np.concatenate(parts))
+        for j in range(i + 1, max(-1, i - 2), -1):  # the layers a successor is usually in
+            out = _absent(out, layers[j])
+        if bound is not None and out.size:  # only successors with (i + 1) + h <= U are asked for
+            h = ker.h(ker.words(dec.positions(out)), goals) if jit is None else jit.h(out)
+            out = out[(i + 1) + h <= bound]
+        for j in range(i - 2, -1, -1):
+            if out.size == 0:
+                break
+            out = _absent(out, layers[j])
+        return int(out[0]) if out.size else None
+
+    threads = workers if jit is not None else 1  # the numpy kernel holds the GIL (module docstring)
     for i in range(len(layers) - 1):
-        for lo in range(0, layers[i].size, CHUNK):
-            if deadline is not None and time.perf_counter() > deadline:
-                raise LimitReached(f"the check of the layers stopped at L{i} (time limit)")
-            chunk = layers[i][lo : lo + CHUNK]
-            parts = jit.successors(chunk) if jit is not None else numpy_successors(dec, ker, chunk, need, cap)
-            if not parts:
-                continue
-            out = _distinct(np.concatenate(parts))
-            for j in range(i + 1, max(-1, i - 2), -1):  # the layers a successor is usually in
-                out = _absent(out, layers[j])
-            if bound is not None and out.size:  # only successors with (i + 1) + h <= U are asked for
-                h = ker.h(ker.words(dec.positions(out)), goals) if jit is None else jit.h(out)
-                out = out[(i + 1) + h <= bound]
-            for j in range(i - 2, -1, -1):
-                if out.size == 0:
-                    break
-                out = _absent(out, layers[j])
-            if out.size:
-                return False, f"a successor of L{i} is in no layer up to L{i + 1} (rank {int(out[0])})"
+        with closing(_in_order(missing, i, range(0, layers[i].size, CHUNK), threads)) as answers:
+            for rank in answers:
+                if rank is not None:
+                    return False, f"a successor of L{i} is in no layer up to L{i + 1} (rank {rank})"
     states = sum(int(layer.size) for layer in layers)
     pruned = "" if bound is None else f", pruned by h with upper bound {bound}"
     return True, f"closure of {len(layers)} ranked layers ({states} configurations{pruned}) verified"
+
+
+def _in_order(task, i: int, starts: range, threads: int):
+    """``task(i, lo)`` for every ``lo`` of ``starts``, the answers in order; with ``threads`` > 1 on
+    that many threads, at most two tasks per thread ahead of the answer read (a chunk's temporaries
+    are a few hundred bytes per configuration).  An exception (the deadline, Ctrl-C in the caller)
+    cancels the tasks not started; the running ones end with their chunk."""
+    if threads <= 1:
+        yield from (task(i, lo) for lo in starts)
+        return
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="coinsat-check")
+    ahead: deque = deque()
+    try:
+        for lo in starts:
+            ahead.append(pool.submit(task, i, lo))
+            if len(ahead) >= 2 * threads:
+                yield ahead.popleft().result()
+        while ahead:
+            yield ahead.popleft().result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def numpy_successors(dec: Decoder, ker: Kernel, ranks: np.ndarray, need: list, cap: int | None) -> list:

@@ -45,6 +45,7 @@ numpy kernel; ``=numba`` uses this one on every size (the tests).
 from __future__ import annotations
 
 import os
+import threading
 
 import numpy as np
 
@@ -298,7 +299,21 @@ class Expander:
         self.need = _rows(need, ker.W)
         self.goals = _rows(goals, ker.W)
         self.cap = -1 if cap is None else int(cap)
-        self.buffer = np.empty(max(self.BUFFER, self.k * self.n), dtype=np.uint64)  # >= one state's worst case
+        self._local = threading.local()  # one output buffer per thread (the layers checker's threads)
+
+    @property
+    def buffer(self) -> np.ndarray:
+        """This thread's output buffer, at least one configuration's worst case (k * n successors)."""
+        buf = getattr(self._local, "buffer", None)
+        if buf is None:
+            buf = self._local.buffer = np.empty(max(self.BUFFER, self.k * self.n), dtype=np.uint64)
+        return buf
+
+    @buffer.setter
+    def buffer(self, buf: np.ndarray) -> None:  # tests: a small buffer, refilled many times
+        if buf.size < self.k * self.n:
+            raise ValueError("the output buffer must hold one configuration's k * n successors")
+        self._local.buffer = buf
 
     def successors(self, ranks: np.ndarray) -> list[np.ndarray]:
         """The successor ranks of ``ranks`` asked for by condition (3) (unsorted, with repeats)."""
