@@ -159,6 +159,26 @@ def test_cli_improve_writes_a_verified_solution(tmp_path, capsys):
     capsys.readouterr()
 
 
+def test_cli_improve_local_only_never_searches_the_whole_window(tmp_path, capsys):
+    from coinsat.constructive import construct
+    from coinsat.io.instance_format import write_instance
+
+    instance = vdiag(2, 2, "swne")
+    built, result = construct(instance)
+    src, sol = tmp_path / "v22.toml", tmp_path / "built.json"
+    write_instance(instance, src)
+    sol.write_text(json.dumps(result_to_json(built, result)))
+    capsys.readouterr()
+    assert main(["improve", str(src), str(sol), "--time-limit", "60", "--progress", "--json"]) == 0
+    assert "searching span(start)" in capsys.readouterr().err  # the default climbs: the test can fail
+    out = tmp_path / "local.json"
+    code = main(["improve", str(src), str(sol), "--time-limit", "8", "--progress", "--local-only", "-o", str(out)])
+    assert code in (0, 3)  # the local passes may end before the limit (0) or be stopped by it (3)
+    assert "searching span(start)" not in capsys.readouterr().err
+    obj = json.loads(out.read_text())
+    assert obj["length"] <= len(result.solution or ()) and main(["verify", str(src), str(out)]) == 0
+
+
 def test_cli_improve_refuses_an_illegal_solution(tmp_path, capsys):
     src = "instances/paper/h-to-o.toml"
     bad = tmp_path / "bad.json"

@@ -7,6 +7,8 @@ window span(start) (``search/improve.py``) — or ``optimal`` only when that bou
 Anytime: ``--progress`` prints every improvement (and every larger lower bound) to stderr as it
 comes, and ``--checkpoint PATH`` rewrites PATH (atomically) with every improvement, each one
 replayed by ``certify_solution`` first, so a run that is stopped keeps its best solution there.
+``--local-only`` runs the local passes alone (no whole-window search, so no lower bound beyond
+the static one): for shortening a long solution whose lower bound is proven elsewhere.
 ``-o`` is written once, at the end, like every command's (not after Ctrl-C).
 """
 
@@ -30,6 +32,12 @@ def add_parser(sub) -> None:
     c.add_argument("--stretch-time", type=float, default=None, metavar="S", help="time for one stretch's local puzzle")
     c.add_argument(
         "--max-stretch", type=nonneg_int, default=None, metavar="N", help="longest stretch solved as a puzzle"
+    )
+    c.add_argument(
+        "--local-only",
+        action="store_true",
+        help="only the local passes: no search of the whole solution's window (when a lower bound "
+        "comes from elsewhere, e.g. rankbfs --upper-bound, all the time goes to shortening)",
     )
     c.set_defaults(run=run)
 
@@ -60,6 +68,8 @@ def run(args) -> int:
         if not lengths:
             raise UsageError(f"--max-stretch must be >= {min(options.lengths)}, not {args.max_stretch}")
         options = replace(options, lengths=lengths)
+    if args.local_only:  # the local passes get all the time; the whole window is never searched
+        options = replace(options, climb=False, probe_share=0.0, local_share=1.0, final_time=0.0)
     with enforced(limits):
         original = read_instance(args.file)
         instance, solution = read_solution(original, args.solution)
