@@ -60,8 +60,9 @@ independently: with the compiled kernel on ``workers`` threads (its kernels
 release the GIL, as do numpy's sort and searchsorted; the layers are shared,
 read only; each thread has its own output buffer).  The chunks' answers are
 read in order, so the first failing chunk is the one reported, whatever the
-number of threads.  The numpy kernel runs on one thread: its many small array
-operations hold the GIL.
+number of threads.  The numpy kernel runs on one thread: it is a chain of many
+small array operations with the GIL taken between them (it is the kernel of
+small checks, where threads would not pay).
 
 *Why this proves the claim.*  Let x_0 = start, ..., x_k be a solution with
 k <= T.  Each x_j spans a goal placement's span (spans only shrink along moves:
@@ -357,7 +358,7 @@ def _check_ranked(
             out = _absent(out, layers[j])
         return int(out[0]) if out.size else None
 
-    threads = workers if jit is not None else 1  # the numpy kernel holds the GIL (module docstring)
+    threads = workers if jit is not None else 1  # the numpy kernel: one thread (module docstring)
     for i in range(len(layers) - 1):
         with closing(_in_order(missing, i, range(0, layers[i].size, CHUNK), threads)) as answers:
             for rank in answers:
