@@ -6,6 +6,7 @@ import json
 import random
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -177,6 +178,37 @@ def test_cli_improve_local_only_never_searches_the_whole_window(tmp_path, capsys
     assert "searching span(start)" not in capsys.readouterr().err
     obj = json.loads(out.read_text())
     assert obj["length"] <= len(result.solution or ()) and main(["verify", str(src), str(out)]) == 0
+
+
+@pytest.mark.parametrize(("text", "message"), [("1,4", "a stretch has >= 2 moves"), ("4,x", "comma-separated")])
+def test_cli_improve_refuses_bad_stretch_lengths(tmp_path, capsys, text, message):
+    assert main(["improve", "instances/paper/h-to-o.toml", str(tmp_path / "none.json"), "--stretches", text]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_improve_takes_the_stretch_lengths_given(tmp_path, capsys, monkeypatch):
+    from coinsat.constructive import construct
+    from coinsat.io.instance_format import write_instance
+    from coinsat.search import improve as module
+
+    seen = []
+    real = module.stretch_pass
+
+    def spy(puzzle, moves, length, *args, **kwargs):
+        seen.append(length)
+        return real(puzzle, moves, length, *args, **kwargs)
+
+    monkeypatch.setattr(module, "stretch_pass", spy)
+    instance = vdiag(1, 1, "swne")
+    built, result = construct(instance)
+    src, sol = tmp_path / "v11.toml", tmp_path / "built.json"
+    write_instance(instance, src)
+    sol.write_text(json.dumps(result_to_json(built, result)))
+    code = main(["improve", str(src), str(sol), "--local-only", "--stretches", "5,3,5", "--time-limit", "20", "--json"])
+    final = json.loads(capsys.readouterr().out)["length"]
+    assert code in (0, 3) and final <= len(result.solution or ())
+    # the lengths given, and the whole solution as it stood (a pass always ends with it)
+    assert {3, 5} <= set(seen) and all(n in (3, 5) or n >= final for n in seen)
 
 
 def test_cli_improve_refuses_an_illegal_solution(tmp_path, capsys):

@@ -34,6 +34,12 @@ def add_parser(sub) -> None:
         "--max-stretch", type=nonneg_int, default=None, metavar="N", help="longest stretch solved as a puzzle"
     )
     c.add_argument(
+        "--stretches",
+        default=None,
+        metavar="N,N,...",
+        help="the stretch lengths, in moves, instead of the default ladder (--max-stretch then caps them)",
+    )
+    c.add_argument(
         "--local-only",
         action="store_true",
         help="only the local passes: no search of the whole solution's window (when a lower bound "
@@ -63,6 +69,8 @@ def run(args) -> int:
         if not args.stretch_time > 0:
             raise UsageError(f"--stretch-time must be > 0, not {args.stretch_time}")
         options = replace(options, stretch_time=args.stretch_time)
+    if args.stretches is not None:
+        options = replace(options, lengths=_lengths(args.stretches))
     if args.max_stretch is not None:
         lengths = tuple(n for n in options.lengths if n <= args.max_stretch)
         if not lengths:
@@ -115,3 +123,16 @@ def _feasible(solution, bound: int):
     from ..result import Result, Status
 
     return Result(Status.FEASIBLE, "improve", solution, min(bound, len(solution)))
+
+
+def _lengths(text: str) -> tuple[int, ...]:
+    """``--stretches``: comma-separated integers >= 2, sorted, repeats dropped."""
+    from ..errors import UsageError
+
+    try:
+        lengths = sorted({int(part) for part in text.split(",")})
+    except ValueError:
+        raise UsageError(f"--stretches takes comma-separated integers, not {text!r}") from None
+    if lengths[0] < 2:
+        raise UsageError(f"--stretches: a stretch has >= 2 moves, not {lengths[0]}")
+    return tuple(lengths)
