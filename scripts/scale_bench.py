@@ -403,6 +403,12 @@ CHECKKERNEL_JOB = {
 }
 
 
+def warm_checker() -> None:
+    """Fill numba's cache for the checker's compiled kernel, so that no measured check times a compile."""
+    warm = "from coinsat.certificates.check import rankedjit; rankedjit.warm_up()"
+    subprocess.run([sys.executable, "-c", warm], check=True)
+
+
 def checkkernel_section(lines: list[str]) -> None:
     """The layers checker with its numpy kernel (ranked.py) and its compiled one (rankedjit.py), on
     the same certificates, one after the other (COINSAT_CHECK_KERNEL=numpy / numba)."""
@@ -417,8 +423,7 @@ def checkkernel_section(lines: list[str]) -> None:
         "| compiled / solve | peak RSS MB (numpy / compiled) | verdicts |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    warm = "from coinsat.certificates.check import rankedjit; rankedjit.warm_up()"
-    subprocess.run([sys.executable, "-c", warm], check=True)  # numba's cache filled: no check times a compile
+    warm_checker()
     for job in (certify_jobs()[2], CHECKKERNEL_JOB):
         r = run(job)
         if not r.get("cert_path"):
@@ -454,8 +459,7 @@ def checkthreads_section(lines: list[str]) -> None:
         "| verdict |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    warm = "from coinsat.certificates.check import rankedjit; rankedjit.warm_up()"
-    subprocess.run([sys.executable, "-c", warm], check=True)
+    warm_checker()
     r = run(CHECKKERNEL_JOB)
     if not r.get("cert_path"):
         lines += [f"| {CHECKKERNEL_JOB['spec']} | no certificate ({r.get('status')}) | | | | | | | |", ""]
@@ -688,9 +692,10 @@ def proofs_section(lines: list[str], members: list[str], scratch: Path, adopt: s
             print(f"{spec}: checking ...", flush=True)
             entry["check"] = _run({**check_job, "cert_path": solved["cert_path"]})
         entry["solution_file"] = keep_solution(spec, solved, entry.get("check", {}))
-        if failed(entry) and spec in store and not failed(store[spec]):
+        why = failed(entry)
+        if why and spec in store and not failed(store[spec]):
             # a run that broke (an import error, a killed checker) never replaces a checked proof
-            print(f"{spec}: {failed(entry)}; the stored entry is kept", flush=True)
+            print(f"{spec}: {why}; the stored entry is kept", flush=True)
             continue
         store[spec] = entry
         PROOFS.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
