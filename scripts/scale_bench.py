@@ -741,9 +741,13 @@ def ensure_instance(spec: str) -> None:
 def keep_solution(spec: str, solved: dict, check: dict) -> str:
     """Copy the proved-optimal solution into instances/families/solutions/ when ``coinsat verify``
     accepts it and no stored solution is as short; what was done, in words."""
+    known = known_length(spec)
+    bound = solved.get("lower_bound")
+    if solved.get("status") == "bounded" and check.get("check_ok") and known is not None and bound == known:
+        # "no solution with <= U moves" (checked) and a verified solution of U + 1 moves: optimal
+        return f"the stored one ({known} moves): optimal, since no solution has <= {known - 1} moves"
     if solved.get("status") != "optimal" or not check.get("check_ok"):
         return "none kept (not proved optimal with a checked certificate)"
-    known = known_length(spec)
     if known is not None and known <= solved["length"]:
         return f"the stored one ({known} moves, now proved optimal)"
     src = Path(solved.get("solution_out", ""))
