@@ -38,10 +38,28 @@ def _same_search(a, b) -> None:
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.integers(0, 2**64 - 1), max_size=300))
+@given(
+    st.lists(
+        st.one_of(st.integers(0, 2**64 - 1), st.integers(2**40, 2**40 + 5_000), st.integers(0, 70_000)),
+        max_size=300,
+    )
+)
 def test_delta_coding_round_trips(values):
+    """Any sorted distinct ranks: clustered ones (narrow gaps) mixed with far ones (exceptions)."""
     run = np.unique(np.array(values, dtype=U64))
     assert np.array_equal(decode(encode(run)), run)
+
+
+def test_large_ranks_close_together_take_the_bytes_of_their_gaps():
+    """Past 2**32 ranks (V(4,3): 81 cells, 11 coins) a layer's ranks are large and a few of its
+    gaps huge: neither the first rank nor the rare huge gaps may set the width of every
+    difference (they did, giving 8 bytes a state)."""
+    run = U64(2**43) + np.arange(0, 3 * 100_000, 3, dtype=U64)
+    run[50_000:] += U64(2**40)  # one huge gap
+    run[70_000:] += U64(2**20)  # one gap past two bytes
+    data = encode(run)
+    assert np.array_equal(decode(data), run)
+    assert len(data) == 1 + 16 + 2 * 16 + (run.size - 1)  # one byte a state after the first
 
 
 @pytest.mark.parametrize("split_at", [1 << 20, 500])
