@@ -39,6 +39,8 @@ from .spanbfs import _Outcome
 from .spill import Storage, Visited
 
 GOLDEN = U64(0x9E3779B97F4A7C15)
+#: how long a stopped worker may take to remove its spilled layers and exit before it is killed
+STOP_SECONDS = 600
 
 
 def owner(ranks: np.ndarray, parts: int) -> np.ndarray:
@@ -59,12 +61,27 @@ class _Setup:
 
 
 def _serve(setup: _Setup, conn) -> None:
-    """A worker: answer the parent's requests until told to stop."""
+    """A worker: answer the parent's requests until told to stop, then remove its spilled layers
+    and say so (``Pool.close`` waits for that: a worker killed while deleting them left them behind)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
+    signal.signal(signal.SIGTERM, _exit_on_term)  # ... or terminates us: the spilled layers still go
+    visited = Visited(budget=setup.storage.budget)
+    try:
+        _answer(setup, conn, visited)
+    finally:
+        visited.discard()  # its private spill directory (a forked child runs no exit hooks)
+    conn.send(None)  # "stopped": the directory is gone
+
+
+def _exit_on_term(signum, frame) -> None:
+    raise SystemExit(0)
+
+
+def _answer(setup: _Setup, conn, visited: Visited) -> None:
+    """The requests of ``_serve`` until "stop"."""
     from .rankbfs import Space, union
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
     space = Space(setup.instance, setup.prune, setup.upper_bound)
-    visited = Visited(budget=setup.storage.budget)
     front = np.zeros(0, dtype=U64)
     chunk = 1 << 17
     while True:
@@ -151,15 +168,30 @@ class Pool:
         return visited
 
     def close(self) -> None:
+        """Stop the workers and wait until each has removed its spilled layers and exited."""
         for conn in self.conns:
             try:
                 conn.send(("stop",))
             except (OSError, ValueError):
                 pass
+        for conn in self.conns:
+            try:
+                if conn.poll(STOP_SECONDS):
+                    conn.recv()
+            except (OSError, EOFError):
+                pass
+        self.end(terminate=False)
+
+    def end(self, terminate: bool = True) -> None:
+        """Terminate the workers (``terminate``) or let them exit, and reap them: a worker left
+        unreaped keeps its CPU seconds out of the parent's ``RUSAGE_CHILDREN``."""
         for proc in self.procs:
-            proc.join(timeout=5)
+            if terminate and proc.is_alive():
+                proc.terminate()  # SIGTERM: the worker still removes its spilled layers
+            proc.join(timeout=STOP_SECONDS)
             if proc.is_alive():
-                proc.terminate()
+                proc.kill()
+                proc.join()
 
 
 def forward_partitioned(
@@ -237,7 +269,6 @@ def forward_partitioned(
     if reason is None:  # a finished search: its layers are the witness of a certificate
         visited = pool.gather(len(stats["layers"]), storage.budget)
     else:  # a request may be unanswered (Ctrl-C in the middle): no witness, the workers are stopped
-        for proc in pool.procs:
-            proc.terminate()
+        pool.end()
         visited = Visited(upper_bound=upper_bound)
     return _Outcome(kind, depth, states, visited, moves, reason, stats)  # type: ignore[arg-type]

@@ -205,8 +205,14 @@ class Visited:
     def _directory(self) -> Path:
         if self._dir is None:  # a private spill directory, removed with this object
             self._dir = Path(tempfile.mkdtemp(prefix="coinsat-layers-"))
-            weakref.finalize(self, shutil.rmtree, str(self._dir), True)
+            self._cleanup = weakref.finalize(self, shutil.rmtree, str(self._dir), True)
         return self._dir
+
+    def discard(self) -> None:
+        """Remove the private spill directory now (a saved ``directory`` stays); the set is unusable after."""
+        cleanup = getattr(self, "_cleanup", None)
+        if cleanup is not None:
+            cleanup()
 
     def _save_through(self, count: int) -> None:
         """Write layers _saved .. count - 1 to disk (partition files), then the manifest."""
