@@ -101,14 +101,13 @@ def encode(sorted_ranks: np.ndarray) -> bytes:
     if sorted_ranks.size == 0:
         return bytes([1])
     deltas = np.diff(sorted_ranks)
-    best = None
-    for kind in _WIDTHS:
-        width = np.dtype(kind).itemsize
+
+    def cost(kind) -> tuple[int, np.ndarray]:
         big = np.flatnonzero(deltas > U64(np.iinfo(kind).max))
-        size = width * deltas.size + 16 * big.size
-        if best is None or size < best[0]:
-            best = (size, kind, big)
-    _, kind, big = best
+        return np.dtype(kind).itemsize * deltas.size + 16 * big.size, big
+
+    kind = min(_WIDTHS, key=lambda t: cost(t)[0])
+    big = cost(kind)[1]
     narrow = deltas.copy()
     narrow[big] = 0
     head = np.array([sorted_ranks[0], big.size], dtype=U64).astype(_LE64).tobytes()
