@@ -69,6 +69,7 @@ from ..limits import Limits, enforced
 from ..result import Engine, Result
 from ..rules import predecessors
 from ..theory.reach import edge_budget
+from .heap import keep_freed_memory
 from .rank import U64, Colex, fits, to_words
 from .spanbfs import LayerReport, _fixed_result, _grown, _Outcome, _unique
 from .spill import CODEC, Storage, Visited, compiled
@@ -450,6 +451,7 @@ def solve_rankbfs(
     if spill_budget is None and memory_limit is not None:
         spill_budget = memory_limit // 2
     storage = Storage(spill_budget, resume)
+    keep_freed_memory()  # fewer page faults (search/heap.py); forked workers inherit it
     growing = grow and keep_layers is None and instance.board.is_lattice and not instance.board.exact
     if resume is not None and (workers != 1 or growing):
         raise UsageError("--resume needs one process (--workers 1, no --cluster) and an exact window")
