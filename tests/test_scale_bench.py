@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "scale_bench.py"
-
-
-def _load():
-    spec = importlib.util.spec_from_file_location("scale_bench", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+from .test_study_scripts import _load
 
 
 def test_a_checked_bound_meeting_the_stored_solution_makes_it_optimal():
-    bench = _load()
+    bench = _load("scale_bench")
     spec = "vdiag-3-2-nwse"  # its stored solution has 53 moves, replayed by known_length
     assert bench.known_length(spec) == 53
     ok = {"check_ok": True}

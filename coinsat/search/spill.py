@@ -102,12 +102,9 @@ def encode(sorted_ranks: np.ndarray) -> bytes:
         return bytes([1])
     deltas = np.diff(sorted_ranks)
 
-    def cost(kind) -> tuple[int, np.ndarray]:
-        big = np.flatnonzero(deltas > U64(np.iinfo(kind).max))
-        return np.dtype(kind).itemsize * deltas.size + 16 * big.size, big
-
-    kind = min(_WIDTHS, key=lambda t: cost(t)[0])
-    big = cost(kind)[1]
+    too_big = {t: np.flatnonzero(deltas > U64(np.iinfo(t).max)) for t in _WIDTHS}
+    kind = min(_WIDTHS, key=lambda t: np.dtype(t).itemsize * deltas.size + 16 * too_big[t].size)
+    big = too_big[kind]
     narrow = deltas.copy()
     narrow[big] = 0
     head = np.array([sorted_ranks[0], big.size], dtype=U64).astype(_LE64).tobytes()
