@@ -15,8 +15,10 @@ of one page through headless Chromium (Playwright); the README shows two of them
 from __future__ import annotations
 
 import argparse
+import hashlib
 import html
 import json
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,8 +45,8 @@ TITLES = {
 }
 
 
-def groups() -> dict[str, str]:
-    found = sorted(p.name for p in (ROOT / "instances").iterdir() if p.is_dir() and any(p.glob("*.toml")))
+def groups(instances: Path = ROOT / "instances") -> dict[str, str]:
+    found = sorted(p.name for p in instances.iterdir() if p.is_dir() and any(p.glob("*.toml")))
     ordered = [g for g in TITLES if g in found] + [g for g in found if g not in TITLES]
     return {g: TITLES.get(g, g.replace("-", " ").capitalize()) for g in ordered}
 
@@ -67,7 +69,23 @@ class Entry:
 
     @property
     def slug(self) -> str:
-        return f"{self.group}-{self.path.stem}"
+        return slug(self.group, self.path.stem)
+
+
+def slug(group: str, stem: str) -> str:
+    """The file name (without extension) of a puzzle's page: letters, digits, '.', '_' and '-'
+    only, so a hostile folder or file name (quotes, '<', '/') can never become markup or a path;
+    a name that had to be changed gets a short hash of the original, so two names never meet."""
+    raw = f"{group}-{stem}"
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", raw).strip(".") or "puzzle"
+    if safe != raw:
+        safe += "-" + hashlib.sha256(raw.encode()).hexdigest()[:8]
+    return safe
+
+
+def _attr(text: str) -> str:
+    """Text for an HTML attribute value (quotes included)."""
+    return html.escape(text, quote=True)
 
 
 def _certificate(cert: dict | None) -> str:
@@ -117,6 +135,7 @@ def _meta(e: Entry) -> str:
         ("certificate", e.certificate),
         ("board", f"{i.board.kind.value}, d = {i.d}, goal {i.goal_placement.value}"),
         ("coins", str(i.n_coins)),
+        ("file", f"instances/{e.group}/{e.path.name}"),
         ("source", i.source or "—"),
         ("answer", e.provenance),
     ]
@@ -126,10 +145,10 @@ def _meta(e: Entry) -> str:
 
 def _nav(entries: list[Entry], k: int) -> str:
     links = ['<a href="index.html">index</a>']
-    if k > 0:
-        links.append(f'<a href="{entries[k - 1].slug}.html">previous: {html.escape(entries[k - 1].instance.name)}</a>')
-    if k + 1 < len(entries):
-        links.append(f'<a href="{entries[k + 1].slug}.html">next: {html.escape(entries[k + 1].instance.name)}</a>')
+    for word, j in (("previous", k - 1), ("next", k + 1)):
+        if 0 <= j < len(entries):
+            other = entries[j]
+            links.append(f'<a href="{_attr(other.slug)}.html">{word}: {html.escape(other.instance.name)}</a>')
     return '<p class="nav">' + " · ".join(links) + "</p>"
 
 
@@ -142,7 +161,7 @@ def write_page(site: Path, entries: list[Entry], k: int) -> None:
     if moves:
         draw(instance, e.solution, animate=True, output=site / f"{e.slug}-animated.svg")
         extra = (
-            f'<h2>Animation</h2><p><img class="animation" src="{e.slug}-animated.svg" '
+            f'<h2>Animation</h2><p><img class="animation" src="{_attr(e.slug)}-animated.svg" '
             f'alt="{html.escape(instance.name)}: the solution, animated"></p>'
         )
     frames = steps(instance, trace, moves, lay) if moves and len(moves) <= MAX_FRAMES else []
@@ -154,13 +173,15 @@ def write_page(site: Path, entries: list[Entry], k: int) -> None:
         frames,
         labels,
         meta_html=_nav(entries, k) + _meta(e) + extra + note,
-        extra_html=f'<p><a href="{e.slug}.toml">the instance file</a></p>' + _nav(entries, k),
+        extra_html=f'<p><a href="{_attr(e.slug)}.toml">the instance file</a></p>' + _nav(entries, k),
     )
     write_atomic(site / f"{e.slug}.html", text)
     write_atomic(site / f"{e.slug}.toml", e.path.read_text())
 
 
-def write_index(site: Path, entries: list[Entry], skipped: list[tuple[str, Path, str]] = ()) -> None:
+def write_index(
+    site: Path, entries: list[Entry], skipped: list[tuple[str, Path, str]] = (), titles: dict[str, str] | None = None
+) -> None:
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8"><title>coinsat gallery</title>',
@@ -169,18 +190,18 @@ def write_index(site: Path, entries: list[Entry], skipped: list[tuple[str, Path,
         "<h1>coinsat gallery</h1>",
         "<p>Every puzzle under <code>instances/</code>, with what coinsat proves about it.</p>",
     ]
-    for group, title in groups().items():
+    for group, title in (titles if titles is not None else groups()).items():
         rows = [e for e in entries if e.group == group]
         left_out = [(p, why) for g, p, why in skipped if g == group]
         if not rows and not left_out:
             continue
-        parts.append(f'<h2>{html.escape(title)}</h2><table id="{group}">')
+        parts.append(f'<h2>{html.escape(title)}</h2><table id="{_attr(slug(group, ""))}">')
         parts.append("<tr><th>puzzle</th><th>start and goal</th><th>status</th><th>moves</th><th>certificate</th></tr>")
         for e in rows:
             moves = "—" if e.length is None else str(e.length)
             parts.append(
-                f'<tr><td><a href="{e.slug}.html">{html.escape(e.instance.name)}</a></td>'
-                f'<td><img src="{e.slug}.svg" height="60" alt="{html.escape(e.instance.name)}"></td>'
+                f'<tr><td><a href="{_attr(e.slug)}.html">{html.escape(e.instance.name)}</a></td>'
+                f'<td><img src="{_attr(e.slug)}.svg" height="60" alt="{_attr(e.instance.name)}"></td>'
                 f"<td>{html.escape(e.status)}</td><td>{moves}</td><td>{html.escape(e.certificate)}</td></tr>"
             )
         for path, why in left_out:
@@ -190,12 +211,15 @@ def write_index(site: Path, entries: list[Entry], skipped: list[tuple[str, Path,
     write_atomic(site / "index.html", "\n".join(parts) + "\n")
 
 
-def build(site: Path, time_limit: float, only: list[str] | None = None) -> list[Entry]:
+def build(
+    site: Path, time_limit: float, only: list[str] | None = None, instances: Path = ROOT / "instances"
+) -> list[Entry]:
     entries, skipped = [], []
+    titles = groups(instances)
     todo = [
         (group, path)
-        for group in groups()
-        for path in sorted((ROOT / "instances" / group).glob("*.toml"))
+        for group in titles
+        for path in sorted((instances / group).glob("*.toml"))
         if not only or path.stem in only
     ]
     with Live("gallery", total=len(todo)) as live:
@@ -204,7 +228,7 @@ def build(site: Path, time_limit: float, only: list[str] | None = None) -> list[
             try:
                 entries.append(entry(group, path, time_limit))
             except CoinsatError as e:  # e.g. a board kind the solver does not read (the free plane)
-                skipped.append((group, path, str(e).replace(str(ROOT) + "/", "")))
+                skipped.append((group, path, str(e).replace(str(instances.parent) + "/", "")))
                 print(f"{group}/{path.stem}: skipped: {skipped[-1][2]}", file=sys.stderr)
                 continue
             print(f"{group}/{path.stem}: {entries[-1].status}", file=sys.stderr)
@@ -212,7 +236,7 @@ def build(site: Path, time_limit: float, only: list[str] | None = None) -> list[
     for k, e in enumerate(entries):
         draw(e.instance, output=site / f"{e.slug}.svg")
         write_page(site, entries, k)
-    write_index(site, entries, skipped)
+    write_index(site, entries, skipped, titles)
     return entries
 
 

@@ -1,0 +1,91 @@
+"""The gallery (scripts/gallery.py) without a browser: hostile names never become markup.
+
+An ``instances/`` tree with the file ``x"><img src=y onerror=alert(5)>.toml`` and the folder
+``ev"il<b>`` (reliability review R3-7): every page is parsed as HTML and must hold no element or
+attribute that the gallery did not write itself, every ``href``/``src`` must name a file that
+exists in the site, and the hostile names must still be shown, as text.
+"""
+
+from __future__ import annotations
+
+import runpy
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE_FILE = 'x"><img src=y onerror=alert(5)>'
+HOSTILE_FOLDER = 'ev"il<b>'
+#: the elements and attributes the gallery writes (SVG inline in the pages included)
+TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "p", "a", "img", "table", "tr", "th", "td"}
+TAGS |= {"div", "button", "input", "span", "script", "code", "svg", "defs", "marker", "path", "rect", "g", "circle"}
+TAGS |= {"line", "text", "animate", "small", "nav", "header", "main", "section", "figure", "figcaption", "details"}
+TAGS |= {"summary", "ul", "li", "br", "b", "thead", "tbody", "tspan", "caption", "polygon", "polyline"}
+EVENT_PREFIX = "on"
+
+
+class Collect(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parse(path: Path) -> Collect:
+    c = Collect()
+    c.feed(path.read_text())
+    c.close()
+    return c
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory):
+    tree = tmp_path_factory.mktemp("instances")
+    h_to_o = (ROOT / "instances/paper/h-to-o.toml").read_text()
+    (tree / "paper").mkdir()
+    (tree / "paper" / f"{HOSTILE_FILE}.toml").write_text(h_to_o)
+    (tree / HOSTILE_FOLDER).mkdir()
+    (tree / HOSTILE_FOLDER / "rhomboid.toml").write_text((ROOT / "instances/paper/rhomboid.toml").read_text())
+    site = tmp_path_factory.mktemp("site")
+    gallery = runpy.run_path(str(ROOT / "scripts" / "gallery.py"))
+    entries = gallery["build"](site, 20.0, None, tree)
+    return site, entries
+
+
+def test_hostile_names_are_escaped_everywhere(hostile_site):
+    site, entries = hostile_site
+    assert len(entries) == 2
+    pages = sorted(site.glob("*.html"))
+    assert len(pages) == 3  # the index and one page per puzzle
+    for page in pages:
+        found = parse(page)
+        for tag, attrs in found.tags:
+            assert tag in TAGS, f"{page.name}: an element the gallery does not write: <{tag}>"
+            assert not any(a.lower().startswith(EVENT_PREFIX) for a in attrs), f"{page.name}: <{tag} {attrs}>"
+            for key in ("href", "src"):
+                target = attrs.get(key)
+                if target is not None and not target.startswith(("#", "data:")):
+                    assert (site / target).is_file(), f"{page.name}: {key}={target!r} names no file of the site"
+    index = parse(site / "index.html")
+    shown = "".join(index.text)
+    # the names are still shown to the reader, as text
+    hostile = next(e for e in entries if e.path.stem == HOSTILE_FILE)
+    assert f"instances/paper/{HOSTILE_FILE}.toml" in "".join(parse(site / f"{hostile.slug}.html").text)
+    assert HOSTILE_FOLDER.replace("-", " ").capitalize() in shown or HOSTILE_FOLDER in shown
+    raw = (site / "index.html").read_text()
+    assert "<img src=y" not in raw and "<b>" not in raw
+
+
+def test_written_files_stay_in_the_site_with_safe_names(hostile_site):
+    site, entries = hostile_site
+    for e in entries:
+        assert all(ch.isalnum() or ch in "._-" for ch in e.slug), e.slug
+    names = [p.name for p in site.rglob("*")]
+    assert all('"' not in n and "<" not in n and ">" not in n for n in names), names
