@@ -43,6 +43,10 @@ class UsageError(CoinsatError):
     """Impossible parameters (negative horizon, unknown method, ...)."""
 
 
+class MissingDependency(UsageError):
+    """An optional package is not installed: the message names the extra that installs it (exit 2)."""
+
+
 class IllegalMoveError(CoinsatError):
     """A move that rules.py rejects, raised by :func:`coinsat.rules.apply_move`."""
 
@@ -54,6 +58,11 @@ class IllegalMoveError(CoinsatError):
 
 class InternalError(CoinsatError):
     """coinsat contradicted itself (a bug): exit code 4."""
+
+
+class WorkerLost(InternalError):
+    """A worker process of a search ended without answering (killed, or out of memory): exit
+    code 4 with one line, since the search cannot go on without its part of the states."""
 
 
 class VerificationError(InternalError):

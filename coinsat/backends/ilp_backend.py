@@ -37,7 +37,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import UsageError
+from ..errors import MissingDependency, UsageError
+from ..registry import require
 from . import Outcome
 
 SAT, UNSAT, UNKNOWN = Outcome.SAT, Outcome.UNSAT, Outcome.UNKNOWN
@@ -81,13 +82,13 @@ def classify(status: int, sol_status: int | None = None, has_solution: bool | No
 
 def make_solver(name: str = "highs", *, time_limit: float | None = None, threads: int | None = None, msg: bool = False):
     """A PuLP solver object for one of :data:`SOLVERS`; UsageError if it is not available."""
-    import pulp
+    pulp = require("pulp", "the ILP engine")
 
     if name == "highs":
         _silence_highs_banner()
         solver = pulp.HiGHS(msg=msg, timeLimit=time_limit, threads=threads)
         if not solver.available():
-            raise UsageError("solver 'highs' needs the highspy package (pip install highspy)")
+            raise MissingDependency("ILP solver 'highs' needs highspy: pip install 'coinsat[ilp]' (or 'coinsat[all]')")
         return solver
     if name == "cbc":
         kw: dict[str, Any] = {"msg": msg, "timeLimit": time_limit}

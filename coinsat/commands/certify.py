@@ -84,6 +84,10 @@ def run(args) -> int:
 
     check_output_dir(args.output_dir)
     limits = limits_of(args)
+    if args.method in ("sat", "ilp") or _one_shot(args):  # DRAT proofs: refuse before solving without the checker
+        from ..certificates.build.bounded import require_proof_checker
+
+        require_proof_checker()
     if args.solution and args.horizon_hint is not None:
         from ..errors import UsageError
 

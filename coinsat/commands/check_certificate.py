@@ -60,6 +60,11 @@ def run(args) -> int:
     except (ValueError, RecursionError) as e:  # an integer of > 4300 digits, nesting too deep
         cert = None
         reason = f"malformed JSON: {str(e).split(';')[0] if isinstance(e, ValueError) else 'nested too deeply'}"
+    if isinstance(cert, dict) and cert.get("kind") == "bounded":  # its DRAT proofs need the certify extra
+        from ..registry import require
+
+        for module in ("dratify", "cdclkit"):
+            require(module, "checking a bounded certificate's DRAT proof")
     if cert is not None:
         try:
             with Live(f"checking {path.name}", quiet=args.json):

@@ -156,9 +156,10 @@ def build_ilp(
     optimum within the horizon: encodings/ilp.md, "Options").  Raises
     ValueError for a negative horizon.
     """
-    import pulp
-
+    from ..registry import require
     from ..theory.reach import SpanLayers, open_windows
+
+    pulp = require("pulp", "the ILP model (solve --method ilp, export --format lp|mps)")
 
     if horizon < 0:
         raise ValueError(f"horizon must be >= 0, not {horizon}")

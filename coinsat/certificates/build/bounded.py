@@ -20,11 +20,21 @@ from pathlib import Path
 from ...errors import LimitReached
 from ...instance import Instance
 from ...io.atomic import write_atomic
+from ...io.dimacs import gbd_hash
 from ...solution import Solution
-from ..check.bounded import PROOF_SOLVERS, encoding_problem, gbd_hash_file, widened, window_exact
+from ..check.bounded import PROOF_SOLVERS, encoding_problem, widened, window_exact
 from ..check.claims import Claim
 from ..check.core_cnf import core_cnf_text
 from ..check.format import header, solution_json
+
+
+def require_proof_checker() -> None:
+    """MissingDependency (exit 2, naming the extra) before any work when the DRAT checker
+    that every bounded certificate is checked with is not installed."""
+    from ...registry import require
+
+    for module in ("dratify", "cdclkit"):
+        require(module, "a bounded certificate (checking its DRAT proof)")
 
 
 def exact_margin(instance: Instance, horizon: int) -> int | None:
@@ -72,6 +82,7 @@ def build_bounded(
 
     if solver not in PROOF_SOLVERS:
         raise ValueError(f"solver {solver!r} cannot give trusted proofs (use one of {PROOF_SOLVERS})")
+    require_proof_checker()
     options = options or DEFAULT_OPTIONS
     problem = encoding_problem(options.as_dict())
     if problem:  # the checker would reject it: never write such a certificate
@@ -97,7 +108,7 @@ def build_bounded(
         margin=margin,
         encoding="core" if core else options.as_dict(),
         cnf=cnf_name,
-        cnf_gbd_hash=gbd_hash_file(out / cnf_name),
+        cnf_gbd_hash=gbd_hash(text),
         proof=proof_name,
         proof_format="drat",
         solver=solver,

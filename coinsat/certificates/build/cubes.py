@@ -50,11 +50,12 @@ from pathlib import Path
 from ...errors import LimitReached
 from ...instance import Instance
 from ...io.atomic import write_atomic
+from ...io.dimacs import gbd_hash
 from ...solution import Solution
-from ..check.bounded import PROOF_SOLVERS, gbd_hash_file, widened, window_exact
+from ..check.bounded import PROOF_SOLVERS, widened, window_exact
 from ..check.core_cnf import core_cnf_text
 from ..check.format import header, solution_json
-from .bounded import claim_text, exact_margin
+from .bounded import claim_text, exact_margin, require_proof_checker
 
 SPLITS = ("lookahead", "tree", "middle")
 DEFAULT_SPLIT = "lookahead"  # the shortest 2-worker critical path measured (benchmarks/cubes.md)
@@ -256,6 +257,7 @@ def build_cubes(
 
     if solver not in PROOF_SOLVERS:
         raise ValueError(f"solver {solver!r} cannot give trusted proofs (use one of {PROOF_SOLVERS})")
+    require_proof_checker()
     margin = exact_margin(instance, horizon)
     target = instance if margin is None else widened(instance, margin)
     out = Path(out_dir)
@@ -309,7 +311,7 @@ def build_cubes(
         margin=margin,
         encoding=encoding,
         cnf=cnf_name,
-        cnf_gbd_hash=gbd_hash_file(out / cnf_name),
+        cnf_gbd_hash=gbd_hash(text),
         proof_format="cubes",
         solver=solver,
         cubes=[list(c) for c in cubes],
