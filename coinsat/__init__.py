@@ -70,11 +70,16 @@ __all__ = [
 
 
 def load(path: str | Path) -> Instance:
-    """Read an instance file (TOML; the README's "File format").
+    """Read an instance file (TOML; the README's "File format"), or a puzzle shipped with the
+    package by name: ``"paper/diagonal"`` (every name: ``coinsat.io.instance_format.shipped()``).
+    Returns the :class:`Instance`; raises :class:`InstanceError` (naming the file and line) on
+    a missing or malformed file.
 
-    >>> puzzle = load("instances/paper/diagonal.toml")
+    >>> puzzle = load("paper/diagonal")
     >>> puzzle.name, puzzle.n_coins, puzzle.board.kind.value
     ('diagonal', 6, 'square')
+    >>> load("instances/paper/diagonal.toml") == puzzle
+    True
     """
     return read_instance(path)
 

@@ -84,8 +84,33 @@ class _Ctx:
         return InstanceError(message, self.path, line if line is not None else 1)
 
 
+#: the puzzles shipped inside the package (``coinsat/data/<collection>/<name>.toml``)
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def shipped() -> list[str]:
+    """The names of the shipped puzzles, ``"paper/diagonal"`` and so on."""
+    return sorted(f"{f.parent.name}/{f.stem}" for f in DATA.glob("*/*.toml"))
+
+
+def resolve(path: str | Path) -> str:
+    """The file to read for ``path``: the file itself when it exists, else the shipped puzzle of
+    that name (``paper/diagonal`` or ``paper/diagonal.toml``), else ``path`` unchanged."""
+    text = str(path)
+    if not text or Path(text).exists():
+        return text
+    name = text[:-5] if text.endswith(".toml") else text
+    parts = name.split("/")
+    if len(parts) == 2 and all(parts) and ".." not in parts:
+        candidate = DATA / parts[0] / f"{parts[1]}.toml"
+        if candidate.is_file():
+            return str(candidate)
+    return text
+
+
 def read_instance(path: str | Path) -> Instance:
-    path = str(path)
+    """The instance in the file ``path``, or the shipped puzzle of that name (:func:`resolve`)."""
+    path = resolve(path)
     return parse_instance(_read_text(path), path)
 
 
@@ -96,7 +121,10 @@ def _read_text(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise InstanceError("no such file", path, None) from None
+        hint = ""
+        if path.startswith("paper/"):
+            hint = f" (shipped puzzles: {', '.join(shipped())})"
+        raise InstanceError(f"no such file{hint}", path, None) from None
     except (OSError, UnicodeDecodeError) as e:
         raise InstanceError(f"cannot read file: {e}", path, None) from None
 
