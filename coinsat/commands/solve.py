@@ -95,6 +95,8 @@ def run(args) -> int:
 
             certified = certify_report(instance, result, args.certify, limits, quiet=args.json)
     obj = result_to_json(instance, result)
+    if "resumed" in result.stats:  # rankbfs --resume: the answer continues saved layers
+        obj["resumed"] = result.stats["resumed"]
     code = 0
     if certified is not None:
         from .certify import format_report
@@ -201,6 +203,11 @@ def human(instance, result: Result, obj: dict) -> str:
             lines.append(f"  note: proven inside the window {instance.board.window} only, not globally")
     if result.stats.get("stopped"):
         lines.append(f"  stopped: {result.stats['stopped']}")
+    if result.stats.get("resumed"):
+        r = result.stats["resumed"]
+        lines.append(
+            f"  resumed: from the layers saved in {r['directory']} (depth {r['depth']}); checked: {r['checked']}"
+        )
     if result.stats.get("window_optimal"):
         lines.append("  note: shortest among solutions inside the window; not proven globally optimal")
     for t, (s, p) in enumerate(obj["moves"], start=1):

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import LimitReached
+from ..errors import LimitReached, WorkerLost
 from ..instance import Instance
 from ..limits import Limits, rss_bytes
 from .rank import U64
@@ -149,14 +149,39 @@ class Pool:
             self.procs.append(proc)
 
     def ask(self, requests: list) -> list:
-        for conn, req in zip(self.conns, requests):
-            conn.send(req)
-        return [conn.recv() for conn in self.conns]
+        for p, req in enumerate(requests):
+            self._send(p, req)
+        return [self._recv(p) for p in range(self.parts)]
 
     def in_layer(self, rank: int, t: int) -> bool:
         p = int(owner(np.array([rank], dtype=U64), self.parts)[0])
-        self.conns[p].send(("in_layer", rank, t))
-        return self.conns[p].recv()
+        self._send(p, ("in_layer", rank, t))
+        return self._recv(p)
+
+    def _send(self, p: int, msg) -> None:
+        try:
+            self.conns[p].send(msg)
+        except (OSError, EOFError):  # BrokenPipeError, ConnectionResetError: the worker is gone
+            raise self._lost(p) from None
+
+    def _recv(self, p: int):
+        try:
+            return self.conns[p].recv()
+        except (OSError, EOFError):
+            raise self._lost(p) from None
+
+    def _lost(self, p: int) -> WorkerLost:
+        """The error for worker ``p``, which ended without answering (how it ended, when known)."""
+        proc = self.procs[p]
+        proc.join(timeout=1)
+        code = proc.exitcode
+        if code is None:
+            how = "stopped answering"
+        elif code < 0:
+            how = f"was killed by signal {-code}" + (" (out of memory, or by hand?)" if -code == signal.SIGKILL else "")
+        else:
+            how = f"exited with code {code}"
+        return WorkerLost(f"rankbfs worker {p + 1} of {self.parts} (pid {proc.pid}) {how}; the search cannot go on")
 
     def gather(self, depths: int, budget: int | None) -> Visited:
         """Every worker's layers, merged layer by layer into one visited set (the workers then exit)."""
@@ -219,11 +244,11 @@ def forward_partitioned(
     pool = Pool(instance, prune, upper_bound, workers, limits, storage)
     clock, disk = Rate(limits), 0
     who = int(owner(start, workers)[0])
-    pool.ask([("start", start if p == who else np.zeros(0, dtype=U64)) for p in range(workers)])
     depth, states, nbytes = 0, 1, 0
     kind, moves, reason = "limit", None, None
     starts_spanning = not space.need or space.kernel.spans_one_of(space.kernel_words(start), space.need)[0]
     try:
+        pool.ask([("start", start if p == who else np.zeros(0, dtype=U64)) for p in range(workers)])
         while True:
             if not starts_spanning:
                 kind = "empty" if horizon is None or horizon > 0 else "horizon"
@@ -264,10 +289,17 @@ def forward_partitioned(
         reason = str(e)
     except KeyboardInterrupt:
         reason = "interrupted"
+    except WorkerLost:
+        pool.end()  # the others are stopped and reaped (their spilled layers removed)
+        raise
     stats["bytes_per_state"] = nbytes / max(1, states)
     stats["disk_bytes"] = disk
     if reason is None:  # a finished search: its layers are the witness of a certificate
-        visited = pool.gather(len(stats["layers"]), storage.budget)
+        try:
+            visited = pool.gather(len(stats["layers"]), storage.budget)
+        except WorkerLost:
+            pool.end()
+            raise
     else:  # a request may be unanswered (Ctrl-C in the middle): no witness, the workers are stopped
         pool.end()
         visited = Visited(upper_bound=upper_bound)

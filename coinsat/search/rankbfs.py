@@ -511,7 +511,7 @@ def _forward(
     space = Space(instance, prune, upper_bound)
     start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
     stats: dict = {"layers": [1], "pruning": prune, "upper_bound": upper_bound, "expanded": 0, "bound_pruned": 0}
-    visited = _store(instance, prune, upper_bound, storage, stats)
+    visited = _store(instance, prune, upper_bound, storage, stats, start)
     if visited.depths == 0:
         visited.add(start, 0)
     depth = visited.depths - 1
@@ -535,6 +535,23 @@ def _forward(
         # it); a start that does not has no successor that does
         return end("empty") if horizon is None or horizon > 0 else end("horizon")
     try:
+        if "resumed" in stats and depth > 0:  # the frontier must be what its layer gives (spill.py)
+            parts = []
+            before = visited.layer(depth - 1)
+            for i in range(0, before.size, CHUNK * 4):
+                parts.append(space.expand(before[i : i + CHUNK * 4]))
+                reason = limits.exceeded()
+                if reason:
+                    return end("limit", reason=reason)
+            again = union(parts)
+            again = again[~visited.contains(again) | np.isin(again, front, assume_unique=True)]
+            if upper_bound is not None and again.size:
+                again = again[depth + space.heuristic(again) <= upper_bound]
+            if not np.array_equal(again, front):
+                raise UsageError(
+                    f"{storage.directory}: saved layer {depth} is not the layer that layer {depth - 1} gives (edited)"
+                )
+            stats["resumed"]["checked"] = RESUME_CHECKED
         if depth > 0 and (done := found_in(front)) is not None:  # resumed at the goal's layer
             return done
         while True:
@@ -585,16 +602,33 @@ def fingerprint(instance: Instance, prune: bool) -> dict:
     return {"search": "rankbfs", "instance": digest, "pruning": prune, "codec": CODEC}
 
 
-def _store(instance: Instance, prune: bool, upper_bound: int | None, storage: Storage, stats: dict) -> Visited:
-    """A new visited set, or the one saved in ``storage.directory`` by the same search."""
+#: what a resumed search checked of the layers it continues from (its answer says it: ``stats["resumed"]``)
+RESUME_CHECKED = (
+    "sha256 and order of every saved layer file; the last layer re-derived from the one before it; "
+    "the earlier ones not re-derived (--certify checks them all)"
+)
+
+
+def _store(
+    instance: Instance, prune: bool, upper_bound: int | None, storage: Storage, stats: dict, start: np.ndarray
+) -> Visited:
+    """A new visited set, or the one saved in ``storage.directory`` by the same search (from
+    ``start``: its layer 0 must be it)."""
     if storage.directory is None:
         return Visited(upper_bound=upper_bound, budget=storage.budget)
     mark = fingerprint(instance, prune)
     old = Visited.resume(storage.directory, mark, upper_bound, storage.budget)
     if old is None:
         return Visited(upper_bound, storage.budget, storage.directory, mark)
+    if not np.array_equal(old.layer(0), start):
+        raise UsageError(f"{storage.directory}: saved layer 0 is not the start of this search (damaged)")
     stats["layers"] = [old.layer_size(i) for i in range(old.depths)]
     stats["resumed_at"] = old.depths - 1
+    stats["resumed"] = {
+        "directory": str(storage.directory),
+        "depth": old.depths - 1,
+        "checked": "sha256 and order of every saved layer file",
+    }
     return old
 
 

@@ -27,15 +27,31 @@ take 1.9x the CPU of the in-memory one (``benchmarks/rankbfs-spill.md``).
 **Saved layers and resume.**  With ``directory`` given, every layer is
 written there as it completes (the same files) and ``manifest.json`` is
 replaced atomically after it, naming the search (instance fingerprint,
-pruning, bound) and the last complete depth.  :func:`Visited.resume` reads a
-directory back, checks that it belongs to the same search, and drops any
-layer written after the manifest (a run killed mid-layer), so a resumed search
-continues from the last complete layer and meets exactly the states the
-uninterrupted one would.
+pruning, bound), the last complete depth and the sha256 of every layer file.
+:func:`Visited.resume` reads a directory back, checks that it belongs to the
+same search, and drops any layer written after the manifest (a run killed
+mid-layer), so a resumed search continues from the last complete layer and
+meets exactly the states the uninterrupted one would.
+
+**Trusting saved layers.**  A resumed answer (``optimal``, or a global
+``unsolvable``) is only as good as the layers it continues from, so before any
+is used, :func:`Visited.resume` reads every layer file back and refuses the
+directory (a UsageError naming the file: exit 2, no traceback) unless each
+file has the sha256 the manifest gives it, decodes to a strictly increasing run
+of ranks of its own partition, and every layer has the size the manifest says
+and is not empty (a search never saves an empty layer: it stops there).  The
+hashes catch damage (a truncated or flipped file, an edited size or frontier);
+they cannot catch an edit made together with new hashes, since the manifest
+sits beside the files; so ``rankbfs`` also re-derives the frontier from the
+layer before it (what a resumed search continues from).  An answer from a
+resumed search says so (``resumed`` in its statistics, shown by ``solve`` in
+its JSON and human output), and ``--certify`` checks every layer
+independently, from the start.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -117,16 +133,31 @@ def encode(sorted_ranks: np.ndarray) -> bytes:
     )
 
 
+class Damaged(ValueError):
+    """Bytes that :func:`decode` cannot read as an encoded run (the message says why)."""
+
+
 def decode(data: bytes) -> np.ndarray:
-    """The inverse of :func:`encode`."""
+    """The inverse of :func:`encode`; :class:`Damaged` for bytes it cannot have written (a bad
+    width byte, a length that does not fit the layout, an exception outside the run)."""
     if len(data) <= 1:
+        if data not in (b"", bytes([1])):
+            raise Damaged(f"one byte {data!r} is not an encoded run")
         return np.zeros(0, dtype=U64)
-    kind = {np.dtype(t).itemsize: t for t in _WIDTHS}[data[0]]
+    widths = {np.dtype(t).itemsize: t for t in _WIDTHS}
+    if data[0] not in widths or len(data) < 17:
+        raise Damaged("not an encoded run (bad header)")
+    kind = widths[data[0]]
     first, n_big = np.frombuffer(data, dtype=_LE64, count=2, offset=1)
     e = int(n_big)
+    rest = len(data) - 17 - 16 * e
+    if e < 0 or rest < 0 or rest % data[0]:
+        raise Damaged(f"{len(data)} bytes do not hold {e} exceptions and {data[0]}-byte differences")
     big = np.frombuffer(data, dtype=_LE64, count=e, offset=17)
     values = np.frombuffer(data, dtype=_LE64, count=e, offset=17 + 8 * e)
     deltas = np.frombuffer(data, dtype=np.dtype(kind).newbyteorder("<"), offset=17 + 16 * e).astype(U64)
+    if e and int(big.max()) >= deltas.size:
+        raise Damaged("an exception lies outside the run")
     deltas[big.astype(np.intp)] = values
     out = np.empty(deltas.size + 1, dtype=U64)
     out[0] = first
@@ -159,6 +190,7 @@ class Visited:
         self._runs: list[np.ndarray | None] = []  # None: on disk only
         self._sizes: list[int] = []
         self._parts: list[int] = []  # files of each saved layer (1 or PARTS)
+        self._hashes: list[list[str]] = []  # sha256 of each saved layer's files (a saved directory)
         self._saved = 0  # layers 0 .. _saved - 1 are on disk
         self.disk_bytes = 0
         self.spilled = 0  # layers dropped from memory
@@ -220,15 +252,20 @@ class Visited:
             d.mkdir(exist_ok=True)
             parts = PARTS if run.size >= SPLIT_AT else 1
             who = part_of(run, parts)
+            hashes = []
             for p in range(parts):
                 data = encode(run[who == U64(p)] if parts > 1 else run)
                 _write(d / f"p{p:03d}.bin", data)
                 self.disk_bytes += len(data)
+                if self._persist:
+                    hashes.append(hashlib.sha256(data).hexdigest())
             self._parts.append(parts)
+            self._hashes.append(hashes)
         self._saved = max(self._saved, count)
         if self._persist:
             manifest = dict(self.fingerprint, upper_bound=self.upper_bound, layers=self._sizes[:count])
             manifest["parts"] = self._parts[:count]
+            manifest["sha256"] = self._hashes[:count]
             _write(base / MANIFEST, json.dumps(manifest).encode())
 
     def _spill_over_budget(self) -> None:
@@ -246,8 +283,12 @@ class Visited:
     # --- reading ----------------------------------------------------------------------------------
 
     def _load(self, i: int, p: int) -> np.ndarray:
-        with open(self._directory() / f"L{i:05d}" / f"p{p:03d}.bin", "rb") as f:
-            return decode(f.read())
+        file = self._directory() / f"L{i:05d}" / f"p{p:03d}.bin"
+        try:
+            with open(file, "rb") as f:
+                return decode(f.read())
+        except (OSError, Damaged) as e:  # changed under a running search: say which file
+            raise UsageError(f"{file}: saved layer {i} cannot be read ({getattr(e, 'strerror', None) or e})") from None
 
     def layer(self, i: int) -> np.ndarray:
         """The sorted states at depth i (read back from disk if spilled; empty past the last)."""
@@ -349,13 +390,15 @@ class Visited:
             return None
         except (OSError, ValueError) as e:
             raise UsageError(f"{base / MANIFEST}: not a saved rankbfs search ({e})") from None
+        if not isinstance(manifest, dict):
+            raise UsageError(f"{base / MANIFEST}: not a saved rankbfs search (not a JSON object)")
         theirs = {k: manifest.get(k) for k in fingerprint} | {"upper_bound": manifest.get("upper_bound")}
         ours = dict(fingerprint, upper_bound=upper_bound)
         if theirs != ours:
             diff = sorted(k for k in ours if theirs.get(k) != ours[k])
             raise UsageError(f"{base}: saved layers of another search (differs in {', '.join(diff)})")
+        sizes, parts, hashes = _saved_layers(base, manifest)
         v = cls(upper_bound=upper_bound, budget=budget, directory=base, fingerprint=fingerprint)
-        sizes = [int(s) for s in manifest["layers"]]
         for i in range(len(sizes), 1 << 20):  # layers written after the manifest: a killed run's
             extra = base / f"L{i:05d}"
             if not extra.exists():
@@ -364,17 +407,80 @@ class Visited:
         v._runs = [None] * len(sizes)
         v._sizes = sizes
         v._saved = len(sizes)
-        v._parts = [int(p) for p in manifest["parts"]]
-        v.disk_bytes = sum(f.stat().st_size for i in range(len(sizes)) for f in (base / f"L{i:05d}").iterdir())
+        v._parts = parts
+        v._hashes = hashes
+        v.disk_bytes = _verify(base, sizes, parts, hashes)
         if sizes:  # the frontier back in memory
-            front = v.layer(len(sizes) - 1)
-            v._runs[-1] = front
-            if v.layer_size(len(sizes) - 1) != front.size:
-                raise UsageError(f"{base}: layer {len(sizes) - 1} is damaged")
+            v._runs[-1] = v.layer(len(sizes) - 1)
         return v
 
     def layer_size(self, i: int) -> int:
         return self._sizes[i] if i < len(self._sizes) else 0
+
+
+def _saved_layers(base: Path, manifest) -> tuple[list[int], list[int], list[list[str]]]:
+    """The sizes, file counts and sha256s a manifest gives its layers; a UsageError naming the
+    manifest when they are missing or malformed (an edited file, or one saved without hashes)."""
+    where = base / MANIFEST
+    hashes = manifest.get("sha256") if isinstance(manifest, dict) else None
+    if hashes is None:
+        raise UsageError(
+            f"{where}: no sha256 of the layer files (saved by an older coinsat?): resume into a new directory"
+        )
+    try:
+        sizes = [_count(s) for s in manifest["layers"]]
+        parts = [_count(p) for p in manifest["parts"]]
+        ok = len(sizes) == len(parts) == len(hashes) and all(p in (1, PARTS) for p in parts)
+        ok = ok and all(
+            isinstance(h, list) and len(h) == p and all(_is_hex(x) for x in h) for h, p in zip(hashes, parts)
+        )
+    except (KeyError, TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise UsageError(f"{where}: malformed (layers, parts and sha256 must describe the same layer files)")
+    return sizes, parts, hashes
+
+
+def _count(x) -> int:
+    if isinstance(x, bool) or not isinstance(x, int) or x < 0:
+        raise ValueError(x)
+    return x
+
+
+def _is_hex(x) -> bool:
+    return isinstance(x, str) and len(x) == 64 and all(c in "0123456789abcdef" for c in x)
+
+
+def _verify(base: Path, sizes: list[int], parts: list[int], hashes: list[list[str]]) -> int:
+    """Read every saved layer file once: its sha256 must be the manifest's, its bytes a strictly
+    increasing run of ranks of its own partition, each layer of the manifest's size and not
+    empty (module docstring).  Returns the bytes on disk; a UsageError names the first bad file."""
+    total = 0
+    for i, (size, count, digests) in enumerate(zip(sizes, parts, hashes)):
+        held = 0
+        for p in range(count):
+            file = base / f"L{i:05d}" / f"p{p:03d}.bin"
+            try:
+                data = file.read_bytes()
+            except OSError as e:
+                raise UsageError(f"{file}: saved layer {i} cannot be read ({e.strerror or e})") from None
+            if hashlib.sha256(data).hexdigest() != digests[p]:
+                raise UsageError(f"{file}: damaged (its sha256 is not the one in {MANIFEST})")
+            try:
+                run = decode(data)
+            except Damaged as e:
+                raise UsageError(f"{file}: damaged ({e})") from None
+            if run.size > 1 and not bool(np.all(run[1:] > run[:-1])):
+                raise UsageError(f"{file}: damaged (the ranks are not strictly increasing)")
+            if count > 1 and run.size and not bool(np.all(part_of(run, count) == U64(p))):
+                raise UsageError(f"{file}: damaged (ranks of another partition)")
+            held += int(run.size)
+            total += len(data)
+        if held != size:
+            raise UsageError(f"{base / MANIFEST}: layer {i} has {held} states on disk, not {size}")
+        if size == 0:
+            raise UsageError(f"{base / MANIFEST}: layer {i} is empty (a search stops there and never saves one)")
+    return total
 
 
 def compiled():

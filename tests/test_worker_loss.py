@@ -1,0 +1,74 @@
+"""R3-9: a rankbfs worker killed mid-search gives one line and exit 4 (``errors.WorkerLost``, an
+internal error), never a traceback, and the other workers are stopped and reaped."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from coinsat.errors import InternalError, WorkerLost
+from coinsat.families import vdiag
+from coinsat.limits import Limits
+from coinsat.search.partition import Pool
+from coinsat.search.rank import U64
+from coinsat.search.spill import Storage
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_killed_worker_is_a_worker_lost_error_and_the_others_are_reaped():
+    pool = Pool(vdiag(2, 1, "nwse"), True, None, 2, Limits(), Storage())
+    try:
+        assert pool.ask([("in_layer", 1, 0)] * 2) == [False, False]
+        victim = pool.procs[1]
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.join(5)
+        with pytest.raises(WorkerLost, match=r"worker 2 of 2 \(pid \d+\) was killed by signal 9"):
+            pool.ask([("start", np.zeros(0, dtype=U64))] * 2)
+        assert issubclass(WorkerLost, InternalError)  # exit code 4
+    finally:
+        pool.end()
+    assert all(not p.is_alive() and p.exitcode is not None for p in pool.procs)
+
+
+def test_a_worker_killed_under_the_cli_is_one_line_and_exit_4():
+    """The review's reproducer: `solve vdiag-3-2-nwse --method rankbfs --workers 2`, then
+    SIGKILL to one worker (there after 8 s; here as soon as it exists: the search takes ~10 s)."""
+    file = str(ROOT / "instances/families/vdiag-3-2-nwse.toml")
+    cmd = [sys.executable, "-m", "coinsat", "solve", file, "--method", "rankbfs", "--workers", "2", "--json"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    t0, workers = time.monotonic(), []
+    try:
+        while len(workers) < 2 and time.monotonic() - t0 < 60 and proc.poll() is None:
+            workers = _children(proc.pid)
+            time.sleep(0.01)
+        assert len(workers) == 2, "the workers did not appear"
+        victim = workers[0]
+        os.kill(victim, signal.SIGKILL)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 4, (proc.returncode, out, err)
+    assert "Traceback" not in err and out == ""
+    assert err.strip().splitlines() == [err.strip()], err
+    assert f"(pid {victim}) was killed by signal 9" in err
+    for pid in workers:  # the other worker was stopped and reaped, not left behind
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(x) for x in text.split()]
