@@ -12,7 +12,7 @@ the paper's constructions, kept draw for draw as the studies first used them).
   'diagonal' puzzle (18 moves): :func:`diagonal_flip` (k) is that puzzle for
   a k x k box.
 * ``v_shape(a, b)``: the V of the paper's Lower Bound proof as reconstructed
-  in ``shared/reference/paper-instances.md`` §7/10 — vertex
+  in ``instances/paper/REFERENCE.md`` §7/10 — vertex
   {(0,0),(1,0),(0,1),(1,1)}, right arm (1+i, 2i) for i = 1..a, left arm
   (-i, 2i+1) for i = 1..b, shifted so that the smallest x is 0; n = a+b+4
   coins in an (a+b+2)^2 box whose span is the whole box.
@@ -66,7 +66,7 @@ def vdiag(a: int, b: int, target: str = "nwse") -> Instance:
         v_shape(a, b),
         diagonal_target(s, target),
         name=f"vdiag-{a}-{b}-{target}",
-        source="V-to-diagonal family (Lower Bound proof; shared/reference/paper-instances.md §7/10)",
+        source="V-to-diagonal family (Lower Bound proof; instances/paper/REFERENCE.md §7/10)",
         metadata={"family": "vdiag", "a": a, "b": b, "target": target},
     )
 

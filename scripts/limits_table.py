@@ -1,6 +1,6 @@
 """Do the limits hold?  Run the reliability report's overrun cases and tabulate them.
 
-Every case of ``../shared/reviews/reliability-2.md`` where a limit was overrun
+Every case of the round-2 reliability review (its cases D3 to D14) where a limit was overrun
 (D3 far triangular goals, the 20-diagonal, a 1-move puzzle on a 122k-cell
 window, D10 graph loading, D12 a huge d, D13 a 50 MB picture, D14 certify) is
 run as a subprocess, exactly as a user would run it, with the report's limit.

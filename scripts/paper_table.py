@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 HEADER = """# The paper's puzzles
 
 Demaine, Demaine and Verrill, "Coin-Moving Puzzles" (2002). The paper's figures are lost; these
-files are the reconstructions of `shared/reference/paper-instances.md` (coordinates, sources and
+files are the reconstructions of `instances/paper/REFERENCE.md` (coordinates, sources and
 confidence there; each file's `source` says which section). `known_optimal` is the reconstruction's
 exact optimum in the paper's pick-up model; "paper" is the count printed in the paper, which is not
 always an optimality claim (see the notes in each file's `[metadata]`). Puzzles whose layout could

@@ -343,7 +343,7 @@ def write_table(results: dict, args) -> None:
         "# The V-to-diagonal family",
         "",
         "V(a, b) (the paper's Lower Bound construction as reconstructed in",
-        "`shared/reference/paper-instances.md` §7/10; generator `coinsat.families.vdiag`) re-arranged",
+        "`instances/paper/REFERENCE.md` §7/10; generator `coinsat.families.vdiag`) re-arranged",
         "into a diagonal of its (a+b+2)² box with the two extra coins at the centre.",
         "**Bold** counts are proven optima (a verified solution and a proof that one move fewer is",
         "impossible); `lb–ub` ranges are bounds: the best lower bound proven and the best solution found.",
@@ -609,7 +609,7 @@ def verdict_paragraph(below: dict[str, tuple[float, float, list]]) -> list[str]:
             " constant free, so no finite range can refute it (the counts only bound that constant, e.g. by"
             f" {per_n3[-1][0]:.2f} at n = {per_n3[-1][1]}), and growth could turn upward beyond n = 40. The"
             " paper's figure of the puzzle is missing from its source (the caption: the V 'in the upper left"
-            " into the diagonal in the lower right'), and shared/reference/paper-instances.md §7 reconstructs"
+            " into the diagonal in the lower right'), and instances/paper/REFERENCE.md §7 reconstructs"
             " the family and both targets with medium confidence, so the claim may concern another instance,"
             " or its argument may not apply to this one."
         )

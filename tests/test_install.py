@@ -164,3 +164,46 @@ def test_license_is_mit_in_both_places():
     assert PYPROJECT["project"]["license"] == {"text": "MIT"}
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert text.startswith("MIT License") and "WITHOUT WARRANTY" in text
+
+
+# --- self-contained ---------------------------------------------------------------------------------
+
+
+def test_no_tracked_file_cites_the_shared_folder():
+    """Nothing in the repository cites the project's working folder outside it (its facts are
+    copied in: instances/paper/REFERENCE.md)."""
+    import subprocess
+
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout")
+    needle = ("shared" + "/").encode()  # spelled apart so this file does not cite it
+    citing = [
+        name
+        for name in listed.decode().split("\0")
+        if name and (ROOT / name).is_file() and needle in (ROOT / name).read_bytes()
+    ]
+    assert citing == []
+
+
+def test_paper_puzzles_ship_with_their_reference():
+    from coinsat import load
+    from coinsat.io.instance_format import DATA, shipped
+
+    names = shipped()
+    assert "paper/diagonal" in names and len(names) == len(list((ROOT / "instances" / "paper").glob("*.toml")))
+    assert (DATA / "paper" / "REFERENCE.md").is_file() and (DATA / "paper" / "reference.json").is_file()
+    assert load("paper/diagonal") == load("instances/paper/diagonal.toml") == load("paper/diagonal.toml")
+    reference = json.loads((DATA / "paper" / "reference.json").read_text(encoding="utf-8"))
+    diagonal = next(r for r in reference["instances"] if r["id"] == "diagonal")
+    puzzle = load("paper/diagonal")
+    cells = {puzzle.board.coords[c] for c in puzzle.start.cells}
+    assert cells == {tuple(p) for p in diagonal["start"]}
+
+
+def test_a_shipped_name_on_the_command_line(capsys):
+    code, out, _ = run(capsys, "solve", "paper/h-to-o", "--json")
+    assert code == 0 and json.loads(out)["length"] == 4
+    code, _, err = run(capsys, "solve", "paper/no-such-puzzle")
+    assert code == 2 and "paper/no-such-puzzle: no such file (shipped puzzles: paper/diagonal" in err
