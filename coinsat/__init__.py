@@ -102,9 +102,15 @@ def draw(
     format: str = "svg",
     animate: bool = False,
     output: str | Path | None = None,
+    scale: float | None = None,
 ) -> Drawing:
     """Draw the start and goal, or every step of a solution (``coinsat/draw``); ``output`` also
     writes the picture to that file.  Formats: svg (``animate=True``: SMIL), png, gif, html.
+    ``scale`` multiplies every size (default 2 for png and gif, 1 for svg and html).
+
+    Returns the :class:`Drawing` (``.format``, ``.data``: text or bytes).  Raises ``UsageError``
+    for an unknown format or scale, or a missing Pillow (png, gif), and ``IllegalMoveError`` if
+    the solution does not replay from the start.
 
     >>> puzzle = load("instances/paper/h-to-o.toml")
     >>> svg = draw(puzzle).data                  # start and goal side by side
@@ -115,7 +121,7 @@ def draw(
     """
     from .io.atomic import write_atomic
 
-    picture = draw_picture(instance, solution, format=format, animate=animate)
+    picture = draw_picture(instance, solution, format=format, animate=animate, scale=scale)
     if output is not None:
         write_atomic(output, picture.data)
     return picture

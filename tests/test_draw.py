@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 from coinsat.cli import main
-from coinsat.draw import draw, replay
+from coinsat.draw import RASTER_SCALE, STYLE, _goal_caption, draw, replay, start_goal, step_captions, steps
 from coinsat.draw.layout import layout
-from coinsat.draw.scene import to_pixels
-from coinsat.errors import IllegalMoveError, UsageError
+from coinsat.draw.metrics import text_box, text_width
+from coinsat.draw.raster import text_boxes
+from coinsat.draw.scene import Arc, Disc, Dot, Text, flight, frame, grid, move_text, to_pixels
+from coinsat.draw.svg import animation_frame
+from coinsat.errors import CoinsatError, IllegalMoveError, UsageError
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.io.solution_format import read_solution
@@ -42,7 +46,7 @@ def coins(element: ET.Element) -> list[ET.Element]:
 
 
 def arrows(element: ET.Element) -> list[ET.Element]:
-    return [c for c in element.iter(f"{SVG}line") if c.get("class") == "move"]
+    return [c for c in element.iter(f"{SVG}path") if c.get("class") == "move"]
 
 
 BOARDS = {
@@ -95,9 +99,14 @@ def test_the_animated_svg_ends_on_the_goal():
     ends = set()
     for disc in discs:
         values = {a.get("attributeName"): a.get("values", "").split(";") for a in disc.iter(f"{SVG}animate")}
-        ends.add((float(values["cx"][-1]), float(values["cy"][-1])))
+        ends.add(
+            (float(values["cx"][-1]), float(values["cy"][-1]))
+            if values
+            else (float(disc.get("cx")), float(disc.get("cy")))
+        )
     lay = layout(instance, replay(instance, solution)[0])
-    goal = {tuple(round(v, 1) for v in to_pixels(lay, lay.position[c])) for c in instance.goal.cells}
+    fr = animation_frame(lay, len(solution))
+    goal = {tuple(round(v, 1) for v in to_pixels(lay, lay.position[c], fr=fr)) for c in instance.goal.cells}
     assert ends == goal
     assert len([g for g in root.iter(f"{SVG}g") if g.get("class") == "step"]) == len(solution)
 
@@ -107,7 +116,8 @@ def test_png_and_gif_decode_and_show_the_coins():
     result = solve(instance)
     png = Image.open(io.BytesIO(draw(instance, format="png").data))
     lay = layout(instance, [])
-    x, y = to_pixels(lay, lay.position[instance.start.cells[0]])
+    fr = frame(lay, ["start", "goal"], STYLE.scaled(RASTER_SCALE))
+    x, y = to_pixels(lay, lay.position[instance.start.cells[0]], STYLE.scaled(RASTER_SCALE), fr)
     assert png.convert("RGB").getpixel((int(x), int(y))) == (0, 0, 0)  # a black disc on a start coin
     assert png.convert("RGB").getpixel((2, 2)) == (255, 255, 255)
     gif = Image.open(io.BytesIO(draw(instance, result, format="gif").data))
@@ -179,4 +189,147 @@ def test_labels_travel_with_their_coins_in_the_animation():
     root = ET.fromstring(str(draw(instance, result, animate=True).data))
     labels = [t for t in root.iter(f"{SVG}text") if t.get("class") == "label"]
     assert sorted(t.text or "" for t in labels) == sorted(lab for _, lab in instance.start.coins)
-    assert all({a.get("attributeName") for a in t.iter(f"{SVG}animate")} == {"x", "y"} for t in labels)
+    for t in labels:  # a label that moves follows its disc (and hides with it while in the air)
+        assert {a.get("attributeName") for a in t.iter(f"{SVG}animate")} in (set(), {"x", "y", "opacity"})
+    flying = [t for t in root.iter(f"{SVG}text") if t.get("class") == "flying-label"]
+    assert len(flying) == len(result.solution)
+
+
+# --- pictures you can read: captions measured, never clipped; arcs; the lift; the scale ---
+
+INSTANCE_FILES = sorted(p for p in (ROOT / "instances").glob("*/*.toml"))
+
+
+def _readable(path: Path):
+    try:
+        return read_instance(path)
+    except CoinsatError:  # a board kind the instance reader does not take (yet): nothing to draw
+        return None
+
+
+def _stored_solution(path: Path):
+    recorded = path.parent / "solutions" / f"{path.stem}.json"
+    return read_solution(read_instance(path), recorded)[1] if recorded.exists() else None
+
+
+def _inside(box, width, height, what):
+    left, top, right, bottom = box
+    assert left >= -0.01 and top >= -0.01 and right <= width + 0.01 and bottom <= height + 0.01, (
+        f"{what}: text box {tuple(round(v, 1) for v in box)} outside the picture (0, 0, {width:.1f}, {height:.1f})"
+    )
+
+
+def _check_figure(fig, where: str, captions: list[str]) -> None:
+    """Every text of every panel inside its panel (SVG metrics and Pillow's textbbox), every arc
+    inside its panel, and each caption shown whole (its lines joined give it back)."""
+    shown = []
+    for left, top, p in fig.placed:
+        texts = [s for s in p.shapes if isinstance(s, Text)]
+        shown.append(" ".join(t.text for t in texts))
+        board_top = min(s.y - s.r for s in p.shapes if isinstance(s, (Dot, Disc)))
+        for t in texts:  # a caption sits above the board, never on it
+            assert text_box(t.text, t.x, t.y, t.size, t.anchor)[3] <= board_top + 0.01, f"{where} {t.text!r}"
+        for s in p.shapes:
+            if isinstance(s, Text):
+                _inside(text_box(s.text, s.x, s.y, s.size, s.anchor), p.width, p.height, f"{where} {s.text!r}")
+            elif isinstance(s, Disc) and s.label:
+                box = text_box(s.label, s.x, s.y + STYLE.font_size * 0.35, STYLE.font_size, "middle")
+                _inside(box, p.width, p.height, f"{where} label {s.label!r}")
+            elif isinstance(s, Arc):
+                for k in range(21):
+                    x, y = s.point(k / 20)
+                    _inside((x, y, x, y), p.width, p.height, f"{where} arc")
+        _inside((left, top, left + p.width, top + p.height), fig.width, fig.height, f"{where} panel")
+    assert shown == captions, where
+    for text, box in text_boxes(fig):
+        _inside(box, fig.width, fig.height, f"{where} (png) {text!r}")
+
+
+@pytest.mark.parametrize("path", INSTANCE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_no_caption_is_clipped_on_any_instance(path):
+    instance = _readable(path)
+    if instance is None:
+        pytest.skip(f"{path.name}: not read by the instance reader")
+    lay = layout(instance, [])
+    fig = start_goal(instance, lay)
+    _check_figure(fig, f"{path.stem} start/goal", ["start", _goal_caption(instance)])
+    solution = _stored_solution(path)
+    if solution is None and path.parent.name == "paper":
+        result = solve(instance, time_limit=20)
+        solution = result.solution
+    if solution is None:
+        return
+    instance, solution = (instance, solution)
+    trace, moves = replay(instance, solution)
+    lay = layout(instance, trace)
+    captions = step_captions(instance, moves)
+    panels_ = steps(instance, trace, moves, lay)
+    _check_figure(grid(panels_, STYLE.columns), f"{path.stem} steps", captions)
+    fr = animation_frame(lay, len(moves))
+    assert text_width(f"step {len(moves)} / {len(moves)}", STYLE.font_size) + 2 * STYLE.margin <= fr.width
+
+
+def test_the_reviewed_captions_are_whole(tmp_path):
+    """swap5-b's last caption was cut to '11: (1, 0) -', rhomboid's goal to 'goal (any translat'."""
+    swap = read_instance(ROOT / "instances/paper/swap5-b.toml")
+    result = solve(swap, time_limit=20)
+    svg = str(draw(swap, result).data)
+    captions = [
+        " ".join(t.text or "" for t in p.iter(f"{SVG}text") if t.get("class") == "caption") for p in panels(svg)
+    ]
+    assert captions[-1] == f"{len(result.solution)}: {move_text(swap, result.solution.moves[-1])}"
+    rhomboid = read_instance(ROOT / "instances/paper/rhomboid.toml")
+    svg = str(draw(rhomboid).data)
+    texts = [" ".join(t.text or "" for t in p.iter(f"{SVG}text") if t.get("class") == "caption") for p in panels(svg)]
+    assert texts == ["start", "goal (any translate)"]
+
+
+def test_a_move_is_an_arc_bowed_over_the_board():
+    instance = read_instance(ROOT / "instances/paper/h-to-o.toml")
+    result = solve(instance)
+    lay = layout(instance, replay(instance, result.solution)[0])
+    for move in result.solution.moves:
+        (x1, y1), (cx, cy), (x2, y2) = flight(lay, move)
+        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+        # over the board: the arc bows upwards, or to the left when the move is vertical
+        assert cy < my - 1 or (abs(x1 - x2) < 1e-6 and cx < mx - 1), move
+        assert math.hypot(cx - mx, cy - my) <= STYLE.arc_cap * STYLE.cell + 1e-9
+
+
+def test_the_animation_lifts_the_coin_above_the_others():
+    instance = read_instance(ROOT / "instances/paper/h-to-o.toml")
+    result = solve(instance)
+    root = ET.fromstring(str(draw(instance, result, animate=True).data))
+    order = [g.get("class") or "" for g in root if g.tag == f"{SVG}g"]
+    flights = [i for i, c in enumerate(order) if c == "flight"]
+    coins_at = [i for i, c in enumerate(order) if c.startswith("coin-")]
+    assert len(flights) == len(result.solution) and min(flights) > max(coins_at)  # drawn on top
+    for g in (g for g in root if g.get("class") == "flight"):
+        disc = next(c for c in g.iter(f"{SVG}circle") if c.get("class") == "flying")
+        values = {
+            a.get("attributeName"): [float(v) for v in a.get("values").split(";")] for a in disc.iter(f"{SVG}animate")
+        }
+        r = values["r"]
+        assert max(r) > r[0] * 1.1  # larger in the air
+        ys = values["cy"]
+        chord = (ys[1] + ys[-2]) / 2
+        xs = values["cx"]
+        mid = len(ys) // 2
+        assert ys[mid] < chord - 1 or (abs(ys[1] - ys[-2]) < 1e-6 and xs[mid] < (xs[1] + xs[-2]) / 2 - 1)
+
+
+def test_the_scale_option_scales_the_picture(tmp_path):
+    h = str(ROOT / "instances/paper/h-to-o.toml")
+    sizes = {}
+    for scale in ("1", "3"):
+        out = tmp_path / f"h{scale}.png"
+        assert main(["show", h, "--format", "png", "--scale", scale, "-o", str(out)]) == 0
+        sizes[scale] = Image.open(out).size
+    assert abs(sizes["3"][0] - 3 * sizes["1"][0]) <= 3 and abs(sizes["3"][1] - 3 * sizes["1"][1]) <= 3
+    default = tmp_path / "default.png"
+    assert main(["show", h, "--format", "png", "-o", str(default)]) == 0
+    assert abs(Image.open(default).size[0] - RASTER_SCALE * sizes["1"][0]) <= 3
+    assert sizes["1"][0] >= 300  # readable at 1: the h-to-o start/goal was 292 px wide at 1 before
+    for bad in ("0", "-1", "nan", "1e9"):
+        assert main(["show", h, "--format", "svg", "--scale", bad, "-o", str(tmp_path / "x.svg")]) == 2
+    assert not (tmp_path / "x.svg").exists()

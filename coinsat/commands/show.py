@@ -27,6 +27,13 @@ def add_parser(sub) -> None:
         "html: a page with step controls",
     )
     sh.add_argument("--animate", action="store_true", help="svg: one animated panel (SMIL; plays inside <img>)")
+    sh.add_argument(
+        "--scale",
+        type=float,
+        default=None,
+        metavar="F",
+        help="multiply every size of the picture by F (default: 2 for png and gif, 1 for svg and html)",
+    )
     sh.add_argument("-o", "--output", metavar="PATH", help="write the picture here (required for png and gif)")
     sh.set_defaults(run=run)
 
@@ -55,7 +62,7 @@ def run(args) -> int:
             where = f"step {verdict.step}" if verdict.step else "the end"
             print(f"illegal at {where}: {verdict.reason} (no picture written)", file=sys.stderr)
             return EXIT_ILLEGAL
-    drawing = draw(instance, solution, format=args.format, animate=args.animate)
+    drawing = draw(instance, solution, format=args.format, animate=args.animate, scale=args.scale)
     if args.output:
         from ..io.atomic import write_atomic
 

@@ -22,10 +22,14 @@ from ..result import Result
 from ..rules import Move
 from ..solution import Solution, verify
 from .layout import Layout, layout
-from .scene import Figure, Panel, grid, move_text, panel
+from .scene import Figure, Frame, Panel, frame, grid, move_text, panel
 from .style import STYLE, Style
 
 FORMATS = ("svg", "png", "gif", "html")
+#: the default scale of png and gif pictures (pixels are not scaled by a viewer as SVG is)
+RASTER_SCALE = 2.0
+#: the largest scale accepted
+MAX_SCALE = 10.0
 
 
 @dataclass(frozen=True)
@@ -54,20 +58,36 @@ def _goal_caption(instance: Instance) -> str:
 
 
 def start_goal(instance: Instance, lay: Layout | None = None, style: Style = STYLE) -> Figure:
-    """Start and goal side by side."""
+    """Start and goal side by side (one frame, wide enough for both captions)."""
     lay = lay or layout(instance, [])
+    captions = ["start", _goal_caption(instance)]
+    fr = frame(lay, captions, style)
     panels = [
-        panel(instance, lay, instance.start, "start", style=style),
-        panel(instance, lay, instance.goal, _goal_caption(instance), style=style),
+        panel(instance, lay, config, cap, style=style, fr=fr) for config, cap in zip(_configs(instance), captions)
     ]
     return grid(panels, 2, style)
 
 
-def steps(instance: Instance, trace: Sequence[Configuration], moves: Sequence[Move], lay: Layout, style: Style = STYLE):
-    """One panel per configuration C_0..C_T; panel t shows move t as an arrow."""
-    out = [panel(instance, lay, trace[0], "start", style=style)]
+def step_captions(instance: Instance, moves: Sequence[Move]) -> list[str]:
+    """The captions of the steps' panels: "start", then "t: (x, y) → (x', y')"."""
+    return ["start"] + [f"{t}: {move_text(instance, m)}" for t, m in enumerate(moves, start=1)]
+
+
+def steps(
+    instance: Instance,
+    trace: Sequence[Configuration],
+    moves: Sequence[Move],
+    lay: Layout,
+    style: Style = STYLE,
+    fr: Frame | None = None,
+) -> list[Panel]:
+    """One panel per configuration C_0..C_T; panel t shows move t as an arc.  All panels share
+    one frame, wide enough for every caption (``fr``, or the one these captions need)."""
+    captions = step_captions(instance, moves)
+    fr = fr or frame(lay, captions, style)
+    out = [panel(instance, lay, trace[0], captions[0], style=style, fr=fr)]
     for t, (move, config) in enumerate(zip(moves, trace[1:]), start=1):
-        out.append(panel(instance, lay, config, f"{t}: {move_text(instance, move)}", move, style))
+        out.append(panel(instance, lay, config, captions[t], move, style, fr))
     return out
 
 
@@ -93,24 +113,35 @@ def draw(
     format: str = "svg",
     animate: bool = False,
     style: Style = STYLE,
+    scale: float | None = None,
 ) -> Drawing:
     """Draw ``instance`` (start and goal) or, with a solution, every step of it.
 
     ``svg``: start and goal, or a filmstrip of the steps (``animate=True``: one animated
     panel); ``png``: the same as a raster; ``gif``: one frame per step; ``html``: a page with
-    start, goal and step controls.
+    start, goal and step controls.  ``scale`` multiplies every size of ``style`` (default:
+    ``RASTER_SCALE`` for png and gif, 1 for svg and html, which a viewer scales anyway).
+
+    Returns a :class:`Drawing`.  Raises ``UsageError`` for an unknown format, a scale that is
+    not positive, a picture too large to draw or (png, gif) a missing Pillow, and
+    ``IllegalMoveError`` when the solution does not replay.
     """
     if format not in FORMATS:
         raise UsageError(f"unknown picture format {format!r} (choose from {', '.join(FORMATS)})")
+    if scale is None:
+        scale = RASTER_SCALE if format in ("png", "gif") else 1.0
+    if not (isinstance(scale, (int, float)) and 0 < scale <= MAX_SCALE):
+        raise UsageError(f"a picture's scale must be > 0 and <= {MAX_SCALE:g}, not {scale}")
+    style = style.scaled(scale) if scale != 1 else style
     trace, moves = replay(instance, solution)
     lay = layout(instance, trace)
     title = instance.name
     if format == "html":
         from .html import page
 
-        frames = steps(instance, trace, moves, lay, style) if moves else []
+        step_panels = steps(instance, trace, moves, lay, style) if moves else []
         labels = [move_text(instance, m) for m in moves]
-        return Drawing("html", page(title, start_goal(instance, lay, style), frames, labels, style=style))
+        return Drawing("html", page(title, start_goal(instance, lay, style), step_panels, labels, style=style))
     if format == "svg" and animate and moves:
         from .svg import animated_svg
 
@@ -118,10 +149,16 @@ def draw(
     if format == "gif":
         from .raster import gif
 
+        frames: list[Figure]
         if moves:
             frames = [grid([p], 1, style) for p in steps(instance, trace, moves, lay, style)]
         else:
-            frames = [grid([panel(instance, lay, c, cap, style=style)], 1, style) for c, cap in _ends(instance)]
+            captions = ["start", _goal_caption(instance)]
+            fr = frame(lay, captions, style)
+            frames = [
+                grid([panel(instance, lay, c, cap, style=style, fr=fr)], 1, style)
+                for c, cap in zip(_configs(instance), captions)
+            ]
         return Drawing("gif", gif(frames, style))
     figure = (
         grid(steps(instance, trace, moves, lay, style), style.columns, style)
@@ -141,8 +178,21 @@ def draw(
 draw_picture = draw
 
 
-def _ends(instance: Instance) -> list[tuple[Configuration, str]]:
-    return [(instance.start, "start"), (instance.goal, _goal_caption(instance))]
+def _configs(instance: Instance) -> list[Configuration]:
+    return [instance.start, instance.goal]
 
 
-__all__ = ["FORMATS", "Drawing", "draw", "draw_picture", "start_goal", "steps", "replay", "Panel", "STYLE", "Style"]
+__all__ = [
+    "FORMATS",
+    "RASTER_SCALE",
+    "Drawing",
+    "draw",
+    "draw_picture",
+    "start_goal",
+    "step_captions",
+    "steps",
+    "replay",
+    "Panel",
+    "STYLE",
+    "Style",
+]

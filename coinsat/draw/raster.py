@@ -3,17 +3,21 @@
 Pillow is the well-kept library for raster images and animated GIFs; it is imported only
 here and only when a raster is asked for (the ``draw`` extra), so the SVG path needs nothing.
 Shapes are drawn at ``SCALE`` times their size and scaled down once, which antialiases the
-discs without a vector library.
+discs without a vector library.  Text is set in DejaVu Sans (the system's, or matplotlib's copy);
+with another font a caption is set smaller until it is no wider than ``metrics.py`` measured it,
+so the frame computed for the SVG holds it here too.
 """
 
 from __future__ import annotations
 
 import io
 import math
+from pathlib import Path
 from typing import Any, Sequence
 
 from ..errors import UsageError
-from .scene import Disc, Dot, Figure, Panel, Ring, Segment, Text
+from .metrics import text_width
+from .scene import Arc, Disc, Dot, Figure, Panel, Ring, Segment, Text
 from .style import STYLE, Style
 
 SCALE = 3
@@ -27,12 +31,68 @@ def _pillow() -> Any:
     return Image, ImageDraw, ImageFont
 
 
-def _font(size: float) -> Any:
+_FONTS: dict[int, Any] = {}
+
+
+def _font_file() -> str | None:
     _, _, ImageFont = _pillow()
+    candidates = ["DejaVuSans.ttf"]
     try:
-        return ImageFont.truetype("DejaVuSans.ttf", int(size * SCALE))
-    except OSError:
-        return ImageFont.load_default(size=int(size * SCALE))
+        import matplotlib
+
+        candidates.append(str(Path(matplotlib.__file__).parent / "mpl-data/fonts/ttf/DejaVuSans.ttf"))
+    except ImportError:
+        pass
+    for name in candidates:
+        try:
+            ImageFont.truetype(name, 10)
+            return name
+        except OSError:
+            continue
+    return None
+
+
+def font(pixels: int) -> Any:
+    """DejaVu Sans at ``pixels`` (Pillow's own font when no DejaVu Sans is installed)."""
+    if pixels not in _FONTS:
+        _, _, ImageFont = _pillow()
+        name = _FONTS.setdefault(-1, _font_file())
+        _FONTS[pixels] = ImageFont.truetype(name, pixels) if name else ImageFont.load_default(size=pixels)
+    return _FONTS[pixels]
+
+
+def fitted_font(text: str, size: float) -> Any:
+    """The font for ``text`` at ``size`` (in picture pixels, drawn at SCALE): at most as wide as
+    ``metrics.text_width`` says, the width every frame was made for."""
+    pixels = max(1, int(size * SCALE))
+    room = text_width(text, size) * SCALE
+    f = font(pixels)
+    while pixels > 4 and f.getlength(text) > room + 0.5:
+        pixels -= 1
+        f = font(pixels)
+    return f
+
+
+def text_boxes(fig: Figure, style: Style = STYLE) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Every text of ``fig`` with its ink box in the PNG's pixels (Pillow's ``textbbox``, with the
+    font and anchor the PNG is drawn with): what a test holds against the picture's bounds."""
+    Image, ImageDraw, _ = _pillow()
+    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    out = []
+    for left, top, p in fig.placed:
+        for shape in p.shapes:
+            if isinstance(shape, Text):
+                x, y = (left + shape.x) * SCALE, (top + shape.y) * SCALE
+                anchor = "ms" if shape.anchor == "middle" else "ls"
+                box = draw.textbbox((x, y), shape.text, font=fitted_font(shape.text, shape.size), anchor=anchor)
+                out.append((shape.text, tuple(v / SCALE for v in box)))
+            elif isinstance(shape, Disc) and shape.label:
+                x, y = (left + shape.x) * SCALE, (top + shape.y) * SCALE
+                f = fitted_font(shape.label, style.font_size)
+                out.append(
+                    (shape.label, tuple(v / SCALE for v in draw.textbbox((x, y), shape.label, font=f, anchor="mm")))
+                )
+    return out
 
 
 def _draw_panel(draw: Any, p: Panel, left: float, top: float, style: Style) -> None:
@@ -47,27 +107,31 @@ def _draw_panel(draw: Any, p: Panel, left: float, top: float, style: Style) -> N
             r = shape.r * s
             draw.ellipse((x - r, y - r, x + r, y + r), fill=shape.fill)
             if isinstance(shape, Disc) and shape.label:
-                draw.text((x, y), shape.label, fill=style.label_text, font=_font(style.font_size), anchor="mm")
+                f = fitted_font(shape.label, style.font_size)
+                draw.text((x, y), shape.label, fill=style.label_text, font=f, anchor="mm")
         elif isinstance(shape, Ring):
             x, y = xy(shape.x, shape.y)
             r = shape.r * s
             for k in range(12):  # a dotted circle
                 a0 = k * 30
-                draw.arc((x - r, y - r, x + r, y + r), a0, a0 + 15, fill=shape.stroke, width=int(1.5 * s))
+                draw.arc((x - r, y - r, x + r, y + r), a0, a0 + 15, fill=shape.stroke, width=int(style.ring_width * s))
         elif isinstance(shape, Segment):
             (x1, y1), (x2, y2) = xy(shape.x1, shape.y1), xy(shape.x2, shape.y2)
             draw.line((x1, y1, x2, y2), fill=shape.stroke, width=int(shape.width * s))
-            if shape.arrow:
-                angle = math.atan2(y2 - y1, x2 - x1)
-                size = 4 * shape.width * s
-                wing = [
-                    (x2 - size * math.cos(angle - a), y2 - size * math.sin(angle - a))
-                    for a in (math.pi / 7, -math.pi / 7)
-                ]
-                draw.polygon([(x2, y2), wing[0], wing[1]], fill=shape.stroke)
+        elif isinstance(shape, Arc):
+            size = 3.2 * shape.width * s  # the arrowhead, as long as the SVG marker
+            angle = shape.heading()
+            tip = xy(shape.x2, shape.y2)
+            # the curve stops under the head's base, so its end does not poke through the tip
+            base = (tip[0] - 0.7 * size * math.cos(angle), tip[1] - 0.7 * size * math.sin(angle))
+            points = [xy(*shape.point(k / 24)) for k in range(24)] + [base]
+            draw.line(points, fill=shape.stroke, width=int(shape.width * s), joint="curve")
+            wing = [(tip[0] - size * math.cos(angle - a), tip[1] - size * math.sin(angle - a)) for a in (0.45, -0.45)]
+            draw.polygon([tip, wing[0], wing[1]], fill=shape.stroke)
         elif isinstance(shape, Text):
             x, y = xy(shape.x, shape.y)
-            draw.text((x, y), shape.text, fill=shape.fill, font=_font(shape.size), anchor="ls")
+            anchor = "ms" if shape.anchor == "middle" else "ls"
+            draw.text((x, y), shape.text, fill=shape.fill, font=fitted_font(shape.text, shape.size), anchor=anchor)
 
 
 def figure_image(fig: Figure, style: Style = STYLE) -> Any:
