@@ -31,6 +31,8 @@ FORMATS: dict[str, str] = {
     "lp": "coinsat.export:lp",
     "mps": "coinsat.export:mps",
     "pddl": "coinsat.io.pddl:pddl_task",
+    "aiger": "coinsat.io.aiger:aiger_format",  # ASCII AIGER, encodings/aiger.md; --horizon optional
+    "aig": "coinsat.io.aiger:aig_format",  # binary AIGER (bytes), the same circuit
 }
 SAT_FORMATS = ("cnf", "wcnf", "wcnf-legacy", "opb")  # the formats of coinsat.encode.sat (take --option)
 
@@ -126,10 +128,10 @@ def encoding_options(items: list[str]):
     return DEFAULT_OPTIONS.with_(**changes)
 
 
-def write_output(path: str | Path, text: str) -> None:
+def write_output(path: str | Path, text: str | bytes) -> None:
     """Write ``text`` atomically; xz-compressed (deterministic bytes) when the name ends in .xz."""
     path = Path(path)
-    data = text.encode("utf-8")
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
     if path.suffix == ".xz":
         data = lzma.compress(data, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=6)
     write_atomic(path, data)

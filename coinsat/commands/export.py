@@ -31,7 +31,7 @@ def add_parser(sub) -> None:
         type=nonneg_int,
         default=None,
         metavar="T",
-        help="number of moves T (required by every format except pddl)",
+        help="number of moves T (required by every format except pddl; optional for aiger/aig)",
     )
     e.add_argument("--format", choices=tuple(FORMATS), required=True)
     e.add_argument(
@@ -65,7 +65,11 @@ def run(args) -> int:
     parts = out.parts() if hasattr(out, "parts") else (("", out),)
     if args.output is None:
         for _, text in parts:
-            sys.stdout.write(text)
+            if isinstance(text, bytes):  # binary AIGER
+                sys.stdout.flush()
+                sys.stdout.buffer.write(text)
+            else:
+                sys.stdout.write(text)
         return EXIT_OK
     for path, text in zip(output_paths(args.output, args.format, [r for r, _ in parts]), (t for _, t in parts)):
         write_output(path, text)
