@@ -51,6 +51,7 @@ from ...errors import LimitReached
 from ...instance import Instance
 from ...io.atomic import write_atomic
 from ...io.dimacs import gbd_hash
+from ...limits import signals_deferred
 from ...solution import Solution
 from ..check.bounded import PROOF_SOLVERS, widened, window_exact
 from ..check.core_cnf import core_cnf_text
@@ -218,14 +219,36 @@ def occupancy_candidates(target: Instance, horizon: int, core: bool, formula) ->
 
 
 def solve_cubes(tasks: list[CubeTask], workers: int = 1, executor: Executor | None = None) -> list[CubeOutcome]:
-    """Run the tasks on ``executor`` (default: a pool of ``workers`` processes on this machine)."""
-    own = executor is None
-    pool = executor if executor is not None else ProcessPoolExecutor(max_workers=workers)
+    """Run the tasks on ``executor`` (default: a pool of ``workers`` processes on this machine).
+
+    The default pool is ended by this function however it ends.  When a limit (the watchdog's
+    LimitReached, Ctrl-C) stops the wait for the cubes, its workers are killed and reaped at
+    once, with signals held back meanwhile: waiting for a running cube to end, as a plain
+    ``shutdown`` does, let the watchdog fire again inside ``shutdown`` and left a worker that
+    never got its sentinel, blocked on a pipe, and the command hung at exit (R3-2)."""
+    if executor is not None:
+        return list(executor.map(solve_cube, tasks))
+    pool = ProcessPoolExecutor(max_workers=workers)
     try:
         return list(pool.map(solve_cube, tasks))
+    except BaseException:
+        _end(pool)
+        raise
     finally:
-        if own:
-            pool.shutdown(cancel_futures=True)
+        with signals_deferred():
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end(pool: ProcessPoolExecutor) -> None:
+    """Kill the pool's workers and reap them (signals held back: this must run to the end)."""
+    with signals_deferred():
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in procs:
+            if proc.is_alive():
+                proc.kill()
+        for proc in procs:
+            proc.join()
 
 
 def build_cubes(
