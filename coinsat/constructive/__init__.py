@@ -9,7 +9,9 @@ window) and a ``feasible`` Result whose solution went through
 :class:`ConstructionError` (a CoinsatError) saying which condition.
 
 * ``triangular`` — Theorem 1 (triangle maneuvering with ghost coins), O(n d) moves;
-* ``square`` — Theorem 2 (canonical L's with two extra coins), square grid.
+* ``square`` — Theorem 2 (canonical L's with two extra coins), square grid;
+* ``vschedule`` — the explicit schedule of the V-to-diagonal family (docs/v-to-diagonal.md),
+  Theta(n^2) moves in closed form; only for ``coinsat family vdiag`` puzzles.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from .base import Construction
 ALGORITHMS: dict[str, str] = {
     "triangular": "coinsat.constructive.triangular:construct_triangular",
     "square": "coinsat.constructive.square:construct_square",
+    "vschedule": "coinsat.constructive.vschedule:construct_vschedule",
 }
 
 __all__ = ["ALGORITHMS", "Construction", "ConstructionError", "construct", "get_algorithm"]

@@ -1,0 +1,160 @@
+"""The explicit V-to-diagonal schedule (coinsat/constructive/vschedule.py) against rules.py and
+its closed form; the lemmas of docs/v-to-diagonal.md that each test checks are named."""
+
+import pytest
+
+from coinsat.constructive import construct
+from coinsat.constructive.vschedule import (
+    Schedule,
+    ends,
+    schedule,
+    schedule_length,
+    solvable,
+    step_costs,
+)
+from coinsat.errors import ConstructionError
+from coinsat.families import diagonal_target, v_shape, vdiag
+from coinsat.solution import Solution, verify
+from coinsat.theory.span import lattice_span
+
+ALL = [(a, b, t) for a in range(1, 13) for b in range(0, a + 1) for t in ("nwse", "swne")]
+
+
+def gamma(s):
+    """The Γ chain of [0,s-1]^2 (local): every other cell of the left side then the top row."""
+    path = [(0, y) for y in range(s)] + [(x, s - 1) for x in range(1, s)]
+    return set(path[::2])
+
+
+@pytest.mark.parametrize("a,b,target", ALL)
+def test_theorem_l_schedule_replays_and_has_the_closed_form_length(a, b, target):
+    """Theorem L (legality by Lemmas A, B, D; length): every V(a, b) with a, b <= 12."""
+    inst = vdiag(a, b, target)
+    if not solvable(a, b):
+        with pytest.raises(ConstructionError, match="Lemma U"):
+            schedule(a, b, target)
+        assert schedule_length(a, b, target) is None
+        return
+    moves = schedule(a, b, target)
+    board = inst.board
+    sol = Solution.of((board.cell(s), board.cell(d)) for s, d in moves)
+    assert verify(inst, sol, keep_trace=False).ok  # rules.py, move by move
+    assert len(moves) == schedule_length(a, b, target)
+
+
+@pytest.mark.parametrize("a,b", [(a, b) for a in range(1, 16) for b in range(0, a + 1)])
+def test_lemma_u_unsolvable_exactly_when_the_goal_leaves_the_span(a, b):
+    span = lattice_span("square", v_shape(a, b), 2)
+    for target in ("nwse", "swne"):
+        inside = set(diagonal_target(a + b + 2, target)) <= span
+        assert inside == solvable(a, b) == (b >= a - 1)
+
+
+def test_lemma_v_isolated_coins_sit_diagonally_off_alternate_top_corners():
+    """Lemma V: coin j+1 of the order r1, l1, r2, l2, ... touches corner TR, TL, TR, ... of the
+    bounding square of the block and the coins before it, diagonally."""
+    for a in range(1, 30):
+        for b in (a - 1, a):
+            cells = v_shape(a, b)
+            right = sorted((p for p in cells if p[1] >= 2 and p[0] > b + 1), key=lambda p: p[1])
+            left = sorted((p for p in cells if p[1] >= 2 and p[0] < b), key=lambda p: p[1])
+            order = [c for pair in zip(right, left + [None]) for c in pair if c is not None]
+            assert len(order) == a + b
+            box = [b, 0, b + 1, 1]
+            for j, p in enumerate(order):
+                x0, y0, x1, y1 = box
+                assert p == ((x1 + 1, y1 + 1) if j % 2 == 0 else (x0 - 1, y1 + 1))
+                box = [min(x0, p[0]), y0, max(x1, p[0]), p[1]]
+                assert box[2] - box[0] == box[3] - box[1]  # a square, side j + 3
+
+
+class Checked(Schedule):
+    """A schedule that checks the invariant of Lemmas A and B after every absorbing step: the
+    active coins are the Γ chain of the current square plus two helpers off the chain, and the
+    coins not reached yet have not moved."""
+
+    def _run(self, name, side, fn):
+        super()._run(name, side, fn)
+        if name not in ("A", "B"):
+            return
+        s = side + 1
+        chain = {self.real(*c) for c in gamma(s)}
+        helpers = set(self.helpers)
+        assert len(helpers) == 2 and not helpers & chain
+        inside = {p for p in self.occ if 0 <= self.local(p)[0] < s and 0 <= p[1] < s}
+        assert inside == chain | helpers, (name, side)
+        assert self.occ - inside <= set(v_shape(self.a, self.b))  # untouched isolated coins
+
+
+@pytest.mark.parametrize("target", ["nwse", "swne"])
+@pytest.mark.parametrize("b", [14, 15])
+def test_lemmas_a_and_b_keep_the_gamma_chain_at_every_side_up_to_31(target, b):
+    sched = Checked(15, b, target).run()
+    seen = {(name, side % 2) for name, side, _ in sched.costs}
+    # gadget A of both parities, gadget B of the parity of this target
+    assert {("A", 0), ("A", 1)} & seen and ("B", 0 if target == "nwse" else 1) in seen
+
+
+@pytest.mark.parametrize("target", ["nwse", "swne"])
+def test_gadget_costs_are_those_of_lemmas_a_and_b(target):
+    """Lemma A: 3 floor(s/2) moves (2 for s = 2 from the block: a helper is already in place);
+    Lemma B: 3s for odd s; 3s + 1 for even s >= 4, 5 for s = 2 (from the block)."""
+    for name, s, cost in step_costs(20, 20, target):
+        if name == "A":
+            assert cost == (2 if s == 2 else 3 * (s // 2))
+        elif name == "B":
+            assert cost == (3 * s if s % 2 else 5 if s == 2 else 3 * s + 1)
+
+
+@pytest.mark.parametrize("k", range(2, 26))
+def test_lemma_d_unzipping_a_gamma_chain_into_the_diagonal(k):
+    """Lemma D alone: the Γ chain of [0,k]^2 plus the diagonal coins (i, i), k < i < m, with its
+    helpers at E(k), unzips into the diagonal by gadget A's core moves reversed and the helper
+    moves between them; rules.py replays it."""
+    from coinsat.instance import make_instance
+
+    m = k + 3
+    sched = Schedule.__new__(Schedule)
+    sched.mirror, sched.ox, sched.moves = False, 0, []
+    helpers = list(ends(k))
+    chain = gamma(k + 1) | {(i, i) for i in range(k + 1, m)}
+    sched.occ = chain | set(helpers)
+    sched.helpers = helpers
+    start = sorted(sched.occ)
+    sched.unzip(k)
+    assert {(i, i) for i in range(m)} <= sched.occ
+    inst = make_instance("square", start, sorted(sched.occ), margin=0)
+    sol = Solution.of((inst.board.cell(s), inst.board.cell(d)) for s, d in sched.moves)
+    assert verify(inst, sol, keep_trace=False).ok
+    core = sum(3 * (s // 2) - 2 for s in range(2, k + 1))
+    between = sum(1 if s in (2, 3) else 2 for s in range(2, k))
+    assert len(sched.moves) == core + between
+
+
+def test_closed_form_to_a_100_and_leading_term():
+    for a in range(1, 101):
+        for b in (a - 1, a):
+            s = a + b + 2
+            for t in ("nwse", "swne"):
+                L = len(schedule(a, b, t)) if a in (1, 2, 37, 100) else None
+                f = schedule_length(a, b, t)
+                if L is not None:
+                    assert L == f
+                # Theorem L in the box side s = n - 2: 8 L = 15 s^2 + c1 s + c0
+                c1, c0 = {("nwse", 0): (-50, 24), ("nwse", 1): (-20, -11), ("swne", 0): (-18, -32)}.get(
+                    (t, a - b), (-48, 1)
+                )
+                assert 8 * f == 15 * s * s + c1 * s + c0 or (a, b, t) == (1, 0, "swne")
+
+
+def test_construct_algorithm_vschedule_is_the_schedule():
+    inst = vdiag(4, 3, "nwse")
+    built, result = construct(inst, "vschedule")
+    assert result.status.value == "feasible"
+    assert result.length == schedule_length(4, 3, "nwse") == 128
+    with pytest.raises(ConstructionError, match="not a V-to-diagonal"):
+        from coinsat.families import diagonal_flip
+
+        construct(diagonal_flip(4), "vschedule")
+    with pytest.raises(ConstructionError, match="Lemma U"):
+        construct(vdiag(3, 1, "nwse"), "vschedule")
