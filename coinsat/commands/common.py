@@ -2,7 +2,8 @@
 
 Outputs are checked *before* any work (``check_output_file``,
 ``check_output_dir``), so a typo costs nothing and never loses an answer: an
-existing directory (or device) given as a file, the input file itself, a place
+existing directory (or device) given as a file, the input file itself (by any
+name that reaches it: a symlink, a hard link, ``nodir/../input``), a place
 where no file can be created (permissions, read-only file system, a file where
 a directory should be) are refused with exit 2.  Missing directories are
 created, as before, but only when the file is written at the end (a refused or
@@ -97,16 +98,28 @@ def _short(path) -> str:
     return text if len(text) <= 120 else text[:60] + "..." + text[-40:]
 
 
+def resolved(path: str | os.PathLike) -> Path:
+    """The file that a write to ``path`` reaches once its missing directories are created:
+    symlinks of the existing part resolved, and a ``..`` after a directory that does not
+    exist yet taken lexically, as the kernel will take it once the writer has created it
+    (``nodir/../input.toml`` is ``input.toml``: R3-3)."""
+    return Path(os.path.realpath(path))  # not abspath first: it would drop "link/.." before resolving link
+
+
 def _check_output_file(p: Path, inputs) -> None:
     path = _short(p)
-    if p.is_dir():
+    target = resolved(p)
+    if target.is_dir():
         raise UsageError(f"{path}: is a directory (give a file name)")
-    if p.exists() and not p.is_file():
+    if target.exists() and not target.is_file():
         raise UsageError(f"{path}: exists and is not a regular file")
     for i in inputs:
-        if i is not None and p.exists() and Path(i).exists() and os.path.samefile(p, i):
+        if i is None:
+            continue
+        same = resolved(i) == target or (target.exists() and Path(i).exists() and os.path.samefile(target, i))
+        if same:
             raise UsageError(f"{path}: is the input file {i}; refusing to overwrite it")
-    _check_writable_dir(p.parent, path)
+    _check_writable_dir(target.parent, path)
 
 
 def check_output_dir(path: str | os.PathLike) -> None:
