@@ -1,0 +1,130 @@
+"""The documentation site's generated pages (scripts/docs_site.py): the CLI reference holds every
+subcommand and argument of the parser, the API reference every exported name with its docstring,
+and repository links are resolved or turned into paths.  The strict MkDocs build and the example
+notebook run in ``.ci/run`` (``python3 scripts/docs_site.py``), and here when MkDocs is installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import runpy
+from pathlib import Path
+
+import pytest
+
+import coinsat
+from coinsat.cli import get_parser
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = runpy.run_path(str(ROOT / "scripts" / "docs_site.py"))
+
+
+def test_the_cli_page_has_every_subcommand_and_every_argument():
+    text = SITE["cli_page"]()
+    parser = get_parser()
+    subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert len(subs.choices) >= 10
+    for name, sub in subs.choices.items():
+        assert f"\n## {name}\n" in text, name
+        section = text.split(f"\n## {name}\n", 1)[1].split("\n## ", 1)[0]
+        for action in sub._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            if isinstance(action, argparse._SubParsersAction):
+                for inner, inner_parser in action.choices.items():
+                    assert f"\n### {name} {inner}\n" in section, f"{name} {inner}"
+                    assert all(
+                        f"`{o}" in section
+                        for a in inner_parser._actions
+                        if not isinstance(a, argparse._HelpAction)
+                        for o in a.option_strings
+                    ), f"{name} {inner}"
+                continue
+            for option in action.option_strings or [action.metavar or action.dest]:
+                assert f"`{option}" in section, f"{name}: {option}"
+            if action.help:
+                assert action.help.split("%(")[0][:40].replace("|", "\\|") in section, f"{name}: {action.help}"
+
+
+#: exported functions still without a docstring (their modules are being edited elsewhere); strict:
+#: once one has a docstring, this test says so and the name leaves the list
+NO_DOCSTRING_YET = {"parse_instance", "write_instance"}
+
+
+def test_the_api_page_documents_every_exported_function_and_type():
+    text = SITE["api_page"]()
+    missing = set()
+    for name in coinsat.__all__:
+        obj = getattr(coinsat, name)
+        if inspect.isfunction(obj) or inspect.isclass(obj):
+            assert f"\n### {name}\n" in text, name
+            if not inspect.getdoc(obj):
+                missing.add(name)
+    assert missing == NO_DOCSTRING_YET, f"without a docstring: {sorted(missing)} (update NO_DOCSTRING_YET)"
+    assert text.count("(no docstring)") == len(NO_DOCSTRING_YET)
+    assert "``" not in text.replace("```", "")  # Sphinx double backquotes became Markdown code
+
+
+def test_docstrings_become_markdown():
+    md = SITE["_md_docstring"]("See :func:`~coinsat.solve` and ``x``.\n\n>>> 1 + 1\n2\n\nafter")
+    assert "See `coinsat.solve` and `x`." in md
+    assert "```pycon\n>>> 1 + 1\n2\n```" in md
+    assert md.rstrip().endswith("after")
+
+
+def test_repository_links_resolve_to_pages_or_paths():
+    rewrite = SITE["rewrite_links"]
+    md = (
+        "[spec](encodings/sat.md) [rules](coinsat/rules.py) ![pic](docs/layers.svg) "
+        "[paper](instances/paper/README.md#counts) [web](https://example.org)\n"
+        "```\n[kept](coinsat/x.py)\n```\n"
+    )
+    out = rewrite(md, "index.md")  # the index is made of README.md: links are relative to the root
+    assert "[spec](encodings/sat.md)" in out
+    assert "rules (`coinsat/rules.py`)" in out
+    assert "![pic](layers.svg)" in out
+    assert "[paper](puzzles/paper.md#counts)" in out
+    assert "[web](https://example.org)" in out
+    assert "[kept](coinsat/x.py)" in out  # code is left alone
+    assert rewrite("[back](../README.md)", "encodings/sat.md") == "[back](../index.md)"
+
+
+def test_every_docs_page_is_in_the_navigation():
+    pages = SITE["generated_pages"]()
+    nav = json.dumps(SITE["site_nav"](pages))
+    for name in list(pages) + [p.name for p in (ROOT / "docs").glob("*.md")]:
+        assert f'"{name}"' in nav, name
+
+
+def test_the_notebook_is_stored_executed_and_shows_each_step():
+    nb = json.loads((ROOT / "examples" / "tour.ipynb").read_text())
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert all(c.get("outputs") for c in code), "a code cell has no stored output: run python3 scripts/docs_site.py"
+    text = json.dumps(nb)
+    for step in ("parse_instance", "coinsat.solve", "coinsat.verify", "coinsat.draw", "coinsat.count"):
+        assert step in text, step
+    assert not any(o.get("output_type") == "error" for c in code for o in c["outputs"])
+
+
+def test_the_site_builds_strictly_and_the_notebook_runs(tmp_path):
+    pytest.importorskip("mkdocs")
+    pytest.importorskip("nbclient")
+    nb = SITE["run_notebook"]()
+    outputs = "".join(
+        "".join(o.get("text", "")) for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+    )
+    assert "optimal 4 moves; lower bound 4" in outputs and "\nok\n" in outputs and "180 optimal sequences" in outputs
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (tmp_path / "site" / "cli" / "index.html").exists()
+    assert (tmp_path / "site" / "notebook" / "index.html").read_text().count("<svg") >= 3
