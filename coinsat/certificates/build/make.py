@@ -3,7 +3,8 @@
 What each status gets:
 
 * ``unsolvable`` — the screens' invariant (or Theorem 1 closed set) when one
-  applies, else a closed set: the forward closure of the start in the window
+  applies, else the inductive invariant of a ``pdr`` answer (``inductive.py``), else a
+  closed set: the forward closure of the start in the window
   (scope global on exact windows and graphs, window otherwise);
 * ``optimal`` with T moves — the bounded certificate for T − 1 carrying the
   solution (for T = 0, the solution alone); when the answer came from
@@ -72,7 +73,12 @@ def _build(instance: Instance, result: Result, out_dir: str | Path, deadline: fl
     """The certificate object of the kind that fits ``result`` (module docstring)."""
     status = result.status
     if status is Status.UNSOLVABLE:
-        cert = find_screen_certificate(instance) or forward_closure(instance, deadline=deadline)
+        cert = find_screen_certificate(instance)
+        if cert is None and result.method == "pdr" and result.witness is not None:  # PDR's invariant
+            from .inductive import build_inductive
+
+            cert = build_inductive(instance, result.witness, out_dir, stem(instance), deadline=deadline)
+        cert = cert or forward_closure(instance, deadline=deadline)
         if cert is None:
             raise InternalError("a goal placement is reachable, yet the answer was 'unsolvable'")
         return cert

@@ -45,6 +45,7 @@ CHECKERS: dict[str, str] = {
     "closed-set": "coinsat.certificates.check.closed_set:check_closed_set",
     "bounded": "coinsat.certificates.check.bounded:check_bounded",
     "layers": "coinsat.certificates.check.layers:check_layers",
+    "inductive": "coinsat.certificates.check.inductive:check_inductive",
 }
 assert set(CHECKERS) == set(KINDS)
 #: the kinds whose checker also takes ``workers`` (threads)

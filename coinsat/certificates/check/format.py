@@ -27,7 +27,7 @@ from ...board import cell_json, cell_key
 from ...instance import Instance
 
 FORMAT_VERSION = 1
-KINDS = ("invariant", "closed-set", "bounded", "layers")
+KINDS = ("invariant", "closed-set", "bounded", "layers", "inductive")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,283 @@
+"""Inductive-invariant certificates: clauses over the occupancy of cells that hold at the start,
+are kept by every move, and exclude every goal placement — so the goal is unreachable.
+
+Fields::
+
+    "cells":   the cells the literals speak of (coordinates), each on the instance's window;
+    "clauses": the invariant Inv, a list of clauses; literal +(i + 1) is "cells[i] holds a
+               coin", -(i + 1) "cells[i] is empty";
+    "proofs":  {"init": file, "step": file, "goal": file}: DRAT refutations (beside the JSON)
+               of the three formulas below, in the order and numbering this module writes;
+    "proof_format": "drat", "solver": the proof-producing solver (informational),
+    "from_pdr": how many clauses ABC's PDR found (informational; the rest are the goal's
+               negation).
+
+The checker trusts no engine and no file's formula.  It writes, from the instance and the
+clauses alone, three DIMACS texts over x[c] (cell c holds a coin now, variables 1..N),
+x'[c] (after one step, N+1..2N) and auxiliaries numbered after them:
+
+1. ``init``: x = the start (units), and not Inv(x) (one selector per clause: the selector
+   forces every literal of its clause false; at least one selector);
+2. ``step``: Inv(x), Trans(x, x') and not Inv(x');
+3. ``goal``: Inv(x) and x is a goal placement (one selector per placement inside the window;
+   none: the empty clause).
+
+Trans is one step of the core-only formula (``encodings/sat.md`` §4, C2–C6 with N1; the
+clause machinery of :mod:`.core_cnf`): fill f[c] <-> x'[c] & ~x[c], vacate
+v[c] <-> x[c] & ~x'[c], exactly one of {n} + f and of {n} + v, and f[p] -> at least d of
+x'[N(p)] — so x' is x after one legal move inside the window, or x itself.  Each text must
+be refuted by its proof, replayed by dratify against the text written here (a proof with a
+byte outside printable ASCII and the newline is rejected unread).  Then every configuration
+reachable inside the window satisfies Inv (1 and 2, by induction on the moves) and none is
+a goal (3): no solution stays inside the window.
+
+**Scope.** The window is closed when every lattice cell outside it has fewer than d
+neighbours in it (computed here from geometry): then no move from a configuration inside it
+can drop a coin outside (the dropped coin needs d coin neighbours, all inside), so every
+reachable configuration of the infinite lattice lies inside, and the claim is ``global``.
+That is the square grid's span(start) with d >= 2; graph boards are finite (global).
+Otherwise (the triangular grid's hull + margin) the claim is ``unsolvable inside the window``.
+Unlabeled coins only.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import re
+import select
+import signal
+import time
+from pathlib import Path
+
+from ... import geometry
+from ...board import cell_key
+from ...errors import LimitReached
+from ...instance import Instance
+from .claims import Claim
+from .core_cnf import _Cnf
+
+PROOF_NAMES = ("init", "step", "goal")
+_OUTSIDE_ALPHABET = re.compile(rb"[^\x20-\x7e\n]")
+
+
+# --- the formulas ---------------------------------------------------------------------------
+
+
+def _not_inv(cnf: _Cnf, clauses: list[list[int]], var: list[int]) -> None:
+    """not Inv over the variables ``var`` (var[i] is cell i's): a selector per clause."""
+    selectors = []
+    for clause in clauses:
+        z = cnf.new()
+        selectors.append(z)
+        for lit in clause:
+            x = var[abs(lit) - 1]
+            cnf.add(-z, -x if lit > 0 else x)
+    cnf.add(*selectors)  # no clause: Inv is true, its negation the empty clause
+
+
+def _inv(cnf: _Cnf, clauses: list[list[int]], var: list[int]) -> None:
+    for clause in clauses:
+        cnf.add(*[var[abs(lit) - 1] if lit > 0 else -var[abs(lit) - 1] for lit in clause])
+
+
+def _trans(cnf: _Cnf, instance: Instance, x: list[int], y: list[int]) -> None:
+    """One step (a legal move inside the window, or none) from x to y: C2-C6 with N1."""
+    board = instance.board
+    cells = range(board.size)
+    f = [cnf.new() for _ in cells]
+    v = [cnf.new() for _ in cells]
+    n = cnf.new()
+    for c in cells:
+        cnf.add(-f[c], -x[c])  # C2
+        cnf.add(-f[c], y[c])
+        cnf.add(x[c], -y[c], f[c])
+        cnf.add(-v[c], x[c])  # C3
+        cnf.add(-v[c], -y[c])
+        cnf.add(-x[c], y[c], v[c])
+    cnf.exactly_one([n] + f)  # C4 + N1
+    cnf.exactly_one([n] + v)  # C5 + N1
+    for p in cells:  # C6 on the post-move state
+        cnf.at_least(f[p], [y[q] for q in board.neighbours[p]], instance.d)
+
+
+def formulas(instance: Instance, clauses: list[list[int]]) -> dict[str, str]:
+    """The three DIMACS texts (module docstring), keyed by ``PROOF_NAMES``.  ``clauses`` use
+    literals +-(c + 1) over the window's cell indices."""
+    N = instance.board.size
+    out = {}
+    for name in PROOF_NAMES:
+        cnf = _Cnf()
+        x = [cnf.new() for _ in range(N)]
+        y = [cnf.new() for _ in range(N)]
+        if name == "init":
+            start = instance.start.cell_set
+            for c in range(N):
+                cnf.add(x[c] if c in start else -x[c])
+            _not_inv(cnf, clauses, x)
+        elif name == "step":
+            _inv(cnf, clauses, x)
+            _trans(cnf, instance, x, y)
+            _not_inv(cnf, clauses, y)
+        else:
+            _inv(cnf, clauses, x)
+            selectors = []
+            for placement in instance.goal_configurations:
+                z = cnf.new()
+                selectors.append(z)
+                coins = placement.cell_set
+                for c in range(N):
+                    cnf.add(-z, x[c] if c in coins else -x[c])
+            cnf.add(*selectors)
+        head = f"c coinsat inductive-invariant check '{name}' (encodings/aiger.md section 5)\n"
+        out[name] = head + cnf.text()
+    return out
+
+
+def window_closed(instance: Instance) -> bool:
+    """Does every move from a configuration inside the window stay inside it (module docstring)?"""
+    b = instance.board
+    if not b.is_lattice:
+        return True
+    inside = set(b.lattice_coords)
+    for xy in inside:
+        for p in geometry.neighbours(b.kind, xy):
+            if p not in inside and sum(q in inside for q in geometry.neighbours(b.kind, p)) >= instance.d:
+                return False
+    return True
+
+
+def invariant_clauses(instance: Instance, cert: dict) -> tuple[list[list[int]] | None, str]:
+    """The certificate's clauses over the window's cell indices, or (None, why not)."""
+    board = instance.board
+    cells = cert["cells"]
+    if not isinstance(cells, list):
+        return None, "cells must be a list of cells"
+    index = []
+    for c in cells:
+        key = cell_key(c)
+        if not board.has(key):
+            return None, f"the cell {c!r} is not on the instance's window"
+        index.append(board.cell(key))
+    if len(set(index)) != len(index):
+        return None, "a cell is listed twice"
+    clauses = cert["clauses"]
+    if not isinstance(clauses, list):
+        return None, "clauses must be a list of lists of literals"
+    out = []
+    for clause in clauses:
+        if not isinstance(clause, list):
+            return None, "a clause must be a list of literals"
+        lits = []
+        for lit in clause:
+            if not isinstance(lit, int) or isinstance(lit, bool) or lit == 0 or abs(lit) > len(index):
+                return None, f"the literal {lit!r} names no listed cell"
+            cell = index[abs(lit) - 1]
+            lits.append(cell + 1 if lit > 0 else -(cell + 1))
+        out.append(lits)
+    return out, ""
+
+
+# --- the proofs -----------------------------------------------------------------------------
+
+
+def _proof_file(base_dir: Path, name: object) -> tuple[Path | None, str]:
+    """A plain file name beside the certificate, a regular file (no link, no folder part)."""
+    if not isinstance(name, str) or not name or name in (".", "..") or os.path.basename(name) != name or "\x00" in name:
+        return None, f"a proof must be a plain file name beside the certificate, not {name!r}"
+    path = base_dir / name
+    if path.is_symlink() or not path.is_file():
+        return None, f"the proof {name} is not a regular file beside the certificate"
+    return path, ""
+
+
+def refute(formula: str, proof: bytes) -> tuple[bool, str]:
+    """dratify's verdict on ``proof`` for the checker's own ``formula`` text."""
+    import cdclkit  # noqa: F401  (registers the native DRAT engine with dratify)
+    import dratify
+
+    m = _OUTSIDE_ALPHABET.search(proof)
+    if m is not None:
+        return False, f"byte 0x{proof[m.start()]:02x} at offset {m.start()} is outside printable ASCII and newline"
+    try:
+        result = dratify.check_proof(dratify.parse_dimacs(formula), proof.decode("ascii"))
+    except Exception as e:  # noqa: BLE001 — a proof the checker cannot read is a rejected proof
+        return False, f"unreadable proof: {type(e).__name__}: {e}"
+    return bool(result.ok), str(result.reason)
+
+
+def _all_refuted(texts: dict[str, str], proofs: dict[str, Path]) -> tuple[bool, str]:
+    for name in PROOF_NAMES:
+        ok, why = refute(texts[name], proofs[name].read_bytes())
+        if not ok:
+            return False, f"the '{name}' proof does not refute the checker's formula: {why}"
+    return True, ""
+
+
+def _bounded(task, args: tuple, deadline: float | None) -> tuple[bool, str]:
+    """``task(*args)`` in a forked child killed at ``deadline`` (dratify has no limit of its own)."""
+    if deadline is None or deadline == float("inf") or not hasattr(os, "fork"):
+        return task(*args)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        try:
+            verdict = task(*args)
+        except BaseException as e:  # noqa: BLE001 — any failure is a rejection, reported
+            verdict = (False, f"{type(e).__name__}: {e}")
+        with os.fdopen(write_end, "wb") as out:
+            out.write(pickle.dumps(verdict))
+        os._exit(0)
+    os.close(write_end)
+    try:
+        with os.fdopen(read_end, "rb") as answer:
+            ready, _, _ = select.select([answer], [], [], max(0.0, deadline - time.perf_counter()))
+            if not ready:
+                raise LimitReached("time limit (the invariant's proofs were not checked in time)")
+            data = answer.read()
+    finally:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+    if not data:
+        return False, "the proof checker stopped without a verdict"
+    ok, why = pickle.loads(data)
+    return bool(ok), str(why)
+
+
+def check_inductive(
+    instance: Instance, cert: dict, base_dir: Path, deadline: float | None = None
+) -> tuple[bool, str, Claim | None]:
+    """The checker (module docstring): what the clauses and proofs prove, from the instance."""
+    if len(instance.labels) > 1:
+        return False, "inductive-invariant certificates are for unlabeled coins", None
+    if instance.moves != "jump":
+        return False, f"the invariant's transition relation is that of jumps, not moves = {instance.moves!r}", None
+    if cert.get("proof_format") != "drat":
+        return False, "the proofs must be in DRAT format", None
+    clauses, why = invariant_clauses(instance, cert)
+    if clauses is None:
+        return False, why, None
+    names = cert["proofs"]
+    if not isinstance(names, dict) or set(names) != set(PROOF_NAMES):
+        return False, f"proofs must name exactly {PROOF_NAMES}", None
+    proofs = {}
+    for name in PROOF_NAMES:
+        path, why = _proof_file(base_dir, names[name])
+        if path is None:
+            return False, why, None
+        proofs[name] = path
+    texts = formulas(instance, clauses)
+    ok, why = _bounded(_all_refuted, (texts, proofs), deadline)
+    if not ok:
+        return False, why, None
+    closed = window_closed(instance)
+    where = "" if closed else " inside the window"
+    return (
+        True,
+        f"{len(clauses)} clauses: holds at the start, kept by every move, excludes the goal{where} (3 DRAT proofs)",
+        Claim(unsolvable=True, window=not closed),
+    )
