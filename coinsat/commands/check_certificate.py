@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from ..errors import InstanceError, LimitReached, UsageError
-from .common import EXIT_ILLEGAL, EXIT_OK, EXIT_UNKNOWN, nonneg_int, pos_float
+from .common import EXIT_ILLEGAL, EXIT_OK, EXIT_UNKNOWN, limits_of, memory_size, nonneg_int, pos_float
 
 
 def add_parser(sub) -> None:
@@ -27,6 +27,14 @@ def add_parser(sub) -> None:
         help="stop after S seconds: exit 3, neither accepted nor rejected",
     )
     s.add_argument(
+        "--memory-limit",
+        type=memory_size,
+        default=None,
+        metavar="BYTES",
+        help="stop (exit 3, neither accepted nor rejected) when the check uses more memory, e.g. 2G; "
+        "'none' for no limit (default: 75%% of RAM)",
+    )
+    s.add_argument(
         "--workers",
         type=nonneg_int,
         default=None,
@@ -39,7 +47,9 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from ..certificates.check import check_certificate
+    from ..certificates.check.format import alphabet_problem
     from ..io.instance_format import read_instance
+    from ..limits import enforced
     from .progress import Live
 
     if args.workers == 0:
@@ -49,17 +59,22 @@ def run(args) -> int:
     instance = read_instance(args.file)
     path = Path(args.certificate)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+        data = path.read_bytes()
+    except OSError as e:
         raise InstanceError(f"cannot read certificate: {e}", str(path)) from None
+    outside = alphabet_problem(data, path.name)  # the checker reads no byte two parsers may disagree on
     try:
-        cert = json.loads(text)
+        if outside:
+            raise ValueError(outside)
+        cert = json.loads(data.decode("ascii"))
     except json.JSONDecodeError as e:
         cert = None
         reason = f"malformed JSON: {e.msg} (line {e.lineno})"
     except (ValueError, RecursionError) as e:  # an integer of > 4300 digits, nesting too deep
         cert = None
-        reason = f"malformed JSON: {str(e).split(';')[0] if isinstance(e, ValueError) else 'nested too deeply'}"
+        reason = (
+            outside or f"malformed JSON: {str(e).split(';')[0] if isinstance(e, ValueError) else 'nested too deeply'}"
+        )
     if isinstance(cert, dict) and cert.get("kind") == "bounded":  # its DRAT proofs need the certify extra
         from ..registry import require
 
@@ -67,7 +82,7 @@ def run(args) -> int:
             require(module, "checking a bounded certificate's DRAT proof")
     if cert is not None:
         try:
-            with Live(f"checking {path.name}", quiet=args.json):
+            with enforced(limits_of(args)), Live(f"checking {path.name}", quiet=args.json):
                 c = check_certificate(instance, cert, path.parent, deadline, workers)
         except LimitReached as e:
             if args.json:

@@ -79,8 +79,24 @@ def _coins(instance: Instance, config) -> str:
     return " ".join(f"{c[cell]}" + ("" if lab == UNLABELED else f":{lab}") for cell, lab in config.coins)
 
 
+def comment_safe(text: str) -> str:
+    """``text`` as one comment line in the DIMACS alphabet (printable ASCII): every other
+    character written as a backslash escape.  An instance's name or source may hold a line
+    break (a parser would read what follows as a clause) or a byte that parsers disagree on
+    (``\\v``, U+2028: ``encodings/sat.md`` section 9); a comment never does."""
+    return _OUTSIDE_COMMENT.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+_OUTSIDE_COMMENT = re.compile(r"[^\x20-\x7e]")
+
+
 def header_lines(instance: Instance, formula, fmt: str, expected: str | None) -> list[str]:
-    """The comment lines (without the comment character) of every format."""
+    """The comment lines (without the comment character) of every format, each in the
+    DIMACS alphabet (:func:`comment_safe`)."""
+    return [comment_safe(line) for line in _header_lines(instance, formula, fmt, expected)]
+
+
+def _header_lines(instance: Instance, formula, fmt: str, expected: str | None) -> list[str]:
     from .._version import __version__
 
     b = instance.board

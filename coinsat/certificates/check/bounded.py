@@ -6,7 +6,8 @@ Fields::
     "margin": null, or the margin of the wider lattice window (hull(start, goal) + margin)
               the formula was built in, chosen so that the window holds R_T (below) and
               the claim is global; the checker rebuilds that window itself,
-    "cnf": file name (DIMACS, beside the JSON), "cnf_gbd_hash": GBD hash (gbdc),
+    "cnf": file name (DIMACS, beside the JSON; optional: a copy of the formula the
+           checker writes itself), "cnf_gbd_hash": the formula's GBD hash,
     "proof": file name (DRAT text), "proof_format": "drat", "solver": name,
     "window_exact": true when the window is exact for T (then the claim is global
                     for that horizon, else it speaks of solutions inside the window),
@@ -28,14 +29,23 @@ nothing with ``coinsat/encode/``): that path of the checker never imports the en
 so the certificate does not trust it, nor any pruning family.
 
 The checker (:func:`check_bounded`) trusts the encoder and the DRAT checker,
-not the solver: it hashes the CNF file with gbdc, re-encodes the instance and
-hashes that too (so the CNF is the formula of *this* instance and horizon),
-and replays the proof with dratify (cdclkit's native engine when installed).
+not the solver, and no byte it did not make: it writes the formula text itself from
+the instance (:func:`formula_text`) and replays the proof with dratify (cdclkit's
+native engine when installed) against *that* text.  The certificate's CNF file is
+at most a copy, compared byte for byte with the checker's text, and never parsed;
+``cnf_gbd_hash`` must be the GBD hash of the checker's text.  A proof file is read
+only when every byte is printable ASCII or a newline (:func:`.format.alphabet_problem`),
+and every file name is a plain name inside the certificate's folder
+(:func:`.format.confined_file`).  The horizon is at most :func:`max_horizon`, a bound the
+checker computes; the formula is built and the proof replayed under the deadline and
+the memory limit (:func:`_in_child`).  Who parses what: ``encodings/sat.md`` section 9.
 A solution, when present, is replayed with rules.py (``solution.verify``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
 import os
 import pickle
 import select
@@ -43,12 +53,14 @@ import signal
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 from ... import geometry
 from ...errors import CoinsatError, LimitReached
 from ...instance import Instance
+from ...limits import active, poll
 from .claims import Claim
-from .format import checked_solution
+from .format import alphabet_problem, checked_solution, confined_file
 
 PROOF_SOLVERS = ("cadical195", "cadical153", "glucose4")
 
@@ -66,7 +78,10 @@ def window_exact(instance: Instance, horizon: int) -> bool:
     if b.exact or instance.exact_within(horizon):
         return True
     layer = {b.lattice_coords[c] for c in instance.start.cells}  # graph boards are exact
+    # The layers only grow: stop at the first that leaves the window or stops growing (at
+    # most one round per cell of the window, whatever the horizon), polling the limits.
     for _ in range(horizon):
+        poll()
         grown = {
             p
             for c in layer
@@ -75,6 +90,8 @@ def window_exact(instance: Instance, horizon: int) -> bool:
         }
         if not grown:
             break
+        if not all(b.has(c) for c in grown):
+            return False
         layer |= grown
     return all(b.has(c) for c in layer)
 
@@ -148,11 +165,26 @@ def encoding_problem(encoding: object) -> str | None:
     return None
 
 
+def max_horizon(instance: Instance) -> int:
+    """The largest horizon a bounded certificate may name, computed from the instance alone.
+
+    A shortest solution inside a window of W cells with k coins visits distinct
+    configurations, so it has fewer than C(W, k) moves: "no solution with <= C(W, k) - 1
+    moves in the window" already says "none in the window", and a larger horizon proves
+    nothing more.  The bound is the checker's, not the file's (a forged header once made
+    the checker grow a window for a horizon of 100,000)."""
+    return math.comb(instance.board.size, len(instance.start.cells)) - 1
+
+
 def check_bounded(
     instance: Instance, cert: dict, base_dir: Path, deadline: float | None = None
 ) -> tuple[bool, str, Claim | None]:
     """The checker (see the module docstring): what the evidence proves, derived from the
-    instance, the proof and the solution alone.  Order: cheap checks first."""
+    instance, the proof and the solution alone.  Order: cheap checks first.
+
+    The formula is the checker's own text (:func:`formula_text`); the certificate's CNF
+    file, when it names one, is only compared with it byte for byte.  The proof files are
+    read only after :func:`~.format.alphabet_problem` passed them."""
     horizon = cert["horizon"]
     if not isinstance(horizon, int) or isinstance(horizon, bool) or horizon < -1:
         return False, f"the horizon must be an integer >= -1, not {horizon!r}", None
@@ -184,46 +216,62 @@ def check_bounded(
     problem = None if core else encoding_problem(cert["encoding"])
     if problem:
         return False, problem, None
-    cnf_path = base_dir / cert["cnf"]
-    proof_path = cnf_path if cubes else base_dir / cert["proof"]
-    for p in (cnf_path, proof_path):
-        if not p.is_file():
-            return False, f"missing file {p}", None
-    cnf_vars = _declared_variables(cnf_path)
-    if cnf_vars is None or horizon > cnf_vars:  # before any work that grows with the horizon
+    cap = max_horizon(instance)
+    if horizon > cap:
         return (
             False,
-            (
-                "the CNF file has no 'p cnf' header"
-                if cnf_vars is None
-                else f"horizon {horizon} exceeds the CNF's {cnf_vars} variables (the formula has a "
-                "no-op variable per step): it is not this horizon's formula"
-            ),
+            f"horizon {horizon} exceeds {cap}, the number of configurations of the window less one: "
+            "no shortest solution is that long (certify 'unsolvable' instead)",
             None,
         )
+    copy = None
+    if cert.get("cnf") is not None:
+        copy, why = confined_file(base_dir, cert["cnf"], "the CNF file")
+        if why:
+            return False, why, None
+    if cubes:
+        from .cubes import cube_problem
+
+        why = cube_problem(cert, base_dir)
+        if why:
+            return False, why, None
+    else:
+        _, why = confined_file(base_dir, cert.get("proof"), "the proof file")
+        if why:
+            return False, why, None
     exact = window_exact(instance, horizon)
     if bool(cert.get("window_exact")) != exact:
         return False, "window_exact does not match the instance's window", None
-    if gbd_hash_file(cnf_path) != cert["cnf_gbd_hash"]:
-        return False, "the CNF file's GBD hash differs from the certificate's", None
-    if gbd_hash_text(formula_text(instance, horizon, cert["encoding"])) != cert["cnf_gbd_hash"]:
-        return (
-            False,
-            "the CNF is not this instance's formula for this horizon (GBD hash of the re-encoding differs)",
-            None,
-        )
-    if cubes:
+    ok, why = _in_child(_decide, (instance, horizon, cert, base_dir, copy), deadline)
+    if not ok:
+        return False, why, None
+    return True, why, Claim(solution=length, bound=horizon, window=not exact)
+
+
+def _decide(instance: Instance, horizon: int, cert: dict, base_dir: Path, copy: Path | None) -> tuple[bool, str]:
+    """The part of the check whose cost grows with the formula: build the formula text here,
+    compare the certificate's copy and hash with it, and replay the proof(s) against it."""
+    text = formula_text(instance, horizon, cert["encoding"])
+    own = alphabet_problem(text.encode("utf-8"), "the checker's own formula")
+    if own:  # an instance whose text leaks into a comment unescaped: never parse it
+        return False, own
+    if copy is not None:
+        if copy.stat().st_size != len(text):  # before reading a file of any size
+            return False, "the CNF file is not the checker's re-encoding of this instance for this horizon (size)"
+        if copy.read_bytes() != text.encode("ascii"):
+            return False, "the CNF file is not the checker's re-encoding of this instance for this horizon (bytes)"
+    if cert.get("cnf_gbd_hash") is not None and cert["cnf_gbd_hash"] != gbd_hash(text):
+        return False, "the certificate's GBD hash is not that of the checker's re-encoding (hash differs)"
+    if cert.get("proof_format") == "cubes":
         from .cubes import check_cubes
 
-        ok, why, _ = check_cubes(cnf_path, cnf_vars, cert, base_dir, deadline, _drat)
-        if not ok:
-            return False, why, None
-        return True, why, Claim(solution=length, bound=horizon, window=not exact)
-    ok, why, steps = _drat(cnf_path, proof_path, deadline)
+        ok, why, _ = check_cubes(text, cert, base_dir, _refute)
+        return ok, why
+    ok, why, steps = _refute(text, base_dir / cert["proof"])
     if not ok:
-        return False, f"DRAT proof rejected: {why}", None
+        return False, f"DRAT proof rejected: {why}"
     how = f"{steps} proof steps checked" if steps else why
-    return True, f"DRAT proof verified ({how})", Claim(solution=length, bound=horizon, window=not exact)
+    return True, f"DRAT proof verified ({how})"
 
 
 def formula_text(instance: Instance, horizon: int, encoding: object) -> str:
@@ -242,56 +290,78 @@ def formula_text(instance: Instance, horizon: int, encoding: object) -> str:
     return cnf_text(instance, encode(instance, horizon, EncodingOptions(**encoding)))
 
 
-def _declared_variables(path: Path) -> int | None:
-    """The variable count of a DIMACS file's ``p cnf V C`` line (None: no such line first)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("p cnf "):
-                    return int(line.split()[2])
-                if line and line[0] not in "c\n":
-                    return None
-    except (OSError, UnicodeDecodeError, ValueError, IndexError):
-        return None
-    return None
+def gbd_hash(formula: str) -> str:
+    """The GBD hash of the checker's own DIMACS text: the md5 of its clause tokens (comment and
+    ``p`` lines dropped) joined by single spaces, as the Global Benchmark Database and gbdc
+    define it.  Written here so that the checker needs neither gbdc nor ``coinsat.io`` (which
+    imports the encoder); tests hold it to gbdc's ``gbdhash``."""
+    tokens: list[str] = []
+    for line in formula.split("\n"):
+        if not line.startswith(("c", "p")):
+            tokens += line.split()
+    return hashlib.md5(" ".join(tokens).encode("ascii")).hexdigest()
 
 
-def _drat_in_process(cnf_path: Path, proof_path: Path) -> tuple[bool, str, int]:
+def _refute(formula: str, proof_path: Path) -> tuple[bool, str, int]:
+    """dratify's verdict on the DRAT proof in ``proof_path`` for the checker's own ``formula``
+    text (ok, why, steps).  The proof is read only if every byte is in the DIMACS alphabet."""
     import cdclkit  # noqa: F401  (registers the native DRAT engine with dratify)
     import dratify
 
+    data = proof_path.read_bytes()
+    problem = alphabet_problem(data, proof_path.name)
+    if problem:
+        return False, problem, 0
     try:
-        formula = dratify.parse_dimacs(cnf_path.read_text(encoding="utf-8"))
-        result = dratify.check_proof(formula, proof_path.read_text(encoding="utf-8"))
+        result = dratify.check_proof(dratify.parse_dimacs(formula), data.decode("ascii"))
     except Exception as e:  # noqa: BLE001 — a proof the checker cannot read is a rejected proof
         return False, f"unreadable proof: {type(e).__name__}: {e}", 0
     return bool(result.ok), str(result.reason), int(result.steps or 0)
 
 
-def _drat(cnf_path: Path, proof_path: Path, deadline: float | None) -> tuple[bool, str, int]:
-    """dratify's verdict on the proof.  dratify has no time limit of its own, so under a
-    deadline it runs in a forked child that is killed when the deadline passes (a plain
-    ``os.fork``: it works inside daemonic worker processes too, where multiprocessing
-    refuses children).  Without ``fork`` the check runs here, unbounded."""
-    if deadline is None or deadline == float("inf") or not hasattr(os, "fork"):
-        return _drat_in_process(cnf_path, proof_path)
+#: how often the parent looks at its child's memory while waiting for a verdict (seconds)
+CHILD_TICK = 0.05
+
+
+def _in_child(task: Callable[..., tuple[bool, str]], args: tuple, deadline: float | None) -> tuple[bool, str]:
+    """``task(*args)`` under the deadline and the ambient memory limit (coinsat.limits).
+
+    The formula builder and dratify have no limits of their own, so under a limit the task
+    runs in a forked child that is killed when the deadline passes or when the child's
+    resident memory and ours together pass the limit (LimitReached: neither accepted nor
+    rejected).  A plain ``os.fork``: it works inside daemonic worker processes too, where
+    multiprocessing refuses children.  Without a limit, or without ``fork``, it runs here."""
+    budget = active()
+    memory = None if budget is None else budget.memory_limit
+    if deadline is None and budget is not None and budget.time_limit is not None:
+        deadline = budget.deadline
+    if (deadline is None or deadline == float("inf")) and memory is None or not hasattr(os, "fork"):
+        return task(*args)
     read_end, write_end = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the child: check, send the verdict, leave without running any cleanup
+    if pid == 0:  # the child: decide, send the verdict, leave without running any cleanup
         os.close(read_end)
         try:
-            verdict = _drat_in_process(cnf_path, proof_path)
+            verdict = task(*args)
+        except MemoryError:
+            verdict = None
         except BaseException as e:  # noqa: BLE001 — any failure is a rejection, reported
-            verdict = (False, f"{type(e).__name__}: {e}", 0)
+            verdict = (False, f"{type(e).__name__}: {e}")
         with os.fdopen(write_end, "wb") as out:
             out.write(pickle.dumps(verdict))
         os._exit(0)
     os.close(write_end)
     try:
         with os.fdopen(read_end, "rb") as answer:
-            ready, _, _ = select.select([answer], [], [], max(0.0, deadline - time.perf_counter()))
-            if not ready:
-                raise LimitReached("the DRAT check did not finish within the time limit")
+            while True:
+                wait = CHILD_TICK if deadline is None else min(CHILD_TICK, deadline - time.perf_counter())
+                if wait <= 0:
+                    raise LimitReached("time limit (the proof check did not finish)")
+                ready, _, _ = select.select([answer], [], [], wait)
+                if ready:
+                    break
+                if memory is not None and _rss_of(pid) > memory:  # the child holds our pages too
+                    raise LimitReached("memory limit (the proof check needs more)")
             data = answer.read()
     finally:
         try:
@@ -299,7 +369,19 @@ def _drat(cnf_path: Path, proof_path: Path, deadline: float | None) -> tuple[boo
         except ProcessLookupError:
             pass
         os.waitpid(pid, 0)
-    if not data:  # the child died (killed, out of memory): no verdict is a rejection
-        return False, "the DRAT checker stopped without a verdict", 0
-    ok, why, steps = pickle.loads(data)
-    return bool(ok), str(why), int(steps)
+    if not data:  # the child died (killed from outside): no verdict is a rejection
+        return False, "the proof checker stopped without a verdict"
+    verdict = pickle.loads(data)
+    if verdict is None:
+        raise LimitReached("memory limit (the proof check ran out of memory)")
+    ok, why = verdict
+    return bool(ok), str(why)
+
+
+def _rss_of(pid: int) -> int:
+    """Resident memory of process ``pid`` in bytes (0 when it cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0

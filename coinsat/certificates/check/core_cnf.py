@@ -189,5 +189,6 @@ def _goal(cnf: _Cnf, instance: Instance, horizon: int, x, y, labels) -> None:
 
 def core_cnf_text(instance: Instance, horizon: int) -> str:
     """DIMACS text of the core-only formula (a comment line, then the clauses)."""
-    head = f"c coinsat core-only CNF (encodings/sat.md C1-C8, N1): {instance.name}, horizon {horizon}\n"
+    name = "".join(ch if " " <= ch <= "~" else "?" for ch in instance.name)  # one line, DIMACS alphabet
+    head = f"c coinsat core-only CNF (encodings/sat.md C1-C8, N1): {name}, horizon {horizon}\n"
     return head + core_clauses(instance, horizon).text()

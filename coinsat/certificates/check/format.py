@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -27,7 +30,10 @@ from ...board import cell_json, cell_key
 from ...instance import Instance
 
 FORMAT_VERSION = 1
-KINDS = ("invariant", "closed-set", "bounded", "layers", "inductive")
+#: a byte outside the DIMACS alphabet (printable ASCII and the newline): any such byte in a
+#: text a checker reads is a rejection (``encodings/sat.md`` section 9, "Who parses what")
+_OUTSIDE_ALPHABET = re.compile(rb"[^\x20-\x7e\n]")
+KINDS = ("invariant", "closed-set", "bounded", "layers")
 
 
 @dataclass(frozen=True)
@@ -170,3 +176,39 @@ def checked_solution(instance: Instance, cert: dict, horizon: int):
     if len(solution) <= horizon:
         return None, f"the solution has {len(solution)} moves, contradicting the horizon {horizon}"
     return solution, None
+
+
+def alphabet_problem(data: bytes, what: str) -> str | None:
+    """Why ``data`` is not plain DIMACS-alphabet text (None: it is).
+
+    The alphabet is printable ASCII (0x20-0x7e) and the newline.  Parsers disagree on
+    everything else: ``str.splitlines`` (dratify) ends a line at ``\\v``, ``\\f``,
+    ``\\x1c``-``\\x1e``, U+0085, U+2028 and U+2029, gbdc only at ``\\n``; a byte that two
+    parsers read differently is how a forged file once hid an empty clause in a comment."""
+    m = _OUTSIDE_ALPHABET.search(data)
+    if m is None:
+        return None
+    return (
+        f"{what}: byte 0x{data[m.start()]:02x} at offset {m.start()} is outside the DIMACS alphabet "
+        "(printable ASCII and newline)"
+    )
+
+
+def confined_file(base_dir: Path, name: object, what: str) -> tuple[Path | None, str | None]:
+    """The regular file a certificate names, confined to the certificate's folder:
+    ``(path, None)``, or ``(None, reason)``.
+
+    A name is a plain file name (no folder part, not ``.`` or ``..``) of a regular file
+    that is not a symbolic link, so the checker reads nothing outside the folder it was
+    given (no hash oracle on other files, no device or pipe to block on)."""
+    if not isinstance(name, str) or not name or name in (".", "..") or os.path.basename(name) != name:
+        return None, f"{what} must be a plain file name beside the certificate, not {name!r}"
+    if "\x00" in name or len(name) > 255:
+        return None, f"{what}: not a usable file name"
+    path = base_dir / name
+    try:
+        if path.is_symlink() or not path.is_file():
+            return None, f"{what}: {name} is not a regular file beside the certificate"
+    except OSError as e:
+        return None, f"{what}: {name} cannot be read: {e.strerror or e}"
+    return path, None
