@@ -19,7 +19,7 @@ from typing import Any, Hashable, Iterable, Mapping, Sequence, cast
 
 from . import geometry
 from ._names import Name
-from .board import DEFAULT_MARGIN, Board, graph_board, lattice_window
+from .board import DEFAULT_MARGIN, MAX_WINDOW_CELLS, Board, graph_board, lattice_window
 from .configuration import Configuration
 from .errors import InstanceError
 from .geometry import Coord
@@ -213,6 +213,8 @@ def make_instance(
             )
         except ValueError as e:
             raise InstanceError(str(e)) from None
+    elif kind == "cubic":
+        board = cubic_board(start_map, goal_map, adjacency)
     elif kind == "graph":
         if edges is None:
             raise InstanceError("a graph board needs edges")
@@ -236,7 +238,7 @@ def make_instance(
         except ValueError as e:
             raise InstanceError(str(e)) from None
     else:
-        raise InstanceError(f"unknown board kind {kind!r} (expected square, triangular or graph)")
+        raise InstanceError(f"unknown board kind {kind!r} (expected square, triangular, cubic or graph)")
     return Instance(
         name=name,
         board=board,
@@ -250,6 +252,53 @@ def make_instance(
         metadata=tuple(sorted((metadata or {}).items())),
         moves=moves,
     )
+
+
+#: ``Board.window`` of a board read as ``board = "cubic"`` (how files and pictures recognise it)
+CUBIC_WINDOW = "cubic span"
+
+
+def is_cubic(board: Board) -> bool:
+    """A board of the cubic lattice (:func:`cubic_board`): a graph board whose cells are (x, y, z)."""
+    return board.window == CUBIC_WINDOW
+
+
+def cubic_board(start: Placement, goal: Placement, d: int) -> Board:
+    """The board of a puzzle on the cubic lattice (``geometry.CUBIC``: cells (x, y, z), 6 neighbours).
+
+    For d >= 2 no coin ever leaves span(start), and the span lies in the bounding box of the start
+    (a cell outside the box has at most one neighbour inside it: ``theory/cubic.py``), so the board
+    span(start) plus the goal's cells is exact, as on the square grid.  It is a graph board (every
+    engine that takes graphs takes it) whose cells are named by their points, ordered by (z, y, x).
+    With d = 1 the span is the whole lattice and no finite board is exact: refused.
+    """
+    from .board import BoardKind, span_coords
+
+    for where, placement in (("start", start), ("goal", goal)):
+        for p in placement:
+            if not (isinstance(p, tuple) and len(p) == 3 and all(isinstance(v, int) for v in p)):
+                raise InstanceError(f"{where}: {p!r} is not an integer (x, y, z) triple")
+    if d < 2:
+        raise InstanceError(
+            "adjacency: a cubic board needs d >= 2 (with d = 1 a coin can walk away forever, so no finite "
+            "board is exact)"
+        )
+    points = cast("list[tuple[int, int, int]]", list(start))
+    lows = [min(p[i] for p in points) for i in range(3)]
+    highs = [max(p[i] for p in points) for i in range(3)]
+    volume = (highs[0] - lows[0] + 1) * (highs[1] - lows[1] + 1) * (highs[2] - lows[2] + 1)
+    if volume > MAX_WINDOW_CELLS:
+        raise InstanceError(
+            f"start: its bounding box has {volume} cells (at most {MAX_WINDOW_CELLS}: coins too far apart)"
+        )
+    region = geometry.hull("cubic", points, 0)
+    # span_coords works in any dimension (it only asks the lattice for neighbours)
+    span = cast("set[tuple[int, int, int]]", span_coords("cubic", cast(Any, points), d, cast(Any, region)))
+    goal_points = cast("set[tuple[int, int, int]]", set(goal))
+    cells = sorted(span | goal_points, key=lambda p: (p[2], p[1], p[0]))
+    index = {p: i for i, p in enumerate(cells)}
+    nbrs = tuple(tuple(sorted(index[q] for q in geometry.neighbours("cubic", p) if q in index)) for p in cells)
+    return Board(BoardKind.GRAPH, tuple(cells), nbrs, exact=True, window=CUBIC_WINDOW)
 
 
 #: the move models an instance can name (rules.MOVE_MODELS holds their conditions)

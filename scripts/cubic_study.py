@@ -15,7 +15,7 @@ coin count n, and every start A whose span is the whole box (one per symmetry cl
 
 A row over --row-seconds of CPU time stops early and says so (its counts are then partial).
 
-Usage (benchmarks/cubic_study.md names the command that made it):
+Usage (benchmarks/cubic_study.md names the command that made it; without --out the table is printed):
 
     python3 scripts/cubic_study.py [--max-cells 18] [--d 2 3] [--out benchmarks/cubic_study.md]
 """
@@ -73,16 +73,13 @@ def study(dims, d: int, n: int, deadline: float) -> dict:
 
 
 def as_instance(board, a: int, b: int, d: int, name: str = "cubic", source: str = ""):
-    """The puzzle on a box as a graph instance whose cells are named "x,y,z"."""
-    names = [",".join(map(str, p)) for p in board.coords]
-    edges = [(names[i], names[j]) for i in range(board.size) for j in board.neighbours[i] if i < j]
-    start = [names[c] for c in range(board.size) if a >> c & 1]
-    goal = [names[c] for c in range(board.size) if b >> c & 1]
-    return make_instance("graph", start, goal, adjacency=d, edges=edges, cells=names, name=name, source=source)
+    """The puzzle on a box as a ``board = "cubic"`` instance (the door of ``coinsat solve``: its board
+    is span(start) plus the goal, the box itself for the full-span starts studied here)."""
+    return make_instance("cubic", points(board, a), points(board, b), adjacency=d, name=name, source=source)
 
 
 def confirm(board, a: int, b: int, d: int) -> str:
-    """A second engine's word on a counterexample: bfs on the same puzzle as a graph instance."""
+    """A second engine's word on a counterexample: bfs on the same puzzle as a cubic instance."""
     r = solve(as_instance(board, a, b, d), "bfs", time_limit=60)
     cert = r.certificate or {}
     return f"{r.status} (certificate {cert.get('kind')}, scope {cert.get('scope')})"
@@ -94,11 +91,15 @@ def points(board, mask: int) -> list:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--max-cells", type=int, default=18)
-    ap.add_argument("--d", type=int, nargs="+", default=[2, 3])
-    ap.add_argument("--row-seconds", type=float, default=120.0)
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "cubic_study.md"))
-    ap.add_argument("--write", metavar="DIR", help="write each row's first counterexample there as a graph instance")
+    ap.add_argument("--max-cells", type=int, default=18, help="boxes with at most N cells (default 18)")
+    ap.add_argument("--d", type=int, nargs="+", default=[2, 3], help="the adjacencies d to study (default 2 3)")
+    ap.add_argument("--row-seconds", type=float, default=120.0, help="CPU seconds per row before it stops (partial)")
+    ap.add_argument(
+        "--out", default=None, help="write the table here (e.g. benchmarks/cubic_study.md); default: print it"
+    )
+    ap.add_argument(
+        "--write", metavar="DIR", help='write each row\'s first counterexample there as a board = "cubic" instance'
+    )
     args = ap.parse_args(argv)
     lines = [
         "# Theorem 2 on the cubic lattice: exhaustive small boxes",
@@ -146,9 +147,13 @@ def main(argv=None) -> int:
                         name = f"cubic-{box}-d{d}-n{n}-{kind.replace(' ', '-')}"
                         src = f"scripts/cubic_study.py: Theorem 2's analogue ({kind}) fails in the {box} box, d = {d}"
                         write_instance(as_instance(board, a, b, d, name, src), Path(args.write) / f"{name}.toml")
-                Path(args.out).write_text("\n".join(lines + ["", "(partial: the run is still going)", ""]))
+                if args.out:
+                    Path(args.out).write_text("\n".join(lines + ["", "(partial: the run is still going)", ""]))
     lines += ["", "## First counterexample of each row that has one", ""] + (firsts or ["(none)"]) + [""]
-    Path(args.out).write_text("\n".join(lines))
+    if args.out:
+        Path(args.out).write_text("\n".join(lines))
+    else:
+        print("\n".join(lines))
     return 0
 
 

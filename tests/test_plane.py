@@ -150,8 +150,9 @@ def test_plane_numbers_are_read_exactly(tmp_path):
     assert read_plane("instances/open-problems/rhomboid-plane.toml").n == 6
 
 
-def test_solve_refuses_a_plane_file_with_exit_2(capsys):
-    assert main(["solve", "instances/open-problems/o-to-h-plane.toml"]) == 2
+def test_count_refuses_a_plane_file_with_exit_2(capsys):
+    """solve, verify and show take plane files (tests/test_boards_plane_cubic.py); commands on boards refuse."""
+    assert main(["count", "instances/open-problems/o-to-h-plane.toml"]) == 2
     assert "o-to-h-plane.toml:2: " in capsys.readouterr().err
 
 

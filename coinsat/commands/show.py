@@ -40,14 +40,19 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from ..errors import UsageError
-    from ..io.instance_format import read_instance
+    from ..io.instance_format import read_puzzle
     from ..io.solution_format import read_solution
+    from ..theory.plane import PlanePuzzle
 
     if args.format in ("png", "gif") and not args.output:
         raise UsageError(f"--format {args.format} writes a binary file: give -o PATH")
     if args.output:
         check_output_file(args.output, args.file, args.solution)
-    instance = read_instance(args.file)
+    instance = read_puzzle(args.file)
+    if isinstance(instance, PlanePuzzle):  # board = "plane": coordinates, no pictures (commands/plane.py)
+        from .plane import show as show_plane
+
+        return show_plane(args, instance)
     solution = None
     if args.solution is not None:
         instance, solution = read_solution(instance, args.solution)

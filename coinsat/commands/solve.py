@@ -59,10 +59,11 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..io.instance_format import read_instance
+    from ..io.instance_format import read_puzzle
     from ..io.solution_format import result_to_json
     from ..limits import enforced
     from ..solve import solve
+    from ..theory.plane import PlanePuzzle
     from .progress import Live
 
     limits = limits_of(args)
@@ -73,7 +74,11 @@ def run(args) -> int:
         check_output_dir(args.certify)
     certified = None
     with enforced(limits):
-        instance = read_instance(args.file)
+        instance = read_puzzle(args.file)
+        if isinstance(instance, PlanePuzzle):  # board = "plane": its own exact engine (commands/plane.py)
+            from .plane import solve as solve_plane
+
+            return solve_plane(args, instance)
         options = sat_options(args)  # with a line per SAT horizon or spanbfs layer when it can
         ranked = rank_options(args, instance)
         with Live(f"solving ({args.method})", quiet=args.json or "progress" in options) as live:

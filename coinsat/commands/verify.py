@@ -16,12 +16,17 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..io.instance_format import read_instance
+    from ..io.instance_format import read_puzzle
     from ..io.render import cell_text
     from ..io.solution_format import read_solution
     from ..solution import verify
+    from ..theory.plane import PlanePuzzle
 
-    instance = read_instance(args.file)
+    instance = read_puzzle(args.file)
+    if isinstance(instance, PlanePuzzle):  # board = "plane": moves between exact points
+        from .plane import verify as verify_plane
+
+        return verify_plane(args, instance)
     instance, solution = read_solution(instance, args.solution)
     verdict = verify(instance, solution, keep_trace=False)
     if args.json:

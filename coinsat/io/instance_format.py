@@ -34,7 +34,7 @@ from typing import Any, Hashable, cast
 from ..board import BOARD_KINDS, DEFAULT_MARGIN
 from ..configuration import UNLABELED
 from ..errors import InstanceError
-from ..instance import GOAL_PLACEMENTS, MOVE_MODELS, Instance, make_instance
+from ..instance import GOAL_PLACEMENTS, MOVE_MODELS, Instance, is_cubic, make_instance
 from .atomic import write_atomic
 
 MAX_INTEGER = 10**100  # beyond any window; keeps every number printable (str(int) <= 4300 digits)
@@ -129,14 +129,33 @@ def _read_text(path: str) -> str:
         raise InstanceError(f"cannot read file: {e}", path, None) from None
 
 
-def parse_instance(text: str, path: str = "<string>") -> Instance:
-    ctx = _Ctx(path, text)
+def read_puzzle(path: str | Path):
+    """The one door of the commands: the file (or shipped puzzle) ``path`` as an :class:`Instance`,
+    or as a ``theory.plane.PlanePuzzle`` when it says ``board = "plane"``.  InstanceError (file:line)
+    on anything malformed."""
+    path = resolve(path)
+    return parse_puzzle(_read_text(path), path)
+
+
+def parse_puzzle(text: str, path: str = "<string>"):
+    """:func:`read_puzzle` on a text."""
     data = _load_toml(text, path)
+    if data.get("board") == "plane":
+        return _parse_plane(_Ctx(path, text), data)
+    return _parse_instance(_Ctx(path, text), data)
+
+
+def parse_instance(text: str, path: str = "<string>") -> Instance:
+    return _parse_instance(_Ctx(path, text), _load_toml(text, path))
+
+
+def _parse_instance(ctx: _Ctx, data: dict) -> Instance:
+    path = ctx.path
 
     if data.get("board") == "plane":
         raise ctx.error(
-            'board = "plane" is the free plane: read it with read_plane (scripts/plane_study.py solves it); '
-            "solve, verify and the engines work on lattices and graphs",
+            'board = "plane" is the free plane (coins anywhere): solve, verify and show take it; this command '
+            "works on boards (square, triangular, cubic, graph)",
             "board",
         )
     for key in data:
@@ -147,8 +166,8 @@ def parse_instance(text: str, path: str = "<string>") -> Instance:
             raise ctx.error(f"missing key {key!r}", line=1)
 
     kind = data["board"]
-    if kind not in BOARD_KINDS:
-        raise ctx.error(f"unknown board kind {kind!r} (expected {', '.join(BOARD_KINDS)})", "board")
+    if kind not in FILE_BOARDS:
+        raise ctx.error(f"unknown board kind {_short(kind)} (expected {', '.join(FILE_BOARDS)})", "board")
     adjacency = _int(ctx, data, "adjacency", 2, minimum=1, maximum=MAX_ADJACENCY)
     margin = _int(ctx, data, "margin", DEFAULT_MARGIN, minimum=1)
     known = data.get("known_optimal")
@@ -157,15 +176,16 @@ def parse_instance(text: str, path: str = "<string>") -> Instance:
     placement = data.get("goal_placement", "fixed")
     if placement not in GOAL_PLACEMENTS:
         raise ctx.error(f"goal_placement must be one of {', '.join(GOAL_PLACEMENTS)}", "goal_placement")
-    if placement != "fixed" and kind == "graph":
+    if placement != "fixed" and kind in ("graph", "cubic"):
         raise ctx.error(
-            f"goal_placement = {placement!r} needs a lattice board (goals on graphs are fixed)", "goal_placement"
+            f"goal_placement = {placement!r} needs a square or triangular board (goals on {kind} boards are fixed)",
+            "goal_placement",
         )
     moves = data.get("moves", "jump")
     if moves not in MOVE_MODELS:
         raise ctx.error(f"moves must be one of {', '.join(MOVE_MODELS)}, not {_short(moves)}", "moves")
-    if moves == "slide" and kind == "graph":
-        raise ctx.error('moves = "slide" needs a board in the plane (square or triangular), not a graph', "moves")
+    if moves == "slide" and kind in ("graph", "cubic"):
+        raise ctx.error(f'moves = "slide" needs a board in the plane (square or triangular), not {kind}', "moves")
     for key in ("name", "source"):
         if key in data and not isinstance(data[key], str):
             raise ctx.error(f"{key} must be a string", key)
@@ -200,6 +220,13 @@ def parse_instance(text: str, path: str = "<string>") -> Instance:
         if hs != hg:
             raise ctx.error(
                 f"the start picture has {hs} lines and the goal picture {hg}; they must share one frame", "goal"
+            )
+    if kind == "cubic":
+        heights = {len(_picture_rows(layer)) for k in ("start", "goal") if _is_layers(data[k]) for layer in data[k]}
+        if len(heights) > 1:
+            raise ctx.error(
+                f"the layer pictures have {' and '.join(map(str, sorted(heights)))} lines; they must share one frame",
+                "goal",
             )
     try:
         return make_instance(
@@ -350,8 +377,22 @@ def _picture_rows(picture: str) -> list[str]:
     return rows
 
 
+#: the boards an instance file can name (``board = "plane"`` is read by :func:`read_plane`)
+FILE_BOARDS = (*BOARD_KINDS[:-1], "cubic", BOARD_KINDS[-1])
+
+
+def _is_layers(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
+
+
 def _coins(ctx: _Ctx, data: dict, key: str, kind: str) -> dict[Hashable, str]:
     value = data[key]
+    if kind == "cubic" and isinstance(value, str):
+        raise ctx.error(
+            f"{key}: a cubic board takes a list of layer pictures (the k-th is z = k) or [x, y, z] coordinates", key
+        )
+    if kind == "cubic" and _is_layers(value):
+        return _parse_layers(ctx, key, value)
     if isinstance(value, str):
         if kind == "graph":
             raise ctx.error(f"{key}: pictures need a lattice board; give a list of cell names", key)
@@ -376,6 +417,14 @@ def _coin_list(ctx, key, cells, label, kind, out):
             if not _is_name(c):
                 raise ctx.error(f"{key}: {_short(c)} is not a cell name", key)
             cell = c
+        elif kind == "cubic":
+            if not (isinstance(c, list) and len(c) == 3 and all(_small_int(v) for v in c)):
+                raise ctx.error(
+                    f"{key}: {_short(c)} is not an [x, y, z] triple of integers "
+                    "(each at most 10^100 in absolute value)",
+                    key,
+                )
+            cell = (c[0], c[1], c[2])
         else:
             if not (isinstance(c, list) and len(c) == 2 and all(_small_int(v) for v in c)):
                 raise ctx.error(
@@ -388,11 +437,41 @@ def _coin_list(ctx, key, cells, label, kind, out):
     return out
 
 
-def _parse_picture(ctx: _Ctx, key: str, picture: str, kind: str) -> dict[Hashable, str]:
-    key_line = ctx.line_of(key) or 1
-    first = ctx.lines[key_line - 1] if key_line <= len(ctx.lines) else ""
-    opens_alone = first.rstrip().endswith('"""') or first.rstrip().endswith("'''")
-    first_row_line = key_line + 1 if opens_alone else key_line
+def _parse_layers(ctx: _Ctx, key: str, layers: list[str]) -> dict[Hashable, str]:
+    """``board = "cubic"`` pictures: the k-th picture of the list is the layer z = k, read as a
+    square-grid picture (x along a row, the last row y = 0); an error names the row's line."""
+    out: dict[Hashable, str] = {}
+    for z, (layer, first_row_line) in enumerate(zip(layers, _layer_lines(ctx, key, len(layers)))):
+        for cell, label in _parse_picture(ctx, key, layer, "square", first_row_line).items():
+            x, y = cast("tuple[int, int]", cell)
+            out[(x, y, z)] = label
+    return out
+
+
+def _layer_lines(ctx: _Ctx, key: str, count: int) -> list[int]:
+    """The line of each layer's first row: after each triple quote that opens a string, from the key on."""
+    lines: list[int] = []
+    i = (ctx.line_of(key) or 1) - 1
+    inside = False
+    while i < len(ctx.lines) and len(lines) < count:
+        line = ctx.lines[i]
+        for m in re.finditer(r'"""|\'\'\'', line):
+            inside = not inside
+            if inside:
+                rest = line[m.end() :]
+                lines.append(i + 2 if rest.strip() == "" else i + 1)  # TOML drops a newline right after the quotes
+        i += 1
+    return lines + [ctx.line_of(key) or 1] * (count - len(lines))
+
+
+def _parse_picture(
+    ctx: _Ctx, key: str, picture: str, kind: str, first_row_line: int | None = None
+) -> dict[Hashable, str]:
+    if first_row_line is None:
+        key_line = ctx.line_of(key) or 1
+        first = ctx.lines[key_line - 1] if key_line <= len(ctx.lines) else ""
+        opens_alone = first.rstrip().endswith('"""') or first.rstrip().endswith("'''")
+        first_row_line = key_line + 1 if opens_alone else key_line
     rows = _picture_rows(picture)
     out: dict[Hashable, str] = {}
     for i, row in enumerate(rows):
@@ -428,7 +507,9 @@ _NOT_EMPTY = re.compile(r"[^.\s]")  # coins (and stray characters): everything b
 
 def format_instance(instance: Instance) -> str:
     b = instance.board
-    lines = [f"name = {_toml(instance.name)}", f"board = {_toml(b.kind)}", f"adjacency = {instance.adjacency}"]
+    cubic = is_cubic(b)
+    kind = "cubic" if cubic else b.kind.value
+    lines = [f"name = {_toml(instance.name)}", f"board = {_toml(kind)}", f"adjacency = {instance.adjacency}"]
     if instance.source:
         lines.append(f"source = {_toml(instance.source)}")
     if instance.known_optimal is not None:
@@ -441,13 +522,13 @@ def format_instance(instance: Instance) -> str:
         lines.append(f"margin = {instance.margin}")
     start = {b.coords[c]: lab for c, lab in instance.start.coins}
     goal = {b.coords[c]: lab for c, lab in instance.goal.coins}
-    pictures = _pictures(b.kind, start, goal)
+    pictures = None if cubic else _pictures(b.kind, start, goal)
     for key, placement, pic in (("start", start, pictures and pictures[0]), ("goal", goal, pictures and pictures[1])):
         if pic:
             lines.append(f'{key} = """\n{pic}"""')
         else:
             lines.append(f"{key} = {_placement_toml(placement)}")
-    if b.kind == "graph":
+    if b.kind == "graph" and not cubic:
         edges = sorted({tuple(sorted((i, j))) for i, nb in enumerate(b.neighbours) for j in nb})
         lines += [
             "",
@@ -539,10 +620,13 @@ def read_plane(path: str | Path):
 
 
 def parse_plane(text: str, path: str = "<string>"):
+    return _parse_plane(_Ctx(path, text), _load_toml(text, path))
+
+
+def _parse_plane(ctx: _Ctx, data: dict):
     from ..theory.plane import PlanePuzzle
 
-    ctx = _Ctx(path, text)
-    data = _load_toml(text, path)
+    path = ctx.path
     for key in data:
         if key not in PLANE_KEYS:
             raise ctx.error(f"unknown key {key!r} for a plane puzzle (known: {', '.join(sorted(PLANE_KEYS))})", key)
@@ -639,3 +723,26 @@ def _radicand(ctx: _Ctx, key: str, r: int) -> tuple[int, int]:
 
 def _point_text(p) -> str:
     return f"({p[0]}, {p[1]})"
+
+
+def plane_number_json(v) -> int | str:
+    """An exact coordinate (``geometry.Surd``) as the file syntax reads it back: an integer, or a
+    string ``"p/q"`` or ``"a + b*sqrt(r)"`` (:func:`plane_number` is the inverse)."""
+    a, b, r = v.a, v.b, v.r
+    if b == 0:
+        return int(a) if a.denominator == 1 else str(a)
+    coefficient = "" if abs(b) == 1 else f"{abs(b)}*"
+    root = f"{coefficient}sqrt({r})"
+    if a == 0:
+        return root if b > 0 else f"-{root}"
+    return f"{a} {'+' if b > 0 else '-'} {root}"
+
+
+def plane_number(value: Any, where: str, path: str, line: int | None = None):
+    """A coordinate of a plane file or solution (an integer, a decimal, ``"p/q"``, ``"a + b*sqrt(r)"``)
+    as an exact ``geometry.Surd``; InstanceError naming ``path`` otherwise."""
+    ctx = _Ctx(path, "")
+    try:
+        return _plane_number(ctx, where, value)
+    except InstanceError as e:
+        raise InstanceError(e.message, path, line) from None

@@ -31,8 +31,9 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Iterable
 
-from ..errors import InternalError
+from ..errors import InternalError, LimitReached
 from ..geometry import FieldError, PlanePoint, Surd, dist2, tangent_points
+from ..limits import poll
 from ..rules import check_plane_move
 
 Coins = frozenset[PlanePoint]
@@ -160,14 +161,34 @@ class SearchReport:
     nodes: int = 0
     placements_searched: dict[int, int] = field(default_factory=dict)
     incomplete: str | None = None  # why the last level searched was not complete (then it proves nothing)
+    stopped: str | None = None  # the limit that stopped the search (node limit, time, memory, Ctrl-C)
+    beyond_placements: bool = False  # stopped where the placement argument ends (levels above prove nothing)
+
+
+def max_provable(puzzle: PlanePuzzle) -> int:
+    """The largest L whose level :func:`search` can search completely: the placements of a goal
+    sharing n − L points with the start are listed for n − L >= 2 (congruent), >= 1 (translate)."""
+    return puzzle.n - {"fixed": 0, "translate": 1}.get(puzzle.goal_placement, 2)
 
 
 def search(puzzle: PlanePuzzle, max_moves: int, node_limit: int = 5_000_000) -> SearchReport:
     """Shortest solution by iterative deepening over L = 0, 1, ..., ``max_moves``.  Each L < found
-    is searched completely (module docstring); the placement argument needs n − L >= 2."""
+    is searched completely (module docstring); the placement argument needs n − L >= 2.
+
+    A limit (``node_limit`` nodes, or the ambient budget of ``coinsat.limits``: time, memory,
+    Ctrl-C) ends the search with ``stopped`` set and what was proven before it."""
     report = SearchReport()
+    try:
+        return _search(puzzle, max_moves, node_limit, report)
+    except LimitReached as e:
+        report.stopped = str(e)
+        return report
+
+
+def _search(puzzle: PlanePuzzle, max_moves: int, node_limit: int, report: SearchReport) -> SearchReport:
     for L in range(max_moves + 1):
-        if puzzle.n - L < {"fixed": 0, "translate": 1}.get(puzzle.goal_placement, 2):
+        if L > max_provable(puzzle):
+            report.beyond_placements = True
             break  # placements with fewer common points cannot be listed: no proof beyond
         goals = placements(puzzle, puzzle.n - L)
         report.placements_searched[L] = len(goals)
@@ -212,7 +233,9 @@ def _deepen(
         seen[coins] = g
         report.nodes += 1
         if report.nodes > node_limit:
-            raise InternalError(f"the plane search passed its node limit ({node_limit})")
+            raise LimitReached(f"node limit ({node_limit} nodes)")
+        if report.nodes % 256 == 0:
+            poll()
         for src in sorted(coins):
             on_goal = src in goal
             targets = sorted(goal - coins)  # a move onto the goal: h drops by one unless src was on it
