@@ -1,15 +1,32 @@
 #!/usr/bin/env python3
 """Build a static gallery of every puzzle under instances/: one page per puzzle, and an index.
 
-    python3 scripts/gallery.py [-o SITE] [--time-limit 30] [--only NAME ...] [--screenshots DIR]
+    python3 scripts/gallery.py [-o SITE] [--answers FILE] [--solve-missing SECONDS] [--screenshots DIR]
+    python3 scripts/gallery.py --refresh --answers-out benchmarks/gallery_answers.json [--time-limit 60]
 
-Each page shows the start and goal, the status coinsat proves (and the certificate's kind and
-scope), the best solution animated (an SVG with SMIL in a plain <img>) and stepped through with
-controls, and links to the previous, next and index pages.  A puzzle with a recorded solution
-(``<folder>/solutions/<name>.json``, e.g. the V family, whose optima took hours) shows that file's
-status, and its moves are replayed by ``coinsat.verify`` first; any other puzzle is solved here
-with ``--time-limit`` seconds.  ``--screenshots DIR`` also writes PNG screenshots of the index and
-of one page through headless Chromium (Playwright); the README shows two of them.
+Each page shows the start and goal, what coinsat proves about the puzzle (status, moves, lower
+bound, and the certificate of the proof: its kind, its claim, and that the independent checker
+accepted it), the best solution animated (an SVG with SMIL in a plain <img>) and stepped through
+with controls, and links to the previous, next and index pages.  The index is a grid of cards
+that reflows to one column on a phone.
+
+Answers are read, not re-solved.  In this order:
+
+* a family member's recorded solution (``<folder>/solutions/<name>.json``) with the proofs the
+  family studies stored: ``benchmarks/vfamily_results.json`` (runs and accepted certificates),
+  ``benchmarks/diagonal_flips.json`` and ``benchmarks/scale_proofs.json``; the member is optimal
+  when a proven lower bound meets the recorded solution's length (V(4,3)->NW-SE: optimal 95);
+* ``benchmarks/gallery_answers.json``, written by ``--refresh``: for each other file ``coinsat
+  solve --json``, ``coinsat certify --json`` (build and check a certificate) and ``coinsat
+  check-certificate`` in a fresh process, and, when the solve found no solution, ``coinsat
+  construct``; each answer is kept with the sha256 of the instance file it is for (a stale answer
+  is not shown);
+* free-plane puzzles (``board = "plane"``): ``benchmarks/plane.md`` (``scripts/plane_study.py``).
+
+Every solution shown is replayed by ``coinsat.verify`` before it is drawn.  ``--solve-missing T``
+solves, with T seconds each, the puzzles that have no stored answer (default: none are solved;
+the page says the answer is missing).  ``--screenshots DIR`` also writes PNG screenshots of the
+index and of two pages through headless Chromium (Playwright), at desktop and phone widths.
 """
 
 from __future__ import annotations
@@ -19,30 +36,48 @@ import hashlib
 import html
 import json
 import re
+import subprocess
 import sys
-from dataclasses import dataclass
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from coinsat import draw, load, solve, verify
 from coinsat.commands.progress import Live
-from coinsat.draw import replay, start_goal, steps
+from coinsat.draw import STYLE, replay, start_goal, step_labels, steps
 from coinsat.draw.html import page
 from coinsat.draw.layout import layout
-from coinsat.draw.scene import move_text
+from coinsat.draw.scene import frame
 from coinsat.errors import CoinsatError
 from coinsat.instance import Instance
 from coinsat.io.atomic import write_atomic
-from coinsat.io.solution_format import read_solution
+from coinsat.io.instance_format import parse_instance
+from coinsat.io.solution_format import parse_solution, read_solution
 from coinsat.solution import Solution
 
 ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "benchmarks"
+ANSWERS = BENCH / "gallery_answers.json"
 #: the folders of instances/ in index order, with their headings; any other folder follows, by name
 TITLES = {
     "paper": "The paper's puzzles",
     "families": "Families (V-to-diagonal, diagonals)",
     "counterexamples": "Counterexamples",
     "open-problems": "Open problems",
+    "regressions": "Regressions (the square construction's former failures)",
 }
+#: pages step through at most this many moves with controls (the animation shows any length)
+MAX_FRAMES = 150
+#: a page draws a board at least this wide (pixels; a small board is drawn larger, up to MAX_SCALE)
+PAGE_WIDTH = 440.0
+MAX_SCALE = 2.0
+
+
+def picture_scale(instance: Instance, lay) -> float:
+    """The scale of a page's pictures: a small board drawn larger (up to MAX_SCALE), a large one
+    at 1 (the page's CSS fits any picture to a phone's width)."""
+    width = frame(lay, ("start",), STYLE).width
+    return max(1.0, min(MAX_SCALE, PAGE_WIDTH / width))
 
 
 def groups(instances: Path = ROOT / "instances") -> dict[str, str]:
@@ -51,25 +86,34 @@ def groups(instances: Path = ROOT / "instances") -> dict[str, str]:
     return {g: TITLES.get(g, g.replace("-", " ").capitalize()) for g in ordered}
 
 
-#: pages step through at most this many moves with controls (the animation shows any length)
-MAX_FRAMES = 150
+@dataclass(frozen=True)
+class Answer:
+    """What is known about a puzzle, and where it comes from."""
+
+    status: str  # optimal, feasible, unsolvable, bounded, unknown, or "missing" (nothing stored)
+    length: int | None = None
+    lower_bound: int | None = None
+    certificate: str = "—"  # short, for the index: "layers ✓" / "—"
+    proof: list[str] = field(default_factory=list)  # the page's lines on the proof and its check
+    provenance: list[str] = field(default_factory=list)  # where the answer and the moves come from
+    solution: Solution | None = None
 
 
 @dataclass(frozen=True)
 class Entry:
     group: str
     path: Path
-    instance: Instance
-    status: str
-    length: int | None
-    lower_bound: int | None
-    certificate: str
-    provenance: str
-    solution: Solution | None
+    instance: Instance | None  # None: not drawable by coinsat.draw (why in ``note``)
+    answer: Answer
+    note: str = ""
 
     @property
     def slug(self) -> str:
         return slug(self.group, self.path.stem)
+
+    @property
+    def name(self) -> str:
+        return self.instance.name if self.instance is not None else self.path.stem
 
 
 def slug(group: str, stem: str) -> str:
@@ -88,59 +132,360 @@ def _attr(text: str) -> str:
     return html.escape(text, quote=True)
 
 
-def _certificate(cert: dict | None) -> str:
-    return "—" if not cert else f"{cert.get('kind')} ({cert.get('scope')})"
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def entry(group: str, path: Path, time_limit: float) -> Entry:
-    instance = load(path)
+def _json(path: Path) -> dict:
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+# ---------------------------------------------------------------- answers from the stored results
+
+
+def _certificate_lines(kind: str, cert: dict, where: str) -> str:
+    claim = cert.get("claim") or "?"
+    checked = cert.get("check_seconds")
+    took = f", checked in {checked:g} s" if isinstance(checked, (int, float)) else ""
+    return f"{kind} certificate: {claim}; accepted by the independent checker{took} ({where})"
+
+
+def family_answer(path: Path, instance: Instance, stored: dict) -> tuple[Instance, Answer] | None:
+    """A family member's recorded solution and the proofs the family studies stored."""
     recorded = path.parent / "solutions" / f"{path.stem}.json"
-    if recorded.exists():
-        instance, solution = read_solution(instance, recorded)
-        if not verify(instance, solution).ok:
-            raise SystemExit(f"{recorded}: the recorded solution does not verify")
-        data = json.loads(recorded.read_text())
-        return Entry(
-            group,
-            path,
-            instance,
-            str(data.get("status", "feasible")),
-            len(solution),
-            data.get("lower_bound"),
-            _certificate(data.get("certificate")),
-            f"recorded in solutions/{recorded.name} (method {data.get('method', '?')}); "
-            "moves replayed by coinsat verify",
-            solution,
+    if not recorded.exists():
+        return None
+    instance, solution = read_solution(instance, recorded)
+    if not verify(instance, solution).ok:
+        raise SystemExit(f"{recorded}: the recorded solution does not verify")
+    record = json.loads(recorded.read_text())
+    name = path.stem
+    bounds: list[tuple[int, str]] = []
+    if isinstance(record.get("lower_bound"), int):
+        bounds.append((record["lower_bound"], f"the solution record ({record.get('method', '?')})"))
+    proof: list[str] = []
+    kinds: list[str] = []
+    vfam = _json(BENCH / "vfamily_results.json").get(name, {})
+    for method, run in sorted(vfam.get("runs", {}).items()):
+        if isinstance(run.get("lower_bound"), int):
+            bounds.append((run["lower_bound"], f"{method}: {run.get('status')} (benchmarks/vfamily_results.json)"))
+    for kind, cert in sorted(vfam.get("certificates", {}).items()):
+        if cert.get("accepted"):
+            kinds.append(kind)
+            proof.append(_certificate_lines(kind, cert, "benchmarks/vfamily_results.json"))
+    flips = _json(BENCH / "diagonal_flips.json")
+    k = name.removeprefix("diagonal-")
+    if name.startswith("diagonal-") and k in flips:
+        for method, run in sorted(flips[k].get("runs", {}).items()):
+            if isinstance(run.get("lower_bound"), int):
+                bounds.append((run["lower_bound"], f"{method}: {run.get('status')} (benchmarks/diagonal_flips.json)"))
+    scale = _json(BENCH / "scale_proofs.json").get(name)
+    if scale and (scale.get("check") or {}).get("check_ok"):
+        check, solved = scale["check"], scale.get("solve", {})
+        if isinstance(solved.get("lower_bound"), int):
+            bounds.append((solved["lower_bound"], "rankbfs (benchmarks/scale_proofs.json)"))
+        if "ranked layers" not in kinds:
+            kinds.append("ranked layers")
+            proof.append(
+                _certificate_lines(
+                    "ranked layers",
+                    {**check, "check_seconds": round(check.get("check_cpu", 0))},
+                    "benchmarks/scale_proofs.json",
+                )
+            )
+    extra = stored.get("certificate")
+    if extra and extra.get("accepted") and not kinds:
+        kinds.append(extra["kind"])
+        proof.append(_stored_certificate_line(extra))
+    ub = len(solution)
+    lb, lb_from = max(bounds) if bounds else (None, "")
+    optimal = lb is not None and lb >= ub
+    status = "optimal" if optimal else "feasible"
+    if optimal and not proof:
+        proof.append(
+            f"exhaustive search: {lb_from} proved no solution with fewer than {ub} moves (no certificate file stored)"
         )
-    result = solve(instance, time_limit=time_limit)
-    return Entry(
-        group,
-        path,
-        instance,
-        result.status.value,
-        result.length,
-        result.lower_bound,
-        _certificate(result.certificate),
-        f"coinsat solve --time-limit {time_limit:g} ({result.method}, {result.seconds:.2f} s)",
-        result.solution,
+    if not optimal and lb is not None:
+        proof.append(f"lower bound {lb}: {lb_from}")
+    provenance = [
+        f"moves: instances/{path.parent.name}/solutions/{recorded.name} (method {record.get('method', '?')}), "
+        "replayed by coinsat verify",
+    ]
+    if optimal:
+        provenance.append(f"the lower bound {lb}: {lb_from}")
+    short = " + ".join(f"{k} ✓" for k in kinds) if kinds else ("exhaustive search" if optimal else "—")
+    return instance, Answer(status, ub, lb, short, proof, provenance, solution)
+
+
+def _stored_certificate_line(cert: dict) -> str:
+    took = cert.get("check_seconds")
+    took_text = f" in {took:g} s" if isinstance(took, (int, float)) else ""
+    return (
+        f"{cert.get('kind')} certificate ({cert.get('scope')} scope): {cert.get('claim')}; accepted by "
+        f"coinsat check-certificate in a fresh process{took_text} (benchmarks/gallery_answers.json)"
     )
 
 
-def _meta(e: Entry) -> str:
-    i = e.instance
-    rows = [
-        ("status", e.status),
-        ("moves", "—" if e.length is None else str(e.length)),
-        ("lower bound", "—" if e.lower_bound is None else str(e.lower_bound)),
-        ("certificate", e.certificate),
-        ("board", f"{i.board.kind.value}, d = {i.d}, goal {i.goal_placement.value}"),
-        ("coins", str(i.n_coins)),
-        ("file", f"instances/{e.group}/{e.path.name}"),
-        ("source", i.source or "—"),
-        ("answer", e.provenance),
+def stored_answer(instance: Instance, record: dict) -> tuple[Instance, Answer]:
+    """An answer of benchmarks/gallery_answers.json (moves replayed by coinsat verify)."""
+    solution = None
+    moves_from = record.get("moves_from", record.get("method", "?"))
+    if record.get("moves") is not None and record.get("status") in ("optimal", "feasible"):
+        instance, solution = parse_solution(instance, json.dumps({"moves": record["moves"]}), "gallery_answers.json")
+        if not verify(instance, solution).ok:
+            raise SystemExit(f"{ANSWERS.name}: the stored moves of {instance.name} do not verify")
+    status = record["status"]
+    cert = record.get("certificate")
+    proof, short = [], "—"
+    if cert and cert.get("accepted"):
+        proof.append(_stored_certificate_line(cert))
+        short = f"{cert.get('kind')} ✓"
+    elif cert:
+        proof.append(f"no certificate: {cert.get('why', 'not accepted')}")
+    lb = record.get("lower_bound")
+    if status in ("unknown", "bounded", "feasible") and lb is not None:
+        proof.append(f"lower bound {lb}: {record.get('method', '?')} within {record.get('time_limit', '?')} s")
+    provenance = [
+        f"{record.get('command', 'coinsat solve')} ({record.get('method', '?')}, {record.get('seconds', 0):.2f} s; "
+        f"stored in benchmarks/gallery_answers.json on {record.get('made', '?')})"
     ]
-    body = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in rows)
-    return f'<table class="meta" id="facts">{body}</table>'
+    if solution is not None:
+        provenance.append(f"moves: {moves_from}, replayed by coinsat verify")
+    length = len(solution) if solution is not None else record.get("length")
+    return instance, Answer(status, length, lb, short, proof, provenance, solution)
+
+
+def plane_answer(path: Path) -> Answer:
+    """A free-plane puzzle's row of benchmarks/plane.md (scripts/plane_study.py)."""
+    table = BENCH / "plane.md"
+    rel = f"instances/{path.parent.name}/{path.name}"
+    for line in table.read_text().splitlines() if table.exists() else []:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if cells and cells[0] == rel and len(cells) >= 5:
+            found = int(cells[2]) if cells[2].isdigit() else None
+            none_up_to = int(cells[3]) if cells[3].isdigit() else None
+            optimal = cells[4] == "yes"
+            status = "optimal" if optimal else ("feasible" if found else "unknown")
+            lb = none_up_to + 1 if none_up_to is not None else None
+            proof = [
+                f"exact search over every placement of the goal (scripts/plane_study.py): no solution with <= "
+                f"{none_up_to} moves" + (f"; a solution of {found} moves replayed exactly" if found else "")
+            ]
+            return Answer(
+                status,
+                found,
+                lb,
+                "exhaustive search" if optimal else "—",
+                proof,
+                ["benchmarks/plane.md (free-plane moves are not drawn here: coordinates leave the grid)"],
+            )
+    return Answer("missing", provenance=["no row in benchmarks/plane.md"])
+
+
+def plane_picture(path: Path) -> Instance | None:
+    """Start and goal of a plane puzzle whose pictures are on its grid, as a lattice instance
+    (only to draw them: the moves of the free plane are not lattice moves)."""
+    text = path.read_text()
+    grid = re.search(r'^grid\s*=\s*"(square|triangular)"', text, re.M)
+    kind = grid.group(1) if grid else "square"
+    text = re.sub(r'^board\s*=\s*"plane"', f'board = "{kind}"', text, flags=re.M)
+    text = re.sub(r"^grid\s*=.*$", "", text, flags=re.M)
+    try:
+        return parse_instance(text, str(path))
+    except CoinsatError:
+        return None
+
+
+def entry(
+    group: str, path: Path, answers: dict, solve_missing: float | None, instances: Path = ROOT / "instances"
+) -> Entry:
+    key = f"{group}/{path.name}"
+    record = answers.get(key, {})
+    if record and record.get("sha256") != sha256(path):
+        record = {"stale": True}
+    try:
+        instance = load(path)
+    except CoinsatError as e:
+        text = path.read_text()
+        if re.search(r'^board\s*=\s*"plane"', text, re.M):
+            picture = plane_picture(path)
+            note = (
+                'a free-plane puzzle (board = "plane"): coinsat solve does not read it yet; its answer is '
+                "from scripts/plane_study.py, and only its start and goal are drawn"
+            )
+            return Entry(group, path, picture, plane_answer(path), note)
+        why = str(e).replace(str(instances.parent) + "/", "")
+        return Entry(group, path, None, Answer("missing", provenance=[f"not read: {why}"]), f"not drawn: {why}")
+    family = family_answer(path, instance, record)
+    if family is not None:
+        return Entry(group, path, family[0], family[1])
+    if record.get("status"):
+        instance, answer = stored_answer(instance, record)
+        return Entry(group, path, instance, answer)
+    stale = " (the stored one is for an older version of the file)" if record.get("stale") else ""
+    if solve_missing is None:
+        answer = Answer(
+            "missing",
+            provenance=[f"no stored answer{stale}: python3 scripts/gallery.py --refresh --answers-out FILE"],
+        )
+        return Entry(group, path, instance, answer)
+    result = solve(instance, time_limit=solve_missing)
+    cert = result.certificate
+    proof = []
+    if cert:
+        proof.append(f"{cert.get('kind')} ({cert.get('scope')} scope), from the solve; not checked here")
+    elif result.status.value in ("optimal", "unsolvable"):
+        proof.append(f"{result.method}: proven by the engine's search; no certificate stored (run --refresh)")
+    if result.lower_bound is not None and result.status.value not in ("optimal", "unsolvable"):
+        proof.append(f"lower bound {result.lower_bound}: {result.method} within {solve_missing:g} s")
+    answer = Answer(
+        result.status.value,
+        result.length,
+        result.lower_bound,
+        "—" if not cert else f"{cert.get('kind')} ({cert.get('scope')})",
+        proof,
+        [f"solved here: coinsat solve --time-limit {solve_missing:g} ({result.method}, {result.seconds:.2f} s){stale}"],
+        result.solution,
+    )
+    return Entry(group, path, instance, answer)
+
+
+# ---------------------------------------------------------------- refreshing the stored answers
+
+
+def _coinsat(args: list[str], timeout: float) -> dict | None:
+    """One coinsat command in a fresh process, its JSON output (None if it printed none)."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "coinsat", *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT
+        )
+    except subprocess.TimeoutExpired:
+        return None
+    for line in reversed(done.stdout.splitlines()):
+        if line.startswith("{"):
+            return json.loads(line)
+    return None
+
+
+def refresh_one(path: Path, time_limit: float) -> dict:
+    """solve, certify and check one file in fresh processes (construct when solve found nothing)."""
+    import datetime
+
+    rel = str(path.relative_to(ROOT))
+    limit = ["--time-limit", f"{time_limit:g}"]
+    wall = 3 * time_limit + 60
+    solved = _coinsat(["solve", rel, "--json", *limit], wall) or {"status": "unknown"}
+    record = {
+        "sha256": sha256(path),
+        "status": solved.get("status", "unknown"),
+        "length": solved.get("length"),
+        "lower_bound": solved.get("lower_bound"),
+        "method": solved.get("method", "?"),
+        "seconds": round(float(solved.get("seconds") or 0.0), 3),
+        "time_limit": time_limit,
+        "command": f"coinsat solve {rel} --time-limit {time_limit:g}",
+        "moves": solved.get("moves"),
+        "moves_from": "coinsat solve",
+        "made": datetime.date.today().isoformat(),
+    }
+    if record["status"] not in ("optimal", "feasible", "unsolvable"):
+        built = _coinsat(["construct", rel, "--json"], wall)
+        if built and built.get("moves") is not None:
+            record.update(status="feasible", length=built.get("length"), moves=built["moves"])
+            record["moves_from"] = "coinsat construct"
+            record["lower_bound"] = max(
+                x for x in (solved.get("lower_bound"), built.get("lower_bound"), 0) if x is not None
+            )
+    if record["status"] in ("optimal", "unsolvable"):
+        # a layers certificate first (exhaustive layers, checked without a SAT solver), else certify's choice
+        why = []
+        cert = None
+        for how in (["--method", "spanbfs"], []):
+            with tempfile.TemporaryDirectory() as tmp:
+                made = _coinsat(["certify", rel, "-o", tmp, "--json", *how, *limit], wall)
+                if not (made and made.get("accepted") and made.get("file")):
+                    why.append(f"certify {' '.join(how) or '(default)'}: {(made or {}).get('reason', 'no answer')}")
+                    continue
+                checked = _coinsat(["check-certificate", rel, made["file"], "--json"], wall)
+                if checked is None or not checked.get("accepted"):
+                    why.append(f"check-certificate: {(checked or {}).get('reason', 'no answer')}")
+                    continue
+                cert = {
+                    "kind": made.get("kind"),
+                    "scope": checked.get("scope"),
+                    "claim": checked.get("proven") or checked.get("claim"),
+                    "accepted": True,
+                    "reason": checked.get("reason"),
+                    "check_seconds": round(float(checked.get("seconds") or 0.0), 3),
+                    "command": f"coinsat certify {rel} -o DIR {' '.join(how)}".rstrip()
+                    + f" && coinsat check-certificate {rel} DIR/{Path(made['file']).name}",
+                }
+                break
+        record["certificate"] = cert or {"kind": None, "accepted": False, "why": "; ".join(why)}
+    return record
+
+
+def refresh(out: Path, time_limit: float, only: list[str] | None, instances: Path = ROOT / "instances") -> None:
+    answers = _json(out) if out.exists() else {}
+    todo = [
+        (group, path)
+        for group in groups(instances)
+        for path in sorted((instances / group).glob("*.toml"))
+        if not only or path.stem in only
+    ]
+    for group, path in todo:
+        key = f"{group}/{path.name}"
+        try:
+            instance = load(path)
+        except CoinsatError:
+            print(f"{key}: not read by the instance reader; skipped", file=sys.stderr)
+            continue
+        if answers.get(key, {}).get("sha256") == sha256(path):
+            print(f"{key}: stored answer is current; skipped (resumed)", file=sys.stderr)
+            continue
+        family = family_answer(path, instance, {})
+        if family is not None and family[1].certificate not in ("—", "exhaustive search"):
+            print(f"{key}: family record with a stored certificate; skipped", file=sys.stderr)
+            continue
+        record = refresh_one(path, time_limit)
+        if family is not None:  # keep only the certificate: the moves and bounds come from the family's record
+            record = {k: record[k] for k in ("sha256", "certificate", "made") if k in record}
+        answers[key] = record
+        cert = (record.get("certificate") or {}).get("accepted")
+        print(f"{key}: {record.get('status', 'family')} {record.get('length')} certificate={cert}", file=sys.stderr)
+        write_atomic(out, json.dumps(answers, indent=1, sort_keys=True) + "\n")
+
+
+# ---------------------------------------------------------------- the pages
+
+
+def _status_text(a: Answer) -> str:
+    if a.status == "missing":
+        return "no stored answer"
+    if a.status in ("unknown", "bounded") and a.lower_bound is not None:
+        return f"{a.status} (≥ {a.lower_bound})"
+    return a.status
+
+
+def _meta(e: Entry) -> str:
+    a = e.answer
+    rows = [
+        ("status", _status_text(a)),
+        ("moves", "—" if a.length is None else str(a.length)),
+        ("lower bound", "—" if a.lower_bound is None else str(a.lower_bound)),
+        ("proof", "<br>".join(html.escape(line) for line in a.proof) or "—"),
+        ("answer from", "<br>".join(html.escape(line) for line in a.provenance) or "—"),
+    ]
+    i = e.instance
+    if i is not None:
+        rows.append(("board", html.escape(f"{i.board.kind.value}, d = {i.d}, goal {i.goal_placement.value}")))
+        rows.append(("coins", str(i.n_coins)))
+        rows.append(("source", html.escape(i.source or "—")))
+    rows.append(("file", html.escape(f"instances/{e.group}/{e.path.name}")))
+    if e.note:
+        rows.append(("note", html.escape(e.note)))
+    body = "".join(f"<tr><th>{html.escape(k)}</th><td>{v}</td></tr>" for k, v in rows)
+    return f'<table class="facts" id="facts">{body}</table>'
 
 
 def _nav(entries: list[Entry], k: int) -> str:
@@ -148,35 +493,59 @@ def _nav(entries: list[Entry], k: int) -> str:
     for word, j in (("previous", k - 1), ("next", k + 1)):
         if 0 <= j < len(entries):
             other = entries[j]
-            links.append(f'<a href="{_attr(other.slug)}.html">{word}: {html.escape(other.instance.name)}</a>')
+            links.append(f'<a href="{_attr(other.slug)}.html">{word}: {html.escape(other.name)}</a>')
     return '<p class="nav">' + " · ".join(links) + "</p>"
 
 
 def write_page(site: Path, entries: list[Entry], k: int) -> None:
     e = entries[k]
     instance = e.instance
-    trace, moves = replay(instance, e.solution)
+    solution = e.answer.solution
+    if instance is None:
+        body = _nav(entries, k) + _meta(e) + f"<p>{html.escape(e.note)}</p>"
+        text = page(e.name, None, meta_html=body, extra_html=_nav(entries, k))
+        write_atomic(site / f"{e.slug}.html", text)
+        write_atomic(site / f"{e.slug}.toml", e.path.read_text())
+        return
+    trace, moves = replay(instance, solution)
     lay = layout(instance, trace)
-    extra = ""
+    style = STYLE.scaled(picture_scale(instance, lay))
+    animation = ""
     if moves:
-        draw(instance, e.solution, animate=True, output=site / f"{e.slug}-animated.svg")
-        extra = (
+        draw(instance, solution, animate=True, output=site / f"{e.slug}-animated.svg", scale=style.cell / STYLE.cell)
+        animation = (
             f'<h2>Animation</h2><p><img class="animation" src="{_attr(e.slug)}-animated.svg" '
-            f'alt="{html.escape(instance.name)}: the solution, animated"></p>'
+            f'alt="{_attr(e.name)}: the solution, animated"></p>'
         )
-    frames = steps(instance, trace, moves, lay) if moves and len(moves) <= MAX_FRAMES else []
-    labels = [move_text(instance, m) for m in moves] if frames else []
+    frames = steps(instance, trace, moves, lay, style) if moves and len(moves) <= MAX_FRAMES else []
+    labels = step_labels(instance, trace, moves) if frames else []
     note = "" if frames or not moves else f"<p>{len(moves)} moves: too many to step through here.</p>"
     text = page(
-        instance.name,
-        start_goal(instance, lay),
+        e.name,
+        start_goal(instance, lay, style),
         frames,
         labels,
-        meta_html=_nav(entries, k) + _meta(e) + extra + note,
+        meta_html=_nav(entries, k) + _meta(e),
+        middle_html=animation + note,
         extra_html=f'<p><a href="{_attr(e.slug)}.toml">the instance file</a></p>' + _nav(entries, k),
+        style=style,
     )
     write_atomic(site / f"{e.slug}.html", text)
     write_atomic(site / f"{e.slug}.toml", e.path.read_text())
+
+
+INDEX_CSS = """
+body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:0 auto;padding:1em;max-width:1400px;color:#222}
+h1{font-size:1.6em}h2{font-size:1.25em;margin-top:1.6em}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,300px),1fr));gap:1em}
+.card{border:1px solid #ddd;border-radius:8px;padding:0.7em;display:flex;flex-direction:column;gap:0.4em}
+.card a.title{font-weight:bold;font-size:1.1em;overflow-wrap:anywhere}
+.card img{width:100%;height:180px;object-fit:contain;background:#fff}
+.card .facts{font-size:0.92em;color:#444;overflow-wrap:anywhere}
+.status{display:inline-block;padding:0.05em 0.5em;border-radius:1em;font-size:0.9em;background:#eee}
+.status.optimal,.status.unsolvable{background:#d8f0dc}.status.feasible{background:#fdf1c7}
+.status.unknown,.status.missing,.status.bounded{background:#f7d9d9}
+"""
 
 
 def write_index(
@@ -184,37 +553,47 @@ def write_index(
 ) -> None:
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8"><title>coinsat gallery</title>',
-        "<style>body{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;margin:1.5em}"
-        "td,th{padding:0.2em 0.7em;text-align:left}img{vertical-align:middle}</style></head><body>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>coinsat gallery</title><style>{INDEX_CSS}</style></head><body>",
         "<h1>coinsat gallery</h1>",
-        "<p>Every puzzle under <code>instances/</code>, with what coinsat proves about it.</p>",
+        "<p>Every puzzle under <code>instances/</code>, with what coinsat proves about it: the status, "
+        "the moves, and the certificate of each proof, checked by the independent checker. "
+        "Each page has the proof's details and the solution, animated and step by step.</p>",
     ]
     for group, title in (titles if titles is not None else groups()).items():
         rows = [e for e in entries if e.group == group]
-        left_out = [(p, why) for g, p, why in skipped if g == group]
-        if not rows and not left_out:
+        if not rows:
             continue
-        parts.append(f'<h2>{html.escape(title)}</h2><table id="{_attr(slug(group, ""))}">')
-        parts.append("<tr><th>puzzle</th><th>start and goal</th><th>status</th><th>moves</th><th>certificate</th></tr>")
+        parts.append(f'<h2>{html.escape(title)}</h2><div class="cards" id="{_attr(slug(group, ""))}">')
         for e in rows:
-            moves = "—" if e.length is None else str(e.length)
-            parts.append(
-                f'<tr><td><a href="{_attr(e.slug)}.html">{html.escape(e.instance.name)}</a></td>'
-                f'<td><img src="{_attr(e.slug)}.svg" height="60" alt="{_attr(e.instance.name)}"></td>'
-                f"<td>{html.escape(e.status)}</td><td>{moves}</td><td>{html.escape(e.certificate)}</td></tr>"
+            a = e.answer
+            picture = (
+                f'<img src="{_attr(e.slug)}.svg" alt="{_attr(e.name)}: start and goal">'
+                if e.instance is not None
+                else f"<p>{html.escape(e.note)}</p>"
             )
-        for path, why in left_out:
-            parts.append(f"<tr><td>{html.escape(path.stem)}</td><td colspan=4>not drawn: {html.escape(why)}</td></tr>")
-        parts.append("</table>")
+            moves = "" if a.length is None else f" · {a.length} moves"
+            parts.append(
+                f'<div class="card"><a class="title" href="{_attr(e.slug)}.html">{html.escape(e.name)}</a>{picture}'
+                f'<div class="facts"><span class="status {_attr(a.status)}">{html.escape(_status_text(a))}</span>'
+                f"{moves}<br>certificate: {html.escape(a.certificate)}</div></div>"
+            )
+        parts.append("</div>")
     parts.append("</body></html>")
     write_atomic(site / "index.html", "\n".join(parts) + "\n")
 
 
 def build(
-    site: Path, time_limit: float, only: list[str] | None = None, instances: Path = ROOT / "instances"
+    site: Path,
+    solve_missing: float | None = None,
+    only: list[str] | None = None,
+    instances: Path = ROOT / "instances",
+    answers_file: Path | None = ANSWERS,
 ) -> list[Entry]:
-    entries, skipped = [], []
+    """Write the gallery of ``instances`` into ``site``; the entries, in index order."""
+    answers = _json(answers_file) if answers_file is not None else {}
+    entries: list[Entry] = []
     titles = groups(instances)
     todo = [
         (group, path)
@@ -225,32 +604,33 @@ def build(
     with Live("gallery", total=len(todo)) as live:
         for done, (group, path) in enumerate(todo):
             live.update(f"{group}/{path.stem}", done)
-            try:
-                entries.append(entry(group, path, time_limit))
-            except CoinsatError as e:  # e.g. a board kind the solver does not read (the free plane)
-                skipped.append((group, path, str(e).replace(str(instances.parent) + "/", "")))
-                print(f"{group}/{path.stem}: skipped: {skipped[-1][2]}", file=sys.stderr)
-                continue
-            print(f"{group}/{path.stem}: {entries[-1].status}", file=sys.stderr)
+            entries.append(entry(group, path, answers, solve_missing, instances))
+            print(f"{group}/{path.stem}: {_status_text(entries[-1].answer)}", file=sys.stderr)
     site.mkdir(parents=True, exist_ok=True)
     for k, e in enumerate(entries):
-        draw(e.instance, output=site / f"{e.slug}.svg")
+        if e.instance is not None:
+            draw(e.instance, output=site / f"{e.slug}.svg")
         write_page(site, entries, k)
-    write_index(site, entries, skipped, titles)
+    write_index(site, entries, [], titles)
     return entries
 
 
-def screenshots(site: Path, out: Path, page_name: str) -> None:
+def screenshots(site: Path, out: Path, pages: list[str]) -> None:
+    """The index at desktop width, the index on a phone, and ``pages``."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
-        view = browser.new_page(viewport={"width": 1000, "height": 760})
+        view = browser.new_page(viewport={"width": 1200, "height": 900})
         view.goto((site / "index.html").as_uri())
         view.screenshot(path=str(out / "gallery-index.png"))
-        view.goto((site / f"{page_name}.html").as_uri())
-        view.wait_for_timeout(1500)
-        view.screenshot(path=str(out / "gallery-page.png"))
+        phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+        phone.goto((site / "index.html").as_uri())
+        phone.screenshot(path=str(out / "gallery-index-phone.png"))
+        for n, name in enumerate(pages, start=1):
+            view.goto((site / f"{name}.html").as_uri())
+            view.wait_for_timeout(1500)
+            view.screenshot(path=str(out / f"gallery-page-{n}.png"), full_page=True)
         browser.close()
 
 
@@ -266,13 +646,33 @@ def _chromium() -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-o", "--out", default="site", help="the directory to write (default: site)")
-    ap.add_argument("--time-limit", type=float, default=30.0, help="seconds per puzzle without a recorded solution")
+    ap.add_argument("--answers", default=str(ANSWERS), help="the stored answers to read (default: %(default)s)")
+    ap.add_argument(
+        "--solve-missing",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="solve the puzzles with no stored answer, SECONDS each (default: show them as missing)",
+    )
     ap.add_argument("--only", nargs="*", metavar="NAME", help="only these puzzles (file stems)")
-    ap.add_argument("--screenshots", metavar="DIR", help="also screenshot the index and --page into DIR")
-    ap.add_argument("--page", default="families-vdiag-2-2-nwse", help="the page to screenshot")
+    ap.add_argument("--screenshots", metavar="DIR", help="also screenshot the index and the --page pages into DIR")
+    ap.add_argument(
+        "--page",
+        nargs="*",
+        default=["families-vdiag-2-2-nwse", "paper-swap5-b"],
+        help="the pages to screenshot (default: %(default)s)",
+    )
+    ap.add_argument("--refresh", action="store_true", help="solve, certify and check every puzzle; write --answers-out")
+    ap.add_argument("--answers-out", metavar="FILE", help="--refresh writes the answers here (and resumes from it)")
+    ap.add_argument("--time-limit", type=float, default=60.0, help="--refresh: seconds per command (default: 60)")
     args = ap.parse_args()
+    if args.refresh:
+        if not args.answers_out:
+            ap.error("--refresh needs --answers-out FILE (it never overwrites the committed answers unasked)")
+        refresh(Path(args.answers_out), args.time_limit, args.only)
+        return 0
     site = Path(args.out)
-    entries = build(site, args.time_limit, args.only)
+    entries = build(site, args.solve_missing, args.only, answers_file=Path(args.answers))
     print(f"wrote {len(entries)} pages to {site}/index.html", file=sys.stderr)
     if args.screenshots:
         out = Path(args.screenshots)

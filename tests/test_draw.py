@@ -333,3 +333,13 @@ def test_the_scale_option_scales_the_picture(tmp_path):
     for bad in ("0", "-1", "nan", "1e9"):
         assert main(["show", h, "--format", "svg", "--scale", bad, "-o", str(tmp_path / "x.svg")]) == 2
     assert not (tmp_path / "x.svg").exists()
+
+
+def test_the_step_player_names_the_labeled_coin_that_moves():
+    instance = read_instance(ROOT / "instances/paper/swap5-b.toml")
+    result = solve(instance, time_limit=20)
+    html = str(draw(instance, result, format="html").data)
+    labels = json.loads(html.split('id="moves">')[1].split("</script>")[0])
+    trace = replay(instance, result.solution)[0]
+    for before, move, text in zip(trace, result.solution.moves, labels):
+        assert text == f"coin {dict(before.coins)[move.src]}: {move_text(instance, move)}"

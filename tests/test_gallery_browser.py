@@ -37,8 +37,8 @@ def browser():
         b.close()
 
 
-def _open(browser, url: str):
-    page = browser.new_page(viewport={"width": 900, "height": 700})
+def _open(browser, url: str, width: int = 900):
+    page = browser.new_page(viewport={"width": width, "height": 700})
     problems: list[str] = []
 
     def console(message) -> None:
@@ -56,7 +56,7 @@ def _open(browser, url: str):
 def test_the_index_links_every_page(site, browser, tmp_path):
     out, entries = site
     page, problems = _open(browser, (out / "index.html").as_uri())
-    links = page.locator("table a")
+    links = page.locator(".card a.title")
     assert links.count() == len(entries) == len(PUZZLES)
     assert page.evaluate("Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)")
     page.screenshot(path=str(tmp_path / "index.png"))
@@ -84,14 +84,37 @@ def test_the_step_controls_and_the_animation_advance(site, browser, tmp_path):
     assert page.evaluate("document.body.dataset.step") == "0"
     page.click("#next")
     assert page.evaluate("document.body.dataset.step") == "1"
-    assert page.inner_text("#label").startswith(f"step 1 / {e.length}")
+    assert page.inner_text("#label").startswith(f"step 1 / {e.answer.length}")
     visible = page.locator(".frame:visible")
     assert visible.count() == 1 and visible.first.get_attribute("data-step") == "1"
     page.click("#last")
-    assert page.evaluate("document.body.dataset.step") == str(e.length)
+    assert page.evaluate("document.body.dataset.step") == str(e.answer.length)
     animation = page.locator("img.animation")
     first = animation.screenshot(path=str(tmp_path / "a.png"))
     page.wait_for_timeout(1600)  # more than two steps of the animation
     second = animation.screenshot(path=str(tmp_path / "b.png"))
     assert first != second, "the animated SVG did not move"
     assert problems == []
+
+
+def test_the_index_and_the_pages_fit_a_phone(site, browser):
+    """390 px wide (a phone): nothing scrolls sideways, every picture fits the column."""
+    out, entries = site
+    for name in ["index"] + [e.slug for e in entries]:
+        page, problems = _open(browser, (out / f"{name}.html").as_uri(), width=390)
+        page.wait_for_timeout(200)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, name
+        widest = page.evaluate(
+            "Math.max(...Array.from(document.querySelectorAll('img, svg')).map(e => e.getBoundingClientRect().right))"
+        )
+        assert widest <= 390, name
+        assert problems == [], name
+        page.close()
+
+
+def test_pages_show_the_proof_of_an_optimal_answer(site):
+    out, entries = site
+    for e in entries:
+        text = (out / f"{e.slug}.html").read_text()
+        if e.answer.status in ("optimal", "unsolvable"):
+            assert "proof" in text and e.answer.proof, e.slug

@@ -68,6 +68,16 @@ def start_goal(instance: Instance, lay: Layout | None = None, style: Style = STY
     return grid(panels, 2, style)
 
 
+def step_labels(instance: Instance, trace: Sequence[Configuration], moves: Sequence[Move]) -> list[str]:
+    """The step player's text for each move: "(x, y) → (x', y')", and which coin it is when the
+    coins are labeled ("coin 4: (0, 3) → (0, 1)")."""
+    out = []
+    for before, move in zip(trace, moves):
+        label = dict(before.coins).get(move.src, "o")
+        out.append(("" if label == "o" else f"coin {label}: ") + move_text(instance, move))
+    return out
+
+
 def step_captions(instance: Instance, moves: Sequence[Move]) -> list[str]:
     """The captions of the steps' panels: "start", then "t: (x, y) → (x', y')"."""
     return ["start"] + [f"{t}: {move_text(instance, m)}" for t, m in enumerate(moves, start=1)]
@@ -140,7 +150,7 @@ def draw(
         from .html import page
 
         step_panels = steps(instance, trace, moves, lay, style) if moves else []
-        labels = [move_text(instance, m) for m in moves]
+        labels = step_labels(instance, trace, moves)
         return Drawing("html", page(title, start_goal(instance, lay, style), step_panels, labels, style=style))
     if format == "svg" and animate and moves:
         from .svg import animated_svg
@@ -190,6 +200,7 @@ __all__ = [
     "draw_picture",
     "start_goal",
     "step_captions",
+    "step_labels",
     "steps",
     "replay",
     "Panel",

@@ -51,27 +51,36 @@ _SCRIPT = """
 """
 
 _CSS = """
-body { font-family: DejaVu Sans, Helvetica, Arial, sans-serif; margin: 1.5em; color: #222; }
-.controls { margin: 0.6em 0; display: flex; gap: 0.4em; align-items: center; }
-.controls input[type=range] { width: 22em; }
-.frame svg, .overview svg { max-width: 100%; height: auto; }
-h1 { font-size: 1.3em; } .meta { color: #555; }
+body { font-family: DejaVu Sans, Helvetica, Arial, sans-serif; margin: 0 auto; padding: 1em; max-width: 1100px;
+       color: #222; }
+.controls { margin: 0.6em 0; display: flex; flex-wrap: wrap; gap: 0.4em; align-items: center; }
+.controls button { font-size: 1em; min-width: 2.6em; padding: 0.3em 0.6em; }
+.controls input[type=range] { flex: 1 1 12em; min-width: 8em; }
+#label { flex-basis: 100%; font-size: 1.05em; }
+.overview svg, .frame svg, img.animation { max-width: 100%; height: auto; }
+table.facts { border-collapse: collapse; max-width: 100%; }
+table.facts th { text-align: left; vertical-align: top; padding: 0.25em 0.8em 0.25em 0; white-space: nowrap; }
+table.facts td { padding: 0.25em 0; overflow-wrap: anywhere; }
+h1 { font-size: 1.4em; } .meta { color: #555; } .nav { overflow-wrap: anywhere; }
 """
 
 
 def page(
     title: str,
-    overview: Figure,
+    overview: Figure | None,
     frames: Sequence[Panel] = (),
     moves: Sequence[str] = (),
     *,
     meta_html: str = "",
+    middle_html: str = "",
     extra_html: str = "",
     autoplay: bool = False,
     style: Style = STYLE,
 ) -> str:
-    """The page: a title, ``meta_html`` (trusted, built by coinsat), the start and goal, and the
-    steps of a solution with controls when ``frames`` is not empty."""
+    """The page: a title, ``meta_html`` (trusted, built by coinsat), the start and goal (unless
+    ``overview`` is None), ``middle_html``, and the steps of a solution with controls when
+    ``frames`` is not empty, then ``extra_html``.
+    The page reflows to a phone's width (a viewport tag; pictures scale to the column)."""
     import json
 
     from .scene import grid
@@ -79,13 +88,16 @@ def page(
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{escape(title)}</title>",
         f"<style>{_CSS}</style></head>",
         f'<body data-autoplay="{"yes" if autoplay else "no"}">',
         f"<h1>{escape(title)}</h1>",
         meta_html,
-        f'<div class="overview">{figure_svg(overview, title, style)}</div>',
     ]
+    if overview is not None:
+        out.append(f'<div class="overview">{figure_svg(overview, title, style)}</div>')
+    out.append(middle_html)
     if frames:
         out += [
             "<h2>Solution</h2>",
