@@ -92,7 +92,9 @@ def test_cubic_verify_rejects_a_tampered_solution(capsys, tmp_path):
 
 def test_cubic_show_and_count(capsys, tmp_path):
     code, stdout, _ = run(capsys, "show", FLIP)
-    assert code == 0 and "(0, 0, 1)" in stdout
+    assert code == 0 and "cubic board" in stdout
+    # drawn layer by layer, as the file draws it
+    assert "start\nz = 0\no o o\no o o\nz = 1\n. . .\no . .\n" in stdout
     code, stdout, _ = run(capsys, "count", FLIP, "--json")
     obj = json.loads(stdout)
     assert code == 0 and obj["length"] == 5 and obj["sequences"] >= 1

@@ -2,7 +2,8 @@
 
 Square grid: one character per cell, blank-separated, top row = largest y.
 Triangular grid: row y is shifted right by y characters (cell x at column
-2x + y), exactly as instance files draw it.  Graph boards are listed by name.
+2x + y), exactly as instance files draw it.  Cubic boards layer by layer (z = 0, 1, ...), as
+their files draw them.  Graph boards are listed by name.
 
 A picture never costs more than MAX_PICTURE_CELLS characters: when start, goal
 and the coins drawn lie too far apart (a goal 10^20 cells away is a valid
@@ -14,10 +15,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Hashable, Iterable
+from typing import Hashable, Iterable, cast
 
 from ..configuration import Configuration
-from ..instance import Instance
+from ..instance import Instance, is_cubic
 from ..rules import Move
 
 MAX_PICTURE_CELLS = 40_000
@@ -41,6 +42,8 @@ def picture(instance: Instance, config: Configuration, marks: dict[int, str] | N
     placed = {c: lab for c, lab in config.coins}
     marks = marks or {}
     listing = "  ".join(f"{cell_text(b.coords[c])}:{lab}" for c, lab in config.coins) or "(no coins)"
+    if is_cubic(b):
+        return _layers(instance, placed, marks)
     if b.kind == "graph":
         return listing
     cs = b.lattice_coords
@@ -69,6 +72,21 @@ def picture(instance: Instance, config: Configuration, marks: dict[int, str] | N
                     row[col - c0] = _char(b, placed, marks, ((col - y) // 2, y))
             rows.append("".join(row).rstrip())
     return "\n".join(rows)
+
+
+def _layers(instance: Instance, placed: dict, marks: dict) -> str:
+    """A cubic board (``board = "cubic"``) layer by layer, as its files draw it: ``z = k`` then the
+    layer as a square-grid picture over the board's x and y range (blank: not on the board)."""
+    b = instance.board
+    cs = [cast("tuple[int, int, int]", c) for c in b.coords]
+    x0, x1 = min(x for x, _, _ in cs), max(x for x, _, _ in cs)
+    y0, y1 = min(y for _, y, _ in cs), max(y for _, y, _ in cs)
+    out = []
+    for z in range(min(c[2] for c in cs), max(c[2] for c in cs) + 1):
+        out.append(f"z = {z}")
+        for y in range(y1, y0 - 1, -1):
+            out.append(" ".join(_char(b, placed, marks, (x, y, z)) for x in range(x0, x1 + 1)).rstrip())
+    return "\n".join(out)
 
 
 def _char(board, placed, marks, xy) -> str:
