@@ -80,6 +80,7 @@ import io
 import math
 import os
 import time
+import zipfile
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
@@ -91,9 +92,9 @@ from ... import geometry
 from ...board import span_coords
 from ...errors import LimitReached
 from ...instance import Instance
-from ...limits import signals_deferred
+from ...limits import poll, signals_deferred
 from .claims import Claim
-from .format import cell_key, checked_solution
+from .format import cell_key, checked_solution, confined_file
 from .ranked import Decoder, Kernel, edge_cap
 
 U64 = np.uint64
@@ -120,14 +121,14 @@ def check_layers(
     solution, why = checked_solution(instance, cert, horizon)
     if why:
         return False, why, None
-    path = base_dir / cert["layers"]
-    if not path.is_file():
-        return False, f"missing file {path}", None
+    path, why = confined_file(base_dir, cert["layers"], "the layers file")
+    if why:
+        return False, why, None
     data = path.read_bytes()
     if hashlib.sha256(data).hexdigest() != cert["layers_sha256"]:
         return False, "the layers file's sha256 differs from the certificate's", None
-    with np.load(io.BytesIO(data), allow_pickle=False) as z:
-        layers = [_layer(z[f"L{i}"], i) for i in range(horizon + 1)]
+    cap = math.comb(len(cells), len(instance.start.cells))
+    layers = _read_layers(data, horizon, cap, deadline)
     del data
     encoding = cert.get("encoding", "word")
     bound = cert.get("upper_bound")
@@ -144,6 +145,59 @@ def check_layers(
     else:
         ok, why = _check_closure(instance, cells, layers, deadline)
     return ok, why, Claim(solution=None if solution is None else len(solution), bound=horizon) if ok else None
+
+
+#: bytes of a layer decompressed at a time between two looks at the clock and the memory
+READ_CHUNK = 1 << 24
+
+
+def _read_layers(data: bytes, horizon: int, cap: int, deadline: float | None) -> list[np.ndarray]:
+    """The arrays L0 ... L<horizon> of the ``.npz`` bytes, each read under a bound the checker
+    derives itself: a layer is a set of configurations of ``cells`` with the start's number of
+    coins, so it holds at most ``cap`` = C(cells, coins) of them.  Each member's ``.npy`` header
+    is read first (one-dimensional, integers of at most 8 bytes, at most ``cap`` entries), and
+    only then its data, decompressed in ``READ_CHUNK`` pieces with the deadline and the ambient
+    memory limit polled between them.  A zip bomb (a small file declaring a huge layer) is
+    rejected before any byte of it is inflated; ``ValueError`` (rejected) on any malformed
+    member, :class:`LimitReached` when a limit ends the reading."""
+    layers = []
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        names = set(z.namelist())
+        for i in range(horizon + 1):
+            if f"L{i}.npy" not in names:
+                raise ValueError(f"the layers file has no array L{i} (horizon {horizon})")
+            with z.open(f"L{i}.npy") as f:
+                version = np.lib.format.read_magic(f)
+                if version == (1, 0):
+                    shape, _, dtype = np.lib.format.read_array_header_1_0(f)
+                elif version == (2, 0):
+                    shape, _, dtype = np.lib.format.read_array_header_2_0(f)
+                else:
+                    raise ValueError(f"L{i} has an unknown .npy version {version}")
+                if len(shape) != 1 or dtype.hasobject or dtype.kind not in "iu" or dtype.itemsize > 8:
+                    raise ValueError(f"L{i} is not a one-dimensional array of integers")
+                if shape[0] > cap:
+                    raise ValueError(f"L{i} declares {shape[0]} states, more than C(cells, coins) = {cap}")
+                layers.append(_layer(_read_exactly(f, shape[0], dtype, deadline, i), i))
+    return layers
+
+
+def _read_exactly(f, count: int, dtype: np.dtype, deadline: float | None, i: int) -> np.ndarray:
+    try:
+        out = np.empty(count, dtype=dtype)
+    except MemoryError:
+        raise LimitReached(f"memory limit (layer L{i} holds {count} states)") from None
+    view = memoryview(out.view(np.uint8))
+    done = 0
+    while done < len(view):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise LimitReached("time limit")
+        poll()
+        n = f.readinto(view[done : done + READ_CHUNK])
+        if not n:
+            raise ValueError(f"L{i} is truncated")
+        done += n
+    return out
 
 
 def _layer(array: np.ndarray, i: int) -> np.ndarray:
