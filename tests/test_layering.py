@@ -25,6 +25,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("certificates", "certificates.check"),
     ("certificates.build",),
     ("solve", "export", "count"),
+    ("study",),
     ("analysis", "agreement", "commands"),
     ("cli",),
     ("__main__", ""),  # "" is the package root (its public API)
