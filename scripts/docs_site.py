@@ -348,7 +348,7 @@ def _title(text: str, fallback: str) -> str:
 
 
 def site_nav(pages: dict[str, str]) -> list:
-    own = sorted(p.name for p in DOCS.glob("*.md"))
+    own = sorted(str(p.relative_to(DOCS)) for p in DOCS.rglob("*.md"))
     nav: list = [
         {"Home": "index.md"},
         {"Tutorial": "tutorial.md"},
@@ -415,6 +415,20 @@ def _site_path(repo_path: str) -> str | None:
     return None
 
 
+def _slug(heading: str) -> str:
+    return re.sub(r"[\s]+", "-", re.sub(r"[^\w\s-]", "", heading).strip().lower())
+
+
+def _readme_anchor(anchor: str) -> tuple[str, str]:
+    """The page (and anchor) that shows the README section ``#anchor``."""
+    for page, (_, headings) in README_PAGES.items():
+        if headings and anchor in {_slug(h) for h in headings}:
+            return page, ""
+    if anchor == "command-line":
+        return "cli.md", ""
+    return "index.md", anchor if anchor in {_slug(h) for h in INDEX_SECTIONS} else ""
+
+
 _LINK = re.compile(r"(!?)\[([^\]]*)\]\(([^)\s]+)\)")
 
 
@@ -430,8 +444,10 @@ def rewrite_links(markdown: str, page_path: str) -> str:
         if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith(("#", "/")):
             return m.group(0)
         path, _, anchor = target.partition("#")
-        repo = posixpath.normpath(posixpath.join(origin_dir, path))
+        repo = posixpath.normpath(posixpath.join(origin_dir, path)) if path else _origin(page_path)
         site = _site_path(repo)
+        if repo == "README.md" and anchor:  # a README section: its own page, or the home page's section
+            site, anchor = _readme_anchor(anchor)
         if site is not None:
             rel = posixpath.relpath(site, page_dir or ".")
             return f"{bang}[{text}]({rel}{'#' + anchor if anchor else ''})"

@@ -627,10 +627,10 @@ def screenshots(site: Path, out: Path, pages: list[str]) -> None:
         phone = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2)
         phone.goto((site / "index.html").as_uri())
         phone.screenshot(path=str(out / "gallery-index-phone.png"))
-        for n, name in enumerate(pages, start=1):
+        for n, name in enumerate(pages, start=1):  # gallery-page.png, gallery-page-2.png, ...
             view.goto((site / f"{name}.html").as_uri())
             view.wait_for_timeout(1500)
-            view.screenshot(path=str(out / f"gallery-page-{n}.png"), full_page=True)
+            view.screenshot(path=str(out / f"gallery-page{'' if n == 1 else f'-{n}'}.png"), full_page=True)
         browser.close()
 
 

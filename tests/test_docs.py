@@ -94,7 +94,7 @@ def test_repository_links_resolve_to_pages_or_paths():
 def test_every_docs_page_is_in_the_navigation():
     pages = SITE["generated_pages"]()
     nav = json.dumps(SITE["site_nav"](pages))
-    for name in list(pages) + [p.name for p in (ROOT / "docs").glob("*.md")]:
+    for name in list(pages) + [str(p.relative_to(ROOT / "docs")) for p in (ROOT / "docs").rglob("*.md")]:
         assert f'"{name}"' in nav, name
 
 
