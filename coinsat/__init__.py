@@ -88,6 +88,11 @@ def count(instance: Instance, *, time_limit: float | None = None, memory_limit: 
     """Count the optimal solutions: move sequences, traces (up to reordering commuting moves),
     the configurations on optimal sequences (``coinsat/count.py``).
 
+    Returns a :class:`Count`: ``status`` optimal with the counts; unsolvable with 0 sequences;
+    otherwise (a limit hit, the optimum unknown) ``status`` says so and the counts are None, with
+    the reason in ``note`` (a limit is an answer here, not an exception).  Raises ``UsageError``
+    for a move model it does not count (slides).
+
     >>> c = count(load("instances/paper/diagonal.toml"))
     >>> c.length, c.sequences, c.traces
     (18, 5856, 1296)
