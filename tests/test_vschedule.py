@@ -97,11 +97,12 @@ def test_lemmas_a_and_b_keep_the_gamma_chain_at_every_side_up_to_31(target, b):
 
 @pytest.mark.parametrize("target", ["nwse", "swne"])
 def test_gadget_costs_are_those_of_lemmas_a_and_b(target):
-    """Lemma A: 3 floor(s/2) moves (2 for s = 2 from the block: a helper is already in place);
-    Lemma B: 3s for odd s; 3s + 1 for even s >= 4, 5 for s = 2 (from the block)."""
+    """Lemma A: 3 floor(s/2) moves, one fewer when a helper already stands on A2's cell (s = 2
+    from the block; every A of NW-SE, after a B of even side); Lemma B: 3s for odd s; 3s + 1 for
+    even s >= 4, 5 for s = 2 (from the block)."""
     for name, s, cost in step_costs(20, 20, target):
         if name == "A":
-            assert cost == (2 if s == 2 else 3 * (s // 2))
+            assert cost == 3 * (s // 2) - (1 if s == 2 or target == "nwse" else 0)
         elif name == "B":
             assert cost == (3 * s if s % 2 else 5 if s == 2 else 3 * s + 1)
 
@@ -141,7 +142,7 @@ def test_closed_form_to_a_100_and_leading_term():
                 if L is not None:
                     assert L == f
                 # Theorem L in the box side s = n - 2: 8 L = 15 s^2 + c1 s + c0
-                c1, c0 = {("nwse", 0): (-50, 24), ("nwse", 1): (-20, -11), ("swne", 0): (-18, -32)}.get(
+                c1, c0 = {("nwse", 0): (-54, 40), ("nwse", 1): (-24, 1), ("swne", 0): (-18, -32)}.get(
                     (t, a - b), (-48, 1)
                 )
                 assert 8 * f == 15 * s * s + c1 * s + c0 or (a, b, t) == (1, 0, "swne")
@@ -151,10 +152,113 @@ def test_construct_algorithm_vschedule_is_the_schedule():
     inst = vdiag(4, 3, "nwse")
     built, result = construct(inst, "vschedule")
     assert result.status.value == "feasible"
-    assert result.length == schedule_length(4, 3, "nwse") == 128
+    assert result.length == schedule_length(4, 3, "nwse") == (15 * 16 + 3 * 4 - 2) // 2
     with pytest.raises(ConstructionError, match="not a V-to-diagonal"):
         from coinsat.families import diagonal_flip
 
         construct(diagonal_flip(4), "vschedule")
     with pytest.raises(ConstructionError, match="Lemma U"):
         construct(vdiag(3, 1, "nwse"), "vschedule")
+
+
+# --- the lower bound (coinsat/theory/vbound.py) -------------------------------------------------
+
+
+@pytest.mark.parametrize("a,b", [(a, b) for a in range(1, 16) for b in (a - 1, a)])
+def test_lemma_s_corner_layers(a, b):
+    """Lemma S proves lower bounds on the span layers of the box's corners; they are the layers
+    reach.layer_steps computes (equality is measured here, the lemma needs only >=)."""
+    from coinsat.theory.reach import SpanLayers
+    from coinsat.theory.vbound import corner_layers
+
+    inst = vdiag(a, b, "nwse")
+    layers = SpanLayers(inst).layer
+    s = a + b + 2
+    where = {"BL": (0, 0), "BR": (s - 1, 0), "TL": (0, s - 1), "TR": (s - 1, s - 1)}
+    got = {k: layers[inst.board.cell(p)] for k, p in where.items()}
+    assert got == corner_layers(a, b)
+
+
+def stored_optima():
+    """Proven optima of the V family and the flips, from the stored runs: the largest lower
+    bound any run proved equals the shortest verified solution."""
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    data = json.loads((root / "benchmarks/vfamily_results.json").read_text())
+    out = {}
+    for entry in data.values():
+        runs = entry["runs"].values()
+        lengths = [r["length"] for r in runs if r.get("length")]
+        lows = [r.get("lower_bound") or 0 for r in runs]
+        if lengths and max(lows) == min(lengths):
+            out[(entry["a"], entry["b"], entry["target"])] = min(lengths)
+    return out
+
+
+def test_theorem_lb_is_below_every_proven_optimum_and_l_above():
+    from coinsat.theory.reach import lower_bound as static
+    from coinsat.theory.vbound import lower_bound
+
+    optima = stored_optima()
+    assert len(optima) >= 12  # V(1,1) ... V(4,3), both targets
+    for (a, b, target), opt in optima.items():
+        assert lower_bound(a, b, target) <= opt <= schedule_length(a, b, target)
+        assert lower_bound(a, b, target) <= static(vdiag(a, b, target))
+
+
+def test_theorem_lb_grows_like_half_s_squared():
+    from coinsat.theory.vbound import lower_bound
+
+    for a in range(1, 101):
+        for b in (a - 1, a):
+            s = a + b + 2
+            for t in ("nwse", "swne"):
+                lb = lower_bound(a, b, t)
+                assert (s - 2) * (s - 3) // 2 <= lb <= s * s // 2
+    assert schedule_length(100, 100, "nwse") / lower_bound(100, 100, "nwse") < 3.75
+
+
+# --- where the paper's proof breaks ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("member", ["vdiag-3-3-nwse", "vdiag-4-3-nwse", "vdiag-3-3-swne", "vdiag-4-3-swne"])
+def test_exhibit_optimal_solutions_absorb_without_a_chain_to_the_opposite_corner(member):
+    """The paper's step 'the active component must be a chain from the near corner to the
+    opposite corner' fails in the proven-optimal solutions: at every absorption after the first
+    the opposite corner of the active square is empty."""
+    import json
+    from pathlib import Path
+
+    from coinsat.constructive.vschedule import absorptions
+    from coinsat.io.instance_format import read_instance
+    from coinsat.io.solution_format import read_solution
+
+    root = Path(__file__).resolve().parent.parent / "instances/families"
+    inst = read_instance(root / f"{member}.toml")
+    inst, sol = read_solution(inst, root / "solutions" / f"{member}.json")
+    assert verify(inst, sol, keep_trace=False).ok
+    a, b, target = (int(member.split("-")[1]), int(member.split("-")[2]), member.split("-")[3])
+    assert (a, b, target) in stored_optima()
+    moves = json.loads((root / "solutions" / f"{member}.json").read_text())["moves"]
+    records = absorptions(a, b, moves)
+    assert len(records) >= a + b - 1  # the last coin may end the diagonal untouched
+    assert all(r.near for r in records)  # the coin is absorbed at an occupied corner
+    assert not any(r.opposite or r.chain for r in records[1:])
+
+
+def test_the_schedule_never_flips():
+    """The Γ chain joins the same two corners of its square all along (BL-TR for SW-NE, read
+    mirrored for NW-SE): at the absorptions off one top corner it is the paper's chain from the
+    near corner to the opposite one, at those off the other top corner the opposite corner is
+    empty.  The corners the paper says must alternate never do."""
+    from coinsat.constructive.vschedule import absorptions
+
+    for t in ("nwse", "swne"):
+        records = absorptions(6, 6, schedule(6, 6, t))
+        assert [r.corner for r in records] == (["TR", "TL"] * 6)[: len(records)]
+        assert len(records) >= 11  # the last coin may end the diagonal untouched (Lemma D)
+        chained = {r.corner for r in records[1:] if r.chain}
+        assert chained == {"TL" if t == "nwse" else "TR"}
+        assert not any(r.opposite for r in records[1:] if r.corner not in chained)

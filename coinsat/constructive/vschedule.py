@@ -33,6 +33,7 @@ V(a, b) with b <= a - 2 has no schedule: its goal lies outside the span of its s
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from ..errors import ConstructionError, UsageError
 from ..families import TARGETS, diagonal_target, v_shape
@@ -45,7 +46,9 @@ Coord = tuple[int, int]
 Move = tuple[Coord, Coord]
 
 __all__ = [
+    "Absorption",
     "Schedule",
+    "absorptions",
     "construct_vschedule",
     "ends",
     "schedule",
@@ -143,8 +146,8 @@ class Schedule:
         if s == 1:
             return
         used: list[Coord] = []
-        h1 = self.helper_to((s - 1, s), used)  # A1: held by (s, s) and the corner (s-1, s-1)
         h2 = self.helper_to((s - 2, s - 1), used)  # A2: held by (s-1, s-1) and (s-3, s-1) or (0, 0)
+        h1 = self.helper_to((s - 1, s), used)  # A1: held by (s, s) and the corner (s-1, s-1)
         self.mv((s - 1, s - 1), (s - 2, s))  # A3: held by h1, h2
         for x in range(s - 3, 0, -2):  # the other top coins, right to left: the zipper
             self.mv(h1, (x, s))  # held by (x+1, s) and (x, s-1)
@@ -263,6 +266,58 @@ class Schedule:
         self.relocate((self.local(missing[0]), self.local(missing[1])))
 
 
+@dataclass(frozen=True)
+class Absorption:
+    """The move of a solution that first fills a cell beside an isolated coin of the V."""
+
+    step: int  # 1-based
+    index: int  # the coin's rank in the order TR, TL, TR, ... (Lemma V), from 1
+    coin: Coord
+    corner: str  # 'TR' or 'TL': the corner of the active square the coin is off
+    near: bool  # the active square's corner beside the coin holds a coin
+    opposite: bool  # its opposite corner holds a coin
+    chain: bool  # a chain of coins (consecutive at distance <= 2) joins the two corners
+    active: int  # coins in the active square
+
+
+def absorptions(a: int, b: int, moves) -> list[Absorption]:
+    """Where a solution of V(a, b) (moves as coordinate pairs) absorbs each isolated coin, and
+    whether the active component is then a chain from the near corner to the opposite corner of
+    its square, as the paper's proof of Theorem 'Lower Bound' asserts it must be (the exhibit of
+    docs/v-to-diagonal.md, section 'Where the paper's proof breaks')."""
+    occ = set(v_shape(a, b))
+    right = sorted((p for p in occ if p[1] >= 2 and p[0] > b + 1), key=lambda p: p[1])
+    left = sorted((p for p in occ if p[1] >= 2 and p[0] < b), key=lambda p: p[1])
+    order = [c for pair in zip(right, [*left, None]) for c in pair if c is not None]
+    x0, y0, x1, y1 = b, 0, b + 1, 1
+    out: list[Absorption] = []
+    j = 0
+    for step, (src, dst) in enumerate(moves, 1):
+        src, dst = tuple(src), tuple(dst)
+        while j < len(order):
+            p = order[j]
+            if abs(dst[0] - p[0]) + abs(dst[1] - p[1]) != 1 or src == p:
+                break
+            right_side = p[0] > x1
+            near, opp = ((x1, y1), (x0, y0)) if right_side else ((x0, y1), (x1, y0))
+            act = [q for q in occ if x0 <= q[0] <= x1 and y0 <= q[1] <= y1]
+            reach = {near} if near in occ else set()
+            todo = list(reach)
+            while todo:
+                u = todo.pop()
+                for v in act:
+                    if v not in reach and abs(u[0] - v[0]) + abs(u[1] - v[1]) <= 2:
+                        reach.add(v)
+                        todo.append(v)
+            corner = "TR" if right_side else "TL"
+            out.append(Absorption(step, j + 1, p, corner, near in occ, opp in occ, opp in reach, len(act)))
+            x0, x1, y1 = min(x0, p[0]), max(x1, p[0]), p[1]
+            j += 1
+        occ.remove(src)
+        occ.add(dst)
+    return out
+
+
 def ends(s: int) -> tuple[Coord, Coord]:
     """E(s): where gadget A of side s leaves its helpers (local): two gaps of the Γ of side s+1."""
     return ((1, s), (0, s - 1)) if s % 2 == 0 else ((2, s), (1, s - 1))
@@ -282,7 +337,7 @@ def schedule_length(a: int, b: int, target: str = "nwse") -> int | None:
     """L(a, b, target): the length of :func:`schedule`, in closed form (Theorem L); None when
     V(a, b) is unsolvable (b <= a - 2, Lemma U).
 
-    * NW-SE: L = (15 a^2 + 5 a - 4) / 2 for b = a and b = a - 1;
+    * NW-SE: L = (15 a^2 + 3 a - 2) / 2 for b = a and b = a - 1;
     * SW-NE: L = (15 a^2 + 21 a - 2) / 2 for b = a; for b = a - 1 it is L(a-1, a-1) (0 for a = 1).
 
     In the box side s = a + b + 2 = n - 2 the leading term is (15/8) s^2 in every case."""
@@ -290,7 +345,7 @@ def schedule_length(a: int, b: int, target: str = "nwse") -> int | None:
     if not solvable(a, b):
         return None
     if target == "nwse":
-        return (15 * a * a + 5 * a - 4) // 2
+        return (15 * a * a + 3 * a - 2) // 2
     if b == a - 1:
         a -= 1
         if a == 0:
