@@ -26,8 +26,10 @@ Trans is one step of the core-only formula (``encodings/sat.md`` §4, C2–C6 wi
 clause machinery of :mod:`.core_cnf`): fill f[c] <-> x'[c] & ~x[c], vacate
 v[c] <-> x[c] & ~x'[c], exactly one of {n} + f and of {n} + v, and f[p] -> at least d of
 x'[N(p)] — so x' is x after one legal move inside the window, or x itself.  Each text must
-be refuted by its proof, replayed by dratify against the text written here (a proof with a
-byte outside printable ASCII and the newline is rejected unread).  Then every configuration
+be refuted by its proof, replayed by dratify against the text written here, through the
+DRAT path of :mod:`.bounded` (a proof with a byte outside printable ASCII and the newline
+is rejected unread; proof files are plain names beside the certificate; the formulas are
+built and the proofs replayed in a child process under the time and memory limits).  Then every configuration
 reachable inside the window satisfies Inv (1 and 2, by induction on the moves) and none is
 a goal (3): no solution stays inside the window.
 
@@ -42,23 +44,17 @@ Unlabeled coins only.
 
 from __future__ import annotations
 
-import os
-import pickle
-import re
-import select
-import signal
-import time
 from pathlib import Path
 
 from ... import geometry
 from ...board import cell_key
-from ...errors import LimitReached
 from ...instance import Instance
+from .bounded import _in_child, _refute
 from .claims import Claim
 from .core_cnf import _Cnf
+from .format import confined_file
 
 PROOF_NAMES = ("init", "step", "goal")
-_OUTSIDE_ALPHABET = re.compile(rb"[^\x20-\x7e\n]")
 
 
 # --- the formulas ---------------------------------------------------------------------------
@@ -178,74 +174,20 @@ def invariant_clauses(instance: Instance, cert: dict) -> tuple[list[list[int]] |
     return out, ""
 
 
-# --- the proofs -----------------------------------------------------------------------------
+# --- the proofs ---------------------------------------------------------------------------
 
 
-def _proof_file(base_dir: Path, name: object) -> tuple[Path | None, str]:
-    """A plain file name beside the certificate, a regular file (no link, no folder part)."""
-    if not isinstance(name, str) or not name or name in (".", "..") or os.path.basename(name) != name or "\x00" in name:
-        return None, f"a proof must be a plain file name beside the certificate, not {name!r}"
-    path = base_dir / name
-    if path.is_symlink() or not path.is_file():
-        return None, f"the proof {name} is not a regular file beside the certificate"
-    return path, ""
-
-
-def refute(formula: str, proof: bytes) -> tuple[bool, str]:
-    """dratify's verdict on ``proof`` for the checker's own ``formula`` text."""
-    import cdclkit  # noqa: F401  (registers the native DRAT engine with dratify)
-    import dratify
-
-    m = _OUTSIDE_ALPHABET.search(proof)
-    if m is not None:
-        return False, f"byte 0x{proof[m.start()]:02x} at offset {m.start()} is outside printable ASCII and newline"
-    try:
-        result = dratify.check_proof(dratify.parse_dimacs(formula), proof.decode("ascii"))
-    except Exception as e:  # noqa: BLE001 — a proof the checker cannot read is a rejected proof
-        return False, f"unreadable proof: {type(e).__name__}: {e}"
-    return bool(result.ok), str(result.reason)
-
-
-def _all_refuted(texts: dict[str, str], proofs: dict[str, Path]) -> tuple[bool, str]:
+def _decide(instance: Instance, clauses: list[list[int]], proofs: dict[str, Path]) -> tuple[bool, str]:
+    """Write the three formulas here and replay each proof against its text (bounded.py's
+    DRAT path: a proof with a byte outside printable ASCII and newline is rejected unread)."""
+    texts = formulas(instance, clauses)
+    steps = 0
     for name in PROOF_NAMES:
-        ok, why = refute(texts[name], proofs[name].read_bytes())
+        ok, why, n = _refute(texts[name], proofs[name])
         if not ok:
             return False, f"the '{name}' proof does not refute the checker's formula: {why}"
-    return True, ""
-
-
-def _bounded(task, args: tuple, deadline: float | None) -> tuple[bool, str]:
-    """``task(*args)`` in a forked child killed at ``deadline`` (dratify has no limit of its own)."""
-    if deadline is None or deadline == float("inf") or not hasattr(os, "fork"):
-        return task(*args)
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_end)
-        try:
-            verdict = task(*args)
-        except BaseException as e:  # noqa: BLE001 — any failure is a rejection, reported
-            verdict = (False, f"{type(e).__name__}: {e}")
-        with os.fdopen(write_end, "wb") as out:
-            out.write(pickle.dumps(verdict))
-        os._exit(0)
-    os.close(write_end)
-    try:
-        with os.fdopen(read_end, "rb") as answer:
-            ready, _, _ = select.select([answer], [], [], max(0.0, deadline - time.perf_counter()))
-            if not ready:
-                raise LimitReached("time limit (the invariant's proofs were not checked in time)")
-            data = answer.read()
-    finally:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        os.waitpid(pid, 0)
-    if not data:
-        return False, "the proof checker stopped without a verdict"
-    ok, why = pickle.loads(data)
-    return bool(ok), str(why)
+        steps += n
+    return True, f"{steps} proof steps checked"
 
 
 def check_inductive(
@@ -266,18 +208,18 @@ def check_inductive(
         return False, f"proofs must name exactly {PROOF_NAMES}", None
     proofs = {}
     for name in PROOF_NAMES:
-        path, why = _proof_file(base_dir, names[name])
+        path, problem = confined_file(base_dir, names[name], f"the '{name}' proof")
         if path is None:
-            return False, why, None
+            return False, problem or "no proof file", None
         proofs[name] = path
-    texts = formulas(instance, clauses)
-    ok, why = _bounded(_all_refuted, (texts, proofs), deadline)
+    ok, why = _in_child(_decide, (instance, clauses, proofs), deadline)
     if not ok:
         return False, why, None
     closed = window_closed(instance)
     where = "" if closed else " inside the window"
     return (
         True,
-        f"{len(clauses)} clauses: holds at the start, kept by every move, excludes the goal{where} (3 DRAT proofs)",
+        f"{len(clauses)} clauses: holds at the start, kept by every move, excludes the goal{where} "
+        f"(3 DRAT proofs, {why})",
         Claim(unsolvable=True, window=not closed),
     )
