@@ -224,7 +224,7 @@ def _check_figure(fig, where: str, captions: list[str]) -> None:
     inside its panel, and each caption shown whole (its lines joined give it back)."""
     shown = []
     for left, top, p in fig.placed:
-        texts = [s for s in p.shapes if isinstance(s, Text)]
+        texts = [s for s in p.shapes if isinstance(s, Text) and s.role == "caption"]
         shown.append(" ".join(t.text for t in texts))
         board_top = min(s.y - s.r for s in p.shapes if isinstance(s, (Dot, Disc)))
         for t in texts:  # a caption sits above the board, never on it

@@ -1,8 +1,10 @@
 """Where each cell is drawn.
 
 Square cells on a square grid; triangular cells on a true triangular layout (axial (x, y) at
-Cartesian (x + y/2, y·√3/2), DESIGN.md); graph boards by a drawing computed here (a small
-deterministic spring embedding, so the same file always gives the same picture).  A layout
+Cartesian (x + y/2, y·√3/2), DESIGN.md); cells in space (x, y, z) — the cubic puzzles, whether a
+graph of cells named "x,y,z" or three coordinates — one z-layer beside the next; other graph
+boards by a drawing computed here (a small deterministic spring embedding, so the same file
+always gives the same picture).  A layout
 covers every configuration it will show (start, goal, a solution's steps), so successive panels
 line up; on a lattice it also lists the grid points to draw (the lattice points in the frame,
 as in the paper's figures, not only the window's cells).  Positions are in cells; y grows down.
@@ -31,14 +33,65 @@ class Layout:
     edges: tuple[tuple[Point, Point], ...]  # graph boards: the edges to draw
     width: float
     height: float
+    notes: tuple[tuple[Point, str], ...] = ()  # text under the board: (where its middle is, text)
 
 
 def layout(instance: Instance, configs: Iterable[Configuration]) -> Layout:
     cells = {c for config in configs for c in config.cells}
     cells |= set(instance.start.cells) | set(instance.goal.cells)
+    points = space_points(instance)
+    if points is not None:
+        return _layers(instance, points)
     if instance.board.kind == "graph":
         return _graph(instance)
     return _lattice(instance, cells)
+
+
+def space_points(instance: Instance) -> list[tuple[int, int, int]] | None:
+    """The cells as points (x, y, z) when every cell is one: three integer coordinates, or a
+    graph cell named "x,y,z" (the cubic puzzles); None otherwise."""
+    out = []
+    for c in instance.board.coords:
+        if isinstance(c, str):
+            parts = c.split(",")
+            if len(parts) != 3 or not all(p.strip().lstrip("-").isdigit() for p in parts):
+                return None
+            out.append((int(parts[0]), int(parts[1]), int(parts[2])))
+        elif isinstance(c, tuple) and len(c) == 3 and all(isinstance(v, int) for v in c):
+            out.append((c[0], c[1], c[2]))
+        else:
+            return None
+    return out if out else None
+
+
+#: cells between two layers of a cubic board drawn side by side
+LAYER_GAP = 1.5
+
+
+def _layers(instance: Instance, points: list[tuple[int, int, int]]) -> Layout:
+    """A board of points in space, one z-layer beside the next (z grows to the right), each
+    layer drawn as its square grid (y up); a graph board's edges inside a layer are drawn, edges
+    between layers are implied by the layers' order."""
+    if len(points) > MAX_POINTS:
+        raise UsageError(f"too large to draw: {len(points)} cells (at most {MAX_POINTS})")
+    xs, ys, zs = [p[0] for p in points], [p[1] for p in points], [p[2] for p in points]
+    width = max(xs) - min(xs)
+    top = max(ys)
+    layer_of = {z: k for k, z in enumerate(sorted(set(zs)))}
+
+    def place(p: tuple[int, int, int]) -> Point:
+        return (p[0] - min(xs) + layer_of[p[2]] * (width + LAYER_GAP), float(top - p[1]))
+
+    pos = [place(p) for p in points]
+    edges: tuple[tuple[Point, Point], ...] = ()
+    if instance.board.kind == "graph":
+        nb = instance.board.neighbours
+        edges = tuple(
+            (pos[u], pos[v]) for u in range(len(pos)) for v in nb[u] if u < v and points[u][2] == points[v][2]
+        )
+    bottom = max(p[1] for p in pos)
+    notes = tuple(((k * (width + LAYER_GAP) + width / 2, bottom), f"z = {z}") for z, k in sorted(layer_of.items()))
+    return Layout({c: pos[c] for c in range(len(pos))}, tuple(pos), edges, max(p[0] for p in pos), bottom, notes)
 
 
 def _cartesian(kind: str, xy: tuple[int, int]) -> Point:

@@ -88,6 +88,7 @@ class Text:
     size: float
     fill: str
     anchor: str = "start"  # or "middle"
+    role: str = "caption"  # or "note" (text on the board's picture, e.g. a cubic board's layer names)
 
 
 Shape = Dot | Disc | Ring | Segment | Arc | Text
@@ -183,6 +184,10 @@ def background(lay: Layout, style: Style = STYLE, fr: Frame | None = None) -> li
     for p in lay.grid:
         x, y = to_pixels(lay, p, style, fr)
         out.append(Dot(x, y, style.dot * style.cell, style.grid))
+    size = 0.75 * style.font_size  # notes (a cubic board's layers) under the bottom row, inside the margin
+    for p, text in lay.notes:
+        x, y = to_pixels(lay, p, style, fr)
+        out.append(Text(x, y + style.disc * style.cell + 0.9 * size, text, size, style.grid, "middle", "note"))
     return out
 
 

@@ -88,7 +88,7 @@ def shape_svg(s: Shape, style: Style = STYLE, extra: str = "") -> str:
         )
     anchor = ' text-anchor="middle"' if s.anchor == "middle" else ""
     return (
-        f'<text class="caption" x="{_num(s.x)}" y="{_num(s.y)}"{anchor} font-size="{_num(s.size)}" '
+        f'<text class="{s.role}" x="{_num(s.x)}" y="{_num(s.y)}"{anchor} font-size="{_num(s.size)}" '
         f'fill="{s.fill}">{escape(s.text)}</text>'
     )
 
