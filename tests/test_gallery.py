@@ -89,3 +89,24 @@ def test_written_files_stay_in_the_site_with_safe_names(hostile_site):
         assert all(ch.isalnum() or ch in "._-" for ch in e.slug), e.slug
     names = [p.name for p in site.rglob("*")]
     assert all('"' not in n and "<" not in n and ">" not in n for n in names), names
+
+
+def test_stored_proofs_make_v43_nwse_optimal_95_with_its_certificate(tmp_path):
+    """The family's proofs are read, not re-solved: the recorded 95-move solution (replayed) and the
+    checked ranked-layers certificate 'no solution with <= 94 moves' make V(4,3)->NW-SE optimal."""
+    gallery = runpy.run_path(str(ROOT / "scripts" / "gallery.py"))
+    path = ROOT / "instances/families/vdiag-4-3-nwse.toml"
+    e = gallery["entry"]("families", path, {}, None)
+    a = e.answer
+    assert (a.status, a.length, a.lower_bound) == ("optimal", 95, 95)
+    assert "ranked layers" in a.certificate and any("no solution with <= 94 moves" in line for line in a.proof)
+    assert a.solution is not None and len(a.solution) == 95
+
+
+def test_a_missing_answer_is_said_not_solved(tmp_path):
+    gallery = runpy.run_path(str(ROOT / "scripts" / "gallery.py"))
+    e = gallery["entry"]("paper", ROOT / "instances/paper/h-to-o.toml", {}, None)
+    assert e.answer.status == "missing" and e.answer.solution is None
+    stale = {"paper/h-to-o.toml": {"sha256": "0" * 64, "status": "optimal", "length": 4, "moves": []}}
+    e = gallery["entry"]("paper", ROOT / "instances/paper/h-to-o.toml", stale, None)
+    assert e.answer.status == "missing" and "older version" in e.answer.provenance[0]
