@@ -51,8 +51,9 @@ from typing import Iterable
 from .certificates.build.screens import screen
 from .instance import Instance, make_instance
 from .io.instance_format import read_instance, write_instance
-from .result import Result, Status
-from .search.methods import METHODS, get_method, inapplicable
+from .limits import Limits
+from .result import Result, Scope, Status
+from .search.methods import METHODS, inapplicable, run
 from .solution import verify
 
 ENGINES = ("bfs", "spanbfs", "sat", "ilp")
@@ -84,7 +85,7 @@ def window_decision(r: Result, horizon: int) -> Decision | None:
     found = r.status is Status.OPTIMAL or (r.status is Status.FEASIBLE and r.stats.get("window_optimal"))
     if found and r.length is not None:
         return ("len", r.length) if r.length <= horizon else NONE
-    if r.status is Status.UNSOLVABLE and (r.certificate or {}).get("scope") == "window":
+    if r.status is Status.UNSOLVABLE and r.certificate is not None and r.certificate.scope is Scope.WINDOW:
         return NONE
     return None
 
@@ -92,7 +93,7 @@ def window_decision(r: Result, horizon: int) -> Decision | None:
 def window_only(r: Result) -> bool:
     """An answer that speaks only for the window."""
     if r.status is Status.UNSOLVABLE:
-        return (r.certificate or {}).get("scope") == "window"
+        return r.certificate is not None and r.certificate.scope is Scope.WINDOW
     return r.status is Status.FEASIBLE and bool(r.stats.get("window_optimal"))
 
 
@@ -174,7 +175,7 @@ def run_engines(
         if inapplicable(e, instance):
             continue
         try:
-            results[e] = get_method(e)(instance, max_moves=horizon, time_limit=time_limit)
+            results[e] = run(e, instance, limits=Limits(time_limit), max_moves=horizon)
         except Exception as exc:  # noqa: BLE001 - any crash is a finding, reported and saved
             errors.append(f"{e} raised {type(exc).__name__}: {exc}")
     try:

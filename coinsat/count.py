@@ -153,10 +153,7 @@ count_optimal = count
 
 
 def _solve(instance: Instance, budget: Limits) -> Result:
-    left = budget.remaining()
-    return get_method("auto")(
-        instance, max_moves=None, time_limit=None if left is None else max(left, 1e-3), memory_limit=budget.memory_limit
-    )
+    return get_method("auto")(instance, limits=budget)
 
 
 def _unknown(instance: Instance, status: Status, t0: float, note: str) -> Count:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import signal
 import threading
 import time
@@ -67,13 +68,34 @@ def rss_bytes() -> int | None:
     return resident_pages * os.sysconf("SC_PAGE_SIZE")
 
 
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its children that have ended (user + system)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def peak_memory() -> int:
+    """The process's peak resident set in bytes (or its largest ended child's, if larger)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return max(me.ru_maxrss, kids.ru_maxrss) * 1024  # Linux: kilobytes
+
+
 @dataclass(frozen=True)
 class Limits:
-    """A time limit (seconds from ``t0``) and a memory limit (bytes of RSS); None = no limit."""
+    """A time limit (seconds from ``t0``) and a memory limit (bytes of RSS); None = no limit.
+
+    One value passed whole from the command line to the engine (python-chess's ``Limit``);
+    ``t0`` and ``cpu0`` (the wall clock and :func:`cpu_seconds` when it was made) are where
+    the run's seconds are counted from."""
 
     time_limit: float | None = None
     memory_limit: int | None = None
     t0: float = field(default_factory=time.perf_counter)
+    cpu0: float = field(default_factory=cpu_seconds)
+
+    def elapsed(self) -> float:
+        """Wall seconds since ``t0``."""
+        return time.perf_counter() - self.t0
 
     @property
     def deadline(self) -> float:
@@ -245,3 +267,73 @@ def signals_deferred() -> Iterator[None]:
             signal.signal(sig, handler)
         for signum in dict.fromkeys(held):
             signal.raise_signal(signum)
+
+
+#: how often :func:`in_child` looks at the clock and the child's memory (seconds)
+CHILD_TICK = 0.05
+
+
+def in_child(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` computed in a forked child process, stopped with the ambient budget.
+
+    For long C calls that neither a poll nor the watchdog can cut (Pillow drawing and
+    resizing a large picture: ``show``): the parent waits, looking every ``CHILD_TICK``
+    seconds at the clock and at the memory of both processes, and kills the child once the
+    budget is spent (LimitReached), or on Ctrl-C.  The result comes back pickled; an
+    exception of ``fn`` is raised again here.  Without a budget, or where ``fork`` does not
+    exist, ``fn`` runs in this process."""
+    import multiprocessing as mp
+
+    lim = _active
+    if lim is None or (lim.time_limit is None and lim.memory_limit is None) or "fork" not in mp.get_all_start_methods():
+        return fn(*args, **kwargs)
+    ctx = mp.get_context("fork")
+    mine, theirs = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_child, args=(theirs, fn, args, kwargs), daemon=True)
+    with signals_deferred():  # a Ctrl-C between start and the try would leave the child running
+        child.start()
+    try:
+        theirs.close()
+        while not mine.poll(CHILD_TICK):
+            if time.perf_counter() > lim.deadline:
+                raise LimitReached("time limit")
+            if lim.memory_limit is not None:
+                used = (rss_bytes() or 0) + (_rss_of(child.pid) or 0)
+                if used > lim.memory_limit:
+                    raise LimitReached("memory limit")
+            if not child.is_alive() and not mine.poll(0):
+                raise MemoryError(f"the child process computing {getattr(fn, '__name__', fn)} ended without an answer")
+        try:
+            ok, value = mine.recv()
+        except EOFError:
+            raise MemoryError(f"the child process computing {getattr(fn, '__name__', fn)} ended without an answer") from None
+    finally:
+        with signals_deferred():
+            if child.is_alive():
+                child.kill()
+            child.join()
+            mine.close()
+    if not ok:
+        raise value
+    return value
+
+
+def _child(conn, fn, args, kwargs) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills us
+    try:
+        answer = (True, fn(*args, **kwargs))
+    except BaseException as e:  # noqa: BLE001 — any exception goes back to the parent, which raises it
+        answer = (False, e)
+    try:
+        conn.send(answer)
+    except Exception as e:  # noqa: BLE001 — an exception that does not pickle: its text does
+        conn.send((False, RuntimeError(f"{type(e).__name__}: {e}")))
+    conn.close()
+
+
+def _rss_of(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None

@@ -9,15 +9,23 @@
 ``lower_bound`` is the largest L such that every solution is proven to need at
 least L moves; it is None exactly when the status is ``unsolvable`` with a
 global certificate (no solution of any length).  Certificates say their scope: ``horizon``, ``window`` or ``global``.
+
+A :class:`Result` is built by keyword only.  Its ``certificate`` is an :class:`Evidence`
+(the kind of proof, its scope, and the kind's fields; a screen's is the whole checked
+certificate object), its ``statistics`` the counts every search reports
+(:class:`Statistics`), and ``engine`` the engine that answered.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from ._names import Name
 from .errors import InternalError
+from .limits import cpu_seconds, peak_memory
 from .solution import Solution
 
 
@@ -48,16 +56,89 @@ class Engine(Name):
     SPANBFS = "spanbfs"
     RANKBFS = "rankbfs"
     SAT = "sat"
+    SLIDESAT = "slidesat"
     ILP = "ilp"
     CONSTRUCT = "construct"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, eq=False)
+class Evidence(Mapping):
+    """What an answer's proof is: its ``kind`` (``exhaustive-search``, ``sat-unsat``, ...),
+    its ``scope`` and the kind's fields (horizon, window, states, ...).
+
+    Read-only; a mapping over all of them (``evidence["scope"]``, ``evidence.get("horizon")``)
+    so that it prints as the JSON object it is (:meth:`to_json`).  A screen's evidence is a
+    whole certificate, which its checker accepted."""
+
+    kind: str
+    scope: Scope
+    fields: Mapping[str, Any]
+
+    def __init__(self, kind: str, scope: str | Scope, **fields: Any) -> None:
+        if scope not in SCOPES:
+            raise InternalError(f"certificate scope {scope!r} is none of {SCOPES}")
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "scope", Scope(scope))
+        object.__setattr__(self, "fields", MappingProxyType(dict(fields)))
+
+    @classmethod
+    def of(cls, obj: Mapping[str, Any]) -> "Evidence":
+        """From a JSON object with ``kind`` and ``scope`` (an engine's, or a certificate)."""
+        rest = {k: v for k, v in obj.items() if k not in ("kind", "scope")}
+        return cls(obj["kind"], obj["scope"], **rest)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object (``kind`` and ``scope`` first)."""
+        return {"kind": self.kind, "scope": self.scope.value, **self.fields}
+
+    def __getitem__(self, key: str) -> Any:
+        return self.to_json()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_json())
+
+    def __len__(self) -> int:
+        return 2 + len(self.fields)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to an Evidence or a mapping with the same JSON object."""
+        return isinstance(other, Mapping) and self.to_json() == dict(other)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Statistics:
+    """What a search did (None: the engine has no such count).
+
+    ``states`` kept (visited), ``expanded`` (whose successors were generated), ``pruned``
+    (successors dropped by a bound: the span rule or depth + h > U), ``layers`` completed
+    (BFS depths, SAT/ILP horizons asked), ``peak_memory`` (bytes: the high-water mark of
+    the process, or of a worker process if larger, so it covers earlier work in the same
+    process too) and ``cpu_seconds`` (this process and its ended workers, since the
+    run's :class:`~coinsat.limits.Limits` was made)."""
+
+    states: int | None = None
+    expanded: int | None = None
+    pruned: int | None = None
+    layers: int | None = None
+    peak_memory: int | None = None
+    cpu_seconds: float | None = None
+
+    @classmethod
+    def measured(cls, cpu0: float, **counts: int | None) -> "Statistics":
+        """The counts given, with the memory and CPU read now (CPU since ``cpu0``)."""
+        return cls(**counts, peak_memory=peak_memory(), cpu_seconds=round(cpu_seconds() - cpu0, 4))
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True, kw_only=True)
 class Result:
     """The answer of an engine.  Frozen: a wrapper makes a new one (``dataclasses.replace``).
 
     ``engine`` says which engine answered (None when a limit stopped the command before
-    any engine could); ``witness`` is engine-specific evidence kept for the certificate
+    any engine could); ``stats`` holds the engine's own details (SAT horizons, windows
+    grown, layer sizes); ``witness`` is engine-specific evidence kept for the certificate
     builders (``spanbfs``: its search layers, so that certifying does not search again);
     it never reaches the JSON.
     """
@@ -66,26 +147,25 @@ class Result:
     method: str
     solution: Solution | None = None
     lower_bound: int | None = 0
-    certificate: dict[str, Any] | None = None
+    certificate: Evidence | None = None
     seconds: float = 0.0
     stats: dict[str, Any] = field(default_factory=dict)
+    statistics: Statistics = field(default_factory=Statistics)
     engine: Engine | None = None
     witness: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        if self.certificate is not None and not isinstance(self.certificate, Evidence):
+            object.__setattr__(self, "certificate", Evidence.of(self.certificate))
         has_solution = self.solution is not None
         if has_solution != (self.status in (Status.OPTIMAL, Status.FEASIBLE)):
             raise InternalError(f"status {self.status} with solution={has_solution}")
         if self.status is Status.OPTIMAL and (self.solution is None or self.lower_bound != len(self.solution)):
             raise InternalError("optimal needs a lower bound equal to the solution's length")
         if self.lower_bound is None and not (
-            self.status is Status.UNSOLVABLE
-            and self.certificate is not None
-            and self.certificate.get("scope") == Scope.GLOBAL
+            self.status is Status.UNSOLVABLE and self.certificate is not None and self.certificate.scope is Scope.GLOBAL
         ):
             raise InternalError("no lower bound means unsolvable with a global certificate")
-        if self.certificate is not None and self.certificate.get("scope") not in SCOPES:
-            raise InternalError(f"certificate scope {self.certificate.get('scope')!r} is none of {SCOPES}")
 
     @property
     def length(self) -> int | None:

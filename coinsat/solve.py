@@ -15,16 +15,16 @@ the screens) and ``stats["stopped"]``.  :func:`solve_auto`
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
-from .board import span_coords
+from .board import BoardKind, span_coords
 from .certificates.build.screens import screen
 from .errors import LimitReached, UsageError
 from .instance import Instance
 from .limits import Limits, enforced
-from .result import Result, Status
-from .search.methods import METHODS, get_method, inapplicable
+from .result import Result, Statistics, Status
+from .search.methods import METHODS, get_method, inapplicable, spec
+from .search.options import AutoOptions, BfsOptions, SpanbfsOptions
 from .theory.reach import configuration_count, distance_bound, fill_count_bound
 
 __all__ = ["METHODS", "solve", "solve_auto"]
@@ -37,59 +37,59 @@ def solve(
     max_moves: int | None = None,
     time_limit: float | None = None,
     memory_limit: int | None = None,
+    limits: Limits | None = None,
     **options,
 ) -> Result:
+    """Run the screens, then engine ``method`` with ``options`` (the fields of its options
+    dataclass, ``search/options.py``; an unknown one is a UsageError).  ``limits`` (or
+    ``time_limit`` and ``memory_limit``) bound the whole call."""
     if max_moves is not None and max_moves < 0:
         raise UsageError(f"max_moves must be >= 0, not {max_moves}")
     if time_limit is not None and time_limit <= 0:
         raise UsageError(f"time_limit must be > 0, not {time_limit}")
     if memory_limit is not None and memory_limit <= 0:
         raise UsageError(f"memory_limit must be > 0, not {memory_limit}")
-
+    if limits is not None and (time_limit is not None or memory_limit is not None):
+        raise UsageError("give either limits or time_limit/memory_limit, not both")
+    record = spec(method)
+    opts = record.make_options(options)
     engine = get_method(method)
-    with enforced(Limits(time_limit, memory_limit)) as budget:
-        t0 = time.perf_counter()
+    with enforced(limits or Limits(time_limit, memory_limit)) as budget:
         floor = fill_count_bound(instance)  # what a stop can report; raised below while it is cheap
         try:
             floor = max(floor, distance_bound(instance) or 0)
             screened = screen(instance)
             if screened is not None:
-                return screened
-            return engine(
-                instance, max_moves=max_moves, time_limit=_left(budget), memory_limit=budget.memory_limit, **options
-            )
+                return _measured(screened, budget)
+            return engine(instance, limits=budget, max_moves=max_moves, options=opts)
         except LimitReached as e:
-            return Result(
-                Status.UNKNOWN,
-                method,
-                None,
-                floor,
-                None,
-                time.perf_counter() - t0,
-                {"stopped": str(e)},
+            stopped = Result(
+                status=Status.UNKNOWN,
+                method=method,
+                lower_bound=floor,
+                seconds=budget.elapsed(),
+                stats={"stopped": str(e)},
             )
+            return _measured(stopped, budget)
 
 
-def _left(budget: Limits) -> float | None:
-    left = budget.remaining()
-    return None if left is None else max(left, 1e-3)
+def _measured(result: Result, limits: Limits) -> Result:
+    """``result`` with the memory and CPU seconds of the run (for answers made outside a search)."""
+    return replace(result, statistics=Statistics.measured(limits.cpu0))
 
 
 #: solve_auto uses BFS on exact windows with at most this many configurations, SAT elsewhere.
 #: Measured (`scripts/sat_options.py --sections crossover`, benchmarks/sat_crossover.md): BFS and
 #: SAT tie near 5e5 configurations (V(2,1), 24 moves), BFS wins below, SAT wins 6.7x at 3e7 (V(2,2)).
 AUTO_BFS_CONFIGURATIONS = 500_000
-#: the options each explicit-state method accepts (SAT options are dropped for them)
-EXPLICIT_OPTIONS = {"bfs": ("max_states",), "spanbfs": ("max_states", "progress")}
 
 
 def solve_auto(
     instance: Instance,
     *,
+    limits: Limits | None = None,
     max_moves: int | None = None,
-    time_limit: float | None = None,
-    memory_limit: int | None = None,
-    **options,
+    options: AutoOptions | None = None,
 ) -> Result:
     """Pick an engine.
 
@@ -103,26 +103,24 @@ def solve_auto(
       driver widens the window and proves optimality globally while the
       explicit engines can only answer for the window.
     """
-    if instance.moves != "jump":  # the engines that decide other move models: search.methods.MOVES
-        name = "bfs"
+    o = options or AutoOptions()
+    opts: object
+    if instance.moves != "jump":  # the engines that decide other move models: search.methods.ENGINES
+        name, opts = "bfs", BfsOptions()
     elif instance.board.exact and inapplicable("spanbfs", instance) is None and _goal_spans_window(instance):
-        name = "spanbfs"
+        name, opts = "spanbfs", SpanbfsOptions(progress=o.progress)
     elif instance.board.exact and configuration_count(instance) <= AUTO_BFS_CONFIGURATIONS:
-        name = "bfs"
+        name, opts = "bfs", BfsOptions()
     else:
-        name = "sat"
-    if name in EXPLICIT_OPTIONS:
-        options = {k: v for k, v in options.items() if k in EXPLICIT_OPTIONS[name]}
-    result = get_method(name)(
-        instance, max_moves=max_moves, time_limit=time_limit, memory_limit=memory_limit, **options
-    )
+        name, opts = "sat", o.sat()
+    result = get_method(name)(instance, limits=limits, max_moves=max_moves, options=opts)
     return replace(result, method=f"auto:{result.method}")
 
 
 def _goal_spans_window(instance: Instance) -> bool:
     """Every goal placement spans the whole window (the spanbfs pruning is then strongest)."""
     board = instance.board
-    if board.kind == "graph":
+    if board.kind is BoardKind.GRAPH:
         return False
     coords = board.lattice_coords
     region = frozenset(coords)

@@ -33,7 +33,9 @@ from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.format import Certificate
 from coinsat.errors import LimitReached
 from coinsat.io.instance_format import read_instance
+from coinsat.limits import Limits
 from coinsat.search.driver import solve_sat
+from coinsat.search.options import SatOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER = ["h-to-o", "rhomboid", "upside-down", "pyramid-to-line", "swap5-a", "swap5-b", "tri2oline", "diagonal"]
@@ -85,7 +87,7 @@ def oneshot_rows(cap: float) -> list[str]:
         ):
             clock = CpuClock()
             c0, t0 = time.process_time(), time.perf_counter()
-            r = solve_sat(inst, time_limit=cap, progress=clock, **kw)
+            r = solve_sat(inst, limits=Limits(cap), options=SatOptions(progress=clock, **kw))
             wall, cpu = time.perf_counter() - t0, time.process_time() - c0
             h = call_at(r, L - 1)
             call = (

@@ -34,6 +34,7 @@ def one(spec: str, options: dict) -> dict:
     """Solve one instance here (the ``coinsat`` on sys.path) and report."""
     from coinsat.families import diagonal_flip
     from coinsat.io.instance_format import read_instance
+    from coinsat.search.options import RankbfsOptions
     from coinsat.search.rankbfs import solve_rankbfs
 
     name, _, horizon = spec.partition("@")
@@ -42,7 +43,7 @@ def one(spec: str, options: dict) -> dict:
     else:
         inst = read_instance(ROOT / "instances" / "families" / f"{name}.toml")
     t0, c0 = time.perf_counter(), time.process_time()
-    r = solve_rankbfs(inst, max_moves=int(horizon) if horizon else None, **options)
+    r = solve_rankbfs(inst, max_moves=int(horizon) if horizon else None, options=RankbfsOptions(**options))
     wall = time.perf_counter() - t0
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = time.process_time() - c0 + kids.ru_utime + kids.ru_stime

@@ -26,7 +26,9 @@ from coinsat.encode.options import EncodingOptions
 from coinsat.encode.sat import Encoder
 from coinsat.io.atomic import write_atomic
 from coinsat.io.instance_format import read_instance
+from coinsat.limits import Limits
 from coinsat.search.driver import STRATEGIES, solve_sat
+from coinsat.search.options import SatOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -149,7 +151,7 @@ def section_strategies(instances, limit) -> list[str]:
         base = None
         for label, opts, strat in runs:
             c0, w0 = cpu(), time.perf_counter()
-            r = solve_sat(inst, options=opts, strategy=strat, time_limit=limit)
+            r = solve_sat(inst, limits=Limits(time_limit=limit), options=SatOptions(encoding=opts, strategy=strat))
             c, w = cpu() - c0, time.perf_counter() - w0
             base = c if base is None else base
             hs = " ".join(f"{h['horizon']}{h['outcome'][0]}" for h in r.stats["horizons"])
@@ -186,10 +188,10 @@ def section_crossover(limit) -> list[str]:
     ]
     for name, inst in cases:
         c0 = cpu()
-        rb = solve_bfs(inst, time_limit=limit)
+        rb = solve_bfs(inst, limits=Limits(time_limit=limit))
         cb = cpu() - c0
         c0 = cpu()
-        rs = solve_sat(inst, time_limit=limit)
+        rs = solve_sat(inst, limits=Limits(time_limit=limit))
         cs = cpu() - c0
         lines.append(
             f"| {name} | {configuration_count(inst)} | {rs.length} | {cb:.2f}"
@@ -237,7 +239,7 @@ def section_limits(specs: list[str], out: str) -> None:
             flush()
 
         c0 = cpu()
-        r = solve_sat(inst, time_limit=float(limit), progress=row)
+        r = solve_sat(inst, limits=Limits(time_limit=float(limit)), options=SatOptions(progress=row))
         lines += [
             "",
             f"Result: **{r.status.value}**, length {r.length}, lower bound {r.lower_bound}, "

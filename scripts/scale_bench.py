@@ -51,6 +51,8 @@ from pathlib import Path
 
 import numpy as np
 
+from coinsat.search.options import RankbfsOptions
+
 ROOT = Path(__file__).resolve().parent.parent
 FAM = ROOT / "instances" / "families"
 DEFAULT = "keys,compare,workers,profile,certify,checkprofile,extrapolate"
@@ -561,12 +563,12 @@ def profile_section(lines: list[str]) -> None:
 
     from coinsat.search.rankbfs import solve_rankbfs
 
-    solve_rankbfs(instance_of("vdiag-2-2-swne"), workers=1)  # loads the kernels (not profiled)
+    solve_rankbfs(instance_of("vdiag-2-2-swne"), options=RankbfsOptions(workers=1))  # loads the kernels (not profiled)
     inst = instance_of("vdiag-3-3-nwse")
     limit = horizon("vdiag-3-3-nwse").get("max_moves")
     prof = cProfile.Profile()
     prof.enable()
-    r = solve_rankbfs(inst, max_moves=limit, workers=1)
+    r = solve_rankbfs(inst, max_moves=limit, options=RankbfsOptions(workers=1))
     prof.disable()
     st = pstats.Stats(prof)
     total = sum(v[2] for v in st.stats.values())  # type: ignore[attr-defined]

@@ -38,8 +38,10 @@ from coinsat import geometry
 from coinsat.board import lattice_board
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import write_instance
+from coinsat.limits import Limits
 from coinsat.rules import successors
 from coinsat.search.bfs import solve_bfs
+from coinsat.search.options import BfsOptions
 from coinsat.theory import slides, triangular
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,7 +123,7 @@ def census(w: int, h: int, n: int, time_limit: float) -> tuple[Counter, list]:
         found = False
         for margin in (2, 4):
             inst = make_instance("triangular", list(a), list(b), margin=margin, moves="slide")
-            r = solve_bfs(inst, grow=False, time_limit=time_limit)
+            r = solve_bfs(inst, limits=Limits(time_limit=time_limit), options=BfsOptions(grow=False))
             if r.solution is not None:
                 found = True
                 break

@@ -43,6 +43,7 @@ from coinsat.certificates.build.screens import find_screen_certificate
 from coinsat.certificates.check import check_certificate
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import write_instance
+from coinsat.limits import Limits
 from coinsat.result import Status
 from coinsat.rules import successors
 from coinsat.search.bfs import solve_bfs
@@ -109,7 +110,8 @@ def check_theorem1(box, n, labels, placement="fixed", margins=(2, 3, 4)):
         if decision.solvable:
             for m in margins:
                 r = solve_bfs(
-                    make_instance("triangular", start, goal, goal_placement=placement, margin=m), time_limit=60
+                    make_instance("triangular", start, goal, goal_placement=placement, margin=m),
+                    limits=Limits(time_limit=60),
                 )
                 if r.solution is not None:
                     stats["confirmed by BFS"] += 1
@@ -118,7 +120,7 @@ def check_theorem1(box, n, labels, placement="fixed", margins=(2, 3, 4)):
                 stats["unconfirmed (window too small)"] += 1
                 problems.append(("unconfirmed", start, goal, decision.reason))
         else:
-            r = solve_bfs(inst, time_limit=60)
+            r = solve_bfs(inst, limits=Limits(time_limit=60))
             if r.solution is not None:
                 stats["DISAGREEMENT"] += 1
                 problems.append(("disagreement", start, goal, decision.reason))

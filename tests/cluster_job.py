@@ -20,6 +20,7 @@ from coinsat.result import Status
 from coinsat.rules import apply_move, legal_moves
 from coinsat.search.bfs import solve_bfs
 from coinsat.search.cluster import is_primary
+from coinsat.search.options import RankbfsOptions
 from coinsat.search.rankbfs import solve_rankbfs
 
 
@@ -72,10 +73,10 @@ def cases(count: int):
 
 def main(count: int) -> None:
     for name, inst, T, U in cases(count):
-        got = solve_rankbfs(inst, cluster=True, upper_bound=U, max_moves=T)
+        got = solve_rankbfs(inst, max_moves=T, options=RankbfsOptions(cluster=True, upper_bound=U))
         if not is_primary():
             continue
-        one = solve_rankbfs(inst, upper_bound=U, max_moves=T)
+        one = solve_rankbfs(inst, max_moves=T, options=RankbfsOptions(upper_bound=U))
         a, b = got.witness, one.witness
         same = got.stats.get("layers") == one.stats.get("layers") and (
             (a is None and b is None)

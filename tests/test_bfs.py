@@ -8,10 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinsat.instance import make_instance
-from coinsat.limits import rss_bytes
+from coinsat.limits import Limits, rss_bytes
 from coinsat.result import Status
 from coinsat.rules import apply_move, legal_moves
 from coinsat.search.bfs import solve_bfs
+from coinsat.search.options import BfsOptions
 from coinsat.solution import verify
 from coinsat.solve import solve
 from coinsat.theory.reach import exact_for
@@ -41,7 +42,7 @@ def brute_distance(inst, limit=10**6):
 @given(instances(max_coins=4))
 def test_bfs_agrees_with_brute_force(inst):
     want = brute_distance(inst)
-    r = solve_bfs(inst, grow=False)
+    r = solve_bfs(inst, options=BfsOptions(grow=False))
     if want is None:
         assert r.status is Status.UNSOLVABLE
         assert r.certificate["scope"] in (("global",) if inst.board.exact else ("global", "window"))
@@ -59,11 +60,11 @@ def test_bfs_horizon_limit_is_bounded_not_unsolvable(inst):
     want = brute_distance(inst)
     if want is None or want == 0:
         return
-    r = solve_bfs(inst, max_moves=want - 1, grow=False)
+    r = solve_bfs(inst, max_moves=want - 1, options=BfsOptions(grow=False))
     # "none within want - 1 moves" is a bounded answer only where the window proves it
     assert r.status is (Status.BOUNDED if exact_for(inst, want - 1) else Status.UNKNOWN)
     assert r.lower_bound <= want
-    assert solve_bfs(inst, max_moves=want, grow=False).length == want
+    assert solve_bfs(inst, max_moves=want, options=BfsOptions(grow=False)).length == want
 
 
 # --- grown windows: global answers (search/windows.py) -------------------------------------------
@@ -115,7 +116,7 @@ def test_grown_bfs_is_never_beaten_by_a_wider_window(inst):
         margin=r.length + 2,
     )
     assert exact_for(wide, r.length)
-    assert solve_bfs(wide, max_moves=r.length, grow=False).length == r.length
+    assert solve_bfs(wide, max_moves=r.length, options=BfsOptions(grow=False)).length == r.length
 
 
 @pytest.mark.parametrize("name", ["rhomboid", "upside-down", "pyramid-to-line"])
@@ -169,7 +170,7 @@ def _big():
 @pytest.mark.parametrize("grow", [True, False])
 def test_a_memory_limit_gives_unknown_with_a_lower_bound(grow):
     inst = _big()
-    r = solve_bfs(inst, memory_limit=rss_bytes() // 2, grow=grow)
+    r = solve_bfs(inst, limits=Limits(memory_limit=rss_bytes() // 2), options=BfsOptions(grow=grow))
     assert r.status is Status.UNKNOWN and r.solution is None
     assert r.stats["stopped"] == "memory limit"
     assert 0 <= r.lower_bound <= inst.known_optimal
@@ -177,7 +178,7 @@ def test_a_memory_limit_gives_unknown_with_a_lower_bound(grow):
 
 def test_a_state_limit_is_shared_by_the_rounds():
     inst = _big()
-    r = solve_bfs(inst, max_states=20_000)
+    r = solve_bfs(inst, options=BfsOptions(max_states=20_000))
     assert r.status is Status.UNKNOWN and r.stats["stopped"] == "state limit"
     assert sum(w["states"] for w in r.stats["windows"]) <= 20_000 + 2 * 256 * 100
     assert 1 <= r.lower_bound <= 7

@@ -19,6 +19,7 @@ from coinsat.certificates.check.placements import is_goal
 from coinsat.cli import main
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
+from coinsat.limits import Limits
 from coinsat.result import Status
 from coinsat.search.bfs import solve_bfs
 from coinsat.solve import solve
@@ -47,8 +48,8 @@ def test_screens_never_contradict_bfs(inst):
     if r is None:
         return
     assert r.status is Status.UNSOLVABLE and r.lower_bound is None and r.certificate["scope"] == "global"
-    assert check_certificate(inst, r.certificate).ok
-    assert solve_bfs(inst, time_limit=30).solution is None
+    assert check_certificate(inst, r.certificate.to_json()).ok
+    assert solve_bfs(inst, limits=Limits(time_limit=30)).solution is None
 
 
 def test_invariant_kinds_on_paper_instances():
@@ -92,7 +93,7 @@ def test_three_coin_colouring_closed_set():
     inst = make_instance("triangular", tri, {(x + 1, y): lab for (x, y), lab in tri.items()})
     r = solve(inst)
     assert r.status is Status.UNSOLVABLE and r.certificate["kind"] == "closed-set"
-    bad = copy.deepcopy(r.certificate)
+    bad = copy.deepcopy(r.certificate.to_json())
     bad["triangle_types"] = [[["A", 1], ["B", 2], ["C", 0]]]  # the goal's type
     assert not check_certificate(inst, bad).ok
 

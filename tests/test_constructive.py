@@ -19,6 +19,7 @@ from coinsat.cli import main
 from coinsat.constructive import ConstructionError, construct
 from coinsat.geometry import distance
 from coinsat.instance import make_instance
+from coinsat.limits import Limits
 from coinsat.search.bfs import solve_bfs
 from coinsat.solution import verify
 from coinsat.theory.triangular import decide
@@ -86,10 +87,10 @@ def test_triangular_never_beats_bfs(inst):
     try:
         built, result = construct(inst)
     except ConstructionError:
-        oracle = solve_bfs(inst, time_limit=20)
+        oracle = solve_bfs(inst, limits=Limits(time_limit=20))
         assert oracle.solution is None  # the theorem (or the claw argument) says no
         return
-    oracle = solve_bfs(built, time_limit=20)
+    oracle = solve_bfs(built, limits=Limits(time_limit=20))
     assert oracle.solution is not None
     if oracle.status.value == "optimal":
         assert len(result.solution) >= len(oracle.solution)
@@ -120,7 +121,7 @@ def test_three_labeled_coins_follow_the_colouring():
     for _ in range(60):
         a, b = rng.sample(cells, 3), rng.sample(cells, 3)
         inst = make_instance(TRI, dict(zip(a, "ABC")), dict(zip(b, rng.sample("ABC", 3))), margin=3)
-        oracle = solve_bfs(inst, time_limit=20)
+        oracle = solve_bfs(inst, limits=Limits(time_limit=20))
         try:
             built, result = construct(inst)
             ok = True
@@ -220,7 +221,7 @@ def test_square_constructions_are_legal_and_never_beat_bfs():
         _same_puzzle(inst, built)
         assert result.method == "construct:square"
         assert verify(built, result.solution).ok
-        oracle = solve_bfs(built, time_limit=20)
+        oracle = solve_bfs(built, limits=Limits(time_limit=20))
         assert oracle.solution is not None
         if oracle.status.value == "optimal":
             assert len(result.solution) >= len(oracle.solution)

@@ -21,7 +21,7 @@ from coinsat import agreement as ag
 from coinsat.families import random_case
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
-from coinsat.result import Result, Status
+from coinsat.result import Evidence, Result, Status
 from coinsat.solution import Solution
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,11 +117,11 @@ def _solution(inst, n):
 
 
 def _found(inst, status, n, lb, **stats):
-    return Result(status, "x", _solution(inst, n), lb, stats=stats)
+    return Result(status=status, method="x", solution=_solution(inst, n), lower_bound=lb, stats=stats)
 
 
-NONE_BOUNDED = Result(Status.BOUNDED, "x", None, 6, {"kind": "k", "scope": "horizon"})
-NONE_GLOBAL = Result(Status.UNSOLVABLE, "x", None, None, {"kind": "k", "scope": "global"})
+NONE_BOUNDED = Result(status=Status.BOUNDED, method="x", lower_bound=6, certificate=Evidence("k", "horizon"))
+NONE_GLOBAL = Result(status=Status.UNSOLVABLE, method="x", lower_bound=None, certificate=Evidence("k", "global"))
 
 
 def test_compare_accepts_agreement_and_rejects_differences():
@@ -139,18 +139,25 @@ def test_compare_accepts_agreement_and_rejects_differences():
 def test_unknown_is_no_disagreement_but_strict_flags_an_early_one():
     inst = _inst()
     opt1 = _found(inst, Status.OPTIMAL, 1, 1)
-    unknown = Result(Status.UNKNOWN, "x", None, 0, seconds=0.01)
+    unknown = Result(status=Status.UNKNOWN, method="x", lower_bound=0, seconds=0.01)
     assert ag.compare(inst, 5, {"bfs": opt1, "ilp": unknown}) == []
     assert ag.compare(inst, 5, {"bfs": opt1, "ilp": unknown}, strict=("ilp",), time_limit=10)
-    late = Result(Status.UNKNOWN, "x", None, 0, seconds=9.9)
+    late = Result(status=Status.UNKNOWN, method="x", lower_bound=0, seconds=9.9)
     assert ag.compare(inst, 5, {"bfs": opt1, "ilp": late}, strict=("ilp",), time_limit=10) == []
     assert ag.compare(inst, 5, {"bfs": unknown, "ilp": unknown}, strict=("ilp",), time_limit=10) == []
-    assert ag.compare(inst, 5, {"bfs": Result(Status.UNKNOWN, "x", None, 2), "sat": opt1})  # bound 2 > 1
+    assert ag.compare(
+        inst, 5, {"bfs": Result(status=Status.UNKNOWN, method="x", lower_bound=2), "sat": opt1}
+    )  # bound 2 > 1
 
 
 def test_every_solution_is_replayed_by_the_rules():
     inst = _inst()
-    illegal = Result(Status.OPTIMAL, "x", Solution.of([(inst.board.cell((1, 0)), inst.board.cell((1, 1)))]), 1)
+    illegal = Result(
+        status=Status.OPTIMAL,
+        method="x",
+        solution=Solution.of([(inst.board.cell((1, 0)), inst.board.cell((1, 1)))]),
+        lower_bound=1,
+    )
     wrong_end = _found(inst, Status.FEASIBLE, 2, 0)  # legal moves, back at the start
     assert any("rules.py" in p for p in ag.compare(inst, 5, {"bfs": illegal}))
     assert any("rules.py" in p for p in ag.compare(inst, 5, {"bfs": wrong_end}))
@@ -167,7 +174,7 @@ def test_window_answers_are_compared_only_with_answers_about_the_window():
     # the window's optimum is no longer than any solution (all of them lie in the window)
     assert ag.compare(tri, 6, {"bfs": win3, "sat": _found(tri, Status.OPTIMAL, 1, 1)})
     # "no solution in the window" contradicts any solution
-    no_window = Result(Status.UNSOLVABLE, "x", None, 2, {"kind": "k", "scope": "window"})
+    no_window = Result(status=Status.UNSOLVABLE, method="x", lower_bound=2, certificate=Evidence("k", "window"))
     assert ag.compare(tri, 6, {"bfs": no_window, "sat": _found(tri, Status.OPTIMAL, 3, 3)})
     assert ag.compare(tri, 6, {"bfs": no_window, "sat": NONE_BOUNDED}) == []
     # a lower bound above another's solution is a contradiction whatever the scopes

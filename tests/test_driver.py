@@ -8,13 +8,15 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from coinsat.encode.options import EncodingOptions
+from coinsat.encode.options import DEFAULT_OPTIONS, EncodingOptions
 from coinsat.errors import UsageError
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
+from coinsat.limits import Limits
 from coinsat.result import Status
 from coinsat.search.bfs import solve_bfs
 from coinsat.search.driver import STRATEGIES, solve_sat, widen
+from coinsat.search.options import SatOptions
 from coinsat.solution import verify
 from coinsat.solve import solve
 from coinsat.theory.reach import exact_for, lower_bound
@@ -34,7 +36,7 @@ def exact_kinds():
 def test_sat_equals_bfs_on_exact_windows(inst, strategy, stride):
     assume(inst.board.exact)
     want = solve_bfs(inst, max_moves=LIMIT)
-    got = solve_sat(inst, max_moves=LIMIT, strategy=strategy, stride=stride)
+    got = solve_sat(inst, max_moves=LIMIT, options=SatOptions(strategy=strategy, stride=stride))
     if want.solution is not None:
         assert got.status is Status.OPTIMAL and want.status is Status.OPTIMAL
         assert got.length == want.length == got.lower_bound
@@ -70,8 +72,8 @@ def test_inexact_windows_arewidened_not_trusted(inst):
 @given(walked(max_coins=4))
 def test_options_off_give_the_same_optimum(inst):
     a = solve_sat(inst, max_moves=LIMIT)
-    b = solve_sat(inst, max_moves=LIMIT, options=EncodingOptions.plain())
-    c = solve_sat(inst, max_moves=LIMIT, options=EncodingOptions.plain().with_(noop=False))
+    b = solve_sat(inst, max_moves=LIMIT, options=SatOptions(encoding=EncodingOptions.plain()))
+    c = solve_sat(inst, max_moves=LIMIT, options=SatOptions(encoding=EncodingOptions.plain().with_(noop=False)))
     assert a.status == b.status == c.status
     assert a.length == b.length == c.length
     assert a.lower_bound == b.lower_bound == c.lower_bound
@@ -101,7 +103,7 @@ def test_lower_bound_is_a_lower_bound(inst):
 
 def test_time_limit_gives_unknown_with_proven_bound():
     inst = read_instance("instances/paper/vee-2-2.toml")
-    r = solve_sat(inst, time_limit=0.5)
+    r = solve_sat(inst, limits=Limits(time_limit=0.5))
     assert r.status in (Status.UNKNOWN, Status.OPTIMAL)
     if r.status is Status.UNKNOWN:
         assert r.solution is None and 0 < r.lower_bound <= 24
@@ -109,26 +111,28 @@ def test_time_limit_gives_unknown_with_proven_bound():
 
 def test_time_limited_search_is_deterministic():
     inst = read_instance("instances/paper/diagonal.toml")
-    a, b = solve_sat(inst, time_limit=600), solve_sat(inst, time_limit=600)
+    a, b = solve_sat(inst, limits=Limits(time_limit=600)), solve_sat(inst, limits=Limits(time_limit=600))
     assert a.stats["conflicts"] == b.stats["conflicts"] and a.length == b.length == 18
 
 
 def test_progress_reports_every_horizon():
     inst = read_instance("instances/paper/h-to-o.toml")
     seen = []
-    r = solve_sat(inst, progress=seen.append)
+    r = solve_sat(inst, options=SatOptions(progress=seen.append))
     assert r.status is Status.OPTIMAL
     assert [h.horizon for h in seen] == [h["horizon"] for h in r.stats["horizons"]]
     assert seen[-1].outcome == "SAT" and seen[-1].length == r.length
 
 
 def test_no_noop_needs_linear():
+    from coinsat.search.methods import run
+
     inst = read_instance("instances/paper/h-to-o.toml")
     with pytest.raises(UsageError):
-        solve_sat(inst, strategy="geometric", noop=False)
+        solve_sat(inst, options=SatOptions(encoding=DEFAULT_OPTIONS.with_(noop=False), strategy="geometric"))
     with pytest.raises(UsageError):
-        solve_sat(inst, bogus=True)
-    assert solve_sat(inst, noop=False).length == 4
+        run("sat", inst, bogus=True)
+    assert solve_sat(inst, options=SatOptions(encoding=DEFAULT_OPTIONS.with_(noop=False))).length == 4
 
 
 def testwiden_makes_the_window_exact():
@@ -149,7 +153,7 @@ def test_unsolvable_goal_outside_span():
 
 def test_unsolvable_by_completeness_threshold():
     inst = read_instance("instances/paper/zero-extra.toml")  # 84 configurations
-    r = solve_sat(inst, strategy="geometric")
+    r = solve_sat(inst, options=SatOptions(strategy="geometric"))
     assert r.status is Status.UNSOLVABLE and r.certificate["kind"] == "sat-unsat"
 
 
@@ -164,7 +168,7 @@ def test_paper_instances_by_sat(path):
     inst = read_instance(path)
     expected = dict(inst.metadata).get("expected")
     if expected == "unsolvable":
-        r = solve_sat(inst, max_moves=30, time_limit=60)
+        r = solve_sat(inst, limits=Limits(time_limit=60), max_moves=30)
         assert r.status not in (Status.OPTIMAL, Status.FEASIBLE)
         return
     r = solve(inst, "sat")
@@ -214,7 +218,7 @@ def test_ctrl_c_in_the_loop_gives_unknown_with_the_bound_so_far():
         if len(seen) == 3:
             raise KeyboardInterrupt
 
-    r = solve_sat(inst, progress=progress)
+    r = solve_sat(inst, options=SatOptions(progress=progress))
     assert r.status is Status.UNKNOWN and r.stats["stopped"] == "interrupted"
     proven = max(rep.horizon for rep in seen if rep.outcome == "UNSAT")
     assert r.lower_bound == proven + 1 <= 18
@@ -231,5 +235,5 @@ def test_window_cap_is_unknown_with_the_distance_bound():
 
 def test_memory_limit_stops_the_sat_engine():
     inst = read_instance(str(Path(__file__).parent.parent / "instances/paper/diagonal.toml"))
-    r = solve_sat(inst, memory_limit=1)  # one byte: spent before the first query
+    r = solve_sat(inst, limits=Limits(memory_limit=1))  # one byte: spent before the first query
     assert r.status is Status.UNKNOWN and r.stats["stopped"] == "memory limit" and r.lower_bound >= 0

@@ -31,6 +31,7 @@ from coinsat.io.dimacs import decode_symbols, gbd_hash, read_symbols
 from coinsat.io.instance_format import read_instance
 from coinsat.io.pddl import cell_names, fast_downward_driver, pddl_task, read_plan
 from coinsat.search.bfs import solve_bfs
+from coinsat.search.options import BfsOptions
 from coinsat.solution import Solution, verify
 
 from .strategies import instances
@@ -41,7 +42,7 @@ PAPER = ROOT / "instances" / "paper"
 
 def window_distance(inst):
     """Length of a shortest solution inside the window (BFS oracle), None if there is none."""
-    r = solve_bfs(inst, grow=False)
+    r = solve_bfs(inst, options=BfsOptions(grow=False))
     return None if r.solution is None else len(r.solution)
 
 
@@ -309,7 +310,7 @@ def test_pddl_is_sane(inst):
 @settings(max_examples=30, deadline=None)
 @given(instances(max_coins=4))
 def test_plans_read_back_through_cell_names(inst):
-    r = solve_bfs(inst, grow=False)
+    r = solve_bfs(inst, options=BfsOptions(grow=False))
     if r.solution is None:
         return
     cn = cell_names(inst)

@@ -32,6 +32,7 @@ from coinsat.certificates.check.format import Certificate
 from coinsat.cli import main
 from coinsat.io.instance_format import read_instance
 from coinsat.search.driver import solve_sat
+from coinsat.search.options import SatOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER = ROOT / "instances/paper"
@@ -219,10 +220,10 @@ def test_certify_offers_every_split_and_the_default_of_the_builder(capsys):
 
 def test_a_horizon_hint_replaces_the_climb():
     inst = read_instance(FAMILIES / "vdiag-2-1-swne.toml")  # optimal 13, lower bound far below
-    r = solve_sat(inst, horizon_hint=13)
+    r = solve_sat(inst, options=SatOptions(horizon_hint=13))
     assert r.status.value == "optimal" and len(r.solution) == 13
     assert [h["horizon"] for h in r.stats["horizons"]] == [13, 12]
-    low = solve_sat(inst, horizon_hint=11)  # too low: the climb goes on from 12
+    low = solve_sat(inst, options=SatOptions(horizon_hint=11))  # too low: the climb goes on from 12
     assert low.status.value == "optimal" and len(low.solution) == 13
 
 
@@ -238,7 +239,7 @@ def test_certify_a_solution_file_in_one_shot(tmp_path, capsys):
 
 def test_certify_refutes_a_solution_that_is_not_optimal(tmp_path, capsys):
     inst = read_instance(FAMILIES / "vdiag-2-1-swne.toml")
-    r = solve_sat(inst, horizon_hint=13)
+    r = solve_sat(inst, options=SatOptions(horizon_hint=13))
     moves = r.solution.moves
     coords = inst.board.coords
     s, p = moves[0]

@@ -14,8 +14,9 @@ SOLVE = """
 import json, resource
 from coinsat.families import vdiag
 from coinsat.search import heap
+from coinsat.search.options import RankbfsOptions
 from coinsat.search.rankbfs import solve_rankbfs
-r = solve_rankbfs(vdiag(2, 2, "nwse"), workers=2, spill_budget=4096)
+r = solve_rankbfs(vdiag(2, 2, "nwse"), options=RankbfsOptions(workers=2, spill_budget=4096))
 print(json.dumps({"kept": heap.keep_freed_memory(), "status": r.status.value, "length": r.length,
                   "layers": r.stats["layers"], "moves": [str(m) for m in r.solution.moves]}))
 """

@@ -28,9 +28,11 @@ from coinsat.export import lp as lp_text
 from coinsat.export import mps as mps_text
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
+from coinsat.limits import Limits
 from coinsat.result import Status
 from coinsat.search.bfs import solve_bfs
 from coinsat.search.ilp import solve_ilp
+from coinsat.search.options import BfsOptions, IlpOptions
 from coinsat.solution import verify
 from coinsat.theory.reach import configuration_count
 
@@ -66,7 +68,7 @@ def test_ilp_equals_bfs_at_a_horizon(inst, horizon):
         assert ilp.certificate["horizon"] == horizon
         if bfs.status is Status.BOUNDED:
             assert ilp.lower_bound >= bfs.lower_bound  # at least what the search proves
-        full = solve_bfs(inst, grow=False)  # some solution (in the window), if any
+        full = solve_bfs(inst, options=BfsOptions(grow=False))  # some solution (in the window), if any
         if full.solution is not None:
             assert ilp.lower_bound <= full.length
 
@@ -77,7 +79,7 @@ def test_ilp_without_horizon_equals_bfs_on_graphs(inst, strategy):
     assume(configuration_count(inst) <= 20)  # the cap N - 1 is the last horizon tried; proving
     # infeasibility at long horizons is slow for MIP solvers (30-40 s at T = 48 on 8 cells)
     bfs = solve_bfs(inst)
-    ilp = solve_ilp(inst, strategy=strategy)
+    ilp = solve_ilp(inst, options=IlpOptions(strategy=strategy))
     assert ilp.status == bfs.status
     assert ilp.length == bfs.length
     if ilp.status is Status.UNSOLVABLE:
@@ -88,7 +90,7 @@ def test_ilp_without_horizon_equals_bfs_on_graphs(inst, strategy):
 @given(instances(kinds=("square", "triangular"), max_coins=4))
 def test_ilp_without_horizon_on_lattices(inst):
     bfs = solve_bfs(inst, max_moves=6)  # both grow inexact windows: global answers
-    ilp = solve_ilp(inst, max_horizon=6)
+    ilp = solve_ilp(inst, options=IlpOptions(max_horizon=6))
     if bfs.solution is not None:
         assert (ilp.status, ilp.length, ilp.lower_bound) == (bfs.status, bfs.length, bfs.lower_bound)
     else:
@@ -108,7 +110,7 @@ OPTION_SETS = [
 @given(instances(max_coins=4), st.sampled_from(OPTION_SETS))
 def test_optional_families_keep_the_optimum(inst, options):
     on = solve_ilp(inst, max_moves=4)
-    off = solve_ilp(inst, max_moves=4, **options)
+    off = solve_ilp(inst, max_moves=4, options=IlpOptions(**options))
     assert (on.status, on.length) == (off.status, off.length)
 
 
@@ -165,7 +167,7 @@ def test_tiny_time_limit_is_never_a_no():
     answer = run_ilp(model.problem, time_limit=0.05)
     assert answer.outcome in (SAT, UNKNOWN) or answer.seconds < 0.05
     for T in (None, 17, 18):
-        r = solve_ilp(inst, max_moves=T, time_limit=0.05)
+        r = solve_ilp(inst, limits=Limits(time_limit=0.05), max_moves=T)
         assert r.status in (Status.UNKNOWN, Status.FEASIBLE), r.status
         assert r.lower_bound <= 18
 
@@ -255,13 +257,14 @@ def test_decoder_rejects_fractional_values():
 
 def test_unknown_option_is_a_usage_error():
     from coinsat.errors import UsageError
+    from coinsat.search.methods import run
 
     with pytest.raises(UsageError):
-        solve_ilp(swap_instance(), bogus=1)
+        run("ilp", swap_instance(), bogus=1)
     with pytest.raises(UsageError):
-        solve_ilp(swap_instance(), solver="gurobi")
+        solve_ilp(swap_instance(), options=IlpOptions(solver="gurobi"))
     with pytest.raises(UsageError):
-        solve_ilp(swap_instance(), strategy="random")
+        solve_ilp(swap_instance(), options=IlpOptions(strategy="random"))
 
 
 def test_cli_solve_and_export(capsys, tmp_path):
@@ -287,7 +290,7 @@ def test_cbc_when_available_agrees():
     for placement in ("fixed", "congruent"):
         inst = swap_instance(goal_placement=placement)
         want = solve_bfs(inst)
-        got = solve_ilp(inst, solver="cbc")
+        got = solve_ilp(inst, options=IlpOptions(solver="cbc"))
         assert (got.status, got.length) == (want.status, want.length)
         assert got.stats["solver"] == "cbc"
 
@@ -339,7 +342,7 @@ def test_a_memory_limit_gives_unknown_with_a_lower_bound():
     from coinsat.limits import rss_bytes
 
     inst = read_instance("instances/paper/diagonal.toml")  # 18 moves
-    r = solve_ilp(inst, memory_limit=rss_bytes() // 2)
+    r = solve_ilp(inst, limits=Limits(memory_limit=rss_bytes() // 2))
     assert r.status is Status.UNKNOWN and r.solution is None
     assert r.stats["stopped"] == "memory limit"
     assert 0 <= r.lower_bound <= 18
@@ -355,6 +358,6 @@ def test_the_model_build_polls_the_budget():
     with pytest.raises(LimitReached):
         with enforced(Limits(time_limit=1e-6)):
             build_ilp(inst, 40)
-    r = solve_ilp(inst, time_limit=0.2)
+    r = solve_ilp(inst, limits=Limits(time_limit=0.2))
     assert r.status is Status.UNKNOWN and r.stats["stopped"] == "time limit"
     assert r.stats["horizons"] == []  # stopped inside the first build, not after it

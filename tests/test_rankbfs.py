@@ -17,6 +17,7 @@ from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.rules import successors
 from coinsat.search.bfs import solve_bfs
+from coinsat.search.options import RankbfsOptions, SpanbfsOptions
 from coinsat.search.rank import U64, Colex, fits, from_words, to_words
 from coinsat.search.rankbfs import Space, max_cells, solve_rankbfs
 from coinsat.search.spanbfs import solve_spanbfs
@@ -106,8 +107,8 @@ def test_rankbfs_answers_as_spanbfs(inst, prune, max_moves):
         return
     if max_moves is None and not inst.board.exact:
         max_moves = 5
-    want = solve_spanbfs(inst, max_moves=max_moves, prune=prune)
-    got = solve_rankbfs(inst, max_moves=max_moves, prune=prune)
+    want = solve_spanbfs(inst, max_moves=max_moves, options=SpanbfsOptions(prune=prune))
+    got = solve_rankbfs(inst, max_moves=max_moves, options=RankbfsOptions(prune=prune))
     if "window cap" in str(want.stats.get("stopped")):
         return  # rankbfs goes past 64 cells: checked against bfs below
     assert _answer(got) == _answer(want)
@@ -145,7 +146,7 @@ def wide_walks(draw):
 def test_rankbfs_equals_bfs_past_64_cells(inst, prune, max_moves):
     assert inst.board.size > 64
     want = solve_bfs(inst, max_moves=max_moves if max_moves is not None else 5)
-    got = solve_rankbfs(inst, max_moves=max_moves if max_moves is not None else 5, prune=prune)
+    got = solve_rankbfs(inst, max_moves=max_moves if max_moves is not None else 5, options=RankbfsOptions(prune=prune))
     assert _answer(got) == _answer(want)
     if got.solution is not None:
         assert verify(inst, got.solution).ok
@@ -173,7 +174,7 @@ def test_limits_are_honest():
     r = solve_rankbfs(inst, max_moves=10)
     assert r.status is Status.BOUNDED and r.lower_bound == 11
     for workers in (1, 2):
-        r = solve_rankbfs(inst, max_states=1000, workers=workers)
+        r = solve_rankbfs(inst, options=RankbfsOptions(max_states=1000, workers=workers))
         assert r.status is Status.UNKNOWN and r.solution is None and 1 <= r.lower_bound <= 24
         assert r.stats["stopped"] == "state limit"
 
@@ -192,11 +193,11 @@ def test_bound_and_prune_agrees_with_bfs(inst, slack):
     if want.status is not Status.OPTIMAL:
         return
     L = want.length
-    got = solve_rankbfs(inst, upper_bound=L + slack)
+    got = solve_rankbfs(inst, options=RankbfsOptions(upper_bound=L + slack))
     assert _answer(got) == _answer(want)
     assert verify(inst, got.solution).ok
     if L >= 1:
-        low = solve_rankbfs(inst, upper_bound=L - 1)
+        low = solve_rankbfs(inst, options=RankbfsOptions(upper_bound=L - 1))
         assert low.status is Status.BOUNDED and low.lower_bound == L and low.solution is None
 
 
@@ -217,7 +218,7 @@ def test_h_of_the_start_is_the_span_layer_bound_of_theory_reach(inst):
 
 def test_bound_and_prune_removes_states_on_v21():
     inst = vdiag(2, 1, "nwse")
-    plain, bounded = solve_rankbfs(inst), solve_rankbfs(inst, upper_bound=24)
+    plain, bounded = solve_rankbfs(inst), solve_rankbfs(inst, options=RankbfsOptions(upper_bound=24))
     assert _answer(plain) == _answer(bounded) == (Status.OPTIMAL, 24, 24)
     assert bounded.stats["bound_pruned"] > 0 and bounded.stats["states"] < plain.stats["states"]
 
@@ -234,8 +235,8 @@ def test_partitioned_search_equals_the_single_process_one_state_for_state(inst, 
     if bound:
         r = solve_bfs(inst)
         U = r.length if r.status is Status.OPTIMAL else None
-    one = solve_rankbfs(inst, workers=1, upper_bound=U)
-    two = solve_rankbfs(inst, workers=2, upper_bound=U)
+    one = solve_rankbfs(inst, options=RankbfsOptions(workers=1, upper_bound=U))
+    two = solve_rankbfs(inst, options=RankbfsOptions(workers=2, upper_bound=U))
     assert _answer(one) == _answer(two)
     assert one.stats["layers"] == two.stats["layers"]
     assert np.array_equal(one.witness.keys, two.witness.keys)

@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from coinsat.families import vdiag
 from coinsat.search import fastkernel
+from coinsat.search.layered import unique as _unique
+from coinsat.search.options import RankbfsOptions
 from coinsat.search.rank import U64
 from coinsat.search.rankbfs import Space, solve_rankbfs
-from coinsat.search.spanbfs import _unique
 
 from .test_rankbfs import wide_walks
 from .test_sat import walked
@@ -29,7 +30,7 @@ def _same_successors(inst, prune: bool, ranks: np.ndarray) -> None:
 
 
 def _states(inst, prune: bool) -> np.ndarray:
-    r = solve_rankbfs(inst, max_moves=4, prune=prune, grow=False)
+    r = solve_rankbfs(inst, max_moves=4, options=RankbfsOptions(prune=prune, grow=False))
     return r.witness.keys if r.witness is not None else np.zeros(0, dtype=U64)
 
 
@@ -144,10 +145,10 @@ def test_a_bounded_search_is_the_same_with_either_h(monkeypatch):
     calls = []
     real = fastkernel.FastSpace.heuristic
     monkeypatch.setattr(fastkernel.FastSpace, "heuristic", lambda self, r: calls.append(r.size) or real(self, r))
-    fast = solve_rankbfs(inst, upper_bound=24)
+    fast = solve_rankbfs(inst, options=RankbfsOptions(upper_bound=24))
     assert len(calls) >= 20  # one per layer: the compiled h ran
     monkeypatch.setenv(fastkernel.ENV, "numpy")
-    plain = solve_rankbfs(inst, upper_bound=24)
+    plain = solve_rankbfs(inst, options=RankbfsOptions(upper_bound=24))
     assert fast.stats["bound_pruned"] == plain.stats["bound_pruned"] > 0
     assert (fast.status, fast.length, fast.stats["layers"]) == (plain.status, plain.length, plain.stats["layers"])
 
@@ -181,7 +182,7 @@ def test_the_loader_compiles_each_kernel_once(monkeypatch):
     from coinsat.search import rankbfs
 
     monkeypatch.setattr(rankbfs, "FAST_MIN", 1)
-    solve_rankbfs(vdiag(2, 1, "nwse"), upper_bound=24)  # and h, on every batch
+    solve_rankbfs(vdiag(2, 1, "nwse"), options=RankbfsOptions(upper_bound=24))  # and h, on every batch
     for kernel in (fastkernel.expand_chunk, fastkernel.member_sorted, fastkernel.schedule_h):
         assert len(kernel.signatures) == 1, kernel.signatures
 

@@ -21,6 +21,7 @@ from coinsat.errors import UsageError
 from coinsat.families import vdiag
 from coinsat.result import Status
 from coinsat.search import spill
+from coinsat.search.options import RankbfsOptions
 from coinsat.search.rank import U64
 from coinsat.search.rankbfs import solve_rankbfs
 from coinsat.search.spill import MANIFEST, decode, encode
@@ -68,7 +69,7 @@ def test_a_tiny_budget_spills_every_old_layer_and_changes_nothing(split_at, monk
     monkeypatch.setattr(spill, "SPLIT_AT", split_at)
     inst = vdiag(2, 1, "nwse")
     plain = solve_rankbfs(inst)
-    spilled = solve_rankbfs(inst, spill_budget=64)
+    spilled = solve_rankbfs(inst, options=RankbfsOptions(spill_budget=64))
     _same_search(plain, spilled)
     assert plain.stats["layers_spilled"] == 0 and plain.stats["disk_bytes"] == 0
     assert spilled.stats["layers_spilled"] >= len(spilled.stats["layers"]) - 2
@@ -76,7 +77,8 @@ def test_a_tiny_budget_spills_every_old_layer_and_changes_nothing(split_at, monk
     assert spilled.witness.nbytes < plain.witness.nbytes
     # worker processes and bound-and-prune spill too
     _same_search(
-        solve_rankbfs(inst, workers=2, upper_bound=24), solve_rankbfs(inst, workers=2, upper_bound=24, spill_budget=64)
+        solve_rankbfs(inst, options=RankbfsOptions(workers=2, upper_bound=24)),
+        solve_rankbfs(inst, options=RankbfsOptions(workers=2, upper_bound=24, spill_budget=64)),
     )
 
 
@@ -87,7 +89,7 @@ def test_spilled_and_in_memory_searches_agree_state_for_state(inst):
         return
     spill.SPLIT_AT, old = 2, spill.SPLIT_AT  # every layer of two or more states in partitions
     try:
-        _same_search(solve_rankbfs(inst), solve_rankbfs(inst, spill_budget=1))
+        _same_search(solve_rankbfs(inst), solve_rankbfs(inst, options=RankbfsOptions(spill_budget=1)))
     finally:
         spill.SPLIT_AT = old
 
@@ -95,27 +97,27 @@ def test_spilled_and_in_memory_searches_agree_state_for_state(inst):
 def test_a_stopped_search_resumes_from_its_saved_layers(tmp_path):
     inst = vdiag(2, 1, "nwse")
     fresh = solve_rankbfs(inst)
-    stopped = solve_rankbfs(inst, max_states=3000, resume=str(tmp_path))
+    stopped = solve_rankbfs(inst, options=RankbfsOptions(max_states=3000, resume=str(tmp_path)))
     assert stopped.status is Status.UNKNOWN
     saved = json.loads((tmp_path / MANIFEST).read_text())["layers"]
     assert 2 <= len(saved) < len(fresh.stats["layers"])
     # a layer written after the manifest (a kill in the middle of saving) is dropped
     (tmp_path / f"L{len(saved):05d}").mkdir()
-    again = solve_rankbfs(inst, resume=str(tmp_path), spill_budget=64)
+    again = solve_rankbfs(inst, options=RankbfsOptions(resume=str(tmp_path), spill_budget=64))
     assert again.stats["resumed_at"] == len(saved) - 1
     _same_search(fresh, again)
     # the saved layers of a finished search answer at once, again the same
-    _same_search(fresh, solve_rankbfs(inst, resume=str(tmp_path)))
+    _same_search(fresh, solve_rankbfs(inst, options=RankbfsOptions(resume=str(tmp_path))))
 
 
 def test_layers_of_another_search_are_refused(tmp_path):
-    solve_rankbfs(vdiag(2, 1, "nwse"), max_moves=3, resume=str(tmp_path))
+    solve_rankbfs(vdiag(2, 1, "nwse"), max_moves=3, options=RankbfsOptions(resume=str(tmp_path)))
     with pytest.raises(UsageError, match="another search"):
-        solve_rankbfs(vdiag(2, 1, "swne"), resume=str(tmp_path))
+        solve_rankbfs(vdiag(2, 1, "swne"), options=RankbfsOptions(resume=str(tmp_path)))
     with pytest.raises(UsageError, match="another search"):
-        solve_rankbfs(vdiag(2, 1, "nwse"), resume=str(tmp_path), upper_bound=30)
+        solve_rankbfs(vdiag(2, 1, "nwse"), options=RankbfsOptions(resume=str(tmp_path), upper_bound=30))
     with pytest.raises(UsageError, match="one process"):
-        solve_rankbfs(vdiag(2, 1, "nwse"), resume=str(tmp_path), workers=2)
+        solve_rankbfs(vdiag(2, 1, "nwse"), options=RankbfsOptions(resume=str(tmp_path), workers=2))
 
 
 def test_a_killed_run_resumes_to_the_same_answer(tmp_path):
@@ -158,7 +160,7 @@ def test_workers_leave_no_spilled_layers_and_are_reaped(max_states, tmp_path, mo
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the workers fork with it
     limit = {} if max_states is None else {"max_states": max_states}
-    r = solve_rankbfs(vdiag(2, 1, "nwse"), workers=2, spill_budget=64, **limit)
+    r = solve_rankbfs(vdiag(2, 1, "nwse"), options=RankbfsOptions(workers=2, spill_budget=64, **limit))
     assert r.status is (Status.UNKNOWN if max_states else Status.OPTIMAL)
     assert len(r.stats["layers"]) > 3 and r.stats["disk_bytes"] > 0  # the workers had spilled
     assert not multiprocessing.active_children()

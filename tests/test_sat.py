@@ -20,6 +20,7 @@ from coinsat.encode.options import EncodingOptions
 from coinsat.encode.sat import encode
 from coinsat.rules import apply_move, legal_moves
 from coinsat.search.bfs import solve_bfs
+from coinsat.search.options import BfsOptions
 from coinsat.solution import certify_solution
 
 from .strategies import instances
@@ -60,7 +61,7 @@ LIMIT = 7  # horizons checked
 
 def window_distance(inst, limit=LIMIT):
     """BFS distance inside the window, or None if > limit (the oracle)."""
-    r = solve_bfs(inst, max_moves=limit, grow=False)
+    r = solve_bfs(inst, max_moves=limit, options=BfsOptions(grow=False))
     return r.length if r.solution is not None else None
 
 

@@ -12,10 +12,11 @@ from coinsat.errors import UsageError
 from coinsat.families import vdiag
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
-from coinsat.limits import rss_bytes
+from coinsat.limits import Limits, rss_bytes
 from coinsat.result import Status
 from coinsat.rules import successors
 from coinsat.search.bfs import solve_bfs
+from coinsat.search.options import SpanbfsOptions
 from coinsat.search.spanbfs import U64, _Kernel, solve_spanbfs
 from coinsat.solution import verify
 from coinsat.solve import solve
@@ -65,7 +66,7 @@ def test_spanbfs_stops_at_its_cell_cap_honestly():
     inst = make_instance(
         "square", [coords[i] for i in (6, 8, 11, 13)], [coords[i] for i in (7, 12, 16, 17)], adjacency=1, margin=1
     )
-    want, got = solve_bfs(inst, max_moves=5), solve_spanbfs(inst, max_moves=5, prune=False)
+    want, got = solve_bfs(inst, max_moves=5), solve_spanbfs(inst, max_moves=5, options=SpanbfsOptions(prune=False))
     assert (want.status, want.length) == (Status.OPTIMAL, 4)
     assert got.status is Status.UNKNOWN and "window cap" in got.stats["stopped"]
     _assert_honest_stop(got, want)
@@ -78,7 +79,7 @@ def test_spanbfs_agrees_with_bfs(inst, prune, max_moves):
     if max_moves is None and not inst.board.exact:
         max_moves = 5  # both grow the window to the horizon: keep it small (d = 1 branches widely)
     want = solve_bfs(inst, max_moves=max_moves)
-    got = solve_spanbfs(inst, max_moves=max_moves, prune=prune)
+    got = solve_spanbfs(inst, max_moves=max_moves, options=SpanbfsOptions(prune=prune))
     if got.status is Status.UNKNOWN and "window cap" in str(got.stats.get("stopped")):
         _assert_honest_stop(got, want)  # spanbfs works on <= 64 cells; d = 1 windows outgrow it
         return
@@ -98,7 +99,7 @@ def test_spanbfs_agrees_with_bfs(inst, prune, max_moves):
 
 def test_paper_puzzles_and_pruning():
     diag = read_instance("instances/paper/diagonal.toml")
-    pruned, plain = solve_spanbfs(diag), solve_spanbfs(diag, prune=False)
+    pruned, plain = solve_spanbfs(diag), solve_spanbfs(diag, options=SpanbfsOptions(prune=False))
     assert _answer(pruned) == _answer(plain) == (Status.OPTIMAL, 18, 18)
     assert pruned.stats["states"] < plain.stats["states"] / 2  # the pruning removes work
     vee = solve_spanbfs(read_instance("instances/paper/vee-2-2.toml"))
@@ -116,7 +117,7 @@ def test_limits_are_honest():
     inst = read_instance("instances/paper/vee-2-2.toml")
     r = solve_spanbfs(inst, max_moves=10)
     assert r.status is Status.BOUNDED and r.lower_bound == 11
-    r = solve_spanbfs(inst, max_states=1000)
+    r = solve_spanbfs(inst, options=SpanbfsOptions(max_states=1000))
     assert r.status is Status.UNKNOWN and r.solution is None and 1 <= r.lower_bound <= 24
 
 
@@ -166,7 +167,7 @@ def test_the_kernel_threshold_is_exact_at_every_d():
 
 def test_a_memory_limit_gives_unknown_with_a_lower_bound():
     inst = read_instance("instances/paper/vee-2-2.toml")  # 24 moves, many states
-    r = solve_spanbfs(inst, memory_limit=rss_bytes() // 2)
+    r = solve_spanbfs(inst, limits=Limits(memory_limit=rss_bytes() // 2))
     assert r.status is Status.UNKNOWN and r.solution is None
     assert r.stats["stopped"] == "memory limit"
     assert 0 <= r.lower_bound <= 24

@@ -14,6 +14,7 @@ from coinsat.board import lattice_board
 from coinsat.configuration import Configuration
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
+from coinsat.limits import Limits
 from coinsat.result import Status
 from coinsat.rules import legal_moves
 from coinsat.search.bfs import solve_bfs
@@ -103,11 +104,11 @@ def test_theorem1_decider_matches_bfs(inst):
                 goal_placement=inst.goal_placement,
                 margin=margin,
             )
-            if solve_bfs(wide, time_limit=30).solution is not None:
+            if solve_bfs(wide, limits=Limits(time_limit=30)).solution is not None:
                 return
         pytest.fail(f"decider says solvable ({decision.reason}) but BFS found nothing up to margin 4")
     else:
-        assert solve_bfs(inst, time_limit=30).solution is None
+        assert solve_bfs(inst, limits=Limits(time_limit=30)).solution is None
 
 
 def _placement(inst, config):
@@ -119,7 +120,7 @@ def test_claw_goal_is_the_exception_to_condition_2():
     inst = make_instance("triangular", line, claw, margin=3)
     assert triangular.decide(inst, literal=True).solvable  # the paper's statement as printed
     assert not triangular.decide(inst).solvable
-    assert solve_bfs(inst, time_limit=60).status is Status.UNSOLVABLE  # window-scoped, see certificates
+    assert solve_bfs(inst, limits=Limits(time_limit=60)).status is Status.UNSOLVABLE  # window-scoped, see certificates
     # a 4-path goal (not a claw) is fine
     path = [(0, 1), (1, 1), (2, 1), (3, 0)]
     assert triangular.decide(make_instance("triangular", line, path)).solvable

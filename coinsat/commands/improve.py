@@ -17,12 +17,12 @@ from __future__ import annotations
 import json
 import sys
 
-from .common import add_limit_arguments, check_output_file, exit_code, limits_of, nonneg_int
+from .common import FILE_HELP, add_limit_arguments, check_output_file, exit_code, limits_of, nonneg_int
 
 
 def add_parser(sub) -> None:
     c = sub.add_parser("improve", help="shorten a verified solution (anytime local optimisation)")
-    c.add_argument("file")
+    c.add_argument("file", help=FILE_HELP)
     c.add_argument("solution", help="JSON object with 'moves' (e.g. the output of construct --json)")
     add_limit_arguments(c)
     c.add_argument("--json", action="store_true", help="print one JSON object (the solve contract)")
@@ -122,7 +122,7 @@ def run(args) -> int:
 def _feasible(solution, bound: int):
     from ..result import Result, Status
 
-    return Result(Status.FEASIBLE, "improve", solution, min(bound, len(solution)))
+    return Result(status=Status.FEASIBLE, method="improve", solution=solution, lower_bound=min(bound, len(solution)))
 
 
 def _lengths(text: str) -> tuple[int, ...]:

@@ -5,26 +5,29 @@ from __future__ import annotations
 import json
 import sys
 
-from ..result import Result
+from ..result import Result, Scope, Status
 from .common import (
     EXIT_UNKNOWN,
     EXIT_USAGE,
+    FILE_HELP,
     add_limit_arguments,
     check_output_dir,
     check_output_file,
     exit_code,
     limits_of,
+    method_help,
     nonneg_int,
 )
-from .sat_progress import add_sat_arguments, sat_options
+from .rank_progress import RankLine
+from .sat_progress import Progress
 
 
 def add_parser(sub) -> None:
     from ..search.methods import METHODS
 
     s = sub.add_parser("solve", help="find a shortest solution, or prove there is none")
-    s.add_argument("file")
-    s.add_argument("--method", choices=sorted(METHODS), default="auto")
+    s.add_argument("file", help=FILE_HELP)
+    s.add_argument("--method", choices=sorted(METHODS), default="auto", help=method_help(METHODS))
     s.add_argument(
         "--max-moves",
         type=nonneg_int,
@@ -36,26 +39,92 @@ def add_parser(sub) -> None:
     s.add_argument("--json", action="store_true", help="print one JSON object (the contract)")
     s.add_argument("-o", "--output", metavar="PATH", help="also write the JSON object to PATH")
     s.add_argument("--certify", metavar="DIR", help="write the answer's certificate to DIR and check it")
-    add_sat_arguments(s)
-    s.add_argument(
-        "--upper-bound",
-        metavar="FILE",
-        help="rankbfs: a solution file (or 'construct') whose verified length U prunes states with depth + h > U",
-    )
-    s.add_argument(
-        "--workers", type=nonneg_int, default=None, metavar="N", help="rankbfs: processes (default: one per core)"
-    )
-    s.add_argument(
-        "--cluster",
-        action="store_true",
-        help="rankbfs: run as one rank of an MPI job (mpiexec -n N coinsat solve FILE --method rankbfs --cluster)",
-    )
-    s.add_argument(
-        "--resume",
-        metavar="DIR",
-        help="rankbfs: save every layer in DIR; if DIR holds layers of this search, continue from the last",
-    )
+    add_engine_arguments(s)
     s.set_defaults(run=run)
+
+
+def engine_flags() -> dict[str, tuple[dict, list[str]]]:
+    """flag -> (its metadata, the methods whose options have it), from every engine's options."""
+    from ..search.methods import ENGINES
+    from ..search.options import flags_of
+
+    out: dict[str, tuple[dict, list[str]]] = {}
+    for name, record in ENGINES.items():
+        for _, meta in flags_of(record.options):
+            out.setdefault(meta["flag"], (dict(meta), []))[1].append(name)
+    return out
+
+
+def _dest(flag: str) -> str:
+    return flag.lstrip("-").replace("-", "_")
+
+
+def add_engine_arguments(parser) -> None:
+    """One flag per option field that an engine offers (``search/options.py``)."""
+    for name, (meta, _) in engine_flags().items():
+        if meta["type"] == "switch":
+            parser.add_argument(name, dest=_dest(name), action="store_true", default=None, help=meta["help"])
+            continue
+        kw: dict = {"dest": _dest(name), "default": None, "help": meta["help"]}
+        if meta["type"] == "count":
+            kw["type"] = nonneg_int
+        if meta["type"] == "choice":
+            kw["choices"] = meta["choices"]
+        else:
+            kw["metavar"] = meta["metavar"]
+        parser.add_argument(name, **kw)
+
+
+def engine_options(args, instance) -> dict:
+    """The chosen method's options from the flags given (a flag of another method is a usage
+    error), and the progress display of the engines that report progress."""
+    from dataclasses import fields
+
+    from ..errors import UsageError
+    from ..search.methods import spec
+
+    record = spec(args.method)
+    own = {f.metadata["flag"]: f.name for f in fields(record.options) if f.metadata}
+    options: dict = {}
+    for flag, (meta, methods) in engine_flags().items():
+        value = getattr(args, _dest(flag))
+        if flag not in own:
+            if value is not None:
+                raise UsageError(f"{flag} is an option of --method {' or '.join(methods)}, not of {args.method!r}")
+            continue
+        if value is None:
+            if "cli_default" in meta:
+                options[own[flag]] = meta["cli_default"]
+            continue
+        if meta["type"] == "solution-length":
+            value = solution_length(value, instance, args.file, flag)
+        options[own[flag]] = value
+    if not args.json and "progress" in {f.name for f in fields(record.options)}:
+        options["progress"] = RankLine() if args.method == "rankbfs" else Progress()
+    return options
+
+
+def solution_length(text: str, instance, file: str, flag: str) -> int | None:
+    """The length of a verified solution: of the solution file ``text``, or of the constructive
+    algorithm's (``construct``; None when it builds none)."""
+    from ..errors import UsageError
+
+    if text == "construct":
+        from ..constructive import construct
+        from ..errors import ConstructionError
+
+        try:
+            _, built = construct(instance)
+        except ConstructionError as e:
+            raise UsageError(f"{flag} construct: {e}") from None
+        return None if built.solution is None else len(built.solution)
+    from ..io.solution_format import read_solution
+    from ..solution import verify
+
+    extended, solution = read_solution(instance, text)
+    if not verify(extended, solution, keep_trace=False).ok:
+        raise UsageError(f"{text}: not a legal solution of {file}, so no upper bound")
+    return len(solution)
 
 
 def run(args) -> int:
@@ -79,23 +148,15 @@ def run(args) -> int:
             from .plane import solve as solve_plane
 
             return solve_plane(args, instance)
-        options = sat_options(args)  # with a line per SAT horizon or spanbfs layer when it can
-        ranked = rank_options(args, instance)
-        with Live(f"solving ({args.method})", quiet=args.json or "progress" in options) as live:
-            if "progress" in ranked:  # rankbfs: depth, layer, states/s, memory, disk in the live line
-                ranked["progress"].live = live
-            result = solve(
-                instance,
-                args.method,
-                max_moves=args.max_moves,
-                time_limit=args.time_limit,
-                memory_limit=limits.memory_limit,
-                **options,
-                **ranked,
-            )
+        options = engine_options(args, instance)  # with a progress display when it can
+        line = options.get("progress")
+        with Live(f"solving ({args.method})", quiet=args.json or isinstance(line, Progress)) as live:
+            if isinstance(line, RankLine):  # rankbfs: depth, layer, states/s, memory, disk in the live line
+                line.live = live
+            result = solve(instance, args.method, max_moves=args.max_moves, limits=limits, **options)
         if args.cluster and not _primary():  # an MPI job: rank 0 alone reports
             return exit_code(result)
-        if args.certify and result.status.value != "unknown":
+        if args.certify and result.status is not Status.UNKNOWN:
             from .certify import certify_report
 
             certified = certify_report(instance, result, args.certify, limits, quiet=args.json)
@@ -109,46 +170,6 @@ def run(args) -> int:
         obj["certificate_check"], code = certified
     notes = [format_report(obj["certificate_check"])] if "certificate_check" in obj else []
     return emit(args, instance, result, obj, notes) or code or exit_code(result)
-
-
-def rank_options(args, instance) -> dict:
-    """``upper_bound`` (the length of a verified solution) and ``workers`` for ``rankbfs``."""
-    from ..errors import UsageError
-
-    given = args.upper_bound is not None or args.workers is not None or args.cluster or args.resume is not None
-    if args.method != "rankbfs":
-        if given:
-            raise UsageError("--upper-bound, --workers, --cluster and --resume need --method rankbfs")
-        return {}
-    opts: dict = {"workers": args.workers}
-    if not args.json:
-        from .rank_progress import RankLine
-
-        opts["progress"] = RankLine()
-    if args.cluster:
-        opts["cluster"] = True
-    if args.resume is not None:
-        opts["resume"] = args.resume
-        opts["workers"] = 1 if args.workers is None else args.workers
-    if args.upper_bound == "construct":
-        from ..constructive import construct
-        from ..errors import ConstructionError
-
-        try:
-            _, built = construct(instance)
-        except ConstructionError as e:
-            raise UsageError(f"--upper-bound construct: {e}") from None
-        if built.solution is not None:
-            opts["upper_bound"] = len(built.solution)
-    elif args.upper_bound is not None:
-        from ..io.solution_format import read_solution
-        from ..solution import verify
-
-        extended, solution = read_solution(instance, args.upper_bound)
-        if not verify(extended, solution, keep_trace=False).ok:
-            raise UsageError(f"{args.upper_bound}: not a legal solution of {args.file}, so no upper bound")
-        opts["upper_bound"] = len(solution)
-    return opts
 
 
 def _primary() -> bool:
@@ -201,10 +222,15 @@ def human(instance, result: Result, obj: dict) -> str:
         lines[0] += f" — {result.length} moves"
     lb = "none (no solution exists)" if result.lower_bound is None else result.lower_bound
     lines.append(f"  lower bound: {lb}   method: {result.method}   time: {result.seconds:.3f} s")
+    st = result.statistics
+    counted = [(k, getattr(st, k)) for k in ("states", "expanded", "pruned", "layers")]
+    shown = "   ".join(f"{k}: {v:,}" for k, v in counted if v is not None)
+    if shown:
+        lines.append(f"  {shown}")
     cert = result.certificate
     if cert:
-        lines.append(f"  certificate: {cert['kind']} (scope {cert['scope']})")
-        if cert["scope"] == "window":
+        lines.append(f"  certificate: {cert.kind} (scope {cert.scope.value})")
+        if cert.scope is Scope.WINDOW:
             lines.append(f"  note: proven inside the window {instance.board.window} only, not globally")
     if result.stats.get("stopped"):
         lines.append(f"  stopped: {result.stats['stopped']}")

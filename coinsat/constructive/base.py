@@ -203,7 +203,13 @@ def run_construction(
         if stats is not None:
             info.update(stats(play))
         result = Result(
-            Status.FEASIBLE, method, solution, lower, None, time.perf_counter() - t0, info, engine=Engine.CONSTRUCT
+            status=Status.FEASIBLE,
+            method=method,
+            solution=solution,
+            lower_bound=lower,
+            seconds=time.perf_counter() - t0,
+            stats=info,
+            engine=Engine.CONSTRUCT,
         )
         return Construction(inst, result)
     raise ConstructionError(f"{method}: the construction needs cells outside every window tried (last: {tried[-1]})")

@@ -1,7 +1,9 @@
 """The JSON contract of ``solve --json`` and the solution files ``verify`` reads.
 
 One object: ``{"name", "status", "length", "lower_bound", "moves",
-"certificate", "method", "seconds"}``.  ``moves`` lists ``[source, destination]``
+"certificate", "method", "engine", "seconds", "statistics"}`` (``engine``: the engine
+that answered; ``statistics``: states kept, expanded and pruned, layers, peak memory
+and CPU seconds, ``result.Statistics``).  ``moves`` lists ``[source, destination]``
 in the instance's coordinates (``[x, y]`` pairs on lattices, cell names on
 graph boards).  ``verify`` needs only ``moves``; any object that has it is a
 solution file.
@@ -31,7 +33,18 @@ from ..instance import Instance, is_cubic, with_cells
 from ..result import Result
 from ..solution import Solution
 
-JSON_KEYS = ("name", "status", "length", "lower_bound", "moves", "certificate", "method", "seconds")
+JSON_KEYS = (
+    "name",
+    "status",
+    "length",
+    "lower_bound",
+    "moves",
+    "certificate",
+    "method",
+    "engine",
+    "seconds",
+    "statistics",
+)
 
 
 def moves_to_json(instance: Instance, solution: Solution | None) -> list | None:
@@ -48,9 +61,11 @@ def result_to_json(instance: Instance, result: Result) -> dict[str, Any]:
         "length": result.length,
         "lower_bound": result.lower_bound,
         "moves": moves_to_json(instance, result.solution) or [],
-        "certificate": result.certificate,
+        "certificate": None if result.certificate is None else result.certificate.to_json(),
         "method": result.method,
+        "engine": None if result.engine is None else result.engine.value,
         "seconds": round(result.seconds, 6),
+        "statistics": result.statistics.to_json(),
     }
 
 

@@ -46,11 +46,12 @@ from typing import Any, Callable, Sequence
 from ..errors import InternalError, LimitReached
 from ..instance import Instance
 from ..limits import Limits, enforced
-from ..result import Engine, Result, Status
+from ..result import Engine, Evidence, Result, Statistics, Status
 from ..rules import predecessors, successors
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for, layer_steps
-from .windows import Step, elapsed, exact_horizon, fits, found_in_window, grow, result_of
+from .options import BfsOptions
+from .windows import Step, exact_horizon, fits, found_in_window, grow, result_of
 
 #: states expanded between two polls of the time and memory limits
 POLL = 256
@@ -67,23 +68,37 @@ class _Outcome:
     states: int
     moves: list | None = None
     reason: str | None = None
+    expanded: int = 0
 
 
 def solve_bfs(
-    instance: Instance,
-    max_moves: int | None = None,
-    time_limit: float | None = None,
-    max_states: int = 20_000_000,
-    memory_limit: int | None = None,
-    grow: bool = True,
+    instance: Instance, *, limits: Limits | None = None, max_moves: int | None = None, options: BfsOptions | None = None
 ) -> Result:
-    """Shortest solution by bidirectional BFS (module docstring).  ``max_states`` bounds the
-    states held (summed over the rounds of a growing window); ``grow=False`` searches an
-    inexact window as given (answers then speak of the window)."""
-    limits = Limits(time_limit, memory_limit)
-    if grow and instance.board.is_lattice and not instance.board.exact:
-        return _grown(instance, max_moves, limits, max_states)
-    return _fixed(instance, max_moves, limits, max_states)
+    """Shortest solution by bidirectional BFS (module docstring; options: ``BfsOptions``)."""
+    limits = limits or Limits()
+    opts = options or BfsOptions()
+    if opts.grow and instance.board.is_lattice and not instance.board.exact:
+        return _grown(instance, max_moves, limits, opts.max_states)
+    return _fixed(instance, max_moves, limits, opts.max_states)
+
+
+def _result(limits: Limits, stats: dict, counts: dict):
+    """The result maker of one run: ``result(status, solution, lb, certificate)``."""
+
+    def result(status, solution=None, lb=None, certificate=None) -> Result:
+        return Result(
+            status=status,
+            method="bfs",
+            solution=solution,
+            lower_bound=lb,
+            certificate=certificate,
+            seconds=limits.elapsed(),
+            stats=stats,
+            statistics=Statistics.measured(limits.cpu0, **counts),
+            engine=Engine.BFS,
+        )
+
+    return result
 
 
 # --- one window, as given -----------------------------------------------------------------------
@@ -99,10 +114,7 @@ def _fixed(instance: Instance, max_moves: int | None, limits: Limits, max_states
     }
     if out.reason:
         stats["stopped"] = out.reason
-
-    def result(status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(status, "bfs", solution, lb, certificate, elapsed(limits), stats, engine=Engine.BFS)
-
+    result = _result(limits, stats, {"states": out.states, "expanded": out.expanded, "layers": out.explored})
     radius = exact_horizon(instance)  # None: exact for every horizon
     if out.kind == "meet":
         solution = certify_solution(instance, Solution.of(_found_moves(out.moves)), "bfs")
@@ -113,16 +125,10 @@ def _fixed(instance: Instance, max_moves: int | None, limits: Limits, max_states
     proven = out.explored if radius is None else min(out.explored, radius)
     if out.kind in ("forward", "backward"):
         scope = "global" if radius is None else "window"
-        cert = {
-            "kind": "exhaustive-search",
-            "scope": scope,
-            "window": instance.board.window,
-            "states": out.states,
-            "side": out.kind,
-        }
+        cert = Evidence("exhaustive-search", scope, window=instance.board.window, states=out.states, side=out.kind)
         return result(Status.UNSOLVABLE, lb=None if radius is None else radius + 1, certificate=cert)
     if out.kind == "horizon" and max_moves is not None and exact_for(instance, max_moves):
-        cert = {"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves}
+        cert = Evidence("exhaustive-search", "horizon", horizon=max_moves)
         return result(Status.BOUNDED, lb=max_moves + 1, certificate=cert)
     # a limit, or "none within max_moves" inside a window not exact for it: not a bounded answer
     return result(Status.UNKNOWN, lb=proven + 1)
@@ -133,16 +139,12 @@ def _fixed(instance: Instance, max_moves: int | None, limits: Limits, max_states
 
 def _grown(instance: Instance, max_moves: int | None, limits: Limits, max_states: int) -> Result:
     g = grow(instance, _round(instance), limits, max_moves=max_moves, max_states=max_states)
-    stats = g.stats()
-
-    def result(status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(status, "bfs", solution, lb, certificate, elapsed(limits), stats, engine=Engine.BFS)
-
+    counts = {"states": sum(r["states"] for r in g.rounds), "layers": len(g.rounds)}
     return result_of(
         g,
-        result,
+        _result(limits, g.stats(), counts),
         lambda: _fixed(instance, None, limits, max_states),
-        {"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves},
+        Evidence("exhaustive-search", "horizon", horizon=max_moves),
     )
 
 
@@ -157,22 +159,10 @@ def _round(original: Instance):
             return Step("found", len(solution) - 1, solution, states=out.states)
         if out.kind == "forward" and exact_for(work, out.forward_depth + 1):
             # every configuration reachable on the lattice was enumerated (windows.py)
-            cert = {
-                "kind": "exhaustive-search",
-                "scope": "global",
-                "window": work.board.window,
-                "states": out.states,
-                "side": "forward",
-            }
+            cert = Evidence("exhaustive-search", "global", window=work.board.window, states=out.states, side="forward")
             return Step("closed", H, certificate=cert, states=out.states)
         if out.kind == "backward" and allowed is None:  # an exact window, unpruned
-            cert = {
-                "kind": "exhaustive-search",
-                "scope": "global",
-                "window": work.board.window,
-                "states": out.states,
-                "side": "backward",
-            }
+            cert = Evidence("exhaustive-search", "global", window=work.board.window, states=out.states, side="backward")
             return Step("closed", H, certificate=cert, states=out.states)
         if out.kind == "limit":
             return Step("stopped", out.explored, reason=out.reason, states=out.states)
@@ -216,13 +206,13 @@ def _search(
     bwd: dict = {g: None for g in goals}  # state -> (next state, move)
     f_front, b_front = [start], list(goals)
     f_depth = b_depth = 0
+    expanded = polled = 0
 
     def end(kind, moves=None, reason=None) -> _Outcome:
-        return _Outcome(kind, f_depth + b_depth, f_depth, len(fwd) + len(bwd), moves, reason)
+        return _Outcome(kind, f_depth + b_depth, f_depth, len(fwd) + len(bwd), moves, reason, expanded + polled)
 
     if start in bwd:
         return end("meet", [])
-    polled = 0
     try:
         while True:
             if not f_front:
@@ -249,6 +239,7 @@ def _search(
                         meets.append(new)
                 polled += 1
                 if polled >= POLL:
+                    expanded += polled
                     polled = 0
                     reason = limits.exceeded()
                     if reason is None and max_states is not None and len(fwd) + len(bwd) > max_states:

@@ -60,24 +60,24 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Callable
 
 from ..backends import Outcome
-from ..backends.sat_backend import DEFAULT_SOLVER, SatBackend, require_limitable
+from ..backends.sat_backend import SatBackend, require_limitable
 from ..board import MAX_WINDOW_CELLS
 from ..encode.options import DEFAULT_OPTIONS, EncodingOptions
 from ..encode.sat import Encoder
 from ..errors import InstanceError, InternalError, LimitReached, UsageError
 from ..instance import Instance, make_instance
 from ..limits import Limits, enforced, poll
-from ..result import Engine, Result, Status
+from ..result import Engine, Evidence, Result, Statistics, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import configuration_count, distance_bound, exact_for, lower_bound
+from .options import SAT_STRATEGIES, SatOptions
 
 #: ``stats["stopped"]`` when the window exact for the next horizon is over board.py's cap
 WINDOW_CAP = f"window cap (a window exact for the next horizon would have over {MAX_WINDOW_CELLS:,} cells)"
-STRATEGIES = ("linear", "geometric", "descend")
-DEFAULT_STRATEGY = "linear"
+STRATEGIES = SAT_STRATEGIES
+DEFAULT_STRATEGY = SatOptions().strategy
 GROWTH = 1.5
 
 
@@ -182,53 +182,33 @@ class _Session:
         self.backend.close()
 
 
-def _options(options: EncodingOptions | None, flags: dict) -> EncodingOptions:
-    opts = options or DEFAULT_OPTIONS
-    unknown = set(flags) - set(EncodingOptions.names())
-    if unknown:
-        raise UsageError(f"unknown option(s) for method 'sat': {', '.join(sorted(unknown))}")
-    return opts.with_(**{k: bool(v) for k, v in flags.items()}) if flags else opts
-
-
 def solve_sat(
     instance: Instance,
     *,
+    limits: Limits | None = None,
     max_moves: int | None = None,
-    time_limit: float | None = None,
-    memory_limit: int | None = None,
-    solver: str = DEFAULT_SOLVER,
-    strategy: str = DEFAULT_STRATEGY,
-    options: EncodingOptions | None = None,
-    progress: Callable[[HorizonReport], None] | None = None,
-    solver_config: dict[str, int] | None = None,
-    stride: int = 1,
-    horizon_hint: int | None = None,
-    fresh: bool = False,
-    descend: bool = True,
-    **flags,
+    options: SatOptions | None = None,
 ) -> Result:
-    """Shortest solution by SAT (module docstring).  ``flags``: EncodingOptions fields;
-    ``solver_config``: CaDiCaL options (default ``sat_backend.CADICAL_DEFAULTS``);
-    ``horizon_hint``: a known upper bound, asked first instead of climbing (``fresh``:
-    the calls below the best length get a new solver; ``descend=False``: stop after the
-    call at the hint, e.g. when a certificate builder makes the call below)."""
-    if horizon_hint is not None and horizon_hint < 0:
-        raise UsageError(f"the horizon hint must be >= 0, not {horizon_hint}")
-    if strategy not in STRATEGIES:
-        raise UsageError(f"unknown strategy {strategy!r} (choose from {', '.join(STRATEGIES)})")
-    opts = _options(options, flags)
-    if not opts.noop and strategy != "linear":
+    """Shortest solution by SAT (module docstring; options: ``SatOptions``)."""
+    o = options or SatOptions()
+    encoding = o.encoding or DEFAULT_OPTIONS
+    if o.horizon_hint is not None and o.horizon_hint < 0:
+        raise UsageError(f"the horizon hint must be >= 0, not {o.horizon_hint}")
+    if o.strategy not in STRATEGIES:
+        raise UsageError(f"unknown strategy {o.strategy!r} (choose from {', '.join(STRATEGIES)})")
+    if not encoding.noop and o.strategy != "linear":
         raise UsageError("without no-op steps only the 'linear' strategy is sound")
-    if stride < 1:
-        raise UsageError(f"stride must be >= 1, not {stride}")
-    require_limitable(solver, time_limit, memory_limit)
-    limits = Limits(time_limit, memory_limit)
+    if o.stride < 1:
+        raise UsageError(f"stride must be >= 1, not {o.stride}")
+    limits = limits or Limits()
+    require_limitable(o.solver, limits.time_limit, limits.memory_limit)
+    config = None if o.solver_config is None else dict(o.solver_config)
     with enforced(limits):
-        run = _Run(instance, opts, solver, limits, progress, solver_config)
-        run.stride = stride
-        run.hint, run.fresh, run.descend = horizon_hint, fresh, descend
+        run = _Run(instance, encoding, o.solver, limits, o.progress, config)
+        run.stride = o.stride
+        run.hint, run.fresh, run.descend = o.horizon_hint, o.fresh, o.descend
         try:
-            return run.go(max_moves, strategy)
+            return run.go(max_moves, o.strategy)
         except LimitReached as e:
             return run.stopped(str(e), max_moves)
         except KeyboardInterrupt:
@@ -313,7 +293,7 @@ class _Run:
         lb0 = lower_bound(self.original)
         if lb0 is None and self.original.board.exact:
             # a goal cell that needs a (differently labeled) coin can never be filled (Lemma W)
-            cert = {"kind": "goal-unfillable", "scope": "global", "window": self.original.board.window}
+            cert = Evidence("goal-unfillable", "global", window=self.original.board.window)
             return self._result(Status.UNSOLVABLE, None, None, cert)
         work = self._session_for(max(lb0 or 0, 1)).instance
         # Every solution inside the window needs >= lb moves; one with <= lb - 1 moves
@@ -398,30 +378,26 @@ class _Run:
             status = Status.OPTIMAL if self.lb >= n else Status.FEASIBLE
             return self._result(status, self.best, n if status is Status.OPTIMAL else self.lb)
         if finished and cap is not None and self.none_upto >= cap:
-            cert = {
-                "kind": "sat-unsat",
-                "scope": "global",
-                "horizon": self.none_upto,
-                "configurations": cap + 1,
-                "window": self.original.board.window,
-            }
+            cert = Evidence(
+                "sat-unsat",
+                "global",
+                horizon=self.none_upto,
+                configurations=cap + 1,
+                window=self.original.board.window,
+            )
             return self._result(Status.UNSOLVABLE, None, None, cert)
         if finished and max_moves is not None and self.none_upto >= max_moves:
-            cert = {"kind": "sat-unsat", "scope": "horizon", "horizon": max_moves}
+            cert = Evidence("sat-unsat", "horizon", horizon=max_moves)
             return self._result(Status.BOUNDED, None, self.lb, cert)
         return self._result(Status.UNKNOWN, None, self.lb)
 
     def _fallback(self) -> Result:
         """The shortest solutions leave the original window: search inside it for the best
         expressible one; the proven (global) lower bound stays."""
-        remaining = None if self.deadline == math.inf else max(1e-3, self.deadline - time.perf_counter())
         inner = solve_sat(
             _frozen_window(self.original),
-            time_limit=remaining,
-            memory_limit=self.limits.memory_limit,
-            solver=self.solver,
-            options=self.opts,
-            solver_config=self.config,
+            limits=self.limits,
+            options=SatOptions(solver=self.solver, encoding=self.opts, solver_config=self.config),
         )
         if inner.stats.get("stopped"):
             self.stop_reason = inner.stats["stopped"]
@@ -447,7 +423,17 @@ class _Run:
         }
         if status in (Status.UNKNOWN, Status.FEASIBLE) and self.stop_reason is not None:
             stats["stopped"] = self.stop_reason
-        return Result(status, "sat", solution, lb, certificate, time.perf_counter() - self.t0, stats, engine=Engine.SAT)
+        return Result(
+            status=status,
+            method="sat",
+            solution=solution,
+            lower_bound=lb,
+            certificate=certificate,
+            seconds=time.perf_counter() - self.t0,
+            stats=stats,
+            statistics=Statistics.measured(self.limits.cpu0, layers=len(self.reports)),
+            engine=Engine.SAT,
+        )
 
     def close(self) -> None:
         if self.session is not None:

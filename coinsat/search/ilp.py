@@ -61,6 +61,7 @@ is replayed by ``certify_solution``.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 from ..backends.ilp_backend import SAT, UNKNOWN, UNSAT, IlpAnswer, run_ilp
@@ -68,35 +69,28 @@ from ..encode.ilp import build_ilp
 from ..errors import DecodeError, LimitReached, UsageError
 from ..instance import Instance
 from ..limits import Limits, enforced
-from ..result import Engine, Result, Status
+from ..result import Engine, Evidence, Result, Statistics, Status
 from ..solution import certify_solution
 from ..theory.reach import configuration_count, exact_for, lower_bound
+from .options import ILP_ENCODING, ILP_STRATEGIES, IlpOptions
 from .windows import Step, elapsed, exact_horizon, grow, result_of
 
-ENCODING_OPTIONS = ("noop_last", "windows", "no_return", "counts")
-OPTIONS = ("solver", "threads", "max_horizon", "strategy") + ENCODING_OPTIONS
-STRATEGIES = ("geometric", "linear")
-DEFAULT_STRATEGY = "linear"
+ENCODING_OPTIONS = ILP_ENCODING
+STRATEGIES = ILP_STRATEGIES
+DEFAULT_STRATEGY = IlpOptions().strategy
 
 
 def solve_ilp(
-    instance: Instance,
-    *,
-    max_moves: int | None = None,
-    time_limit: float | None = None,
-    memory_limit: int | None = None,
-    grow: bool = True,
-    **options,
+    instance: Instance, *, limits: Limits | None = None, max_moves: int | None = None, options: IlpOptions | None = None
 ) -> Result:
-    unknown = set(options) - set(OPTIONS)
-    if unknown:
-        raise UsageError(f"unknown option(s) for method 'ilp': {', '.join(sorted(unknown))}")
-    strategy = options.get("strategy", DEFAULT_STRATEGY)
+    """Shortest solution by integer programming (module docstring; options: ``IlpOptions``)."""
+    o = options or IlpOptions()
+    strategy = o.strategy
     if strategy not in STRATEGIES:
         raise UsageError(f"unknown strategy {strategy!r} (choose from {', '.join(STRATEGIES)})")
-    limits = Limits(time_limit, memory_limit)
-    run = _Run(instance, options, limits)
-    if grow and instance.board.is_lattice and not instance.board.exact:
+    limits = limits or Limits()
+    run = _Run(instance, o, limits)
+    if o.grow and instance.board.is_lattice and not instance.board.exact:
         return run.grown(max_moves, strategy)
     with enforced(limits):
         try:
@@ -119,7 +113,7 @@ def _fixed(run: "_Run", max_moves: int | None, strategy: str) -> Result:
     if max_moves is not None:
         horizons = [min(max_moves, cap)]
     else:
-        horizons = _schedule(max(1, window_lb), cap, run.opts.get("max_horizon"), strategy)
+        horizons = _schedule(max(1, window_lb), cap, run.opts.max_horizon, strategy)
     for T in horizons:
         answer, model = run.solve_at(instance, T)
         if answer.outcome == SAT:
@@ -147,7 +141,7 @@ def _schedule(first: int, cap: int, max_horizon: int | None, strategy: str):
 class _Run:
     """The proofs gathered so far and the Result each way of ending gives."""
 
-    def __init__(self, instance: Instance, options: dict, limits: Limits):
+    def __init__(self, instance: Instance, options: IlpOptions, limits: Limits):
         self.inst, self.opts, self.limits = instance, options, limits
         self.none_upto = -1  # no solution in the window with <= none_upto moves (proven)
         self.known_lb = 0
@@ -164,10 +158,11 @@ class _Run:
     def solve_at(self, work: Instance, T: int):
         """Build and solve the model of ``work`` at horizon T, within the limits (the build
         polls the ambient budget: a LimitReached from it ends the run)."""
-        solver = self.opts.get("solver", "highs")
+        solver = self.opts.solver
         reason = self.limits.exceeded()
         if reason is None:
-            model = build_ilp(work, T, **{k: v for k, v in self.opts.items() if k in ENCODING_OPTIONS})
+            encoding: dict[str, Any] = self.opts.encoding()
+            model = build_ilp(work, T, **encoding)
             reason = self.limits.exceeded()
         if reason is not None:  # no time (or memory) left: do not solve
             self.stop_reason = reason
@@ -177,7 +172,7 @@ class _Run:
             model.problem,
             solver,
             time_limit=None if left is None else max(left, 1e-3),
-            threads=self.opts.get("threads"),
+            threads=self.opts.threads,
         )
         if answer.outcome == UNKNOWN or (answer.outcome == SAT and not answer.optimal):
             self.stop_reason = self.limits.exceeded() or answer.status_text
@@ -198,7 +193,17 @@ class _Run:
     def _result(self, status, solution=None, lb=None, certificate=None) -> Result:
         if status in (Status.UNKNOWN, Status.FEASIBLE) and self.stop_reason:
             self.stats["stopped"] = self.stop_reason
-        return Result(status, "ilp", solution, lb, certificate, elapsed(self.limits), self.stats, engine=Engine.ILP)
+        return Result(
+            status=status,
+            method="ilp",
+            solution=solution,
+            lower_bound=lb,
+            certificate=certificate,
+            seconds=elapsed(self.limits),
+            stats=self.stats,
+            statistics=Statistics.measured(self.limits.cpu0, layers=len(self.stats["horizons"])),
+            engine=Engine.ILP,
+        )
 
     def found(self, answer, model, T: int) -> Result:
         try:
@@ -240,7 +245,7 @@ class _Run:
             # infeasible only inside a window that is not exact for T: not a bounded answer
             self.stop_reason = f"window {self.inst.board.window} not exact for horizon {T}"
             return self._result(Status.UNKNOWN, None, self.lower_bound())
-        cert = {"kind": "ilp-infeasible", "scope": "horizon", "horizon": T, "window": self.inst.board.window}
+        cert = Evidence("ilp-infeasible", "horizon", horizon=T, window=self.inst.board.window)
         return self._result(Status.BOUNDED, None, self.lower_bound(), cert)
 
     def unsolvable(self, T: int, configurations: int | None) -> Result:
@@ -249,17 +254,12 @@ class _Run:
         span of the start (theory/reach.py)."""
         exact = self.radius is None
         scope = "global" if exact else "window"
-        cert: dict[str, Any]
         if configurations is None:
-            cert = {"kind": "goal-outside-span", "scope": scope, "window": self.inst.board.window}
+            cert = Evidence("goal-outside-span", scope, window=self.inst.board.window)
         else:
-            cert = {
-                "kind": "ilp-infeasible",
-                "scope": scope,
-                "horizon": T,
-                "window": self.inst.board.window,
-                "configurations": configurations,
-            }
+            cert = Evidence(
+                "ilp-infeasible", scope, horizon=T, window=self.inst.board.window, configurations=configurations
+            )
         # Window scope: a solution with <= r moves stays in the window, so every one has > r.
         lb = None if self.radius is None else max(self.known_lb, self.radius + 1)
         return self._result(Status.UNSOLVABLE, None, lb, cert)
@@ -267,24 +267,16 @@ class _Run:
     # --- a window grown to each horizon (search/windows.py) ------------------------------------
 
     def grown(self, max_moves: int | None, strategy: str) -> Result:
-        tops = [x for x in (max_moves, self.opts.get("max_horizon")) if x is not None]
+        tops = [x for x in (max_moves, self.opts.max_horizon) if x is not None]
         top = min(tops) if tops else None
         g = grow(self.inst, self._round, self.limits, max_moves=top, geometric=strategy == "geometric")
         self.stats.update(g.stats())
         self.stop_reason = g.reason or self.stop_reason
 
         def inside() -> Result:
-            left = self.limits.remaining()
-            return solve_ilp(
-                self.inst,
-                max_moves=None,
-                grow=False,
-                memory_limit=self.limits.memory_limit,
-                time_limit=None if left is None else max(left, 1e-3),
-                **self.opts,
-            )
+            return solve_ilp(self.inst, limits=self.limits, options=replace(self.opts, grow=False))
 
-        return result_of(g, self._result, inside, {"kind": "ilp-infeasible", "scope": "horizon", "horizon": top})
+        return result_of(g, self._result, inside, Evidence("ilp-infeasible", "horizon", horizon=top))
 
     def _round(self, work: Instance, H: int, limits: Limits, budget: int | None) -> Step:
         """Round H of the growth loop: the model of ``work`` (exact for H) at horizon H."""
@@ -293,13 +285,7 @@ class _Run:
         if answer.outcome == UNSAT:
             cap = configuration_count(work) - 1 if work.board.exact else None
             if cap is not None and H >= cap:  # a window that turned out exact (finite span)
-                cert = {
-                    "kind": "ilp-infeasible",
-                    "scope": "global",
-                    "horizon": H,
-                    "window": work.board.window,
-                    "configurations": cap + 1,
-                }
+                cert = Evidence("ilp-infeasible", "global", horizon=H, window=work.board.window, configurations=cap + 1)
                 return Step("closed", H, certificate=cert)
             return Step("none", H)
         if answer.outcome == SAT:

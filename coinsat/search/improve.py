@@ -65,7 +65,7 @@ from ..solution import Solution, certify_solution
 from ..theory.reach import distance_bound, fill_count_bound
 from ..theory.reach import lower_bound as placement_lower_bound
 from ..theory.span import span_mask
-from .methods import get_method, inapplicable
+from .methods import inapplicable, run
 
 #: A configuration as one occupancy bitmask per colour class (the labels in sorted order).
 State = tuple[int, ...]
@@ -400,11 +400,11 @@ def solve_stretch(
         if budget <= 0.05:
             break
         try:
-            result = get_method(name)(
+            result = run(
+                name,
                 local,
+                limits=Limits(None if budget == float("inf") else budget, limits.memory_limit),
                 max_moves=length - 1,
-                time_limit=None if budget == float("inf") else budget,
-                memory_limit=limits.memory_limit,
                 **_engine_options(name, length),
             )
         except LimitReached:  # the engine's own watchdog fired outside its loop: this stretch only
@@ -547,9 +547,7 @@ def climb_step(puzzle: _Puzzle, horizon: int, options: ImproveOptions, limits: L
             break
         extra = {"upper_bound": horizon, "workers": 1} if name == "rankbfs" else {}
         try:
-            result = get_method(name)(
-                local, max_moves=horizon, time_limit=left, memory_limit=limits.memory_limit, **extra
-            )
+            result = run(name, local, limits=Limits(left, limits.memory_limit), max_moves=horizon, **extra)
         except LimitReached:
             return ClimbStep(horizon, None, None, None, True)
         if result.stats.get("stopped") == "interrupted":
@@ -686,13 +684,12 @@ def improve(
     final = certify_solution(instance, Solution(tuple(best)), "improve")
     status = Status.OPTIMAL if bound >= len(final) else Status.FEASIBLE
     return Result(
-        status,
-        "improve",
-        final,
-        len(final) if status is Status.OPTIMAL else bound,
-        None,
-        time.perf_counter() - t0,
-        {
+        status=status,
+        method="improve",
+        solution=final,
+        lower_bound=len(final) if status is Status.OPTIMAL else bound,
+        seconds=time.perf_counter() - t0,
+        stats={
             "input_length": len(solution),
             "steps": [(s.length, s.rule, round(s.seconds, 3)) for s in steps],
             "stopped": stopped,

@@ -1,61 +1,131 @@
-"""The registry of solving methods, by name (the engines only; the front door is ``coinsat.solve``).
+"""The registry of solving methods: one :class:`EngineSpec` record per engine.
 
-Each method is a function ``(instance, *, max_moves, time_limit, memory_limit,
-**options) -> Result``.  Optional engines register lazily (their module is
-imported only when asked for), so a missing optional dependency breaks only its
-own method.  The CLI builds its ``--method`` choices from :data:`METHODS`.
+Every engine is ``solve_<name>(instance, *, limits, max_moves, options) -> Result``
+(``search/options.py``).  A record names the engine's target (``"module:function"``,
+imported on first use, so a missing optional dependency breaks only its own method), its
+options dataclass, the move models and board kinds it decides, whether its answers are
+exact (optimal, or a proof) and, when it has one, the function that says why it cannot
+run on an instance.  The CLI builds ``--method`` and the engines' flags from
+:data:`ENGINES`; ``coinsat.solve`` builds the options from it.  ``auto`` is the front
+door's chooser (``coinsat.solve.solve_auto``), registered here so that it is a method
+like the others.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
+from ..board import BoardKind
 from ..errors import UsageError
 from ..instance import Instance
+from ..limits import Limits
 from ..registry import load
 from ..result import Result
-from ..rules import MOVE_MODELS as RULES
+from .options import (
+    AutoOptions,
+    BfsOptions,
+    IlpOptions,
+    RankbfsOptions,
+    SatOptions,
+    SlidesatOptions,
+    SpanbfsOptions,
+    options_of,
+)
 
-# name -> "module:function" (imported on first use)
-METHODS: dict[str, str] = {
-    "auto": "coinsat.solve:solve_auto",
-    "bfs": "coinsat.search.bfs:solve_bfs",
-    "spanbfs": "coinsat.search.spanbfs:solve_spanbfs",
-    "rankbfs": "coinsat.search.rankbfs:solve_rankbfs",
-    "sat": "coinsat.search.driver:solve_sat",
-    "ilp": "coinsat.search.ilp:solve_ilp",
-    "slidesat": "coinsat.search.slidesat:solve_slidesat",
+ALL_BOARDS = tuple(BoardKind)
+LATTICES = (BoardKind.SQUARE, BoardKind.TRIANGULAR)
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """One engine: ``target`` ``"module:function"``; ``options`` its dataclass; ``moves`` the
+    move models (``rules.MOVE_MODELS``) and ``boards`` the board kinds it decides; ``exact``
+    whether its answers are proofs (optimal, bounded, unsolvable) rather than solutions
+    only; ``limit`` ``"module:function"`` saying why it cannot run on an instance (None:
+    it can), or None when it runs on every instance of its models and boards."""
+
+    name: str
+    target: str
+    options: type
+    moves: tuple[str, ...] = ("jump",)
+    boards: tuple[BoardKind, ...] = ALL_BOARDS
+    exact: bool = True
+    limit: str | None = None
+
+    def function(self) -> Callable[..., Result]:
+        return load({self.name: self.target}, self.name, "method")
+
+    def inapplicable(self, instance: Instance) -> str | None:
+        """Why this engine cannot solve ``instance`` (None if it can)."""
+        if instance.moves not in self.moves:
+            return f"it does not decide moves = {instance.moves!r}"
+        if instance.board.kind not in self.boards:
+            return f"it does not run on {instance.board.kind.value} boards"
+        if self.limit is None:
+            return None
+        return load({self.name: self.limit}, self.name, "method limit")(instance)
+
+    def make_options(self, given: dict) -> object:
+        """The options dataclass from keyword values (UsageError on a name it lacks)."""
+        return options_of(self.options, self.name, given)
+
+
+ENGINES: dict[str, EngineSpec] = {
+    spec.name: spec
+    for spec in (
+        EngineSpec("auto", "coinsat.solve:solve_auto", AutoOptions, moves=("jump", "slide")),
+        EngineSpec("bfs", "coinsat.search.bfs:solve_bfs", BfsOptions, moves=("jump", "slide")),
+        EngineSpec(
+            "spanbfs", "coinsat.search.spanbfs:solve_spanbfs", SpanbfsOptions, limit="coinsat.search.spanbfs:applicable"
+        ),
+        EngineSpec(
+            "rankbfs", "coinsat.search.rankbfs:solve_rankbfs", RankbfsOptions, limit="coinsat.search.rankbfs:applicable"
+        ),
+        EngineSpec("sat", "coinsat.search.driver:solve_sat", SatOptions),
+        EngineSpec("ilp", "coinsat.search.ilp:solve_ilp", IlpOptions),
+        EngineSpec(
+            "slidesat", "coinsat.search.slidesat:solve_slidesat", SlidesatOptions, moves=("slide",), boards=LATTICES
+        ),
+    )
 }
 
-
-#: name -> "module:function" telling why the method cannot run on an instance (None: it can).
-#: Methods not listed run on every instance.
-LIMITS: dict[str, str] = {
-    "spanbfs": "coinsat.search.spanbfs:applicable",
-    "rankbfs": "coinsat.search.rankbfs:applicable",
-}
+#: the method names (the CLI's ``--method`` choices)
+METHODS = tuple(ENGINES)
 
 
-#: the move models (rules.MOVE_MODELS) each method decides; a method not listed decides jumps only
-#: and refuses any other model (exit 2) rather than answer for the wrong rules
-MOVES: dict[str, tuple[str, ...]] = {"auto": ("jump", "slide"), "bfs": ("jump", "slide"), "slidesat": ("slide",)}
+def spec(name: str) -> EngineSpec:
+    try:
+        return ENGINES[name]
+    except KeyError:
+        raise UsageError(f"unknown method {name!r} (choose from {', '.join(ENGINES)})") from None
 
 
 def get_method(name: str) -> Callable[..., Result]:
-    engine = load(METHODS, name, "method")
-    models = MOVES.get(name, ("jump",))
+    """The engine function of ``name``, refusing (exit 2) an instance whose move model it does
+    not decide rather than answer for the wrong rules."""
+    record = spec(name)
+    engine = record.function()
 
     def guarded(instance: Instance, **kwargs) -> Result:
-        if instance.moves not in models:
+        if instance.moves not in record.moves:
+            deciders = [m for m, s in ENGINES.items() if instance.moves in s.moves]
             raise UsageError(
-                f"method {name!r} does not decide moves = {instance.moves!r} "
-                f"(methods that do: {', '.join(m for m, ms in MOVES.items() if instance.moves in ms)})"
+                f"method {name!r} does not decide moves = {instance.moves!r} (methods that do: {', '.join(deciders)})"
             )
         return engine(instance, **kwargs)
 
-    return engine if set(models) >= set(RULES) else guarded
+    return guarded
 
 
 def inapplicable(name: str, instance: Instance) -> str | None:
     """Why method ``name`` cannot solve ``instance`` (None if it can)."""
-    return load(LIMITS, name, "method limit")(instance) if name in LIMITS else None
+    return spec(name).inapplicable(instance)
+
+
+def run(
+    name: str, instance: Instance, *, limits: Limits | None = None, max_moves: int | None = None, **options
+) -> Result:
+    """Run engine ``name`` with its options given as keywords (``spec(name).options`` fields)."""
+    record = spec(name)
+    return get_method(name)(instance, limits=limits, max_moves=max_moves, options=record.make_options(options))

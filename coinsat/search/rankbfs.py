@@ -70,8 +70,10 @@ from ..result import Engine, Result
 from ..rules import predecessors
 from ..theory.reach import edge_budget
 from .heap import keep_freed_memory
+from .layered import Ending, LayerReport, Outcome, fixed_result, grown
+from .layered import unique as _unique
+from .options import RankbfsOptions
 from .rank import U64, Colex, fits, to_words
-from .spanbfs import LayerReport, _fixed_result, _grown, _Outcome, _unique
 from .spill import CODEC, Storage, Visited, compiled
 from .windows import elapsed
 
@@ -413,76 +415,48 @@ class _Ranks:
 
 def solve_rankbfs(
     instance: Instance,
+    *,
+    limits: Limits | None = None,
     max_moves: int | None = None,
-    time_limit: float | None = None,
-    max_states: int = 2_000_000_000,
-    prune: bool = True,
-    progress=None,
-    keep_layers: list | None = None,
-    memory_limit: int | None = None,
-    grow: bool = True,
-    upper_bound: int | None = None,
-    workers: int | None = 1,
-    cluster: bool = False,
-    spill_budget: int | None = None,
-    resume: str | None = None,
+    options: RankbfsOptions | None = None,
 ) -> Result:
-    """Shortest solution by span-pruned layered BFS over ranked states (module docstring).
-
-    Options as ``solve_spanbfs``; ``upper_bound`` (an int U: the length of a known
-    solution) turns bound-and-prune on, on exact windows; ``workers`` > 1 runs the
-    hash-partitioned search in that many processes (None: one per core); ``cluster``
-    runs it on the ranks of the MPI job this process belongs to (``search/cluster.py``);
-    ``spill_budget`` bytes of layers stay in memory, the rest goes to disk (default: half
-    of ``memory_limit``); ``resume`` a directory where every layer is saved and from
-    whose last complete layer a search of the same instance continues (one process,
-    an exact window)."""
+    """Shortest solution by span-pruned layered BFS over ranked states (module docstring;
+    options: ``RankbfsOptions``).  The result's ``witness`` is the visited set when the
+    instance's own window was searched."""
     why = applicable(instance)
     if why is not None:
         raise UsageError(f"method 'rankbfs' cannot solve this instance: {why}")
+    limits = limits or Limits()
+    o = options or RankbfsOptions()
+    workers = o.workers
     if workers is None:
-        workers = os.cpu_count() or 1
-    if cluster:
+        workers = 1 if o.resume is not None else os.cpu_count() or 1
+    if o.cluster:
         from .cluster import comm_world
 
         comm_world()  # a clear usage error without mpi4py, before any search
         workers = CLUSTER
-    limits = Limits(time_limit, memory_limit)
-    if spill_budget is None and memory_limit is not None:
-        spill_budget = memory_limit // 2
-    storage = Storage(spill_budget, resume)
+    spill_budget = o.spill_budget
+    if spill_budget is None and limits.memory_limit is not None:
+        spill_budget = limits.memory_limit // 2
+    storage = Storage(spill_budget, o.resume)
     keep_freed_memory()  # fewer page faults (search/heap.py); forked workers inherit it
-    growing = grow and keep_layers is None and instance.board.is_lattice and not instance.board.exact
-    if resume is not None and (workers != 1 or growing):
+    growing = o.grow and instance.board.is_lattice and not instance.board.exact
+    if o.resume is not None and (workers != 1 or growing):
         raise UsageError("--resume needs one process (--workers 1, no --cluster) and an exact window")
 
-    def forward(work: Instance, horizon, lim, budget, prune_, progress_) -> _Outcome:
-        bound = upper_bound if work.board.exact else None
+    def forward(work: Instance, horizon, lim, budget, prune_, progress_) -> Outcome:
+        bound = o.upper_bound if work.board.exact else None
         return _forward(work, horizon, lim, budget, prune_, progress_, bound, workers, storage)
 
     if growing:
         cap = max_cells(instance.n_coins)
-        return _grown(instance, max_moves, limits, max_states, prune, progress, forward, "rankbfs", cap)
+        return grown(
+            instance, max_moves, limits, o.max_states, o.prune, o.progress, forward, "rankbfs", Engine.RANKBFS, cap
+        )
     with enforced(limits):
-        out = forward(instance, max_moves, limits, max_states, prune, progress)
-    if keep_layers is not None:
-        store: Visited = out.layers  # type: ignore[assignment]
-        keep_layers.extend(store.layer(i) for i in range(out.depth + 1))
-    if out.kind == "empty" and out.stats.get("upper_bound") is not None:
-        return _bounded_by(instance, out, limits)
-    return _fixed_result(instance, out, max_moves, limits, prune, "rankbfs", Engine.RANKBFS)
-
-
-def _bounded_by(instance: Instance, out: _Outcome, limits: Limits) -> Result:
-    """Bound-and-prune ran out of states: no solution with <= U moves, nothing more."""
-    from ..result import Status
-
-    U = out.stats["upper_bound"]
-    cert = {"kind": "exhaustive-search", "scope": "horizon", "horizon": U}
-    stats = dict(out.stats, states=out.states)
-    return Result(
-        Status.BOUNDED, "rankbfs", None, U + 1, cert, elapsed(limits), stats, engine=Engine.RANKBFS, witness=out.layers
-    )
+        out = forward(instance, max_moves, limits, o.max_states, o.prune, o.progress)
+    return fixed_result(instance, out, max_moves, limits, o.prune, "rankbfs", Engine.RANKBFS)
 
 
 def _forward(
@@ -495,7 +469,7 @@ def _forward(
     upper_bound: int | None,
     workers: int,
     storage: Storage = Storage(),
-) -> _Outcome:
+) -> Outcome:
     """Layered forward search; ``layers`` of the outcome is the :class:`Visited` store
     (``workers`` = CLUSTER: on the ranks of the MPI job)."""
     if workers == CLUSTER:
@@ -518,22 +492,22 @@ def _forward(
     front = visited.layer(depth)
     clock = Rate(limits)
 
-    def end(kind, moves=None, reason=None) -> _Outcome:
+    def end(kind: Ending | str, moves=None, reason=None) -> Outcome:
         stats["bytes_per_state"] = visited.nbytes / max(1, visited.size)
         stats["disk_bytes"] = visited.disk_bytes
         stats["layers_spilled"] = visited.spilled
-        return _Outcome(kind, depth, visited.size, visited, moves, reason, stats)  # type: ignore[arg-type]
+        return Outcome(Ending(kind), depth, visited.size, visited, moves, reason, stats)
 
-    def found_in(layer: np.ndarray) -> _Outcome | None:
+    def found_in(layer: np.ndarray) -> Outcome | None:
         hit = layer[np.isin(layer, space.goal_ranks)]
-        return end("found", path(space, visited.in_layer, depth, int(hit[0]))) if hit.size else None
+        return end(Ending.FOUND, path(space, visited.in_layer, depth, int(hit[0]))) if hit.size else None
 
     if depth == 0 and np.isin(space.goal_ranks, start).any():
-        return end("found", [])
+        return end(Ending.FOUND, [])
     if space.need and not space.kernel.spans_one_of(space.kernel_words(start), space.need)[0]:
         # the expansion assumes every state it expands spans a goal span (held coins keep
         # it); a start that does not has no successor that does
-        return end("empty") if horizon is None or horizon > 0 else end("horizon")
+        return end(Ending.EMPTY) if horizon is None or horizon > 0 else end(Ending.HORIZON)
     try:
         if "resumed" in stats and depth > 0:  # the frontier must be what its layer gives (spill.py)
             parts = []
@@ -542,7 +516,7 @@ def _forward(
                 parts.append(space.expand(before[i : i + CHUNK * 4]))
                 reason = limits.exceeded()
                 if reason:
-                    return end("limit", reason=reason)
+                    return end(Ending.LIMIT, reason=reason)
             again = union(parts)
             again = again[~visited.contains(again) | np.isin(again, front, assume_unique=True)]
             if upper_bound is not None and again.size:
@@ -556,16 +530,16 @@ def _forward(
             return done
         while True:
             if horizon is not None and depth >= horizon:
-                return end("horizon")
+                return end(Ending.HORIZON)
             reason = limits.exceeded()
             if reason:
-                return end("limit", reason=reason)
+                return end(Ending.LIMIT, reason=reason)
             parts = []
             for i in range(0, front.size, CHUNK * 4):
                 parts.append(space.expand(front[i : i + CHUNK * 4]))
                 reason = limits.exceeded()
                 if reason:
-                    return end("limit", reason=reason)
+                    return end(Ending.LIMIT, reason=reason)
             stats["expanded"] += int(front.size)
             nxt = union(parts)
             del parts
@@ -575,7 +549,7 @@ def _forward(
                 stats["bound_pruned"] += int(nxt.size - ok.sum())
                 nxt = nxt[ok]
             if nxt.size == 0:
-                return end("empty")
+                return end(Ending.EMPTY)
             visited.add(nxt, depth + 1)
             depth += 1
             front = nxt
@@ -585,11 +559,11 @@ def _forward(
             if (done := found_in(nxt)) is not None:
                 return done
             if max_states is not None and visited.size > max_states:
-                return end("limit", reason="state limit")
+                return end(Ending.LIMIT, reason="state limit")
     except LimitReached as e:
-        return end("limit", reason=str(e))
+        return end(Ending.LIMIT, reason=str(e))
     except KeyboardInterrupt:
-        return end("limit", reason="interrupted")
+        return end(Ending.LIMIT, reason="interrupted")
 
 
 def fingerprint(instance: Instance, prune: bool) -> dict:

@@ -29,22 +29,22 @@ end on their own); the screens in ``solve.py`` still answer those.
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 from .. import geometry
-from ..backends.sat_backend import DEFAULT_SOLVER, SatBackend
 from ..backends.sat_backend import Outcome as SatOutcome
+from ..backends.sat_backend import SatBackend
 from ..encode.options import DEFAULT_OPTIONS, EncodingOptions
 from ..encode.sat import encode
 from ..encode.varmap import Fill, Occ, Vac
 from ..errors import InternalError, LimitReached
 from ..instance import Instance
 from ..limits import Limits
-from ..result import Engine, Result, Status
+from ..result import Engine, Evidence, Result, Statistics, Status
 from ..rules import Move
 from ..solution import Solution, certify_solution, verify
 from .driver import widen
+from .options import SlidesatOptions
 from .windows import to_original
 
 #: the encoding families sound for slides (module docstring)
@@ -70,22 +70,32 @@ def blocking_core(kind: str, others: list[geometry.Coord], src: geometry.Coord, 
 
 def solve_slidesat(
     instance: Instance,
+    *,
+    limits: Limits | None = None,
     max_moves: int | None = None,
-    time_limit: float | None = None,
-    memory_limit: int | None = None,
-    solver: str = DEFAULT_SOLVER,
-    **_options,
+    options: SlidesatOptions | None = None,
 ) -> Result:
-    """Shortest slide solution by CEGAR over the jump encoding (module docstring)."""
-    limits = Limits(time_limit, memory_limit)
+    """Shortest slide solution by CEGAR over the jump encoding (module docstring; options:
+    ``SlidesatOptions``)."""
+    limits = limits or Limits()
+    solver = (options or SlidesatOptions()).solver
     lemmas: set[Lemma] = set()
     stats: dict = {"lemmas": 0, "sat_calls": 0}
     T = 0
 
     def result(status: Status, solution: Solution | None, lb: int | None, cert: dict | None = None) -> Result:
         stats["lemmas"] = len(lemmas)
-        seconds = time.perf_counter() - limits.t0
-        return Result(status, "slidesat", solution, lb, cert, seconds, stats, engine=Engine.SAT)
+        return Result(
+            status=status,
+            method="slidesat",
+            solution=solution,
+            lower_bound=lb,
+            certificate=None if cert is None else Evidence.of(cert),
+            seconds=limits.elapsed(),
+            stats=stats,
+            statistics=Statistics.measured(limits.cpu0, layers=T),
+            engine=Engine.SLIDESAT,
+        )
 
     try:
         while max_moves is None or T <= max_moves:

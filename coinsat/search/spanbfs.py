@@ -52,18 +52,20 @@ with ``unknown`` and the proven bound.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from ..errors import InternalError, LimitReached, UsageError
+from ..errors import LimitReached, UsageError
 from ..instance import Instance
 from ..limits import Limits, enforced
-from ..result import Engine, Result, Status
+from ..result import Engine, Result
 from ..rules import predecessors
-from ..solution import Solution, certify_solution
-from ..theory.reach import exact_for
-from .windows import Step, elapsed, exact_horizon, found_in_window, grow, result_of
+from .layered import Ending, LayerReport, Outcome, fixed_result, grown, member, unique
+from .layered import Outcome as _Outcome  # noqa: F401 - partition.py and cluster.py import it from here
+from .layered import unique as _unique  # noqa: F401 - (until they move to search/rank/)
+from .options import SpanbfsOptions
+from .windows import elapsed
 
 U64 = np.uint64
 ONE = U64(1)
@@ -71,16 +73,6 @@ ONE = U64(1)
 CHUNK = 1 << 17
 #: Goal placements tested one by one in the pruning; beyond, their common span is used.
 MAX_GOAL_SPANS = 16
-
-
-@dataclass(frozen=True)
-class LayerReport:
-    """One finished layer: what the progress display shows."""
-
-    depth: int
-    size: int  # states first reached at this depth
-    states: int  # states reached so far
-    seconds: float
 
 
 #: a state is one 64-bit word
@@ -173,242 +165,102 @@ class _Kernel:
 
 def _goal_spans(kernel: _Kernel, goals: np.ndarray) -> np.ndarray:
     """The spans a state must contain one of (their intersection if there are many)."""
-    spans = _unique(kernel.span(goals))
+    spans = unique(kernel.span(goals))
     if spans.size > MAX_GOAL_SPANS:
         return np.array([np.bitwise_and.reduce(spans)], dtype=U64)
     return spans
 
 
-def _unique(words: np.ndarray) -> np.ndarray:
-    """Sorted distinct words (a sort: numpy's hashing ``unique`` is slower on uint64)."""
-    if words.size == 0:
-        return words
-    words = np.sort(words)
-    keep = np.empty(words.size, dtype=bool)
-    keep[0] = True
-    np.not_equal(words[1:], words[:-1], out=keep[1:])
-    return words[keep]
-
-
-def _member(sorted_arr: np.ndarray, values: np.ndarray) -> np.ndarray:
-    if sorted_arr.size == 0:
-        return np.zeros(values.shape, dtype=bool)
-    idx = np.minimum(np.searchsorted(sorted_arr, values), sorted_arr.size - 1)
-    return sorted_arr[idx] == values
-
-
 def solve_spanbfs(
     instance: Instance,
+    *,
+    limits: Limits | None = None,
     max_moves: int | None = None,
-    time_limit: float | None = None,
-    max_states: int = 400_000_000,
-    prune: bool = True,
-    progress=None,
-    keep_layers: list | None = None,
-    memory_limit: int | None = None,
-    grow: bool = True,
+    options: SpanbfsOptions | None = None,
 ) -> Result:
-    """Shortest solution by span-pruned layered BFS (module docstring).
-
-    ``prune=False`` turns the span pruning off (for tests and benchmarks);
-    ``progress(LayerReport)`` is called after every layer; ``keep_layers``, a list,
-    receives the layers (sorted uint64 arrays, bit c = board cell c) when the run
-    ends — the witness of a ``layers`` certificate (certificates/layers.py), so the
-    instance's own window is searched then (``grow=False``: its cells name the bits)."""
+    """Shortest solution by span-pruned layered BFS (module docstring; options:
+    ``SpanbfsOptions``).  The result's ``witness`` is the list of layers (sorted uint64
+    arrays, bit c = board cell c) when the instance's own window was searched (an exact
+    window, or ``grow=False``): the layers certificate reuses them."""
     why = applicable(instance)
     if why is not None:
         raise UsageError(f"method 'spanbfs' cannot solve this instance: {why}")
-    limits = Limits(time_limit, memory_limit)
-    if grow and keep_layers is None and instance.board.is_lattice and not instance.board.exact:
-        return _grown(instance, max_moves, limits, max_states, prune, progress)
+    limits = limits or Limits()
+    o = options or SpanbfsOptions()
+    if o.grow and instance.board.is_lattice and not instance.board.exact:
+        return grown(
+            instance,
+            max_moves,
+            limits,
+            o.max_states,
+            o.prune,
+            o.progress,
+            _forward,
+            "spanbfs",
+            Engine.SPANBFS,
+            MAX_CELLS,
+        )
     with enforced(limits):
-        out = _forward(instance, max_moves, limits, max_states, prune, progress)
-    if keep_layers is not None:
-        keep_layers.extend(out.layers)
-    return _fixed_result(instance, out, max_moves, limits, prune)
-
-
-@dataclass(frozen=True)
-class _Outcome:
-    """How one forward search ended: ``found`` (a goal at ``depth``), ``empty`` (layer
-    ``depth`` + 1 is empty), ``horizon`` (``depth`` = max_moves reached), ``limit``
-    (``depth`` = the last layer completed)."""
-
-    kind: str
-    depth: int
-    states: int
-    layers: list = field(repr=False)
-    moves: list | None = None
-    reason: str | None = None
-    stats: dict = field(default_factory=dict, repr=False)
+        out = _forward(instance, max_moves, limits, o.max_states, o.prune, o.progress)
+    return fixed_result(instance, out, max_moves, limits, o.prune, "spanbfs", Engine.SPANBFS)
 
 
 def _forward(
     instance: Instance, horizon: int | None, limits: Limits, max_states: int | None, prune: bool, progress
-) -> _Outcome:
+) -> Outcome:
     """Layered forward BFS with span pruning to depth ``horizon`` (None: no horizon)."""
     (start_word,) = instance.start.masks(instance.labels)
-    goals = _unique(np.array([g.masks(instance.labels)[0] for g in instance.goal_configurations], dtype=U64))
+    goals = unique(np.array([g.masks(instance.labels)[0] for g in instance.goal_configurations], dtype=U64))
     layers = [np.array([start_word], dtype=U64)]
     layer_sizes = [1]
-    stats = {"layers": layer_sizes, "pruning": prune}
+    stats: dict[str, Any] = {"layers": layer_sizes, "pruning": prune, "expanded": 0, "pruned": 0}
     visited = layers[0]
     depth = 0
 
-    def end(kind, moves=None, reason=None) -> _Outcome:
-        return _Outcome(kind, depth, int(visited.size), layers, moves, reason, stats)
+    def end(kind: Ending, moves=None, reason=None) -> Outcome:
+        return Outcome(kind, depth, int(visited.size), layers, moves, reason, stats)
 
-    if _member(goals, layers[0])[0]:
-        return end("found", [])
+    if member(goals, layers[0])[0]:
+        return end(Ending.FOUND, [])
     try:
         kernel = _Kernel(instance)
         need = _goal_spans(kernel, goals) if prune else np.zeros(1, dtype=U64)
         while True:
             if horizon is not None and depth >= horizon:
-                return end("horizon")
+                return end(Ending.HORIZON)
             reason = limits.exceeded()
             if reason:
-                return end("limit", reason=reason)
+                return end(Ending.LIMIT, reason=reason)
             front = layers[-1]
             parts = []
             for i in range(0, front.size, CHUNK):
-                succ = _unique(kernel.successors(front[i : i + CHUNK]))
-                parts.append(succ[kernel.spans_one_of(succ, need)])
+                succ = unique(kernel.successors(front[i : i + CHUNK]))
+                kept = succ[kernel.spans_one_of(succ, need)]
+                stats["expanded"] += min(CHUNK, front.size - i)
+                stats["pruned"] += succ.size - kept.size
+                parts.append(kept)
                 reason = limits.exceeded()
                 if reason:
-                    return end("limit", reason=reason)
-            nxt = _unique(np.concatenate(parts)) if parts else np.zeros(0, U64)
-            nxt = nxt[~_member(visited, nxt)]
+                    return end(Ending.LIMIT, reason=reason)
+            nxt = unique(np.concatenate(parts)) if parts else np.zeros(0, U64)
+            nxt = nxt[~member(visited, nxt)]
             if nxt.size == 0:
-                return end("empty")
+                return end(Ending.EMPTY)
             layers.append(nxt)
             visited = np.insert(visited, np.searchsorted(visited, nxt), nxt)
             depth += 1
             layer_sizes.append(int(nxt.size))
             if progress is not None:
                 progress(LayerReport(depth, int(nxt.size), int(visited.size), elapsed(limits)))
-            hit = nxt[_member(goals, nxt)]
+            hit = nxt[member(goals, nxt)]
             if hit.size:
-                return end("found", _path(instance, layers, int(hit[0])))
+                return end(Ending.FOUND, _path(instance, layers, int(hit[0])))
             if max_states is not None and visited.size > max_states:
-                return end("limit", reason="state limit")
+                return end(Ending.LIMIT, reason="state limit")
     except LimitReached as e:  # the ambient budget (limits.poll) or its watchdog
-        return end("limit", reason=str(e))
+        return end(Ending.LIMIT, reason=str(e))
     except KeyboardInterrupt:
-        return end("limit", reason="interrupted")
-
-
-def _fixed_result(
-    instance: Instance,
-    out: _Outcome,
-    max_moves: int | None,
-    limits: Limits,
-    prune: bool,
-    method: str = "spanbfs",
-    engine: Engine = Engine.SPANBFS,
-) -> Result:
-    """The answer of one search of the instance's window, as given.  Its layers are the
-    result's ``witness``: a layers certificate reuses them instead of searching again.
-    (``rankbfs`` shares this and :func:`_grown`, with its own forward search and name.)"""
-    stats = dict(out.stats, states=out.states)
-    if out.reason:
-        stats["stopped"] = out.reason
-    radius = exact_horizon(instance)  # None: exact for every horizon
-
-    def result(status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(
-            status,
-            method,
-            solution,
-            lb,
-            certificate,
-            elapsed(limits),
-            stats,
-            engine=engine,
-            witness=out.layers,
-        )
-
-    def partial(depth_done: int) -> int:
-        """Lower bound when every path of <= depth_done moves was enumerated."""
-        return depth_done + 1 if radius is None else min(depth_done, radius) + 1
-
-    if out.kind == "found":
-        solution = certify_solution(instance, Solution.of(_found_moves(out.moves)), method)
-        status, lb, window_optimal = found_in_window(len(solution), radius)
-        if window_optimal:
-            stats["window_optimal"] = True
-        return result(status, solution, lb)
-    if out.kind == "empty":
-        cert = _exhausted(instance, out.states, prune, "global" if radius is None else "window")
-        return result(Status.UNSOLVABLE, lb=None if radius is None else radius + 1, certificate=cert)
-    if out.kind == "horizon" and max_moves is not None and exact_for(instance, max_moves):
-        return result(
-            Status.BOUNDED,
-            lb=max_moves + 1,
-            certificate={"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves},
-        )
-    return result(Status.UNKNOWN, lb=partial(out.depth))
-
-
-def _grown(
-    instance: Instance,
-    max_moves: int | None,
-    limits: Limits,
-    max_states: int,
-    prune: bool,
-    progress,
-    forward=_forward,
-    method: str = "spanbfs",
-    max_cells: int = MAX_CELLS,
-) -> Result:
-    """The window grows until it is exact for each horizon (search/windows.py), within
-    ``max_cells`` cells; ``forward`` is the layered search run in each window."""
-
-    def run(work: Instance, H: int, lim: Limits, budget: int | None) -> Step:
-        out = forward(work, H, lim, budget, prune, progress)
-        if out.kind == "found":
-            solution = certify_solution(work, Solution.of(_found_moves(out.moves)), method)
-            return Step("found", len(solution) - 1, solution, states=out.states)
-        # an empty layer is global on an exact window (the span pruning is global there), and
-        # without pruning on a window exact for one move beyond the last layer
-        if out.kind == "empty" and (work.board.exact or (not prune and exact_for(work, out.depth + 1))):
-            cert = _exhausted(work, out.states, prune, "global")
-            return Step("closed", H, certificate=cert, states=out.states)
-        if out.kind == "limit":
-            return Step("stopped", out.depth, reason=out.reason, states=out.states)
-        return Step("none", H, states=out.states)
-
-    g = grow(instance, run, limits, max_moves=max_moves, max_states=max_states, max_cells=max_cells)
-    stats = dict(g.stats(), pruning=prune)
-
-    def result(status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(status, method, solution, lb, certificate, elapsed(limits), stats, engine=Engine.SPANBFS)
-
-    def inside() -> Result:
-        with enforced(limits):
-            out = forward(instance, None, limits, max_states, prune, None)
-        return _fixed_result(instance, out, None, limits, prune, method)
-
-    return result_of(g, result, inside, {"kind": "exhaustive-search", "scope": "horizon", "horizon": max_moves})
-
-
-def _found_moves(moves: list | None) -> list:
-    """The moves of a search that met the goal (the search always records them)."""
-    if moves is None:
-        raise InternalError("the search found the goal but kept no moves")
-    return moves
-
-
-def _exhausted(instance: Instance, states: int, prune: bool, scope: str) -> dict:
-    """The certificate summary of a forward search that ran out of states."""
-    return {
-        "kind": "exhaustive-search",
-        "scope": scope,
-        "window": instance.board.window,
-        "states": states,
-        "side": "forward",
-        "pruning": "span" if prune else "none",
-    }
+        return end(Ending.LIMIT, reason="interrupted")
 
 
 def _path(instance: Instance, layers: list[np.ndarray], word: int) -> list:
@@ -418,7 +270,7 @@ def _path(instance: Instance, layers: list[np.ndarray], word: int) -> list:
     moves = []
     for layer in reversed(layers[:-1]):
         for move, (prev,) in predecessors(board, d, (word,)):
-            if _member(layer, np.array([prev], dtype=U64))[0]:
+            if member(layer, np.array([prev], dtype=U64))[0]:
                 moves.append(move)
                 word = prev
                 break

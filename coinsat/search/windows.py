@@ -69,7 +69,7 @@ from ..configuration import Configuration
 from ..errors import LimitReached
 from ..instance import Instance
 from ..limits import Limits, enforced
-from ..result import Result, Status
+from ..result import Evidence, Result, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import LatticeLayers as Layers
 from ..theory.reach import distance_bound, exact_for, lower_bound
@@ -152,7 +152,7 @@ class Step:
     none_upto: int = -1
     solution: Solution | None = None
     reason: str | None = None
-    certificate: dict | None = None
+    certificate: Evidence | None = None
     states: int = 0
 
 
@@ -169,7 +169,7 @@ class Grown:
     solution: Solution | None = None
     outside: int | None = None  # length of a solution that leaves the original window
     reason: str | None = None
-    certificate: dict | None = None
+    certificate: Evidence | None = None
     rounds: list = field(default_factory=list)
     window: str = ""
 
@@ -186,7 +186,7 @@ class Grown:
         return out
 
 
-def decided_unsolvable(instance: Instance) -> dict | None:
+def decided_unsolvable(instance: Instance) -> Evidence | None:
     """Theorem 1 (``theory/triangular.py``, the exact decider for the triangular grid with
     d = 2, labeled or not): a global ``unsolvable`` certificate stub when it says no, else
     None.  ``certify`` builds the checkable certificate itself (the screens' invariant or
@@ -198,7 +198,7 @@ def decided_unsolvable(instance: Instance) -> dict | None:
     decision = triangular.decide(instance)
     if decision.solvable:
         return None
-    return {"kind": "theorem-1", "scope": "global", "reason": decision.reason}
+    return Evidence("theorem-1", "global", reason=decision.reason)
 
 
 def grow(
@@ -311,7 +311,7 @@ def found_in_window(n: int, radius: int | None) -> tuple[Status, int, bool]:
 
 
 def result_of(
-    g: Grown, result: Callable[..., Result], inside: Callable[[], Result], bounded_certificate: dict
+    g: Grown, result: Callable[..., Result], inside: Callable[[], Result], bounded_certificate: Evidence
 ) -> Result:
     """The Result of a growth loop.  ``result(status, solution, lb, certificate)`` makes
     the engine's Result; ``inside()`` searches the instance's own window, for when the
@@ -345,4 +345,4 @@ def remaining(limits: Limits) -> float | None:
 
 def elapsed(limits: Limits) -> float:
     """Seconds since the run (and its ``limits``) started."""
-    return time.perf_counter() - limits.t0
+    return limits.elapsed()

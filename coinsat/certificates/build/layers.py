@@ -53,14 +53,16 @@ def build_layers(
         return _write_ranked(instance, horizon, searched, out_dir, stem, solution)
     if searched is not None and len(searched) > horizon:
         return _write(instance, horizon, list(searched[: horizon + 1]), out_dir, stem, solution)
+    from ...limits import Limits
     from ...result import Status
+    from ...search.options import RankbfsOptions, SpanbfsOptions
     from ...search.spanbfs import solve_spanbfs
 
     if instance.board.size > 64:  # past spanbfs's words: search again with rankbfs
         from ...search.rankbfs import solve_rankbfs
 
         left = None if deadline is None else max(1e-3, deadline - time.perf_counter())
-        again = solve_rankbfs(instance, max_moves=horizon, time_limit=left, grow=False)
+        again = solve_rankbfs(instance, limits=Limits(left), max_moves=horizon, options=RankbfsOptions(grow=False))
         if again.status is Status.UNKNOWN:
             raise LimitReached(
                 f"the layers of 'no solution with <= {horizon} moves' were not rebuilt within the limit",
@@ -70,9 +72,9 @@ def build_layers(
             return None
         return _write_ranked(instance, horizon, again.witness, out_dir, stem, solution)
 
-    layers: list[np.ndarray] = []
     left = None if deadline is None else max(1e-3, deadline - time.perf_counter())
-    result = solve_spanbfs(instance, max_moves=horizon, time_limit=left, keep_layers=layers)
+    result = solve_spanbfs(instance, limits=Limits(left), max_moves=horizon, options=SpanbfsOptions(grow=False))
+    layers: list[np.ndarray] = list(result.witness)
     if result.status is Status.UNKNOWN:
         raise LimitReached(
             f"the layers of 'no solution with <= {horizon} moves' were not rebuilt within the limit", result.lower_bound

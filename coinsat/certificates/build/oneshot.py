@@ -78,30 +78,52 @@ def certify_known(
             if found.status in (Status.UNKNOWN, Status.UNSOLVABLE):
                 return OneShot(found, None)
             if found.solution is None:  # no solution with <= hint moves: certify that instead
-                bounded = Result(Status.BOUNDED, "sat", None, hint + 1, None, 0.0, found.stats, engine=Engine.SAT)
+                bounded = Result(
+                    status=Status.BOUNDED, method="sat", lower_bound=hint + 1, stats=found.stats, engine=Engine.SAT
+                )
                 return OneShot(bounded, _in_scratch(instance, out_dir, hint, None, mode, deadline))
             solution = found.solution
         solution = certify_solution(instance, solution, "certify")
         n = len(solution)
-        optimal = Result(Status.OPTIMAL, "sat", solution, n, None, 0.0, {}, engine=Engine.SAT)
+        optimal = Result(status=Status.OPTIMAL, method="sat", solution=solution, lower_bound=n, engine=Engine.SAT)
         if n == 0:
             return OneShot(optimal, certify(instance, optimal, out_dir, deadline))
         done = _in_scratch(instance, out_dir, n - 1, solution, mode, deadline)
         seconds = time.perf_counter() - t0
         if done is not None:
-            return OneShot(Result(Status.OPTIMAL, "sat", solution, n, None, seconds, {}, engine=Engine.SAT), done)
+            answer = Result(
+                status=Status.OPTIMAL,
+                method="sat",
+                solution=solution,
+                lower_bound=n,
+                seconds=seconds,
+                engine=Engine.SAT,
+            )
+            return OneShot(answer, done)
         if not searching:  # a given solution that is not optimal
-            feasible = Result(Status.FEASIBLE, "sat", solution, 0, None, seconds, {}, engine=Engine.SAT)
+            feasible = Result(
+                status=Status.FEASIBLE,
+                method="sat",
+                solution=solution,
+                lower_bound=0,
+                seconds=seconds,
+                engine=Engine.SAT,
+            )
             return OneShot(feasible, None, refuted=True)
         solution, hint = None, n - 1  # the hint was above the optimum: one step down
 
 
 def _solution_within(instance: Instance, hint: int, time_limit, memory_limit) -> Result:
     """One SAT call at the hint (no climb, no descent: the certificate's call is the descent)."""
+    from ...limits import Limits
     from ...search.driver import solve_sat
+    from ...search.options import SatOptions
 
     return solve_sat(
-        instance, max_moves=hint, horizon_hint=hint, descend=False, time_limit=time_limit, memory_limit=memory_limit
+        instance,
+        limits=Limits(time_limit, memory_limit),
+        max_moves=hint,
+        options=SatOptions(horizon_hint=hint, descend=False),
     )
 
 

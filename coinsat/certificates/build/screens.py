@@ -15,7 +15,7 @@ import time
 
 from ...errors import VerificationError
 from ...instance import Instance
-from ...result import Engine, Result, Status
+from ...result import Engine, Evidence, Result, Status
 from ...theory import triangular
 from ..check import check_certificate
 from . import closed_set, invariant
@@ -53,5 +53,10 @@ def screen(instance: Instance) -> Result | None:
         raise VerificationError(f"screen certificate rejected by its checker: {verdict.reason}")
     reason = cert.get("reason", cert["kind"])
     return Result(
-        Status.UNSOLVABLE, f"screen:{reason}", None, None, cert, time.perf_counter() - t0, engine=Engine.SCREEN
+        status=Status.UNSOLVABLE,
+        method=f"screen:{reason}",
+        lower_bound=None,
+        certificate=Evidence.of(cert),
+        seconds=time.perf_counter() - t0,
+        engine=Engine.SCREEN,
     )
