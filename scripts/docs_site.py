@@ -75,17 +75,40 @@ def readme_page(name: str) -> str:
 
 
 def tutorial_page() -> str:
+    """``examples/tutorial.py`` as a page: each numbered comment ("# 1. ...") becomes a section
+    whose prose is the comment and whose code is the lines up to the next one."""
     src = (ROOT / "examples" / "tutorial.py").read_text()
     doc = re.search(r'"""(.*?)"""', src, re.S)
     intro = doc.group(1).strip() if doc else ""
-    body = src[doc.end() :].strip() if doc else src
-    return (
-        "# Tutorial\n\n"
-        + intro.replace("\n    python3", "\n\n    python3")
-        + "\n\nThe whole script (`examples/tutorial.py`; the test suite runs it):\n\n```python\n"
-        + body
-        + "\n```\n"
-    )
+    lines = (src[doc.end() :] if doc else src).strip("\n").splitlines()
+    sections: list[tuple[str, list[str], list[str]]] = [("Setup", [], [])]
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^\s*# (\d+)\. (.*)$", lines[i])
+        if m:
+            prose = [m.group(2)]
+            i += 1
+            while i < len(lines) and re.match(r"^\s*#\s", lines[i]):
+                prose.append(lines[i].strip().lstrip("#").strip())
+                i += 1
+            text = " ".join(prose)
+            split = re.match(r"(.+?[.?:])\s+(.*)$", text)
+            head, rest = (split.group(1), split.group(2)) if split else (text, "")
+            sections.append((f"{m.group(1)}. {head.rstrip('.:')}", [rest] if rest else [], []))
+            continue
+        sections[-1][2].append(lines[i])
+        i += 1
+    out = ["# Tutorial", "", intro.replace("\n    python3", "\n\n    python3"), ""]
+    for title, prose, code in sections:
+        while code and not code[-1].strip():
+            code.pop()
+        while code and not code[0].strip():
+            code.pop(0)
+        out += [f"## {title}", "", " ".join(prose), ""] if prose else [f"## {title}", ""]
+        if code:
+            out += ["```python", *code, "```", ""]
+    out.append("The whole script is `examples/tutorial.py`; the test suite runs it (`tests/test_tutorial.py`).")
+    return "\n".join(out) + "\n"
 
 
 def notebook_page(path: Path = NOTEBOOK) -> str:
