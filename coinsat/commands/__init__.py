@@ -12,6 +12,7 @@ COMMANDS = (
     "show",
     "family",
     "export",
+    "decode",
     "construct",
     "certify",
     "check_certificate",

@@ -29,9 +29,11 @@ from .common import (
     EXIT_INTERNAL,
     EXIT_OK,
     EXIT_UNKNOWN,
+    FILE_HELP,
     add_limit_arguments,
     check_output_dir,
     limits_of,
+    method_help,
     nonneg_int,
 )
 
@@ -53,12 +55,18 @@ def add_parser(sub) -> None:
     from ..search.methods import METHODS
 
     s = sub.add_parser("certify", help="solve, then write and check a certificate of the answer")
-    s.add_argument("file")
+    s.add_argument("file", help=FILE_HELP)
     s.add_argument(
         "-o", "--output-dir", required=True, metavar="DIR", help="where the certificate files go (created if missing)"
     )
-    s.add_argument("--method", choices=sorted(METHODS), default="auto")
-    s.add_argument("--max-moves", type=nonneg_int, default=None, metavar="N")
+    s.add_argument("--method", choices=sorted(METHODS), default="auto", help=method_help(METHODS))
+    s.add_argument(
+        "--max-moves",
+        type=nonneg_int,
+        default=None,
+        metavar="N",
+        help="look for solutions of at most N moves (then certify 'bounded': none with <= N)",
+    )
     s.add_argument("--solution", metavar="SOLUTION.json", help="one-shot: certify that this solution is optimal")
     s.add_argument(
         "--horizon-hint", type=nonneg_int, default=None, metavar="T", help="one-shot: a solution with <= T moves exists"

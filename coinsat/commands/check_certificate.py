@@ -12,13 +12,13 @@ import time
 from pathlib import Path
 
 from ..errors import InstanceError, LimitReached, UsageError
-from .common import EXIT_ILLEGAL, EXIT_OK, EXIT_UNKNOWN, limits_of, memory_size, nonneg_int, pos_float
+from .common import EXIT_ILLEGAL, EXIT_OK, EXIT_UNKNOWN, FILE_HELP, limits_of, memory_size, nonneg_int, pos_float
 
 
 def add_parser(sub) -> None:
     s = sub.add_parser("check-certificate", help="check a certificate file independently of the solver")
-    s.add_argument("file")
-    s.add_argument("certificate")
+    s.add_argument("file", help=FILE_HELP)
+    s.add_argument("certificate", help="the certificate's JSON file (its other files beside it), as certify wrote it")
     s.add_argument(
         "--time-limit",
         type=pos_float,

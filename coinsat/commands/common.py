@@ -25,6 +25,30 @@ from ..result import Result, Status
 EXIT_OK, EXIT_ILLEGAL, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
 
+#: the positional FILE of every command that reads a puzzle
+FILE_HELP = "the instance file (TOML; README 'File format'), or a puzzle shipped with coinsat: paper/diagonal"
+
+#: one line per engine, for ``--method`` (an engine not listed here is named bare)
+METHOD_NOTES = {
+    "auto": "screens, then spanbfs, bfs or sat, whichever applies",
+    "bfs": "exact bidirectional BFS (any board, labels)",
+    "spanbfs": "span-pruned BFS on numpy words (unlabeled, windows of <= 64 cells)",
+    "rankbfs": "spanbfs on ranks: <= 256 cells, workers, disk, --resume, --cluster",
+    "sat": "time-expanded SAT, incremental horizons (PySAT)",
+    "ilp": "the same model as a 0-1 program (pip install 'coinsat[ilp]'; slow on long puzzles)",
+    "slidesat": "SAT for moves = 'slide' puzzles",
+}
+
+
+def method_help(methods) -> str:
+    """The help of ``--method``: every engine with a few words on it."""
+    return (
+        "the engine: "
+        + "; ".join(f"{m} ({METHOD_NOTES[m]})" if m in METHOD_NOTES else m for m in sorted(methods))
+        + " (default auto)"
+    )
+
+
 def nonneg_int(s: str) -> int:
     try:
         v = int(s)

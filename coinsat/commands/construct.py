@@ -9,14 +9,14 @@ condition and exits 2.  The moves may use cells outside the file's window
 
 from __future__ import annotations
 
-from .common import check_output_file, exit_code
+from .common import FILE_HELP, check_output_file, exit_code
 
 
 def add_parser(sub) -> None:
     from ..constructive import ALGORITHMS
 
     c = sub.add_parser("construct", help="build a solution with the paper's constructive algorithm")
-    c.add_argument("file")
+    c.add_argument("file", help=FILE_HELP)
     c.add_argument(
         "--algorithm",
         choices=("auto", *sorted(ALGORITHMS)),

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from .common import EXIT_OK, EXIT_UNKNOWN, add_limit_arguments, limits_of
+from .common import EXIT_OK, EXIT_UNKNOWN, FILE_HELP, add_limit_arguments, limits_of
 
 
 def add_parser(sub) -> None:
     c = sub.add_parser("count", help="count the optimal solutions (move sequences, traces, configurations)")
-    c.add_argument("file")
+    c.add_argument("file", help=FILE_HELP)
     c.add_argument(
         "--up-to-symmetry",
         action="store_true",

@@ -20,12 +20,12 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..export import FORMATS, SAT_FORMATS, encoding_options, export, write_output
-from .common import EXIT_OK, check_output_file, nonneg_int
+from .common import EXIT_OK, FILE_HELP, check_output_file, nonneg_int
 
 
 def add_parser(sub) -> None:
     e = sub.add_parser("export", help="write the puzzle as a formula (CNF, WCNF, OPB, LP, MPS) or a PDDL task")
-    e.add_argument("file")
+    e.add_argument("file", help=FILE_HELP)
     e.add_argument(
         "--horizon",
         type=nonneg_int,
@@ -33,7 +33,13 @@ def add_parser(sub) -> None:
         metavar="T",
         help="number of moves T (required by every format except pddl; optional for aiger/aig)",
     )
-    e.add_argument("--format", choices=tuple(FORMATS), required=True)
+    e.add_argument(
+        "--format",
+        choices=tuple(FORMATS),
+        required=True,
+        help="cnf/wcnf/wcnf-legacy (DIMACS, with a symbol table), opb, lp/mps (pip install 'coinsat[ilp]'), "
+        "pddl (a planning task), aiger/aig (a circuit)",
+    )
     e.add_argument(
         "--option",
         action="append",

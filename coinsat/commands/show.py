@@ -16,8 +16,10 @@ FORMATS = ("text", "svg", "png", "gif", "html")
 
 
 def add_parser(sub) -> None:
+    from .common import FILE_HELP
+
     sh = sub.add_parser("show", help="pictures of start and goal (and of a solution's steps)")
-    sh.add_argument("file")
+    sh.add_argument("file", help=FILE_HELP)
     sh.add_argument("solution", nargs="?", help="also draw every step of this solution")
     sh.add_argument(
         "--format",
@@ -26,7 +28,11 @@ def add_parser(sub) -> None:
         help="text: ASCII; svg/png: start and goal, or a filmstrip of the steps; gif: an animation; "
         "html: a page with step controls",
     )
-    sh.add_argument("--animate", action="store_true", help="svg: one animated panel (SMIL; plays inside <img>)")
+    sh.add_argument(
+        "--animate",
+        action="store_true",
+        help="svg: one animated panel (SMIL; plays inside <img>); gif is always animated; refused for text, png, html",
+    )
     sh.add_argument(
         "--scale",
         type=float,
@@ -44,6 +50,11 @@ def run(args) -> int:
     from ..io.solution_format import read_solution
     from ..theory.plane import PlanePuzzle
 
+    if args.animate and args.format not in ("svg", "gif"):  # refused, never silently ignored
+        raise UsageError(
+            f"--animate makes an animated SVG (--format svg; a GIF is always animated), not {args.format}: "
+            "for a still picture of every step drop --animate, for an animation use --format svg or gif"
+        )
     if args.format in ("png", "gif") and not args.output:
         raise UsageError(f"--format {args.format} writes a binary file: give -o PATH")
     if args.output:

@@ -10,6 +10,7 @@ from .common import (
     EXIT_UNKNOWN,
     EXIT_USAGE,
     FILE_HELP,
+    FILE_HELP,
     add_limit_arguments,
     check_output_dir,
     check_output_file,
@@ -239,8 +240,18 @@ def human(instance, result: Result, obj: dict) -> str:
         lines.append(
             f"  resumed: from the layers saved in {r['directory']} (depth {r['depth']}); checked: {r['checked']}"
         )
-    if result.stats.get("window_optimal"):
-        lines.append("  note: shortest among solutions inside the window; not proven globally optimal")
+    if result.stats.get("window_optimal"):  # the engine searched the instance's own window for the solution
+        window = instance.board.window
+        if result.status.value == "optimal":  # the lower bound is global: say so, the window is only where it looked
+            lines.append(
+                f"  scope: global — no solution with <= {result.length - 1} moves exists anywhere on the lattice; "
+                f"this one of {result.length} moves, found inside the window {window}, is replayed by rules.py"
+            )
+        else:
+            lines.append(
+                f"  note: shortest among the solutions inside the window {window}; "
+                f"globally only >= {result.lower_bound} moves is proven"
+            )
     for t, (s, p) in enumerate(obj["moves"], start=1):
         lines.append(f"  {t:3d}. {_cell(s)} -> {_cell(p)}")
     return "\n".join(lines)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 
-from .common import EXIT_ILLEGAL, EXIT_OK
+from .common import EXIT_ILLEGAL, EXIT_OK, FILE_HELP
 
 
 def add_parser(sub) -> None:
     v = sub.add_parser("verify", help="check a move list against the rules")
-    v.add_argument("file")
+    v.add_argument("file", help=FILE_HELP)
     v.add_argument("solution", help="JSON object with 'moves' (e.g. the output of solve --json)")
-    v.add_argument("--json", action="store_true")
+    v.add_argument("--json", action="store_true", help="print one JSON object: ok, step, reason, length")
     v.set_defaults(run=run)
 
 
