@@ -71,6 +71,47 @@ def vdiag(a: int, b: int, target: str = "nwse") -> Instance:
     )
 
 
+CORNERS = ("TR", "TL", "BL", "BR")
+
+
+def pinwheel_shape(m: int, order: Iterable[str] = CORNERS) -> list[Coord]:
+    """The 2x2 block plus m coins, coin j diagonally off corner ``order[j % len(order)]`` of the
+    bounding box of the block and the coins before it; shifted so that the smallest x and y are
+    0.  The box is a square of side m + 2 whose span is the whole box.  With ``order`` ("TR",
+    "TL") it is the V: ``pinwheel_shape(2a - o, ("TR", "TL")) == v_shape(a, a - o)``."""
+    order = tuple(order)
+    if m < 0:
+        raise UsageError(f"a pinwheel needs m >= 0 coins around its block, not {m}")
+    if not order or any(c not in CORNERS for c in order):
+        raise UsageError(f"pinwheel corners must be among {', '.join(CORNERS)}, not {order!r}")
+    cells = [(0, 0), (1, 0), (0, 1), (1, 1)]
+    x0, y0, x1, y1 = 0, 0, 1, 1
+    for j in range(m):
+        corner = order[j % len(order)]
+        p = (x1 + 1 if corner[1] == "R" else x0 - 1, y1 + 1 if corner[0] == "T" else y0 - 1)
+        cells.append(p)
+        x0, y0, x1, y1 = min(x0, p[0]), min(y0, p[1]), max(x1, p[0]), max(y1, p[1])
+    return sorted((x - x0, y - y0) for x, y in cells)
+
+
+def pinwheel(m: int, target: str = "nwse", order: Iterable[str] = CORNERS) -> Instance:
+    """The pinwheel (issue 30): :func:`pinwheel_shape` -> the ``target`` diagonal of its
+    (m+2)^2 box with the extras at the centre, as :func:`vdiag` builds it.  Its coins cycle
+    through all four corners, so no Γ chain touches the corner the next coin needs at every
+    step (docs/v-to-diagonal.md, 'The pinwheel')."""
+    order = tuple(order)
+    cells = pinwheel_shape(m, order)
+    tag = "" if order == CORNERS else "-" + "".join(c.lower() for c in order)
+    return make_instance(
+        "square",
+        cells,
+        diagonal_target(m + 2, target),
+        name=f"pinwheel-{m}-{target}{tag}",
+        source="pinwheel family: isolated coins off the four corners in turn (docs/v-to-diagonal.md)",
+        metadata={"family": "pinwheel", "m": m, "target": target, "order": ",".join(order)},
+    )
+
+
 def diagonal_flip(k: int) -> Instance:
     """The k x k diagonal flip: SW-NE diagonal + 2 central extras -> its mirror image."""
     return make_instance(

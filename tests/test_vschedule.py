@@ -262,3 +262,60 @@ def test_the_schedule_never_flips():
         chained = {r.corner for r in records[1:] if r.chain}
         assert chained == {"TL" if t == "nwse" else "TR"}
         assert not any(r.opposite for r in records[1:] if r.corner not in chained)
+
+
+# --- the flip lemma and the pinwheel -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("k", range(3, 26))
+def test_theorem_f_flip_schedule_replays_with_its_closed_form(k):
+    from coinsat.constructive.vschedule import flip_length, flip_schedule
+    from coinsat.families import diagonal_flip
+
+    inst = diagonal_flip(k)
+    moves = flip_schedule(k)
+    sol = Solution.of((inst.board.cell(s), inst.board.cell(d)) for s, d in moves)
+    assert verify(inst, sol, keep_trace=False).ok
+    assert len(moves) == flip_length(k)
+    assert abs(4 * flip_length(k) - 9 * k * k) <= 10 * k + 16 or k == 3  # (9/4) k^2 + O(k)
+
+
+@pytest.mark.parametrize("a", range(1, 8))
+def test_pinwheel_order_tr_tl_is_the_v(a):
+    from coinsat.families import pinwheel
+
+    for target in ("nwse", "swne"):
+        for b in (a - 1, a):
+            pw, v = pinwheel(a + b, target, order=("TR", "TL")), vdiag(a, b, target)
+            assert (pw.start, pw.goal, pw.board) == (v.start, v.goal, v.board)
+
+
+def test_pinwheel_cycles_the_four_corners_and_the_files_are_the_generator():
+    from pathlib import Path
+
+    from coinsat.families import pinwheel, pinwheel_shape
+    from coinsat.io.instance_format import read_instance
+
+    cells = pinwheel_shape(8)
+    assert len(cells) == 12 and max(x for x, _ in cells) == max(y for _, y in cells) == 9
+    root = Path(__file__).resolve().parent.parent / "instances/families"
+    files = sorted(root.glob("pinwheel-*.toml"))
+    assert files
+    for path in files:
+        _, m, target = path.stem.split("-")
+        made, stored = pinwheel(int(m), target), read_instance(path)
+        assert (made.start, made.goal, made.board) == (stored.start, stored.goal, stored.board)
+
+
+def test_cli_family_pinwheel(tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "p.toml"
+    r = subprocess.run(
+        [sys.executable, "-m", "coinsat", "family", "pinwheel", "--m", "5", "--target", "swne", "-o", str(out)],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "pinwheel-5-swne" in r.stdout and out.exists()

@@ -1,4 +1,4 @@
-"""``coinsat family vdiag|diagonal ... -o FILE``: write a family member as an instance file."""
+"""``coinsat family vdiag|pinwheel|diagonal ... -o FILE``: write a family member as an instance file."""
 
 from __future__ import annotations
 
@@ -16,6 +16,11 @@ def add_parser(sub) -> None:
     v.add_argument("--target", choices=TARGETS, default="nwse", help="the goal diagonal: NW-SE (default) or SW-NE")
     v.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the instance file (TOML)")
     v.set_defaults(run=run)
+    w = fam.add_parser("pinwheel", help="block + m coins off the four corners in turn -> diagonal")
+    w.add_argument("--m", type=nonneg_int, required=True, help="coins placed off the corners in turn")
+    w.add_argument("--target", choices=TARGETS, default="nwse", help="the goal diagonal: NW-SE (default) or SW-NE")
+    w.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the instance file (TOML)")
+    w.set_defaults(run=run)
     d = fam.add_parser("diagonal", help="k x k diagonal flip (k = 4 is the paper's 'diagonal')")
     d.add_argument("--k", type=nonneg_int, required=True, help="the side of the box (k = 4: the paper's 18 moves)")
     d.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the instance file (TOML)")
@@ -23,11 +28,16 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..families import diagonal_flip, vdiag
+    from ..families import diagonal_flip, pinwheel, vdiag
     from ..io.instance_format import write_instance
 
     check_output_file(args.output)
-    inst = vdiag(args.a, args.b, args.target) if args.family == "vdiag" else diagonal_flip(args.k)
+    if args.family == "vdiag":
+        inst = vdiag(args.a, args.b, args.target)
+    elif args.family == "pinwheel":
+        inst = pinwheel(args.m, args.target)
+    else:
+        inst = diagonal_flip(args.k)
     write_instance(inst, args.output)
     print(f"wrote {args.output}: {inst.name}, {inst.n_coins} coins, {inst.board.size} cells")
     return EXIT_OK

@@ -50,6 +50,8 @@ __all__ = [
     "Schedule",
     "absorptions",
     "construct_vschedule",
+    "flip_length",
+    "flip_schedule",
     "ends",
     "schedule",
     "schedule_length",
@@ -93,6 +95,20 @@ class Schedule:
         # the 2x2 block is at x = b, b+1; the local origin is its left (SW-NE) or right column
         self.ox = b + 1 if self.mirror else b
         self.helpers: list[Coord] = [self.real(1, 0), self.real(0, 1)]
+        self.order = [c for k in range(1, a + 1) for c in ("TR", "TL")[: 1 + (k <= b)]]
+
+    @classmethod
+    def from_block(cls, cells: set[Coord], bx: int, order: list[str], side: int, target: str) -> "Schedule":
+        """A schedule for any start made of the block {bx, bx+1} x {0, 1} and coins reached in
+        ``order`` ('TR'/'TL': the top corner of the current square each lies diagonally off)."""
+        self = cls.__new__(cls)
+        self.a = self.b = -1
+        self.target, self.side, self.order = target, side, list(order)
+        self.occ, self.moves, self.costs = set(cells), [], []
+        self.mirror = target == "nwse"
+        self.ox = bx + 1 if self.mirror else bx
+        self.helpers = [self.real(1, 0), self.real(0, 1)]
+        return self
 
     # --- frames -----------------------------------------------------------------------
     def real(self, u: int, v: int) -> Coord:
@@ -233,11 +249,7 @@ class Schedule:
     # --- the whole schedule -------------------------------------------------------------
     def run(self) -> "Schedule":
         s = 2
-        order = []  # the V's coins in the order they are reached: TR, TL, TR, ...
-        for k in range(1, self.a + 1):
-            order.append("TR")
-            if k <= self.b:
-                order.append("TL")
+        order = self.order  # the coins in the order they are reached: TR, TL, TR, ... for the V
         last = len(order) - 1
         for i, corner in enumerate(order):
             gadget = "B" if (corner == "TR") == self.mirror else "A"
@@ -321,6 +333,39 @@ def absorptions(a: int, b: int, moves) -> list[Absorption]:
 def ends(s: int) -> tuple[Coord, Coord]:
     """E(s): where gadget A of side s leaves its helpers (local): two gaps of the Γ of side s+1."""
     return ((1, s), (0, s - 1)) if s % 2 == 0 else ((2, s), (1, s - 1))
+
+
+def flip_schedule(k: int) -> list[Move]:
+    """The k x k diagonal flip (``families.diagonal_flip``: SW-NE diagonal + extras -> NW-SE
+    diagonal + extras) without search (docs/v-to-diagonal.md, Theorem F): the two extras jump
+    beside (0, 0) and (1, 1), which makes the block; every further diagonal coin lies off the
+    top-right corner of the square before it, and in the frame of the NW-SE target that corner
+    is the Γ chain's elbow: gadget B for sides 2 .. k-1, then unzipping (Lemma D) and the
+    extras (Lemma X)."""
+    if k < 3:
+        raise UsageError(f"a diagonal flip needs k >= 3, not {k}")
+    cells = set(diagonal_target(k, "swne"))
+    moves: list[Move] = []
+    m = k // 2
+    for src, dst in zip(((m - 1, m), (m, m - 1)), ((1, 0), (0, 1))):
+        if src in ((1, 0), (0, 1)):
+            continue
+        free = dst if dst not in cells else next(c for c in ((1, 0), (0, 1)) if c not in cells)
+        cells.remove(src)
+        cells.add(free)
+        moves.append((src, free))
+    sched = Schedule.from_block(cells, 0, ["TR"] * (k - 2), k, "nwse").run()
+    return moves + sched.moves
+
+
+def flip_length(k: int) -> int:
+    """F(k), the length of :func:`flip_schedule`, in closed form (Theorem F):
+    F(k) = (9k^2 - 10k - 16)/4 for k even, (9k^2 - 10k - 11)/4 for k odd >= 5; F(3) = 8."""
+    if k < 3:
+        raise UsageError(f"a diagonal flip needs k >= 3, not {k}")
+    if k == 3:
+        return 8
+    return (9 * k * k - 10 * k - (16 if k % 2 == 0 else 11)) // 4
 
 
 def schedule(a: int, b: int, target: str = "nwse") -> list[Move]:
