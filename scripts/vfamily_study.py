@@ -111,7 +111,22 @@ def keep_solution(name: str, obj: dict, moves: list) -> None:
         return
     SOLUTIONS.mkdir(parents=True, exist_ok=True)
     keep = {k: obj[k] for k in ("name", "status", "length", "lower_bound", "method") if k in obj}
+    keep["proven"] = proven(keep)
     write_atomic(out, json.dumps({**keep, "moves": moves}) + "\n")
+
+
+def proven(obj: dict) -> str:
+    """What a stored solution record proves, in words (its ``proven`` field)."""
+    n, lb, method = obj["length"], obj.get("lower_bound"), obj.get("method")
+    if obj.get("status") == "optimal":
+        return (
+            f"optimal: these {n} moves are replayed by rules.py, and no solution has <= {n - 1} moves "
+            f"({method}'s exhaustive search of span(start), an exact window: global)"
+        )
+    return (
+        f"these {n} moves are replayed by rules.py (found by {method}); the proven lower bound is {lb} move(s); "
+        "optimality is open"
+    )
 
 
 CERTIFICATES = {"drat": ("sat", "bounded"), "layers": ("spanbfs", "layers")}  # name: (method, kind)

@@ -1,14 +1,18 @@
 """SAT options of ``coinsat solve`` and the progress display of the long engines (stderr, rich).
 
 The display prints one line per SAT horizon (T, answer, seconds, variables,
-clauses, conflicts) or per ``spanbfs`` layer (depth, new states, states,
+clauses, conflicts), per ILP horizon (when its model goes to the solver, with
+its variables and constraints, and when the solver answers: feasible,
+infeasible, stopped) or per ``spanbfs`` layer (depth, new states, states,
 seconds) once a run has lasted ``DELAY`` seconds — short runs stay quiet — and
-is off with ``--json``.
+is off with ``--json``.  The lines held back until then are printed when the
+delay passes, even while the engine is still inside one long solver call.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
 
 DELAY = 2.0
@@ -61,6 +65,8 @@ class Progress:
         self.stream = stream or sys.stderr
         self.pending: list = []
         self.console = None
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
 
     def _console(self):
         if self.console is None:
@@ -73,14 +79,40 @@ class Progress:
         return self.console
 
     def __call__(self, report) -> None:
-        self.pending.append(report)
-        if time.perf_counter() - self.t0 < self.delay:
-            return
-        for r in self.pending:
-            self._line(r)
-        self.pending.clear()
+        with self._lock:
+            self.pending.append(report)
+            left = self.delay - (time.perf_counter() - self.t0)
+            if left > 0:  # held back; a timer prints it if the run is still going when the delay passes
+                if self._timer is None:
+                    self._timer = threading.Timer(left, self.flush)
+                    self._timer.daemon = True
+                    self._timer.start()
+                return
+        self.flush()
+
+    def flush(self) -> None:
+        """Print the lines held back (the delay has passed, or the run asks for them)."""
+        with self._lock:
+            for r in self.pending:
+                self._line(r)
+            self.pending.clear()
+
+    def close(self) -> None:
+        """The run is over: lines still held back stay unprinted (a short run stays quiet)."""
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+            self.pending.clear()
 
     def _line(self, r) -> None:
+        if hasattr(r, "constraints"):  # an ILP horizon (search.ilp.IlpReport)
+            if r.outcome == "solving":
+                return self._print(
+                    "yellow", f"T={r.horizon:<4d} solving  vars {r.variables:>8d}  constraints {r.constraints:>9d}"
+                )
+            word = {"SAT": "feasible", "UNSAT": "infeasible"}.get(r.outcome, "stopped")
+            colour = {"SAT": "green", "UNSAT": "red"}.get(r.outcome, "yellow")
+            return self._print(colour, f"T={r.horizon:<4d} {word:<10s} {r.seconds:8.2f} s")
         if not hasattr(r, "horizon"):  # a spanbfs layer
             return self._print(
                 "cyan", f"depth {r.depth:<4d} new {r.size:>11d}  states {r.states:>12d}  {r.seconds:8.1f} s"

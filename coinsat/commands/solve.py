@@ -11,6 +11,7 @@ from .common import (
     EXIT_USAGE,
     FILE_HELP,
     FILE_HELP,
+    FILE_HELP,
     add_limit_arguments,
     check_output_dir,
     check_output_file,
@@ -154,7 +155,11 @@ def run(args) -> int:
         with Live(f"solving ({args.method})", quiet=args.json or isinstance(line, Progress)) as live:
             if isinstance(line, RankLine):  # rankbfs: depth, layer, states/s, memory, disk in the live line
                 line.live = live
-            result = solve(instance, args.method, max_moves=args.max_moves, limits=limits, **options)
+            try:
+                result = solve(instance, args.method, max_moves=args.max_moves, limits=limits, **options)
+            finally:
+                if isinstance(line, Progress):  # the run is over: a line still held back stays unprinted
+                    line.close()
         if args.cluster and not _primary():  # an MPI job: rank 0 alone reports
             return exit_code(result)
         if args.certify and result.status is not Status.UNKNOWN:

@@ -61,7 +61,7 @@ is replayed by ``certify_solution``.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..backends.ilp_backend import SAT, UNKNOWN, UNSAT, IlpAnswer, run_ilp
@@ -126,6 +126,19 @@ def _fixed(run: "_Run", max_moves: int | None, strategy: str) -> Result:
     return run.bounded(run.none_upto)
 
 
+@dataclass(frozen=True)
+class IlpReport:
+    """One horizon of the ILP engine for a progress display (``IlpOptions.progress``): ``outcome``
+    is "solving" when the model of ``horizon`` moves goes to the solver, then what it answered
+    (SAT: a solution with <= horizon moves, UNSAT: none, UNKNOWN: stopped), after ``seconds``."""
+
+    horizon: int
+    outcome: str
+    seconds: float
+    variables: int
+    constraints: int
+
+
 def _schedule(first: int, cap: int, max_horizon: int | None, strategy: str):
     """Horizons first, 2 first, 4 first, ... (geometric) or first, first + 1, ... (linear),
     capped at ``cap`` and ``max_horizon``."""
@@ -155,6 +168,10 @@ class _Run:
             self._radius = exact_horizon(self.inst)
         return self._radius
 
+    def _report(self, report: "IlpReport") -> None:
+        if self.opts.progress is not None:
+            self.opts.progress(report)
+
     def solve_at(self, work: Instance, T: int):
         """Build and solve the model of ``work`` at horizon T, within the limits (the build
         polls the ambient budget: a LimitReached from it ends the run)."""
@@ -168,6 +185,8 @@ class _Run:
             self.stop_reason = reason
             return IlpAnswer(UNKNOWN, False, None, None, solver, reason, 0.0), None
         left = self.limits.remaining()
+        size = model.size
+        self._report(IlpReport(T, "solving", 0.0, size["variables"], size["constraints"]))
         answer = run_ilp(
             model.problem,
             solver,
@@ -179,6 +198,7 @@ class _Run:
         self.stats["horizons"].append(
             {"horizon": T, "answer": answer.outcome, "seconds": round(answer.seconds, 4), **model.size}
         )
+        self._report(IlpReport(T, str(answer.outcome.value), answer.seconds, size["variables"], size["constraints"]))
         self.stats["solver"] = answer.solver
         return answer, model
 

@@ -160,6 +160,7 @@ class IlpOptions:
     no_return: bool | None = None
     counts: bool | None = None
     grow: bool = True
+    progress: Callable | None = _hook()  # an IlpReport when a horizon's model goes to the solver and when it returns
 
     def encoding(self) -> dict[str, bool]:
         """The encoding families set (passed to ``encode.ilp.build_ilp``)."""

@@ -1,0 +1,213 @@
+"""What a user reads (issue 31, item 6): answers that do not contradict themselves, a progress
+line for ILP, --animate refused where it means nothing, decode, stored records that say what is
+proven, help text for every argument, and the README's command list."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from coinsat.cli import get_parser, main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+# --- the scope of an optimal answer -----------------------------------------------------------------
+
+
+def test_pyramid_to_line_says_what_its_proof_covers(capsys):
+    """Optimal, found inside the window: the answer names the scope (global) instead of saying
+    'not proven globally optimal' right after 'optimal'."""
+    code, out, _ = run(capsys, "solve", "paper/pyramid-to-line")
+    assert code == 0 and out.startswith("pyramid-to-line: optimal — 7 moves")
+    assert "not proven" not in out
+    assert "scope: global — no solution with <= 6 moves exists anywhere" in out
+
+
+# --- ILP progress -------------------------------------------------------------------------------------
+
+
+def test_ilp_reports_every_horizon():
+    pytest.importorskip("pulp")
+    from coinsat import load
+    from coinsat.commands.sat_progress import Progress
+    from coinsat.solve import solve
+
+    stream = io.StringIO()
+    line = Progress(stream=stream, delay=0)
+    result = solve(load("paper/h-to-o"), "ilp", progress=line)
+    line.close()
+    text = stream.getvalue()
+    assert result.length == 4
+    assert "T=4    solving" in text and "constraints" in text and "T=4    feasible" in text
+
+
+def test_held_back_lines_appear_while_the_engine_is_busy():
+    """A line held back during the delay is printed when it passes, not at the next horizon."""
+    from coinsat.commands.sat_progress import Progress
+    from coinsat.search.ilp import IlpReport
+
+    stream = io.StringIO()
+    line = Progress(stream=stream, delay=0.2)
+    line(IlpReport(12, "solving", 0.0, 1000, 2000))
+    assert stream.getvalue() == ""
+    time.sleep(0.6)
+    assert "T=12   solving" in stream.getvalue()
+    quiet = io.StringIO()
+    short = Progress(stream=quiet, delay=0.2)
+    short(IlpReport(3, "solving", 0.0, 10, 20))
+    short.close()  # the run ended before the delay: it stays quiet
+    time.sleep(0.4)
+    assert quiet.getvalue() == ""
+
+
+# --- show --animate --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["text", "png", "html"])
+def test_animate_is_refused_where_it_means_nothing(capsys, tmp_path, fmt):
+    out = tmp_path / f"x.{fmt}"
+    code, _, err = run(capsys, "show", "paper/h-to-o", "--format", fmt, "--animate", "-o", str(out))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--animate" in err
+    assert not out.exists()
+
+
+def test_animate_svg_still_works(capsys, tmp_path):
+    out, sol = tmp_path / "a.svg", tmp_path / "h.json"
+    assert run(capsys, "solve", "paper/h-to-o", "--json", "-o", str(sol))[0] == 0
+    code, _, _ = run(capsys, "show", "paper/h-to-o", str(sol), "--format", "svg", "--animate", "-o", str(out))
+    assert code == 0 and "<animate" in out.read_text()
+
+
+# --- decode ------------------------------------------------------------------------------------------------
+
+
+def _model(cnf: Path, answer: str = "SATISFIABLE") -> str:
+    from pysat.solvers import Solver
+
+    clauses = [[int(x) for x in line.split()[:-1]] for line in cnf.read_text().splitlines() if line[:1] not in "cp"]
+    with Solver(name="cadical195", bootstrap_with=[c for c in clauses if c]) as s:
+        assert s.solve()
+        model = s.get_model()
+    return f"c a solver\ns {answer}\nv " + " ".join(map(str, model)) + " 0\n"
+
+
+def test_decode_an_outside_model(capsys, tmp_path):
+    cnf, model, sol = tmp_path / "h.cnf", tmp_path / "h.model", tmp_path / "h.json"
+    assert run(capsys, "export", "paper/h-to-o", "--horizon", "4", "--format", "cnf", "-o", str(cnf))[0] == 0
+    model.write_text(_model(cnf))
+    code, out, err = run(capsys, "decode", "paper/h-to-o", str(cnf), str(model), "-o", str(sol))
+    assert code == 0, err
+    assert "4 moves decoded" in out
+    assert json.loads(sol.read_text())["length"] == 4
+    assert run(capsys, "verify", "paper/h-to-o", str(sol))[:2] == (0, "ok: 4 legal moves reach the goal\n")
+
+
+def test_decode_refuses_what_is_not_a_model_of_this_formula(capsys, tmp_path):
+    cnf, model, sol = tmp_path / "h.cnf", tmp_path / "h.model", tmp_path / "h.json"
+    run(capsys, "export", "paper/h-to-o", "--horizon", "4", "--format", "cnf", "-o", str(cnf))
+    good = _model(cnf)
+    cases = {
+        "c nothing\ns UNSATISFIABLE\n": "UNSATISFIABLE",
+        "s SATISFIABLE\nv 1 -2 three 0\n": "'three' is not a literal",
+        "": "no literals",
+    }
+    for text, words in cases.items():
+        model.write_text(text)
+        code, _, err = run(capsys, "decode", "paper/h-to-o", str(cnf), str(model), "-o", str(sol))
+        assert code == 2 and words in err and str(model) in err and not sol.exists(), err
+    model.write_text(good)
+    code, _, err = run(capsys, "decode", "paper/diagonal", str(cnf), str(model))
+    assert code == 2 and "not of 'diagonal'" in err
+    # every variable false: no move at all, so the start is not the goal
+    nothing = " ".join(str(-abs(int(w))) for w in good.split("v ", 1)[1].split()[:-1])
+    model.write_text(f"v {nothing} 0\n")
+    code, out, _ = run(capsys, "decode", "paper/h-to-o", str(cnf), str(model), "-o", str(sol))
+    assert code == 1 and out.startswith("illegal") and not sol.exists()
+
+
+# --- stored solution records ------------------------------------------------------------------------------
+
+
+# the V-to-diagonal and diagonal-flip members (the records this issue is about)
+RECORDS = sorted(
+    p
+    for p in (ROOT / "instances" / "families" / "solutions").glob("*.json")
+    if p.stem.startswith(("vdiag-", "diagonal-"))
+)
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
+def test_stored_records_say_what_is_proven(path):
+    obj = json.loads(path.read_text())
+    assert obj["length"] == len(obj["moves"])
+    assert obj["proven"].startswith("optimal: ") == (obj["status"] == "optimal")
+    if obj["status"] == "optimal":
+        assert obj["lower_bound"] == obj["length"]
+        assert f"no solution has <= {obj['length'] - 1} moves" in obj["proven"]
+    else:
+        assert obj["lower_bound"] < obj["length"] and "optimality is open" in obj["proven"]
+
+
+def test_v43_nwse_is_optimal_95_with_its_certificate_named():
+    obj = json.loads((ROOT / "instances/families/solutions/vdiag-4-3-nwse.json").read_text())
+    assert (obj["status"], obj["length"], obj["lower_bound"]) == ("optimal", 95, 95)
+    cert = obj["certificate"]
+    assert cert["kind"] == "layers" and cert["scope"] == "global" and cert["claim"] == "no solution with <= 94 moves"
+    # the table that records the checked certificate says the same
+    proofs = (ROOT / "benchmarks" / "scale-proofs.md").read_text()
+    row = next(line for line in proofs.splitlines() if line.startswith("| vdiag-4-3-nwse |"))
+    assert "| 94 |" in row and "✓ no solution with <= 94 moves" in row
+
+
+def test_families_readme_agrees_with_the_records():
+    readme = (ROOT / "instances" / "families" / "README.md").read_text()
+    for path in RECORDS:
+        obj = json.loads(path.read_text())
+        link = f"(solutions/{path.name})"
+        for line in readme.splitlines():
+            if link in line and "(optimal)" in line.split(link)[0][-40:]:
+                assert obj["status"] == "optimal", path.name
+
+
+# --- help and the README ---------------------------------------------------------------------------------
+
+
+def _arguments(parser, prefix=()):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _arguments(sub, (*prefix, name))
+        elif not isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+            yield " ".join(prefix), action
+
+
+def test_every_argument_has_help_text():
+    missing = [f"{cmd} {a.option_strings or a.dest}" for cmd, a in _arguments(get_parser()) if not a.help]
+    assert missing == []
+
+
+def test_readme_command_list_and_benchmark_description():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Command line", 1)[1].split("```", 2)[1]
+    for words in ("coinsat count FILE", "rankbfs", "slidesat", "coinsat decode FILE", "coinsat solve FILE"):
+        assert words in block, words
+    commands = {c for c, _ in _arguments(get_parser()) if c and " " not in c}
+    for command in commands - {"family"}:
+        assert f"coinsat {command} " in block, command
+    assert "encodings/competition-description.md" in readme
+    text = (ROOT / "encodings" / "competition-description.md").read_text(encoding="utf-8")
+    rows = list(csv.DictReader((ROOT / "benchmarks" / "competition-manifest.csv").open()))
+    assert f"The {len(rows)} files come from {len({r['instance'] for r in rows})} puzzles" in text
