@@ -39,7 +39,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from .errors import LimitReached, UsageError
+from .errors import InternalError, LimitReached, UsageError
 
 #: the share of physical memory an engine may use when the user names no limit
 DEFAULT_MEMORY_SHARE = 0.75
@@ -302,11 +302,11 @@ def in_child(fn, *args, **kwargs):
                 if used > lim.memory_limit:
                     raise LimitReached("memory limit")
             if not child.is_alive() and not mine.poll(0):
-                raise MemoryError(f"the child process computing {getattr(fn, '__name__', fn)} ended without an answer")
+                raise _lost(child, fn)
         try:
             ok, value = mine.recv()
         except EOFError:
-            raise MemoryError(f"the child process computing {getattr(fn, '__name__', fn)} ended without an answer") from None
+            raise _lost(child, fn) from None
     finally:
         with signals_deferred():
             if child.is_alive():
@@ -329,6 +329,13 @@ def _child(conn, fn, args, kwargs) -> None:
     except Exception as e:  # noqa: BLE001 — an exception that does not pickle: its text does
         conn.send((False, RuntimeError(f"{type(e).__name__}: {e}")))
     conn.close()
+
+
+def _lost(child, fn) -> BaseException:
+    """A child that ended without an answer: killed (the kernel's OOM killer: out of memory) or crashed."""
+    child.join(1)
+    what = f"the process computing {getattr(fn, '__name__', fn)} ended without an answer (exit {child.exitcode})"
+    return MemoryError(what) if child.exitcode == -signal.SIGKILL else InternalError(what)
 
 
 def _rss_of(pid: int) -> int | None:

@@ -69,3 +69,77 @@ def test_certify_cubes_exits_at_its_limit_and_reaps_every_worker(tmp_path):
     assert "unknown" in out and "Traceback" not in err
     assert wall < 20, wall
     assert left == [], f"processes left behind: {left}"
+
+
+def test_construct_stops_at_its_time_limit(tmp_path):
+    """R3-11: `construct` of the 200-diagonal ran for more than 10 minutes (no limit)."""
+    d200 = tmp_path / "d200.toml"
+    assert (
+        subprocess.run(
+            [sys.executable, "-m", "coinsat", "family", "diagonal", "--k", "200", "-o", str(d200)], capture_output=True
+        ).returncode
+        == 0
+    )
+    out = tmp_path / "c.json"
+    code, stdout, err, wall, left = _run_alone(["construct", str(d200), "--time-limit", "2", "-o", str(out)], 60)
+    assert code == 3 and "stopped by the time limit" in err and "Traceback" not in err, (code, err)
+    assert wall < 10, wall  # 1.2 x 2 + 1 s is the promise (benchmarks/limits.md); generous under load
+    assert not out.exists() and left == []
+
+
+WORM = 'board = "square"\nadjacency = 1\nstart = [[0,0],[1,0]]\ngoal = [[600,0],[601,0]]\n'
+
+
+@pytest.mark.parametrize("fmt", ["png", "gif"])
+def test_show_refuses_a_raster_picture_past_its_size(tmp_path, fmt):
+    """R3-8: the 600-move 'worm' asked for a 6,391 M pixel PNG (MemoryError, exit 4) or a GIF of
+    204 s and 1.6 GB; now exit 2 before drawing, naming the solution file and the way out."""
+    import json
+
+    (tmp_path / "worm.toml").write_text(WORM)
+    (tmp_path / "worm.json").write_text(json.dumps({"moves": [[[i, 0], [i + 2, 0]] for i in range(600)]}))
+    out = tmp_path / f"w.{fmt}"
+    argv = ["show", str(tmp_path / "worm.toml"), str(tmp_path / "worm.json"), "--format", fmt, "-o", str(out)]
+    code, stdout, err, wall, left = _run_alone(argv, 60)
+    assert code == 2, err
+    assert f"worm.json: a {fmt.upper()} of its 600 steps" in err and "--format svg" in err
+    assert "Traceback" not in err and not out.exists()
+
+
+FAMILY = ROOT / "instances/families"
+
+
+@pytest.mark.parametrize("limit", [["--time-limit", "1"], ["--memory-limit", "400M"]], ids=["time", "memory"])
+def test_show_stops_drawing_a_large_png_at_its_limit(tmp_path, limit):
+    """A PNG within the size (V(4,3) -> SW-NE, 73 moves: 20 s and 2.8 GB to draw) but past the
+    budget: Pillow's C calls run in a child that the budget kills; exit 3, nothing written."""
+    pytest.importorskip("PIL")
+    out = tmp_path / "v.png"
+    argv = ["show", str(FAMILY / "vdiag-4-3-swne.toml"), str(FAMILY / "solutions/vdiag-4-3-swne.json")]
+    code, stdout, err, wall, left = _run_alone([*argv, "--format", "png", "-o", str(out), *limit], 60)
+    assert code == 3, err
+    assert "stopped by the" in err and "Traceback" not in err
+    assert wall < 8, wall
+    assert not out.exists() and left == []
+
+
+def test_in_child_returns_raises_and_stops():
+    from coinsat.errors import LimitReached, UsageError
+    from coinsat.limits import Limits, enforced, in_child
+
+    assert in_child(sum, [1, 2, 3]) == 6  # no budget: in this process
+    with enforced(Limits(time_limit=30)):
+        assert in_child(sorted, [3, 1, 2], reverse=True) == [3, 2, 1]
+        with pytest.raises(UsageError, match="bad"):
+            in_child(_raise_usage)
+    with enforced(Limits(time_limit=0.5)):
+        t0 = time.perf_counter()
+        with pytest.raises(LimitReached, match="time limit"):
+            in_child(time.sleep, 30)
+        assert time.perf_counter() - t0 < 5
+
+
+def _raise_usage():
+    from coinsat.errors import UsageError
+
+    raise UsageError("bad input")

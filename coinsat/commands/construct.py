@@ -25,6 +25,9 @@ def add_parser(sub) -> None:
     )
     c.add_argument("--json", action="store_true", help="print one JSON object (the solve contract)")
     c.add_argument("-o", "--output", metavar="PATH", help="also write the JSON object to PATH")
+    from .common import add_limit_arguments
+
+    add_limit_arguments(c)
     c.set_defaults(run=run)
 
 
@@ -33,14 +36,17 @@ def run(args) -> int:
     from ..errors import ConstructionError
     from ..io.instance_format import read_instance
     from ..io.solution_format import result_to_json
+    from ..limits import enforced
+    from .common import limits_of
     from .progress import Live
     from .solve import emit
 
+    limits = limits_of(args)
     if args.output:
         check_output_file(args.output, args.file)
-    instance = read_instance(args.file)
-    try:
-        with Live(f"constructing ({args.algorithm or 'auto'})", quiet=args.json):
+    try:  # the budget covers loading, building and replaying (LimitReached: exit 3, nothing written)
+        with enforced(limits), Live(f"constructing ({args.algorithm or 'auto'})", quiet=args.json):
+            instance = read_instance(args.file)
             built, result = construct(instance, args.algorithm)
     except ConstructionError as e:  # the hypothesis fails for this file: say which file
         raise ConstructionError(f"{args.file}: {e}") from None

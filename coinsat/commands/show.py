@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import EXIT_ILLEGAL, EXIT_OK, check_output_file
+from .common import EXIT_ILLEGAL, EXIT_OK, add_limit_arguments, check_output_file, limits_of
 
 FORMATS = ("text", "svg", "png", "gif", "html")
 
@@ -41,10 +41,60 @@ def add_parser(sub) -> None:
         help="multiply every size of the picture by F (default: 2 for png and gif, 1 for svg and html)",
     )
     sh.add_argument("-o", "--output", metavar="PATH", help="write the picture here (required for png and gif)")
+    add_limit_arguments(sh)
     sh.set_defaults(run=run)
 
 
+#: the largest raster pictures ``show`` draws, in pixels of the picture at its scale (a GIF: summed
+#: over its frames); past them it refuses (exit 2) before drawing.  Measured on 2 cores at scale 2:
+#: the PNG of V(4,3) -> SW-NE's 73 moves, 53.5 M pixels, took 20.6 s and 2.8 GB; V(4,4) -> SW-NE's
+#: 789 moves, 655 M pixels, passed 23 GB and was killed; its GIF, 602 M pixels, took 238 s and 1.3 GB
+#: (R3-8: a 600-move solution asked for a PNG of 6,391 M pixels, MemoryError, exit 4)
+MAX_PNG_PIXELS = 64_000_000
+MAX_GIF_PIXELS = 1_000_000_000
+
+
 def run(args) -> int:
+    """The command under its budget (``--time-limit``, ``--memory-limit``: exit 3 when one stops it)."""
+    from ..errors import LimitReached
+    from ..limits import enforced
+
+    with enforced(limits_of(args)):
+        try:
+            return _run(args)
+        except MemoryError:  # an allocation past what the process may have, inside Pillow say
+            raise LimitReached("memory limit (the picture does not fit in memory)") from None
+
+
+def _check_size(instance, solution, format: str, scale: float | None, where: str) -> None:
+    """UsageError when a PNG or GIF of ``solution`` would be past ``MAX_PNG_PIXELS`` or
+    ``MAX_GIF_PIXELS`` (the figure is laid out, not drawn, to know)."""
+    from ..draw import MAX_SCALE, RASTER_SCALE, STYLE, grid, layout, replay, steps
+    from ..errors import UsageError
+
+    if format not in ("png", "gif") or solution is None or not solution.moves:
+        return  # start and goal alone: two panels of a window the loader already bounds
+    scale = RASTER_SCALE if scale is None else scale
+    if not 0 < scale <= MAX_SCALE:
+        return  # draw refuses it
+    style = STYLE.scaled(scale)
+    trace, moves = replay(instance, solution)
+    panels = steps(instance, trace, moves, layout(instance, trace), style)
+    if format == "png":
+        fig = grid(panels, style.columns, style)
+        pixels, cap = fig.width * fig.height, MAX_PNG_PIXELS
+    else:
+        one = grid(panels[:1], 1, style)
+        pixels, cap = len(panels) * one.width * one.height, MAX_GIF_PIXELS
+    if pixels > cap:
+        raise UsageError(
+            f"{where}: a {format.upper()} of its {len(moves)} steps at scale {scale:g} would have "
+            f"{pixels / 1e6:,.0f} M pixels, past the {cap / 1e6:,.0f} M that show draws: "
+            "use --format svg or html, or a smaller --scale"
+        )
+
+
+def _run(args) -> int:
     from ..errors import UsageError
     from ..io.instance_format import read_puzzle
     from ..io.solution_format import read_solution
@@ -78,7 +128,14 @@ def run(args) -> int:
             where = f"step {verdict.step}" if verdict.step else "the end"
             print(f"illegal at {where}: {verdict.reason} (no picture written)", file=sys.stderr)
             return EXIT_ILLEGAL
-    drawing = draw(instance, solution, format=args.format, animate=args.animate, scale=args.scale)
+    _check_size(instance, solution, args.format, args.scale, args.solution)
+    how = dict(format=args.format, animate=args.animate, scale=args.scale)
+    if args.format in ("png", "gif"):  # Pillow's long C calls: drawn in a child that the budget can stop
+        from ..limits import in_child
+
+        drawing = in_child(draw, instance, solution, **how)
+    else:
+        drawing = draw(instance, solution, **how)
     if args.output:
         from ..io.atomic import write_atomic
 

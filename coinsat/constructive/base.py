@@ -24,6 +24,7 @@ from ..configuration import Configuration
 from ..errors import ConstructionError, IllegalMoveError, VerificationError, WindowTooSmall
 from ..geometry import Coord, neighbours
 from ..instance import Instance, make_instance
+from ..limits import poll
 from ..result import Engine, Result, Status
 from ..rules import Move, apply_move
 from ..solution import Solution, certify_solution
@@ -101,6 +102,7 @@ class Play:
 
     # --- the only way to change the configuration -----------------------------------
     def move(self, src: Coord, dst: Coord) -> None:
+        poll()  # the command's budget (limits.enforced: LimitReached once spent); a clock read
         m = Move(self.cell(src), self.cell(dst))
         self.config = apply_move(self.board, self.config, m, self.d, step=len(self.moves) + 1)
         self.moves.append(m)

@@ -74,6 +74,7 @@ from typing import Any
 from ..errors import ConstructionError, GapError
 from ..geometry import Coord
 from ..instance import Instance
+from ..limits import poll
 from ..theory.span import bits, lattice_span, rectangles, span_mask
 from ..theory.square import box_board
 from .absorb import Engine
@@ -111,10 +112,12 @@ def witnesses(instance: Instance, limit: int = 8):
         gmask = _mask(box, cells)
         a_spans: dict[int, list[set[Coord]]] = {}
         for e in combinations(sorted(start), 2):
+            poll()  # the command's budget: k^2 / 2 spans of a k x k box (diagonal k = 200: minutes)
             m = span_mask(box, amask & ~_mask(box, e), 2)
             a_spans.setdefault(m, []).append(set(e))
         nbr = box.neighbour_masks
         for e in combinations(sorted(cells), 2):
+            poll()
             rest = gmask & ~_mask(box, e)
             if any((nbr[box.cell(c)] & rest).bit_count() < 2 for c in e):
                 continue
