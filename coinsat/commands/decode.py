@@ -99,12 +99,13 @@ def run(args) -> int:
         where = f"step {verdict.step}" if verdict.step else "the end"
         print(f"illegal at {where}: {verdict.reason} (the model is not a solution; nothing written)")
         return EXIT_ILLEGAL
+    moves: list = moves_to_json(instance, solution) or []
     obj = {
         "name": instance.name,
         "status": "feasible",
         "length": len(solution),
         "lower_bound": 0,  # nothing proven about shorter solutions
-        "moves": moves_to_json(instance, solution) or [],
+        "moves": moves,
         "method": "decode",
     }
     if args.output:
@@ -116,6 +117,6 @@ def run(args) -> int:
             f"{instance.name}: {len(solution)} moves decoded from {args.model}; "
             "replayed by rules.py: they reach the goal"
         )
-        for t, (s, p) in enumerate(obj["moves"], start=1):
+        for t, (s, p) in enumerate(moves, start=1):
             print(f"  {t:3d}. {s} -> {p}")
     return EXIT_OK

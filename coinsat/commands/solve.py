@@ -248,9 +248,10 @@ def human(instance, result: Result, obj: dict) -> str:
     if result.stats.get("window_optimal"):  # the engine searched the instance's own window for the solution
         window = instance.board.window
         if result.status.value == "optimal":  # the lower bound is global: say so, the window is only where it looked
+            n = result.length or 0
             lines.append(
-                f"  scope: global — no solution with <= {result.length - 1} moves exists anywhere on the lattice; "
-                f"this one of {result.length} moves, found inside the window {window}, is replayed by rules.py"
+                f"  scope: global — no solution with <= {n - 1} moves exists anywhere on the lattice; "
+                f"this one of {n} moves, found inside the window {window}, is replayed by rules.py"
             )
         else:
             lines.append(
