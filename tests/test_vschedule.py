@@ -319,3 +319,32 @@ def test_cli_family_pinwheel(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     assert "pinwheel-5-swne" in r.stdout and out.exists()
+
+
+@pytest.mark.parametrize("member", ["vdiag-3-3-nwse", "vdiag-4-3-nwse", "vdiag-4-3-swne"])
+def test_lemma_w_on_every_move_of_the_optima_and_the_schedule(member):
+    """Lemma W (the lower bound's base): after move t every coin lies in the span layer R_t, and
+    the cell filled by move t has two neighbours in R_{t-1}."""
+    import json
+    from pathlib import Path
+
+    from coinsat.theory.reach import SpanLayers
+
+    a, b, target = int(member.split("-")[1]), int(member.split("-")[2]), member.split("-")[3]
+    root = Path(__file__).resolve().parent.parent / "instances/families/solutions"
+    inst = vdiag(a, b, target)
+    board, layer = inst.board, SpanLayers(inst).layer
+    for moves in (json.loads((root / f"{member}.json").read_text())["moves"], schedule(a, b, target)):
+        occ = set(v_shape(a, b))
+        for t, (src, dst) in enumerate(moves, 1):
+            src, dst = tuple(src), tuple(dst)
+            held = [q for q in geometry_neighbours(dst) if q in occ and q != src]
+            assert sum(layer[board.cell(q)] <= t - 1 for q in held) >= 2
+            occ.remove(src)
+            occ.add(dst)
+            assert all(layer[board.cell(q)] <= t for q in occ)
+
+
+def geometry_neighbours(p):
+    x, y = p
+    return [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
