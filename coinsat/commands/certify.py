@@ -35,16 +35,8 @@ from .common import (
     limits_of,
     method_help,
     nonneg_int,
+    pos_int,
 )
-
-
-def pos_int(s: str) -> int:
-    n = nonneg_int(s)
-    if n < 1:
-        import argparse
-
-        raise argparse.ArgumentTypeError(f"must be >= 1, not {s}")
-    return n
 
 
 def _one_shot(args) -> bool:
@@ -131,6 +123,13 @@ def run(args) -> int:
         if _one_shot(args) and result.status is Status.OPTIMAL:
             return _report_one_shot(args, instance, _certify_known(args, instance, limits, result.solution, None))
         summary, code = certify_report(instance, result, args.output_dir, limits, quiet=args.json)
+        unused = [f"--cubes {args.cubes}" if args.cubes else "", "--core-only" if args.core_only else ""]
+        if any(unused) and summary["kind"] is not None:  # they shape the SAT proof of an optimal answer only
+            summary["note"] = (
+                f"{' and '.join(u for u in unused if u)} not used: the answer is {result.status.value}, "
+                f"certified by a {summary['kind']} certificate (they apply to the proof that an optimal "
+                "solution has no shorter one)"
+            )
     return report(instance, result, summary, code, args.json)
 
 
@@ -264,4 +263,6 @@ def report(instance, result, summary: dict, code: int, as_json: bool) -> int:
         print(json.dumps({"name": instance.name, "status": result.status.value, **summary}))
     else:
         print(f"{instance.name}: {result.status.value}\n" + format_report(summary))
+        if summary.get("note"):
+            print(f"  note: {summary['note']}")
     return code

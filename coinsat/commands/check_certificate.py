@@ -11,8 +11,8 @@ import os
 import time
 from pathlib import Path
 
-from ..errors import InstanceError, LimitReached, UsageError
-from .common import EXIT_ILLEGAL, EXIT_OK, EXIT_UNKNOWN, FILE_HELP, limits_of, memory_size, nonneg_int, pos_float
+from ..errors import InstanceError, LimitReached
+from .common import EXIT_ILLEGAL, EXIT_OK, EXIT_UNKNOWN, FILE_HELP, limits_of, memory_size, pos_float, pos_int
 
 
 def add_parser(sub) -> None:
@@ -36,7 +36,7 @@ def add_parser(sub) -> None:
     )
     s.add_argument(
         "--workers",
-        type=nonneg_int,
+        type=pos_int,
         default=None,
         metavar="N",
         help="threads for a large layers certificate (default: one per core; the verdict is the same)",
@@ -52,8 +52,6 @@ def run(args) -> int:
     from ..limits import enforced
     from .progress import Live
 
-    if args.workers == 0:
-        raise UsageError("--workers must be >= 1, not 0")
     workers = args.workers or os.cpu_count() or 1
     deadline = None if args.time_limit is None else time.perf_counter() + args.time_limit
     instance = read_instance(args.file)

@@ -59,6 +59,17 @@ def nonneg_int(s: str) -> int:
     return v
 
 
+def pos_int(s: str) -> int:
+    """An integer >= 1 (``--workers``): one message for 0 and for a negative number."""
+    try:
+        v = int(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {s!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, not {v}")
+    return v
+
+
 def pos_float(s: str) -> float:
     try:
         v = float(s)

@@ -47,7 +47,6 @@ def run(args) -> int:
     elif counted.length is None:
         print(f"{instance.name}: {counted.status}: 0 solutions")
     else:
-        print(counted.sequences)
         traces = "not counted" if counted.traces is None else str(counted.traces)
         per_step = " ".join(map(str, counted.configurations or ()))
         print(
