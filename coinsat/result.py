@@ -58,6 +58,8 @@ class Engine(Name):
     SAT = "sat"
     SLIDESAT = "slidesat"
     ILP = "ilp"
+    PDR = "pdr"
+    KIND = "kind"
     CONSTRUCT = "construct"
 
 

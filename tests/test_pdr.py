@@ -22,6 +22,7 @@ from coinsat.certificates.check.format import Certificate
 from coinsat.certificates.check.inductive import formulas
 from coinsat.errors import UsageError
 from coinsat.io.instance_format import read_instance
+from coinsat.limits import Limits
 from coinsat.result import Status
 from coinsat.search.pdr import Invariant, replay, solve_kind, solve_pdr
 from coinsat.solution import verify
@@ -43,7 +44,7 @@ def _abc():
 def certified(instance, tmp_path: Path, invariant: Invariant | None = None) -> tuple[dict, Path]:
     """PDR's invariant of ``instance`` as a certificate written to ``tmp_path``."""
     if invariant is None:
-        r = solve_pdr(instance, time_limit=60)
+        r = solve_pdr(instance, limits=Limits(60))
         assert r.status is Status.UNSOLVABLE and r.witness is not None
         invariant = r.witness
     cert = Certificate.from_json(build_inductive(instance, invariant, tmp_path, "x")).to_json()
@@ -57,7 +58,7 @@ def certified(instance, tmp_path: Path, invariant: Invariant | None = None) -> t
 def test_pdr_proves_every_unsolvable_paper_puzzle_with_a_checked_invariant(name, tmp_path):
     """The engine itself (the screens that answer these first in ``solve`` are bypassed)."""
     inst = read_instance(PAPER / f"{name}.toml")
-    r = solve_pdr(inst, time_limit=60)
+    r = solve_pdr(inst, limits=Limits(60))
     assert r.status is Status.UNSOLVABLE and r.certificate["scope"] == "global" and r.lower_bound is None
     cert, d = certified(inst, tmp_path, r.witness)
     verdict = check_certificate(inst, cert, d)
@@ -75,7 +76,7 @@ def test_pdr_proves_the_theorem_2_counterexamples(name, tmp_path):
 
 @pytest.mark.parametrize("name", ["one-extra", "zero-extra"])
 def test_kind_proves_unsolvable_paper_puzzles(name):
-    r = solve_kind(read_instance(PAPER / f"{name}.toml"), time_limit=60)
+    r = solve_kind(read_instance(PAPER / f"{name}.toml"), limits=Limits(60))
     assert r.status is Status.UNSOLVABLE and r.certificate["scope"] == "global"
 
 
@@ -85,7 +86,7 @@ def test_a_triangular_window_gives_scope_window(tmp_path):
     from coinsat.search.windows import exact_horizon
 
     inst = read_instance(CX / "thm1-claw.toml")
-    r = solve_pdr(inst, time_limit=60)
+    r = solve_pdr(inst, limits=Limits(60))
     radius = exact_horizon(inst)
     assert radius is not None
     assert r.status is Status.UNSOLVABLE and r.certificate["scope"] == "window" and r.lower_bound == radius + 1
@@ -98,15 +99,15 @@ def test_a_triangular_window_gives_scope_window(tmp_path):
 
 def test_counterexamples_are_solutions_replayed_by_rules():
     inst = read_instance(PAPER / "h-to-o.toml")  # optimum 4
-    r = solve_pdr(inst, time_limit=60)
+    r = solve_pdr(inst, limits=Limits(60))
     assert r.status in (Status.FEASIBLE, Status.OPTIMAL) and verify(inst, r.solution).ok
-    k = solve_kind(inst, time_limit=60)
+    k = solve_kind(inst, limits=Limits(60))
     assert k.status is Status.OPTIMAL and k.length == 4 and verify(inst, k.solution).ok
 
 
 def test_replay_skips_stutters_and_stops_at_the_goal():
     inst = read_instance(PAPER / "h-to-o.toml")
-    moves = list(solve_kind(inst, time_limit=60).solution.moves)
+    moves = list(solve_kind(inst, limits=Limits(60)).solution.moves)
     frames = [(0, 0)] + moves[:2] + [(moves[2][1], moves[2][0])] + moves[2:] + [moves[0]]
     sol = replay(inst, frames)
     assert sol is not None and list(sol.moves) == moves
@@ -115,24 +116,24 @@ def test_replay_skips_stutters_and_stops_at_the_goal():
 
 def test_max_moves_gives_bounded_or_a_solution():
     inst = read_instance(PAPER / "h-to-o.toml")
-    r = solve_pdr(inst, max_moves=3, time_limit=60)
+    r = solve_pdr(inst, max_moves=3, limits=Limits(60))
     assert r.status is Status.BOUNDED and r.lower_bound == 4
-    assert solve_pdr(inst, max_moves=4, time_limit=60).status in (Status.OPTIMAL, Status.FEASIBLE)
-    assert solve_kind(inst, max_moves=3, time_limit=60).status is Status.BOUNDED
+    assert solve_pdr(inst, max_moves=4, limits=Limits(60)).status in (Status.OPTIMAL, Status.FEASIBLE)
+    assert solve_kind(inst, max_moves=3, limits=Limits(60)).status is Status.BOUNDED
 
 
 def test_the_time_limit_holds():
     inst = read_instance(PAPER / "vee-2-2.toml")  # PDR does not finish this in seconds
     for engine in (solve_pdr, solve_kind):
         t0 = time.perf_counter()
-        r = engine(inst, time_limit=1.5)
+        r = engine(inst, limits=Limits(1.5))
         assert r.status is Status.UNKNOWN and "time limit" in r.stats["stopped"]
         assert time.perf_counter() - t0 < 6
 
 
 def test_the_memory_limit_holds_on_abc():
     inst = read_instance(PAPER / "vee-2-2.toml")
-    r = solve_pdr(inst, time_limit=30, memory_limit=1 << 20)  # 1 MiB: ABC itself needs more
+    r = solve_pdr(inst, limits=Limits(30, 1 << 20))  # 1 MiB: ABC itself needs more
     assert r.status is Status.UNKNOWN and r.stats["stopped"] == "memory limit"
 
 
@@ -225,3 +226,30 @@ def test_proofs_outside_the_alphabet_or_the_folder_are_rejected(honest):
     outside = dict(cert, proofs=dict(cert["proofs"], step="../" + cert["proofs"]["step"]))
     assert not check_certificate(inst, outside, d).ok
     assert not check_certificate(inst, dict(cert, proofs={"init": cert["proofs"]["init"]}), d).ok
+
+
+# --- the command line ----------------------------------------------------------------------------
+
+
+def test_certify_and_check_certificate_on_the_command_line(tmp_path, capsys):
+    from coinsat.cli import main
+
+    f = str(CX / "thm2-cx1-n6-5x3.toml")
+    assert main(["certify", f, "--method", "pdr", "-o", str(tmp_path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "unsolvable" and out["kind"] == "inductive" and out["accepted"] is True
+    assert main(["check-certificate", f, out["file"]]) == 0
+    capsys.readouterr()
+    h_to_o = str(PAPER / "h-to-o.toml")
+    assert main(["solve", h_to_o, "--method", "kind", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["status"] == "optimal" and obj["length"] == 4 and obj["engine"] == "kind"
+
+
+def test_a_missing_abc_is_one_line_and_exit_2(monkeypatch, capsys):
+    from coinsat.cli import main
+
+    monkeypatch.setenv("COINSAT_ABC", "/nonexistent/berkeley-abc")
+    assert main(["solve", str(CX / "thm2-cx1-n6-5x3.toml"), "--method", "pdr"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "berkeley-abc" in err

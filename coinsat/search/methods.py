@@ -26,6 +26,8 @@ from .options import (
     AutoOptions,
     BfsOptions,
     IlpOptions,
+    KindOptions,
+    PdrOptions,
     RankbfsOptions,
     SatOptions,
     SlidesatOptions,
@@ -87,6 +89,8 @@ ENGINES: dict[str, EngineSpec] = {
         EngineSpec(
             "slidesat", "coinsat.search.slidesat:solve_slidesat", SlidesatOptions, moves=("slide",), boards=LATTICES
         ),
+        EngineSpec("pdr", "coinsat.search.pdr:solve_pdr", PdrOptions),  # ABC (berkeley-abc): encodings/aiger.md
+        EngineSpec("kind", "coinsat.search.pdr:solve_kind", KindOptions),
     )
 }
 

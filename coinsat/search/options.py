@@ -175,6 +175,19 @@ class SlidesatOptions:
 
 
 @dataclass(frozen=True, kw_only=True)
+class PdrOptions:
+    """``pdr`` (search/pdr.py, ABC's IC3/PDR): no options; ABC's own defaults."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class KindOptions:
+    """``kind`` (search/pdr.py, ABC's k-induction): ``max_frames``, the largest k tried before
+    answering unknown."""
+
+    max_frames: int = 4096
+
+
+@dataclass(frozen=True, kw_only=True)
 class AutoOptions:
     """``auto`` (``coinsat.solve.solve_auto``): the SAT settings used when it picks SAT, and
     the progress display handed to whichever engine it picks."""

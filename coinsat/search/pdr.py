@@ -43,23 +43,15 @@ from ..configuration import Configuration
 from ..encode.aiger import Aig, build_aig, decode_moves
 from ..instance import Instance
 from ..limits import Limits
-from ..result import Result, Status
+from ..result import Engine, Result, Statistics, Status
 from ..rules import Move, check_move
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for, fill_count_bound
+from .options import KindOptions, PdrOptions
 from .windows import exact_horizon, found_in_window
 
 _ASSERTED = re.compile(r"was asserted in frame (\d+)")
 _NO_CEX = re.compile(r"No output asserted in (\d+) frames")
-#: the largest k the k-induction loop tries before answering unknown ("frame limit")
-MAX_FRAMES = 4096
-
-
-@dataclass(frozen=True, kw_only=True)
-class PdrOptions:
-    """``kind``: ``max_frames``, the largest k its loop tries before answering unknown."""
-
-    max_frames: int = MAX_FRAMES
 
 
 @dataclass(frozen=True)
@@ -172,12 +164,10 @@ def solve_pdr(
     *,
     limits: Limits | None = None,
     max_moves: int | None = None,
-    options: "PdrOptions | None" = None,
-    time_limit: float | None = None,
-    memory_limit: int | None = None,
+    options: PdrOptions | None = None,
 ) -> Result:
-    """IC3/PDR through ABC (module docstring).  ``limits`` (or ``time_limit``/``memory_limit``)."""
-    limits = limits or Limits(time_limit, memory_limit)
+    """IC3/PDR through ABC (module docstring)."""
+    limits = limits or Limits()
     memory_limit = limits.memory_limit
     require_abc()
     aig = _for_abc(build_aig(instance, max_moves))
@@ -203,6 +193,8 @@ def solve_pdr(
             certificate=certificate,
             seconds=_elapsed(limits),
             stats=stats,
+            statistics=Statistics.measured(limits.cpu0),
+            engine=Engine.PDR,
             witness=witness,
         )
 
@@ -236,16 +228,14 @@ def solve_kind(
     *,
     limits: Limits | None = None,
     max_moves: int | None = None,
-    options: "PdrOptions | None" = None,
-    time_limit: float | None = None,
-    memory_limit: int | None = None,
+    options: KindOptions | None = None,
 ) -> Result:
     """k-induction through ABC: for k = 1, 2, 4, ...: the base case by BMC (``bmc3``, frames
     0..k, which also finds the shortest solution inside the window), then the inductive step
     with uniqueness constraints (``ind -u``).  No certificate beyond the answer."""
-    limits = limits or Limits(time_limit, memory_limit)
+    limits = limits or Limits()
     memory_limit = limits.memory_limit
-    max_frames = (options or PdrOptions()).max_frames
+    max_frames = (options or KindOptions()).max_frames
     require_abc()
     aig = _for_abc(build_aig(instance))
     radius = exact_horizon(instance)
@@ -267,6 +257,8 @@ def solve_kind(
             certificate=certificate,
             seconds=_elapsed(limits),
             stats=stats,
+            statistics=Statistics.measured(limits.cpu0, layers=cleared),
+            engine=Engine.KIND,
         )
 
     k = 1

@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""Model checking against the explicit engines and SAT (issue 33): ``benchmarks/model_checking.md``.
+
+Sections (``--sections``, default all):
+
+* ``bmc``: every paper puzzle (instances/paper): the SAT engine's answer, and ABC's ``bmc3`` on
+  the exported binary AIGER (``coinsat export FILE --format aig``, encodings/aiger.md): its
+  first failing frame must be the optimum (jump puzzles; the window is the instance's own, so
+  on the triangular grid it is the optimum inside that window).
+* ``unsolvable``: every jump puzzle under instances/ that is unsolvable (decided by a screen,
+  or by BFS within the time limit), against every engine run directly (the screens of
+  ``solve`` bypassed): bfs (closed set, states), rankbfs, sat (what its climb proves at the
+  limit), pdr (seconds, invariant clauses, certificate bytes, check seconds), kind (k).
+* ``random``: random "near-miss" puzzles (a goal a random walk away from the start with one
+  coin then moved to a random empty cell) with more coins, on square, triangular and graph
+  boards: how many the screens decide, how many have a solution (PDR's counterexample,
+  replayed by rules.py), and the engines on the unsolvable ones no screen decides.
+
+Every engine gets ``--time-limit`` seconds and ``--memory-gb`` GiB; runs are sequential in this
+process (ABC in a child process).  Prefix with ``nice -n 10`` on a shared machine.
+
+    python3 scripts/model_checking_bench.py [--sections bmc,unsolvable,random] [--time-limit 30]
+        [--random 12] [--out benchmarks/model_checking.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from coinsat.backends.abc import run_abc
+from coinsat.certificates.build.closed_set import forward_closure
+from coinsat.certificates.build.inductive import build_inductive
+from coinsat.certificates.build.screens import screen
+from coinsat.certificates.check import check_certificate
+from coinsat.certificates.check.format import Certificate
+from coinsat.errors import CoinsatError, LimitReached
+from coinsat.export import export
+from coinsat.instance import make_instance
+from coinsat.io.instance_format import read_instance
+from coinsat.limits import Limits
+from coinsat.rules import legal_moves
+from coinsat.search import methods
+from coinsat.theory.reach import configuration_count
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_engine(name: str, instance, seconds: float, memory: int):
+    """An engine by name, directly (no screens), under the limits; (result or None, seconds, error)."""
+    t0 = time.perf_counter()
+    try:
+        if methods.inapplicable(name, instance):
+            return None, 0.0, "n/a"
+        r = methods.run(name, instance, limits=Limits(seconds, memory))
+    except (CoinsatError, LimitReached) as e:
+        return None, time.perf_counter() - t0, str(e).splitlines()[0][:60]
+    return r, time.perf_counter() - t0, None
+
+
+def answer(r, err) -> str:
+    if r is None:
+        return err or "—"
+    s = r.status.value
+    if s in ("optimal", "feasible"):
+        return f"{s} {r.length}"
+    if s == "unsolvable":
+        return f"unsolvable ({r.certificate['scope']})"
+    if s in ("unknown", "bounded"):
+        return f"{s} (lb {r.lower_bound})"
+    return s
+
+
+# --- bmc ---------------------------------------------------------------------------------------
+
+
+def bmc_frame(instance, frames: int, seconds: float) -> tuple[int | None, float, str]:
+    run = run_abc(export(instance, "aig", None), [f"bmc3 -F {frames}"], time_limit=seconds)
+    m = re.search(r"asserted in frame (\d+)", run.output)
+    if m:
+        return int(m.group(1)), run.seconds, "cex"
+    return None, run.seconds, run.stopped or "none"
+
+
+def section_bmc(args) -> list[str]:
+    rows = [
+        "## BMC on the exported AIGER against the SAT engine (instances/paper)",
+        "",
+        "ABC's `bmc3 -F (optimum + 2)` on `coinsat export FILE --format aig` (no horizon: the property "
+        "'never the goal'); its first failing frame is the length of a shortest solution inside the window. "
+        "SAT: `solve --method sat` (its window grows on the triangular grid, so its optimum is global). "
+        "Unsolvable puzzles: `bmc3 -F 30`, no frame may fail.",
+        "",
+        "| puzzle | board | cells | SAT answer | SAT s | BMC first failing frame | BMC s | agree |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for f in sorted((ROOT / "instances" / "paper").glob("*.toml")):
+        inst = read_instance(f)
+        r, secs, err = run_engine("sat", inst, args.time_limit, args.memory)
+        opt = r.length if r is not None and r.status.value == "optimal" else None
+        frames = opt + 2 if opt is not None else 30
+        frame, bsecs, how = bmc_frame(inst, frames, args.time_limit)
+        if opt is not None:
+            agree = "yes" if frame == opt else "NO"
+        else:
+            agree = "yes" if (r is not None and r.status.value == "unsolvable" and frame is None) else "?"
+        shown = frame if frame is not None else f"none in {frames} frames" if how == "none" else how
+        rows.append(
+            f"| {inst.name} | {inst.board.kind.value} | {inst.board.size} | {answer(r, err)} | {secs:.2f} | "
+            f"{shown} | {bsecs:.2f} | {agree} |"
+        )
+        print(rows[-1], flush=True)
+    return rows
+
+
+# --- unsolvable --------------------------------------------------------------------------------
+
+ENGINES = ("bfs", "rankbfs", "sat", "pdr", "kind")
+
+
+def pdr_certificate(instance, r) -> tuple[str, str]:
+    """(certificate bytes, check seconds) of PDR's invariant, built and checked here."""
+    if r is None or r.status.value != "unsolvable" or r.witness is None:
+        return "—", "—"
+    with tempfile.TemporaryDirectory() as tmp:
+        cert = Certificate.from_json(build_inductive(instance, r.witness, tmp, "x"))
+        text = cert.text()
+        size = len(text.encode()) + sum(p.stat().st_size for p in Path(tmp).iterdir())
+        t0 = time.perf_counter()
+        verdict = check_certificate(instance, json.loads(text), tmp)
+        secs = time.perf_counter() - t0
+    return f"{size:,}", f"{secs:.2f}" + ("" if verdict.ok else " REJECTED")
+
+
+def closed_set_bytes(instance, seconds: float) -> str:
+    try:
+        cert = forward_closure(instance, deadline=time.perf_counter() + seconds)
+    except LimitReached:
+        return "limit"
+    return "—" if cert is None else f"{len(json.dumps(cert)):,}"
+
+
+def engine_rows(insts: list, args, title: str) -> list[str]:
+    rows = [
+        title,
+        "",
+        "Each engine run directly (no screens), "
+        f"{args.time_limit:g} s and {args.memory // (1 << 30)} GiB each. "
+        "bfs states: configurations held; closed set: bytes of the closed-set certificate JSON (the "
+        "reachable set); pdr: invariant clauses (ABC's plus one per goal placement), certificate bytes "
+        "(JSON and three DRAT proofs), check seconds; kind: the k of the successful induction.",
+        "",
+        "| puzzle | cells | coins | configurations | screen | bfs | bfs s | bfs states | closed set B | rankbfs | "
+        "rankbfs s | sat | sat s | pdr | pdr s | pdr clauses | pdr cert B | check s | kind | kind s | k |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for inst in insts:
+        scr = screen(inst)
+        cells = [inst.name, str(inst.board.size), str(inst.n_coins), f"{configuration_count(inst):,}"]
+        cells.append(scr.method.split(":", 1)[1] if scr is not None else "—")
+        res = {}
+        for name in ENGINES:
+            r, secs, err = run_engine(name, inst, args.time_limit, args.memory)
+            res[name] = r
+            cells += [answer(r, err), f"{secs:.2f}"]
+            if name == "bfs":
+                cells += [f"{r.stats.get('states', 0):,}" if r is not None else "—", closed_set_bytes(inst, 60)]
+            if name == "pdr":
+                size, check = pdr_certificate(inst, r)
+                clauses = r.stats.get("invariant_clauses", "—") if r is not None else "—"
+                cells += [str(clauses), size, check]
+            if name == "kind":
+                cells.append(str(r.stats.get("k", "—")) if r is not None else "—")
+        rows.append("| " + " | ".join(cells) + " |")
+        print(rows[-1], flush=True)
+    return rows
+
+
+def unsolvable_instances(args) -> tuple[list, list[str]]:
+    found, skipped = [], []
+    for f in sorted(ROOT.glob("instances/**/*.toml")):
+        try:
+            inst = read_instance(f)
+        except CoinsatError as e:
+            skipped.append(f"{f.relative_to(ROOT)} ({str(e).splitlines()[0][:50]})")
+            continue
+        if inst.moves != "jump":
+            skipped.append(f"{f.relative_to(ROOT)} (moves = {inst.moves}: the circuit encodes jumps)")
+            continue
+        if screen(inst) is not None:
+            found.append(inst)
+            continue
+        r, _, _ = run_engine("bfs", inst, args.scan_seconds, args.memory)
+        if r is not None and r.status.value == "unsolvable":
+            found.append(inst)
+    return found, skipped
+
+
+def section_unsolvable(args) -> list[str]:
+    insts, skipped = unsolvable_instances(args)
+    rows = engine_rows(
+        insts,
+        args,
+        "## Every unsolvable puzzle in instances/",
+    )
+    rows += [
+        "",
+        f"Found by a screen or by `bfs` within {args.scan_seconds:g} s per file. Not run: "
+        + ("; ".join(skipped) if skipped else "none")
+        + ".",
+    ]
+    return rows
+
+
+# --- random ------------------------------------------------------------------------------------
+
+RANDOM_KINDS = (("square", 6, 6, 12, 2), ("square", 7, 5, 14, 2), ("triangular", 5, 5, 10, 3), ("graph", 6, 6, 14, 2))
+
+
+def near_miss(kind: str, w: int, h: int, n: int, d: int, seed: int):
+    rng = random.Random(seed)
+    if kind == "graph":
+        size = w * h
+        edges = {(i, i + 1) for i in range(size - 1)}
+        while len(edges) < 1.6 * size:
+            u, v = rng.sample(range(size), 2)
+            edges.add((min(u, v), max(u, v)))
+        cells: list = list(range(size))
+        name = f"rg{size}-n{n}-d{d}-s{seed}"
+
+        def make(s, g):
+            return make_instance("graph", s, g, edges=sorted(edges), adjacency=d, name=name)
+    else:
+        cells = [(x, y) for x in range(w) for y in range(h)]
+        name = f"r{kind[:3]}{w}x{h}-n{n}-d{d}-s{seed}"
+
+        def make(s, g):
+            return make_instance(kind, s, g, adjacency=d, name=name)
+
+    start = rng.sample(cells, n)
+    inst = make(start, start)
+    conf = inst.start
+    for _ in range(40):
+        moves = legal_moves(inst.board, conf, d)
+        if not moves:
+            break
+        conf = conf.moved(*rng.choice(moves))
+    coords = inst.board.coords
+    goal = [coords[c] for c in sorted(conf.cell_set)]
+    empty = [c for c in cells if c not in goal]
+    goal[rng.randrange(len(goal))] = rng.choice(empty)
+    return make(start, goal)
+
+
+def section_random(args) -> list[str]:
+    rows = [
+        "## Random near-miss puzzles",
+        "",
+        f"{args.random} seeds per row: the start random in the box, the goal a random walk of 40 moves away "
+        "with one coin then moved to a random empty cell. 'solvable': PDR's counterexample, replayed by "
+        f"rules.py ({args.time_limit:g} s).",
+        "",
+        "| board | box | coins | d | screened | solvable | unsolvable, no screen | undecided |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    hard = []
+    for kind, w, h, n, d in RANDOM_KINDS:
+        counts = {"screen": 0, "solvable": 0, "unsolvable": 0, "undecided": 0}
+        for seed in range(args.random):
+            inst = near_miss(kind, w, h, n, d, seed)
+            if screen(inst) is not None:
+                counts["screen"] += 1
+                continue
+            r, _, _ = run_engine("pdr", inst, args.time_limit, args.memory)
+            if r is not None and r.status.value in ("optimal", "feasible"):
+                counts["solvable"] += 1
+            elif r is not None and r.status.value == "unsolvable":
+                counts["unsolvable"] += 1
+                hard.append(inst)
+            else:
+                counts["undecided"] += 1
+        rows.append(
+            f"| {kind} | {w}x{h} | {n} | {d} | {counts['screen']} | {counts['solvable']} | "
+            f"{counts['unsolvable']} | {counts['undecided']} |"
+        )
+        print(rows[-1], flush=True)
+    if hard:
+        rows += ["", *engine_rows(hard, args, "### The unsolvable ones no screen decides")]
+    return rows
+
+
+SECTIONS = {"bmc": section_bmc, "unsolvable": section_unsolvable, "random": section_random}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sections", default=",".join(SECTIONS))
+    ap.add_argument("--time-limit", type=float, default=30.0, help="seconds per engine and puzzle")
+    ap.add_argument("--scan-seconds", type=float, default=10.0, help="bfs seconds per file when scanning")
+    ap.add_argument("--memory-gb", type=float, default=4.0)
+    ap.add_argument("--random", type=int, default=12, help="seeds per random row")
+    ap.add_argument("--out", default=None, help="write the table here (default: stdout only)")
+    args = ap.parse_args(argv)
+    args.memory = int(args.memory_gb * (1 << 30))
+    command = "python3 scripts/model_checking_bench.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    out = [
+        "# Model checking: ABC's BMC, PDR and k-induction against the explicit engines and SAT",
+        "",
+        f"Generated by `{command.strip()}` — do not edit by hand.",
+        "",
+    ]
+    t0 = time.perf_counter()
+    for name in args.sections.split(","):
+        out += SECTIONS[name](args) + [""]
+    out.append(f"Total {time.perf_counter() - t0:.0f} s.")
+    text = "\n".join(out) + "\n"
+    if args.out:
+        Path(args.out).write_text(text)
+        print(f"wrote {args.out}", file=sys.stderr)
+    else:
+        print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
