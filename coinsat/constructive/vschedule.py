@@ -40,6 +40,7 @@ from ..families import TARGETS, diagonal_target, v_shape
 from ..instance import Instance
 from ..result import Engine, Result, Status
 from ..solution import Solution, certify_solution
+from ..theory import vbound
 from .base import Construction
 
 Coord = tuple[int, int]
@@ -413,7 +414,7 @@ def construct_vschedule(instance: Instance) -> Construction:
         status=Status.FEASIBLE,
         method="construct:vschedule",
         solution=solution,
-        lower_bound=0,
+        lower_bound=vbound.lower_bound(a, b, target),  # Theorem LB: proven for every solution
         seconds=time.perf_counter() - t0,
         stats={"schedule": f"V({a},{b}) -> {target}", "closed_form": schedule_length(a, b, target)},
         engine=Engine.CONSTRUCT,
