@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
 
 from coinsat.backends.abc import abc_binary
 from coinsat.certificates.build.inductive import _refutation, build_inductive
@@ -26,6 +27,8 @@ from coinsat.limits import Limits
 from coinsat.result import Status
 from coinsat.search.pdr import Invariant, replay, solve_kind, solve_pdr
 from coinsat.solution import verify
+
+from .strategies import instances
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER = ROOT / "instances" / "paper"
@@ -253,3 +256,32 @@ def test_a_missing_abc_is_one_line_and_exit_2(monkeypatch, capsys):
     assert main(["solve", str(CX / "thm2-cx1-n6-5x3.toml"), "--method", "pdr"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "berkeley-abc" in err
+
+
+# --- against BFS on random puzzles ---------------------------------------------------------------
+
+
+@settings(max_examples=15, deadline=None)
+@given(instances(max_coins=4))
+def test_pdr_and_kind_agree_with_bfs_in_the_same_window(tmp_path_factory, instance):
+    """The circuit's window is the instance's: BFS searching that window as given (no growth)
+    decides the same question.  pdr: unsolvable iff BFS exhausts the window, else a solution;
+    kind: the shortest solution inside the window; an invariant certificate is accepted."""
+    from coinsat.search.bfs import solve_bfs
+    from coinsat.search.options import BfsOptions
+
+    bfs = solve_bfs(instance, limits=Limits(60), max_moves=None, options=BfsOptions(grow=False))
+    pdr = solve_pdr(instance, limits=Limits(60))
+    kind = solve_kind(instance, limits=Limits(20))
+    assert bfs.status is not Status.UNKNOWN and pdr.status is not Status.UNKNOWN
+    if bfs.status is Status.UNSOLVABLE:
+        assert pdr.status is Status.UNSOLVABLE and kind.status in (Status.UNSOLVABLE, Status.UNKNOWN)
+        assert pdr.certificate["scope"] == bfs.certificate["scope"]
+        if pdr.witness is not None:
+            d = tmp_path_factory.mktemp("inv")
+            cert, _ = certified(instance, d, pdr.witness)
+            verdict = check_certificate(instance, cert, d)
+            assert verdict.ok and verdict.scope == bfs.certificate["scope"], verdict.reason
+    else:
+        assert pdr.solution is not None and verify(instance, pdr.solution).ok
+        assert kind.solution is not None and len(kind.solution) == len(bfs.solution)

@@ -33,12 +33,14 @@ built and the proofs replayed in a child process under the time and memory limit
 reachable inside the window satisfies Inv (1 and 2, by induction on the moves) and none is
 a goal (3): no solution stays inside the window.
 
-**Scope.** The window is closed when every lattice cell outside it has fewer than d
-neighbours in it (computed here from geometry): then no move from a configuration inside it
-can drop a coin outside (the dropped coin needs d coin neighbours, all inside), so every
-reachable configuration of the infinite lattice lies inside, and the claim is ``global``.
-That is the square grid's span(start) with d >= 2; graph boards are finite (global).
-Otherwise (the triangular grid's hull + margin) the claim is ``unsolvable inside the window``.
+**Scope.** Every configuration reachable on the infinite lattice lies in span(start), the
+least set of cells that holds the start and every lattice cell with at least d neighbours in
+it (by induction on the moves: the dropped coin has d coin neighbours, all in span(start)).
+When the window holds span(start), computed here from geometry, every reachable configuration
+and every move between two of them lies inside the window, so the three checks cover them all
+and the claim is ``global``: the square grid's windows with d >= 2 (span(start), plus the
+goal's cells); graph boards are finite (global).  Otherwise (the triangular grid's
+hull + margin, whose span is the whole lattice) the claim is ``unsolvable inside the window``.
 Unlabeled coins only.
 """
 
@@ -131,15 +133,21 @@ def formulas(instance: Instance, clauses: list[list[int]]) -> dict[str, str]:
 
 
 def window_closed(instance: Instance) -> bool:
-    """Does every move from a configuration inside the window stay inside it (module docstring)?"""
+    """Does the window hold span(start) on the infinite lattice (module docstring)?  Grown here
+    from geometry alone: add every lattice cell with >= d neighbours in the set, and stop at the
+    first one off the window (False) or when nothing is added (True)."""
     b = instance.board
     if not b.is_lattice:
         return True
-    inside = set(b.lattice_coords)
-    for xy in inside:
-        for p in geometry.neighbours(b.kind, xy):
-            if p not in inside and sum(q in inside for q in geometry.neighbours(b.kind, p)) >= instance.d:
-                return False
+    span = {b.lattice_coords[c] for c in instance.start.cells}
+    frontier = set(span)
+    while frontier:
+        candidates = {p for xy in frontier for p in geometry.neighbours(b.kind, xy) if p not in span}
+        grown = {p for p in candidates if sum(q in span for q in geometry.neighbours(b.kind, p)) >= instance.d}
+        if not all(b.has(p) for p in grown):
+            return False
+        span |= grown
+        frontier = grown
     return True
 
 
