@@ -15,7 +15,9 @@ the screens) and ``stats["stopped"]``.  :func:`solve_auto`
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
+from math import comb
 
 from .board import BoardKind, span_coords
 from .certificates.build.screens import screen
@@ -24,7 +26,7 @@ from .instance import Instance
 from .limits import Limits, enforced
 from .result import Result, Statistics, Status
 from .search.methods import METHODS, get_method, inapplicable, spec
-from .search.options import AutoOptions, BfsOptions, SpanbfsOptions
+from .search.options import AutoOptions, BfsOptions, RankbfsOptions, SpanbfsOptions
 from .theory.reach import configuration_count, distance_bound, fill_count_bound
 
 __all__ = ["METHODS", "solve", "solve_auto"]
@@ -82,6 +84,9 @@ def _measured(result: Result, limits: Limits) -> Result:
 #: Measured (`scripts/sat_options.py --sections crossover`, benchmarks/sat_crossover.md): BFS and
 #: SAT tie near 5e5 configurations (V(2,1), 24 moves), BFS wins below, SAT wins 6.7x at 3e7 (V(2,2)).
 AUTO_BFS_CONFIGURATIONS = 500_000
+#: ... and rankbfs instead of spanbfs on windows with more configurations C(n, k) than this
+#: (benchmarks/engine-choice.md: spanbfs wins on V(2,2), 3.0e7; rankbfs on V(3,2), 2.0e9)
+AUTO_RANK_CONFIGURATIONS = 100_000_000
 
 
 def solve_auto(
@@ -91,12 +96,14 @@ def solve_auto(
     max_moves: int | None = None,
     options: AutoOptions | None = None,
 ) -> Result:
-    """Pick an engine.
+    """Pick the exact engine measured fastest for the instance (benchmarks/engine-choice.md).
 
-    * ``spanbfs`` when it applies (unlabeled coins, <= 64 cells), the window is
-      exact and the goal spans the whole window: its pruning then keeps only the
-      configurations that span the window, and it beats SAT and BFS on every
-      such puzzle measured (benchmarks/engines.md);
+    * ``rankbfs`` when the window is exact, the goal spans the whole window and the window
+      holds more than ``AUTO_RANK_CONFIGURATIONS`` configurations (the V and flip families
+      from V(3,2) and diagonal-7 on, and every such window past spanbfs's 64 cells), in as
+      many processes as there are idle cores (:func:`idle_cores`);
+    * ``spanbfs`` on the smaller such windows (its pruning keeps only the configurations
+      that span the window, and it starts faster than rankbfs);
     * BFS when the window is exact and holds few configurations (BFS then also
       decides unsolvable instances by exhaustion);
     * SAT otherwise — including inexact windows (triangular grid), where the SAT
@@ -105,9 +112,12 @@ def solve_auto(
     """
     o = options or AutoOptions()
     opts: object
+    spans = instance.moves == "jump" and instance.board.exact and _goal_spans_window(instance)
     if instance.moves != "jump":  # the engines that decide other move models: search.methods.ENGINES
         name, opts = "bfs", BfsOptions()
-    elif instance.board.exact and inapplicable("spanbfs", instance) is None and _goal_spans_window(instance):
+    elif spans and inapplicable("rankbfs", instance) is None and _configurations(instance) > AUTO_RANK_CONFIGURATIONS:
+        name, opts = "rankbfs", RankbfsOptions(workers=idle_cores(), progress=o.progress)
+    elif spans and inapplicable("spanbfs", instance) is None:
         name, opts = "spanbfs", SpanbfsOptions(progress=o.progress)
     elif instance.board.exact and configuration_count(instance) <= AUTO_BFS_CONFIGURATIONS:
         name, opts = "bfs", BfsOptions()
@@ -115,6 +125,22 @@ def solve_auto(
         name, opts = "sat", o.sat()
     result = get_method(name)(instance, limits=limits, max_moves=max_moves, options=opts)
     return replace(result, method=f"auto:{result.method}")
+
+
+def _configurations(instance: Instance) -> int:
+    """C(n, k): the placements of the coins in the window, colours ignored."""
+    return comb(instance.board.size, instance.n_coins)
+
+
+def idle_cores() -> int:
+    """The cores not busy over the last minute (the load average), at least one: a search on
+    a shared machine gains nothing from a process that has no core to run on."""
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # no load average on this platform
+        return 1
+    return max(1, min(cores, int(cores - load + 0.5)))
 
 
 def _goal_spans_window(instance: Instance) -> bool:

@@ -97,3 +97,27 @@ def test_the_cli_flags_come_from_the_options():
     assert set(flags) >= {"--upper-bound", "--workers", "--cluster", "--resume", "--solver", "--strategy"}
     assert flags["--workers"][1] == ["rankbfs"]
     assert set(flags["--solver"][1]) >= {"auto", "sat"}
+
+
+@pytest.mark.parametrize(
+    "path, engine",
+    [
+        ("instances/families/vdiag-3-2-nwse.toml", "rankbfs"),  # C(49, 9) = 2.0e9 configurations
+        ("instances/families/vdiag-4-3-swne.toml", "rankbfs"),  # 81 cells: past spanbfs's words
+        ("instances/paper/vee-2-2.toml", "spanbfs"),  # C(36, 8) = 3.0e7
+        ("instances/paper/swap5-a.toml", "bfs"),  # labeled
+        ("instances/paper/pyramid-to-line.toml", "sat"),  # triangular: an inexact window
+    ],
+)
+def test_auto_picks_the_engine_measured_fastest(path, engine):
+    """The rule of solve_auto (benchmarks/engine-choice.md), seen on a short horizon."""
+    r = solve(read_instance(path), max_moves=2)
+    assert r.method == f"auto:{engine}" and r.engine is Engine(engine)
+
+
+def test_idle_cores_is_at_least_one_and_at_most_the_cores():
+    import os
+
+    from coinsat.solve import idle_cores
+
+    assert 1 <= idle_cores() <= (os.cpu_count() or 1)
