@@ -72,3 +72,33 @@ def _children(pid: int) -> list[int]:
     except OSError:
         return []
     return [int(x) for x in text.split()]
+
+
+def test_a_killed_cube_worker_is_one_line_and_exit_4(tmp_path):
+    """The same for the cube workers of `certify --cubes` (a ProcessPoolExecutor: BrokenProcessPool
+    was a traceback); nothing is certified and the other worker is reaped."""
+    pytest.importorskip("pysat")
+    file = str(ROOT / "instances/families/vdiag-2-2-nwse.toml")
+    out_dir = tmp_path / "cc"
+    cmd = [sys.executable, "-m", "coinsat", "certify", file, "--cubes", "3", "--workers", "2", "-o", str(out_dir)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    t0, workers = time.monotonic(), []
+    try:
+        while len(workers) < 2 and time.monotonic() - t0 < 60 and proc.poll() is None:
+            workers = _children(proc.pid)
+            time.sleep(0.01)
+        assert len(workers) == 2, "the cube workers did not appear"
+        os.kill(workers[0], signal.SIGKILL)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 4, (proc.returncode, out, err)
+    assert "Traceback" not in err and err.strip() == (
+        "coinsat: internal error: a cube worker ended without answering (killed?); nothing certified"
+    )
+    assert not out_dir.exists() or not any(out_dir.iterdir())
+    for pid in workers:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)

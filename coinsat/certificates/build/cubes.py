@@ -43,11 +43,12 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import product
 from pathlib import Path
 
-from ...errors import LimitReached
+from ...errors import LimitReached, WorkerLost
 from ...instance import Instance
 from ...io.atomic import write_atomic
 from ...io.dimacs import gbd_hash
@@ -231,6 +232,9 @@ def solve_cubes(tasks: list[CubeTask], workers: int = 1, executor: Executor | No
     pool = ProcessPoolExecutor(max_workers=workers)
     try:
         return list(pool.map(solve_cube, tasks))
+    except BrokenProcessPool:  # a worker killed (by hand, or by the kernel out of memory): R3-9
+        _end(pool)
+        raise WorkerLost("a cube worker ended without answering (killed?); nothing certified") from None
     except BaseException:
         _end(pool)
         raise
