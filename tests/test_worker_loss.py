@@ -38,6 +38,27 @@ def test_a_killed_worker_is_a_worker_lost_error_and_the_others_are_reaped():
     assert all(not p.is_alive() and p.exitcode is not None for p in pool.procs)
 
 
+def test_an_error_inside_a_worker_is_told_to_the_parent_without_a_traceback(capfd):
+    """A request that raises in a worker (here a malformed one) is a WorkerLost naming the error
+    in the parent, not a traceback printed by the child; a limit there (a full disk while
+    spilling) is a LimitReached, which the search reports as a limit."""
+    from coinsat.errors import LimitReached
+    from coinsat.search import partition
+
+    pool = Pool(vdiag(2, 1, "nwse"), True, None, 2, Limits(), Storage())
+    try:
+        with pytest.raises(WorkerLost, match=r"worker 1 of 2 failed: TypeError"):
+            pool.ask([("layer", "not a depth")] * 2)
+    finally:
+        pool.end()
+    assert "Traceback" not in capfd.readouterr().err
+    a, b = partition.mp.Pipe()
+    b.send(partition._Failed(True, "LimitReached: disk limit (No space left on device)"))
+    pool.conns = [a]
+    with pytest.raises(LimitReached, match=r"^disk limit \(No space left on device\)$"):
+        pool._recv(0)
+
+
 def test_a_worker_killed_under_the_cli_is_one_line_and_exit_4():
     """The review's reproducer: `solve vdiag-3-2-nwse --method rankbfs --workers 2`, then
     SIGKILL to one worker (there after 8 s; here as soon as it exists: the search takes ~10 s)."""

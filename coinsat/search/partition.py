@@ -68,9 +68,28 @@ def _serve(setup: _Setup, conn) -> None:
     visited = Visited(budget=setup.storage.budget)
     try:
         _answer(setup, conn, visited)
+    except Exception as e:  # noqa: BLE001 — told to the parent, which raises it (one line, no traceback here)
+        _tell(conn, _Failed(isinstance(e, LimitReached), f"{type(e).__name__}: {e}"))
+        return
     finally:
         visited.discard()  # its private spill directory (a forked child runs no exit hooks)
     conn.send(None)  # "stopped": the directory is gone
+
+
+@dataclass(frozen=True)
+class _Failed:
+    """A worker's answer when a request raised: a limit (a full disk while spilling: the search
+    stops with what it proved) or an error (the search cannot go on)."""
+
+    limit: bool
+    text: str
+
+
+def _tell(conn, msg) -> None:
+    try:
+        conn.send(msg)
+    except OSError:
+        pass
 
 
 def _exit_on_term(signum, frame) -> None:
@@ -166,9 +185,14 @@ class Pool:
 
     def _recv(self, p: int):
         try:
-            return self.conns[p].recv()
+            msg = self.conns[p].recv()
         except (OSError, EOFError):
             raise self._lost(p) from None
+        if isinstance(msg, _Failed):
+            if msg.limit:
+                raise LimitReached(msg.text.partition(": ")[2])
+            raise WorkerLost(f"rankbfs worker {p + 1} of {self.parts} failed: {msg.text}")
+        return msg
 
     def _lost(self, p: int) -> WorkerLost:
         """The error for worker ``p``, which ended without answering (how it ended, when known)."""
