@@ -89,7 +89,7 @@ def test_limit_reached_outside_an_engine_exits_3_in_one_line(capsys, monkeypatch
     def slow_load(path):
         raise LimitReached("time limit")
 
-    monkeypatch.setattr(fmt, "read_instance", slow_load)
+    monkeypatch.setattr(fmt, "read_puzzle", slow_load)  # solve reads every board through read_puzzle
     code, out, err = run(capsys, "solve", H_TO_O, "--time-limit", "1")
     assert code == 3 and out == ""
     assert err.strip() == "coinsat: unknown: stopped by the time limit"

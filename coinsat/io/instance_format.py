@@ -178,7 +178,8 @@ def _parse_instance(ctx: _Ctx, data: dict) -> Instance:
         raise ctx.error(f"goal_placement must be one of {', '.join(GOAL_PLACEMENTS)}", "goal_placement")
     if placement != "fixed" and kind in ("graph", "cubic"):
         raise ctx.error(
-            f"goal_placement = {placement!r} needs a square or triangular board (goals on {kind} boards are fixed)",
+            f"goal_placement = {placement!r} needs a lattice board in the plane (square or triangular; "
+            f"goals on {kind} boards are fixed)",
             "goal_placement",
         )
     moves = data.get("moves", "jump")
