@@ -105,7 +105,8 @@ def main(argv=None) -> int:
         "# Theorem 2 on the cubic lattice: exhaustive small boxes",
         "",
         f"Made by `python3 scripts/cubic_study.py --max-cells {args.max_cells} --d {' '.join(map(str, args.d))} "
-        f"--row-seconds {args.row_seconds}` (one core of a shared 2-core machine).",
+        f"--row-seconds {args.row_seconds}{' --out ' + args.out if args.out else ''}` "
+        "(one core of a shared 2-core machine).",
         "",
         "Starts: one per symmetry class of the box among the n-coin configurations whose span (under d) is the",
         "whole box.  'hyp.' counts pairs (A, B) satisfying the paper's formal Theorem 2 hypothesis read in 3-D;",

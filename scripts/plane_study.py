@@ -49,7 +49,8 @@ def main(argv=None) -> int:
     lines = [
         "# The free plane: exact shortest solutions",
         "",
-        f"Made by `python3 scripts/plane_study.py --max-moves {args.max_moves} --node-limit {args.node_limit}` "
+        f"Made by `python3 scripts/plane_study.py --max-moves {args.max_moves} --node-limit {args.node_limit}"
+        f"{' --out ' + args.out if args.out else ''}` "
         "(one core of a shared 2-core machine).",
         "",
         "'none up to' = the largest L with no solution of <= L moves proven (every placement of the goal sharing",
