@@ -20,7 +20,10 @@ Every engine gets ``--time-limit`` seconds and ``--memory-gb`` GiB; runs are seq
 process (ABC in a child process).  Prefix with ``nice -n 10`` on a shared machine.
 
     python3 scripts/model_checking_bench.py [--sections bmc,unsolvable,random] [--time-limit 30]
-        [--random 12] [--out benchmarks/model_checking.md]
+        [--bmc-seconds S] [--random 12] [--cache DIR] [--out benchmarks/model_checking.md]
+
+``--cache DIR`` keeps every finished section in DIR: the same command after a stop reuses them
+(resumable by section).
 """
 
 from __future__ import annotations
@@ -105,7 +108,7 @@ def section_bmc(args) -> list[str]:
         r, secs, err = run_engine("sat", inst, args.time_limit, args.memory)
         opt = r.length if r is not None and r.status.value == "optimal" else None
         frames = opt + 2 if opt is not None else 30
-        frame, bsecs, how = bmc_frame(inst, frames, args.time_limit)
+        frame, bsecs, how = bmc_frame(inst, frames, args.bmc_seconds or args.time_limit)
         if opt is not None:
             agree = "yes" if frame == opt else "NO"
         else:
@@ -147,6 +150,7 @@ def closed_set_bytes(instance, seconds: float) -> str:
 
 
 def engine_rows(insts: list, args, title: str) -> list[str]:
+    collected: list = []
     rows = [
         title,
         "",
@@ -167,7 +171,7 @@ def engine_rows(insts: list, args, title: str) -> list[str]:
         res = {}
         for name in ENGINES:
             r, secs, err = run_engine(name, inst, args.time_limit, args.memory)
-            res[name] = r
+            res[name] = (r, secs)
             cells += [answer(r, err), f"{secs:.2f}"]
             if name == "bfs":
                 cells += [f"{r.stats.get('states', 0):,}" if r is not None else "—", closed_set_bytes(inst, 60)]
@@ -179,6 +183,57 @@ def engine_rows(insts: list, args, title: str) -> list[str]:
                 cells.append(str(r.stats.get("k", "—")) if r is not None else "—")
         rows.append("| " + " | ".join(cells) + " |")
         print(rows[-1], flush=True)
+        collected.append((inst, res))
+    rows += ["", *summary(collected)]
+    return rows
+
+
+def summary(collected: list) -> list[str]:
+    """Which engine proves what (from the rows above), and the puzzles only PDR decides."""
+    rows = [
+        "Which engine proves 'unsolvable' on these puzzles within the limit:",
+        "",
+        "| engine | global | inside the window | not proven | slowest proof s |",
+        "|---|---|---|---|---|",
+    ]
+    for name in ENGINES:
+        scopes = [
+            r.certificate["scope"] if r is not None and r.status.value == "unsolvable" else None
+            for r, _ in (res[name] for _, res in collected)
+        ]
+        times = [
+            secs
+            for (r, secs) in (res[name] for _, res in collected)
+            if r is not None and r.status.value == "unsolvable"
+        ]
+        rows.append(
+            f"| {name} | {scopes.count('global')} | {scopes.count('window')} | {scopes.count(None)} | "
+            f"{max(times):.2f} |"
+            if times
+            else f"| {name} | 0 | 0 | {len(scopes)} | — |"
+        )
+    only = [
+        inst.name
+        for inst, res in collected
+        if res["pdr"][0] is not None
+        and res["pdr"][0].status.value == "unsolvable"
+        and not any(res[e][0] is not None and res[e][0].status.value == "unsolvable" for e in ENGINES if e != "pdr")
+    ]
+    states = [
+        res["bfs"][0].stats.get("states", 0)
+        for _, res in collected
+        if res["bfs"][0] is not None and res["bfs"][0].status.value == "unsolvable"
+    ]
+    rows += [
+        "",
+        "Decided by PDR only: "
+        + (", ".join(only) if only else "none")
+        + (
+            f". The largest set BFS held while proving one of them unsolvable: {max(states):,} configurations."
+            if states
+            else "."
+        ),
+    ]
     return rows
 
 
@@ -188,7 +243,7 @@ def unsolvable_instances(args) -> tuple[list, list[str]]:
         try:
             inst = read_instance(f)
         except CoinsatError as e:
-            skipped.append(f"{f.relative_to(ROOT)} ({str(e).splitlines()[0][:50]})")
+            skipped.append(f"{f.relative_to(ROOT)} ({str(e).splitlines()[0].split(': ', 1)[-1][:60]})")
             continue
         if inst.moves != "jump":
             skipped.append(f"{f.relative_to(ROOT)} (moves = {inst.moves}: the circuit encodes jumps)")
@@ -220,10 +275,20 @@ def section_unsolvable(args) -> list[str]:
 
 # --- random ------------------------------------------------------------------------------------
 
-RANDOM_KINDS = (("square", 6, 6, 12, 2), ("square", 7, 5, 14, 2), ("triangular", 5, 5, 10, 3), ("graph", 6, 6, 14, 2))
+#: (board, width, height, coins, d, goal): the goal a near miss of a random walk ("walk") or random
+#: in the box ("random"); cubic boxes are width x width x height
+RANDOM_KINDS = (
+    ("square", 6, 6, 12, 2, "walk"),
+    ("square", 7, 5, 14, 2, "walk"),
+    ("square", 6, 6, 12, 2, "random"),
+    ("triangular", 5, 5, 10, 3, "walk"),
+    ("graph", 6, 6, 14, 2, "walk"),
+    ("cubic", 3, 3, 13, 3, "walk"),
+    ("cubic", 3, 3, 13, 3, "random"),
+)
 
 
-def near_miss(kind: str, w: int, h: int, n: int, d: int, seed: int):
+def near_miss(kind: str, w: int, h: int, n: int, d: int, seed: int, mode: str = "walk"):
     rng = random.Random(seed)
     if kind == "graph":
         size = w * h
@@ -237,13 +302,18 @@ def near_miss(kind: str, w: int, h: int, n: int, d: int, seed: int):
         def make(s, g):
             return make_instance("graph", s, g, edges=sorted(edges), adjacency=d, name=name)
     else:
-        cells = [(x, y) for x in range(w) for y in range(h)]
-        name = f"r{kind[:3]}{w}x{h}-n{n}-d{d}-s{seed}"
+        if kind == "cubic":
+            cells = [(x, y, z) for x in range(w) for y in range(w) for z in range(h)]
+        else:
+            cells = [(x, y) for x in range(w) for y in range(h)]
+        name = f"r{kind[:3]}{w}x{h}-n{n}-d{d}-{mode}-s{seed}"
 
         def make(s, g):
             return make_instance(kind, s, g, adjacency=d, name=name)
 
     start = rng.sample(cells, n)
+    if mode == "random":
+        return make(start, rng.sample(cells, n))
     inst = make(start, start)
     conf = inst.start
     for _ in range(40):
@@ -253,7 +323,7 @@ def near_miss(kind: str, w: int, h: int, n: int, d: int, seed: int):
         conf = conf.moved(*rng.choice(moves))
     coords = inst.board.coords
     goal = [coords[c] for c in sorted(conf.cell_set)]
-    empty = [c for c in cells if c not in goal]
+    empty = [c for c in coords if c not in goal]
     goal[rng.randrange(len(goal))] = rng.choice(empty)
     return make(start, goal)
 
@@ -262,18 +332,24 @@ def section_random(args) -> list[str]:
     rows = [
         "## Random near-miss puzzles",
         "",
-        f"{args.random} seeds per row: the start random in the box, the goal a random walk of 40 moves away "
-        "with one coin then moved to a random empty cell. 'solvable': PDR's counterexample, replayed by "
-        f"rules.py ({args.time_limit:g} s).",
+        f"{args.random} seeds per row: the start random in the box; the goal a random walk of 40 moves away "
+        "with one coin then moved to a random empty cell of the window ('walk'), or random in the box "
+        "('random'). Cubic boxes are w x w x h. 'solvable': PDR's counterexample, replayed by "
+        f"rules.py ({args.time_limit:g} s). A puzzle whose file would be refused (e.g. a goal off the "
+        "board) counts as 'refused'.",
         "",
-        "| board | box | coins | d | screened | solvable | unsolvable, no screen | undecided |",
-        "|---|---|---|---|---|---|---|---|",
+        "| board | box | coins | d | goal | screened | solvable | unsolvable, no screen | undecided | refused |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     hard = []
-    for kind, w, h, n, d in RANDOM_KINDS:
-        counts = {"screen": 0, "solvable": 0, "unsolvable": 0, "undecided": 0}
+    for kind, w, h, n, d, mode in RANDOM_KINDS:
+        counts = {"screen": 0, "solvable": 0, "unsolvable": 0, "undecided": 0, "refused": 0}
         for seed in range(args.random):
-            inst = near_miss(kind, w, h, n, d, seed)
+            try:
+                inst = near_miss(kind, w, h, n, d, seed, mode)
+            except CoinsatError:
+                counts["refused"] += 1
+                continue
             if screen(inst) is not None:
                 counts["screen"] += 1
                 continue
@@ -286,12 +362,19 @@ def section_random(args) -> list[str]:
             else:
                 counts["undecided"] += 1
         rows.append(
-            f"| {kind} | {w}x{h} | {n} | {d} | {counts['screen']} | {counts['solvable']} | "
-            f"{counts['unsolvable']} | {counts['undecided']} |"
+            f"| {kind} | {w}x{h} | {n} | {d} | {mode} | {counts['screen']} | {counts['solvable']} | "
+            f"{counts['unsolvable']} | {counts['undecided']} | {counts['refused']} |"
         )
         print(rows[-1], flush=True)
     if hard:
         rows += ["", *engine_rows(hard, args, "### The unsolvable ones no screen decides")]
+    else:
+        rows += [
+            "",
+            f"None of the {args.random * len(RANDOM_KINDS)} sampled puzzles is unsolvable without a screen "
+            "deciding it: each was refused, screened, solved (a counterexample replayed by rules.py) or left "
+            "undecided at the limit.",
+        ]
     return rows
 
 
@@ -302,10 +385,14 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sections", default=",".join(SECTIONS))
     ap.add_argument("--time-limit", type=float, default=30.0, help="seconds per engine and puzzle")
+    ap.add_argument("--bmc-seconds", type=float, default=None, help="ABC's bmc3 seconds (default: --time-limit)")
     ap.add_argument("--scan-seconds", type=float, default=10.0, help="bfs seconds per file when scanning")
     ap.add_argument("--memory-gb", type=float, default=4.0)
     ap.add_argument("--random", type=int, default=12, help="seeds per random row")
     ap.add_argument("--out", default=None, help="write the table here (default: stdout only)")
+    ap.add_argument(
+        "--cache", default=None, help="a folder keeping each finished section: a rerun after a stop reuses them"
+    )
     args = ap.parse_args(argv)
     args.memory = int(args.memory_gb * (1 << 30))
     command = "python3 scripts/model_checking_bench.py " + " ".join(argv if argv is not None else sys.argv[1:])
@@ -317,8 +404,16 @@ def main(argv=None) -> int:
     ]
     t0 = time.perf_counter()
     for name in args.sections.split(","):
-        out += SECTIONS[name](args) + [""]
-    out.append(f"Total {time.perf_counter() - t0:.0f} s.")
+        cached = Path(args.cache) / f"{name}.md" if args.cache else None
+        if cached is not None and cached.is_file():
+            out += cached.read_text().splitlines() + [""]
+            continue
+        rows = SECTIONS[name](args)
+        if cached is not None:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            cached.write_text("\n".join(rows) + "\n")
+        out += rows + [""]
+    out.append(f"Total {time.perf_counter() - t0:.0f} s (sections reused from --cache not counted).")
     text = "\n".join(out) + "\n"
     if args.out:
         Path(args.out).write_text(text)
