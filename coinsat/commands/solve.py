@@ -10,8 +10,6 @@ from .common import (
     EXIT_UNKNOWN,
     EXIT_USAGE,
     FILE_HELP,
-    FILE_HELP,
-    FILE_HELP,
     add_limit_arguments,
     check_output_dir,
     check_output_file,
