@@ -95,7 +95,8 @@ def add_limit_arguments(parser) -> None:
         type=pos_float,
         default=None,
         metavar="S",
-        help="stop after S seconds, loading included (answer 'unknown' or 'feasible', exit 3)",
+        help="stop after S seconds, loading included: a command stopped before its answer is complete says "
+        "what it has proven so far ('unknown' and exit 3, or 'feasible' when solve or improve has a solution)",
     )
     parser.add_argument(
         "--memory-limit",
