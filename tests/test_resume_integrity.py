@@ -30,13 +30,14 @@ ROOT = Path(__file__).resolve().parent.parent
 FILE = str(ROOT / "instances/families/vdiag-2-1-nwse.toml")  # the same puzzle as vdiag(2, 1, "nwse")
 
 
-def solve_rankbfs(instance, **kw):
+def solve_rankbfs(instance, time_limit=None, **kw):
     """``rankbfs.solve_rankbfs`` with its options as keywords (either form of its contract)."""
     if "options" not in inspect.signature(rankbfs.solve_rankbfs).parameters:
-        return rankbfs.solve_rankbfs(instance, **kw)
+        return rankbfs.solve_rankbfs(instance, time_limit=time_limit, **kw)
+    from coinsat.limits import Limits
     from coinsat.search.options import RankbfsOptions
 
-    return rankbfs.solve_rankbfs(instance, options=RankbfsOptions(**kw))
+    return rankbfs.solve_rankbfs(instance, limits=Limits(time_limit), options=RankbfsOptions(**kw))
 
 
 def _saved(tmp_path: Path, max_states: int = 3000, **options) -> Path:
@@ -220,3 +221,26 @@ def test_a_resumed_proof_of_a_bound_says_it_was_resumed(tmp_path):
     assert (again.status, again.lower_bound, again.certificate) == (fresh.status, fresh.lower_bound, fresh.certificate)
     assert again.stats["resumed"]["directory"] == str(d)
     assert again.stats["layers"] == fresh.stats["layers"]
+
+
+def test_a_limit_before_the_frontier_is_checked_claims_nothing_of_the_frontier(tmp_path):
+    """Stopped while re-deriving the frontier (layer D), a resumed search knows the paths of
+    fewer than D moves only: lower bound D, not D + 1 (the frontier may hide the goal)."""
+    d = _saved(tmp_path)
+    depth = len(_manifest(d)["layers"]) - 1
+    stopped = solve_rankbfs(vdiag(2, 1, "nwse"), resume=str(d), time_limit=1e-9)
+    assert stopped.status is Status.UNKNOWN
+    assert stopped.lower_bound == depth
+    assert stopped.stats["resumed"]["checked"] == "sha256 and order of every saved layer file"
+
+
+def test_layers_that_do_not_chain_are_an_error_not_an_assertion():
+    """path() meets a state with no predecessor in the layer before (only edited saved layers
+    can do that): an InternalError in one line; a resumed search names its directory."""
+    from coinsat.errors import InternalError
+
+    inst = vdiag(2, 1, "nwse")
+    space = rankbfs.Space(inst, True, None)
+    goal = int(space.goal_ranks[0])
+    with pytest.raises(InternalError, match="do not chain"):
+        rankbfs.path(space, lambda rank, t: False, 3, goal)

@@ -63,7 +63,7 @@ from math import comb
 
 import numpy as np
 
-from ..errors import LimitReached, UsageError
+from ..errors import InternalError, LimitReached, UsageError
 from ..instance import Instance
 from ..limits import Limits, enforced
 from ..result import Engine, Result
@@ -500,7 +500,14 @@ def _forward(
 
     def found_in(layer: np.ndarray) -> Outcome | None:
         hit = layer[np.isin(layer, space.goal_ranks)]
-        return end(Ending.FOUND, path(space, visited.in_layer, depth, int(hit[0]))) if hit.size else None
+        if not hit.size:
+            return None
+        try:
+            return end(Ending.FOUND, path(space, visited.in_layer, depth, int(hit[0])))
+        except InternalError as e:
+            if "resumed" not in stats:
+                raise
+            raise UsageError(f"{storage.directory}: {e}: the saved layers are damaged or edited") from None
 
     if depth == 0 and np.isin(space.goal_ranks, start).any():
         return end(Ending.FOUND, [])
@@ -510,21 +517,10 @@ def _forward(
         return end(Ending.EMPTY) if horizon is None or horizon > 0 else end(Ending.HORIZON)
     try:
         if "resumed" in stats and depth > 0:  # the frontier must be what its layer gives (spill.py)
-            parts = []
-            before = visited.layer(depth - 1)
-            for i in range(0, before.size, CHUNK * 4):
-                parts.append(space.expand(before[i : i + CHUNK * 4]))
-                reason = limits.exceeded()
-                if reason:
-                    return end(Ending.LIMIT, reason=reason)
-            again = union(parts)
-            again = again[~visited.contains(again) | np.isin(again, front, assume_unique=True)]
-            if upper_bound is not None and again.size:
-                again = again[depth + space.heuristic(again) <= upper_bound]
-            if not np.array_equal(again, front):
-                raise UsageError(
-                    f"{storage.directory}: saved layer {depth} is not the layer that layer {depth - 1} gives (edited)"
-                )
+            reason = _check_frontier(space, visited, front, depth, upper_bound, limits, storage.directory)
+            if reason:
+                depth -= 1  # the frontier is unchecked: only the paths of < depth moves are known enumerated
+                return end(Ending.LIMIT, reason=reason)
             stats["resumed"]["checked"] = RESUME_CHECKED
         if depth > 0 and (done := found_in(front)) is not None:  # resumed at the goal's layer
             return done
@@ -574,6 +570,31 @@ def fingerprint(instance: Instance, prune: bool) -> dict:
     text = repr((b.coords, b.neighbour_masks, instance.d, instance.start.cells, instance.goal_configurations))
     digest = hashlib.sha256(text.encode()).hexdigest()
     return {"search": "rankbfs", "instance": digest, "pruning": prune, "codec": CODEC}
+
+
+def _check_frontier(space, visited: Visited, front, depth: int, upper_bound, limits: Limits, where) -> str | None:
+    """UsageError unless the resumed frontier (layer ``depth``) is exactly what layer depth - 1
+    gives: its successors not in an earlier layer, pruned as the search prunes.  Returns the
+    limit that stopped the check (None: checked)."""
+    try:
+        parts = []
+        before = visited.layer(depth - 1)
+        for i in range(0, before.size, CHUNK * 4):
+            parts.append(space.expand(before[i : i + CHUNK * 4]))
+            reason = limits.exceeded()
+            if reason:
+                return reason
+        again = union(parts)
+        again = again[~visited.contains(again) | np.isin(again, front, assume_unique=True)]
+        if upper_bound is not None and again.size:
+            again = again[depth + space.heuristic(again) <= upper_bound]
+    except LimitReached as e:
+        return str(e)
+    except KeyboardInterrupt:
+        return "interrupted"
+    if not np.array_equal(again, front):
+        raise UsageError(f"{where}: saved layer {depth} is not the layer that layer {depth - 1} gives (edited)")
+    return None
 
 
 #: what a resumed search checked of the layers it continues from (its answer says it: ``stats["resumed"]``)
@@ -643,8 +664,8 @@ def path(space: Space, in_layer, depth: int, rank: int) -> list:
                 moves.append(move)
                 mask = prev
                 break
-        else:  # pragma: no cover - a state at depth t + 1 has a predecessor at depth t
-            raise AssertionError("rankbfs: broken layer chain")
+        else:  # a state at depth t + 1 has a predecessor at depth t, unless saved layers were edited
+            raise InternalError(f"rankbfs: the layers do not chain (a state at depth {t + 1} has no predecessor)")
     moves.reverse()
     return moves
 
