@@ -52,6 +52,7 @@ from .windows import exact_horizon, found_in_window
 
 _ASSERTED = re.compile(r"was asserted in frame (\d+)")
 _NO_CEX = re.compile(r"No output asserted in (\d+) frames")
+_EXHAUSTED = re.compile(r"Explored all reachable states after completing (\d+) frames")
 
 
 @dataclass(frozen=True)
@@ -284,6 +285,11 @@ def solve_kind(
             solution = _cex_solution(instance, aig, run, int(m.group(1)), "kind")
             status, lb, _ = found_in_window(len(solution), radius)
             return result(status, solution, lb)
+        if _EXHAUSTED.search(run.output):  # bmc3 visited every reachable state without a goal
+            stats["k"] = 0
+            scope = "global" if radius is None else "window"
+            cert = {"kind": "bmc-exhausted", "scope": scope, "window": instance.board.window}
+            return result(Status.UNSOLVABLE, lb=None if radius is None else radius + 1, certificate=cert)
         cleared_here = _NO_CEX.search(run.output)
         if cleared_here is None:
             stats["stopped"] = "ABC's BMC gave no answer"
