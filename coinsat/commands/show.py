@@ -4,6 +4,12 @@
 ``gif`` and ``html`` draw with ``coinsat/draw`` (a filmstrip, an animation, a page with step
 controls).  The output file is checked before any work and written at once at the end; a
 solution with an illegal move is reported (exit 1) and no picture is written.
+
+Size and limits: a PNG past ``MAX_PNG_PIXELS`` or a GIF past ``MAX_GIF_PIXELS`` (summed over its
+frames) is refused before drawing (exit 2, with the way out: svg or html, or a smaller
+``--scale``); ``--time-limit`` and ``--memory-limit`` bound the rest (exit 3, nothing written).
+Pillow draws in long C calls that the watchdog cannot cut, so PNG and GIF are drawn in a child
+process that the budget stops (``limits.in_child``).
 """
 
 from __future__ import annotations
