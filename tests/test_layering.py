@@ -25,9 +25,9 @@ FLOORS: list[tuple[str, ...]] = [
     ("certificates", "certificates.check"),
     ("certificates.build",),
     ("solve", "export", "count"),
-    ("study",),
     ("analysis", "agreement", "commands"),
     ("cli",),
+    ("study",),
     ("__main__", ""),  # "" is the package root (its public API)
 ]
 

@@ -257,11 +257,11 @@ def _decide(instance: Instance, horizon: int, cert: dict, base_dir: Path, copy: 
         return False, own
     if copy is not None:
         if copy.stat().st_size != len(text):  # before reading a file of any size
-            return False, "the CNF file is not the checker's re-encoding of this instance for this horizon (size)"
+            return False, "the CNF file is not this instance's formula for this horizon (the re-encoding differs in size)"
         if copy.read_bytes() != text.encode("ascii"):
-            return False, "the CNF file is not the checker's re-encoding of this instance for this horizon (bytes)"
+            return False, "the CNF file is not this instance's formula for this horizon (the re-encoding differs in bytes)"
     if cert.get("cnf_gbd_hash") is not None and cert["cnf_gbd_hash"] != gbd_hash(text):
-        return False, "the certificate's GBD hash is not that of the checker's re-encoding (hash differs)"
+        return False, "the certificate's GBD hash is not the formula's (the re-encoding differs in hash)"
     if cert.get("proof_format") == "cubes":
         from .cubes import check_cubes
 

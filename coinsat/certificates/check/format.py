@@ -202,7 +202,7 @@ def confined_file(base_dir: Path, name: object, what: str) -> tuple[Path | None,
     that is not a symbolic link, so the checker reads nothing outside the folder it was
     given (no hash oracle on other files, no device or pipe to block on)."""
     if not isinstance(name, str) or not name or name in (".", "..") or os.path.basename(name) != name:
-        return None, f"{what} must be a plain file name beside the certificate, not {name!r}"
+        return None, f"{what}: file names must be plain file names beside the certificate, not {name!r}"
     if "\x00" in name or len(name) > 255:
         return None, f"{what}: not a usable file name"
     path = base_dir / name

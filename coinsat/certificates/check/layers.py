@@ -121,9 +121,9 @@ def check_layers(
     solution, why = checked_solution(instance, cert, horizon)
     if why:
         return False, why, None
-    path, why = confined_file(base_dir, cert["layers"], "the layers file")
-    if why:
-        return False, why, None
+    path, problem = confined_file(base_dir, cert["layers"], "the layers file")
+    if path is None:
+        return False, str(problem), None
     data = path.read_bytes()
     if hashlib.sha256(data).hexdigest() != cert["layers_sha256"]:
         return False, "the layers file's sha256 differs from the certificate's", None
@@ -187,7 +187,7 @@ def _read_exactly(f, count: int, dtype: np.dtype, deadline: float | None, i: int
         out = np.empty(count, dtype=dtype)
     except MemoryError:
         raise LimitReached(f"memory limit (layer L{i} holds {count} states)") from None
-    view = memoryview(out.view(np.uint8))
+    view = memoryview(out.view(np.uint8).data)
     done = 0
     while done < len(view):
         if deadline is not None and time.perf_counter() > deadline:
