@@ -256,10 +256,11 @@ def _decide(instance: Instance, horizon: int, cert: dict, base_dir: Path, copy: 
     if own:  # an instance whose text leaks into a comment unescaped: never parse it
         return False, own
     if copy is not None:
+        not_it = "the CNF file is not this instance's formula for this horizon (the re-encoding differs in"
         if copy.stat().st_size != len(text):  # before reading a file of any size
-            return False, "the CNF file is not this instance's formula for this horizon (the re-encoding differs in size)"
+            return False, f"{not_it} size)"
         if copy.read_bytes() != text.encode("ascii"):
-            return False, "the CNF file is not this instance's formula for this horizon (the re-encoding differs in bytes)"
+            return False, f"{not_it} bytes)"
     if cert.get("cnf_gbd_hash") is not None and cert["cnf_gbd_hash"] != gbd_hash(text):
         return False, "the certificate's GBD hash is not the formula's (the re-encoding differs in hash)"
     if cert.get("proof_format") == "cubes":
