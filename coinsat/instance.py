@@ -195,7 +195,8 @@ def make_instance(
     """Build an instance from coordinates (lattices) or cell names (graphs).
 
     ``start``/``goal`` are either iterables of coordinates (unlabeled coins) or
-    mappings coordinate -> label.  Raises InstanceError on any inconsistency.
+    mappings coordinate -> label.  Returns the :class:`Instance`.  Raises InstanceError on any
+    inconsistency.
     """
     start_map = _as_placement(start)
     goal_map = _as_placement(goal)

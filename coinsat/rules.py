@@ -81,7 +81,10 @@ def _model(name: str) -> Callable[[Board, Configuration, "Move"], str | None]:
 
 
 def check_move(board: Board, config: Configuration, move: Move, d: int = 2, model: str = JUMP) -> str | None:
-    """None if ``move`` is legal in ``config`` under the move ``model``; otherwise the reason it is not."""
+    """None if ``move`` is legal in ``config`` under the move ``model``; otherwise the reason it is not.
+
+    Returns None or the reason (a short string, e.g. "destination cell is occupied"); never raises
+    for an illegal move.  Raises ``UsageError`` for an unknown move ``model``."""
     extra = _model(model)
     src, dst = move
     if not (0 <= src < board.size and 0 <= dst < board.size):
@@ -100,7 +103,10 @@ def check_move(board: Board, config: Configuration, move: Move, d: int = 2, mode
 
 
 def legal_moves(board: Board, config: Configuration, d: int = 2, model: str = JUMP) -> list[Move]:
-    """All legal moves of ``config``, sorted."""
+    """All legal moves of ``config``, sorted.
+
+    Returns a list of :class:`Move` (board cell indices; empty when no coin can move).  Raises
+    ``UsageError`` for an unknown move ``model``."""
     occupied = config.cell_set
     return [
         Move(s, p)
@@ -114,7 +120,11 @@ def legal_moves(board: Board, config: Configuration, d: int = 2, model: str = JU
 def apply_move(
     board: Board, config: Configuration, move: Move, d: int = 2, step: int | None = None, model: str = JUMP
 ) -> Configuration:
-    """The configuration after ``move``; raises IllegalMoveError if it is illegal."""
+    """The configuration after ``move``.
+
+    Returns the new :class:`Configuration` (``config`` itself is not changed).  Raises
+    ``IllegalMoveError`` (with ``step`` and the reason) if the move is illegal, ``UsageError`` for
+    an unknown move ``model``."""
     reason = check_move(board, config, move, d, model)
     if reason is not None:
         raise IllegalMoveError(step, move, reason)

@@ -53,6 +53,11 @@ def verify(instance: Instance, solution: Solution, keep_trace: bool = True) -> V
     occupied cells updated in place, so that time and memory stay linear in the input
     (``verify`` of many moves of many coins; a trace would hold moves x coins cells).
     rules.check_move judges every move either way.
+
+    Returns a :class:`Verdict`: ``ok``, and otherwise the ``step`` of the first illegal move (None
+    when every move is legal but the last configuration is not the goal) and the ``reason``; with
+    ``keep_trace`` also the configurations it went through.  An illegal solution is an answer,
+    not an exception.
     """
     if not keep_trace:
         return _verify_in_place(instance, solution)

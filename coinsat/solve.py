@@ -44,7 +44,14 @@ def solve(
 ) -> Result:
     """Run the screens, then engine ``method`` with ``options`` (the fields of its options
     dataclass, ``search/options.py``; an unknown one is a UsageError).  ``limits`` (or
-    ``time_limit`` and ``memory_limit``) bound the whole call."""
+    ``time_limit`` and ``memory_limit``) bound the whole call.
+
+    Returns a :class:`~coinsat.result.Result`: ``optimal`` (a solution and a proof that none is
+    shorter), ``feasible``, ``unsolvable``, ``bounded`` (no solution within ``max_moves``) or
+    ``unknown``; a limit is an answer, not an exception: ``unknown`` with the lower bound proven
+    so far.  Every solution was replayed by the move validator.  Raises ``UsageError`` for a bad
+    argument, an unknown method or option, or a method that does not apply to the instance, and
+    ``InternalError`` if an engine's solution fails verification."""
     if max_moves is not None and max_moves < 0:
         raise UsageError(f"max_moves must be >= 0, not {max_moves}")
     if time_limit is not None and time_limit <= 0:
