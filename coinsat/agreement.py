@@ -48,6 +48,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
 
+from .board import BoardKind
 from .certificates.build.screens import screen
 from .instance import Instance, make_instance
 from .io.instance_format import read_instance, write_instance
@@ -56,7 +57,7 @@ from .result import Result, Scope, Status
 from .search.methods import METHODS, inapplicable, run
 from .solution import verify
 
-ENGINES = ("bfs", "spanbfs", "sat", "ilp")
+ENGINES = ("bfs", "spanbfs", "rankbfs", "sat", "ilp")
 FOUND = (Status.OPTIMAL, Status.FEASIBLE)
 
 
@@ -221,7 +222,7 @@ def save_failure(instance: Instance, horizon: int, results: dict[str, Result], p
 def drawable(instance: Instance) -> tuple[Instance, int]:
     """The instance moved right by ``shift`` cells so that no triangular coin has x < 0."""
     b = instance.board
-    if b.kind != "triangular":
+    if b.kind is not BoardKind.TRIANGULAR:
         return instance, 0
     xy = b.lattice_coords
     shift = max(0, -min(xy[c][0] for conf in (instance.start, instance.goal) for c in conf.cells))

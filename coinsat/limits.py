@@ -197,6 +197,9 @@ def enforced(limits: "Limits") -> Iterator["Limits"]:
         yield limits
     finally:
         if armed is not None:
+            # ignore first: a tick that arrives now must not raise here (it would skip the rest,
+            # leave the watchdog armed, and its next tick would kill the process at exit)
+            signal.signal(signal.SIGALRM, signal.SIG_IGN)
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, armed)
         _active = None

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How much a stronger h would prune: forced supports, sampled from a bounded search's layers.
 
-rankbfs's h (``search/rankbfs.py``, Bound-and-prune) schedules the fills of the empty goal
+rankbfs's h (``search/rank/search.py``, Bound-and-prune) schedules the fills of the empty goal
 cells: the cell first in span layer R_j cannot be filled before move j, one fill per move.
 A candidate strengthening, not implemented: more cells must be filled than the goal cells.
 
@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from coinsat.io.instance_format import read_instance
-from coinsat.search.rankbfs import Space
+from coinsat.search.rank.space import Space
 from coinsat.theory.span import span_mask
 
 BIG = 1 << 30

@@ -35,7 +35,7 @@ def one(spec: str, options: dict) -> dict:
     from coinsat.families import diagonal_flip
     from coinsat.io.instance_format import read_instance
     from coinsat.search.options import RankbfsOptions
-    from coinsat.search.rankbfs import solve_rankbfs
+    from coinsat.search.rank.search import solve_rankbfs
 
     name, _, horizon = spec.partition("@")
     if name.startswith("diagonal-"):

@@ -260,7 +260,7 @@ def _run(job: dict, timeout: float | None = None) -> dict:
 
 
 def keys_section(lines: list[str]) -> None:
-    from coinsat.search.rank import Colex, to_words
+    from coinsat.search.rank.colex import Colex, to_words
 
     lines += [
         "## Keys: colex rank against multi-word bitboards\n",
@@ -561,7 +561,7 @@ def profile_section(lines: list[str]) -> None:
     import cProfile
     import pstats
 
-    from coinsat.search.rankbfs import solve_rankbfs
+    from coinsat.search.rank.search import solve_rankbfs
 
     solve_rankbfs(instance_of("vdiag-2-2-swne"), options=RankbfsOptions(workers=1))  # loads the kernels (not profiled)
     inst = instance_of("vdiag-3-3-nwse")
@@ -589,7 +589,7 @@ def profile_section(lines: list[str]) -> None:
 
 
 def _compiled_kernel() -> bool:
-    from coinsat.search import fastkernel
+    from coinsat.search.rank import jit as fastkernel
 
     return fastkernel.available()
 
@@ -650,7 +650,7 @@ PROOF_MEMBERS = ("vdiag-3-3-swne", "vdiag-4-3-nwse", "vdiag-4-3-swne", "diagonal
 U_MEMBERS = ("vdiag-3-3-swne",)
 #: a bound U given on the command line (``--upper-bound SPEC=U``), for members whose stored solution
 #: is far above the optimum.  U need not be the length of any solution: bound-and-prune is sound for
-#: every U (search/rankbfs.py): a goal met at depth L <= U is optimal, and a search that runs out of
+#: every U (search/rank/search.py): a goal met at depth L <= U is optimal, and a search that runs out of
 #: states proves "no solution with <= U moves" and nothing more; the checker re-applies the same U
 GIVEN_U: dict[str, int] = {}
 #: ``--spill-budget`` bytes: layers past it go to disk (rankbfs's ``spill_budget``; None: all in RAM)

@@ -19,9 +19,9 @@ from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.rules import apply_move, legal_moves
 from coinsat.search.bfs import solve_bfs
-from coinsat.search.cluster import is_primary
 from coinsat.search.options import RankbfsOptions
-from coinsat.search.rankbfs import solve_rankbfs
+from coinsat.search.rank.mpi import is_primary
+from coinsat.search.rank.search import solve_rankbfs
 
 
 def walked(rnd: random.Random):

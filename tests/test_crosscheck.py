@@ -47,7 +47,7 @@ def test_engines_come_from_the_registry():
     from coinsat.search.methods import METHODS
 
     assert "bfs" in ag.engines() and "ilp" in ag.engines()
-    assert set(ag.engines()) == {e for e in ("bfs", "spanbfs", "sat", "ilp") if e in METHODS}
+    assert set(ag.engines()) == {e for e in ("bfs", "spanbfs", "rankbfs", "sat", "ilp") if e in METHODS}
 
 
 SAMPLE = range(24)  # seeds of the fast sample

@@ -1,4 +1,4 @@
-"""search/heap.py: the malloc settings of a large search change its page faults, never its answer."""
+"""search/rank/heap.py: the malloc settings of a large search change its page faults, never its answer."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import pytest
 SOLVE = """
 import json, resource
 from coinsat.families import vdiag
-from coinsat.search import heap
+from coinsat.search.rank import heap as heap
 from coinsat.search.options import RankbfsOptions
-from coinsat.search.rankbfs import solve_rankbfs
+from coinsat.search.rank.search import solve_rankbfs
 r = solve_rankbfs(vdiag(2, 2, "nwse"), options=RankbfsOptions(workers=2, spill_budget=4096))
 print(json.dumps({"kept": heap.keep_freed_memory(), "status": r.status.value, "length": r.length,
                   "layers": r.stats["layers"], "moves": [str(m) for m in r.solution.moves]}))

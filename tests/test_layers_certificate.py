@@ -197,7 +197,7 @@ def test_ranked_certificate_past_64_cells(tmp_path):
 
 
 def test_certify_reuses_the_ranked_layers(tmp_path, monkeypatch):
-    import coinsat.search.rankbfs as rankbfs
+    import coinsat.search.rank.search as rankbfs
 
     result = solve(DIAG, "rankbfs")
 

@@ -18,8 +18,9 @@ from coinsat.result import Status
 from coinsat.rules import successors
 from coinsat.search.bfs import solve_bfs
 from coinsat.search.options import RankbfsOptions, SpanbfsOptions
-from coinsat.search.rank import U64, Colex, fits, from_words, to_words
-from coinsat.search.rankbfs import Space, max_cells, solve_rankbfs
+from coinsat.search.rank.colex import U64, Colex, fits, from_words, to_words
+from coinsat.search.rank.search import solve_rankbfs
+from coinsat.search.rank.space import Space, max_cells
 from coinsat.search.spanbfs import solve_spanbfs
 from coinsat.solution import verify
 

@@ -1,4 +1,4 @@
-"""The compiled expansion (search/fastkernel.py, numba) against the numpy one: the same successors
+"""The compiled expansion (search/rank/jit.py, numba) against the numpy one: the same successors
 of every state, on random instances up to 144 cells, the span pruning on and off; and the compiled
 bound-and-prune h against the numpy one, state for state."""
 
@@ -10,11 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinsat.families import vdiag
-from coinsat.search import fastkernel
 from coinsat.search.layered import unique as _unique
 from coinsat.search.options import RankbfsOptions
-from coinsat.search.rank import U64
-from coinsat.search.rankbfs import Space, solve_rankbfs
+from coinsat.search.rank import jit as fastkernel
+from coinsat.search.rank.colex import U64
+from coinsat.search.rank.search import solve_rankbfs
+from coinsat.search.rank.space import Space
 
 from .test_rankbfs import wide_walks
 from .test_sat import walked
@@ -138,7 +139,7 @@ def test_the_compiled_h_of_reachable_states_and_every_goal_placement(inst):
 def test_a_bounded_search_is_the_same_with_either_h(monkeypatch):
     """V(2,1) -> NW-SE with U = its optimum: the same layers and prunings with the compiled h
     (on every batch: FAST_MIN lowered to 1) as with the numpy one."""
-    from coinsat.search import rankbfs
+    from coinsat.search.rank import space as rankbfs
 
     inst = vdiag(2, 1, "nwse")
     monkeypatch.setattr(rankbfs, "FAST_MIN", 1)
@@ -175,11 +176,11 @@ def test_galloping_membership_is_isin(run, values):
 def test_the_loader_compiles_each_kernel_once(monkeypatch):
     """spill.compiled loads every kernel (interrupts held back); a search then compiles nothing more,
     so LLVM never loads outside the deferred block (see spill.compiled)."""
-    from coinsat.search.spill import compiled
+    from coinsat.search.rank.visited import compiled
 
     assert compiled() is fastkernel
     solve_rankbfs(vdiag(2, 2, "nwse"))  # frontiers and runs past the compiled thresholds
-    from coinsat.search import rankbfs
+    from coinsat.search.rank import space as rankbfs
 
     monkeypatch.setattr(rankbfs, "FAST_MIN", 1)
     solve_rankbfs(vdiag(2, 1, "nwse"), options=RankbfsOptions(upper_bound=24))  # and h, on every batch
@@ -190,7 +191,7 @@ def test_the_loader_compiles_each_kernel_once(monkeypatch):
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.lists(st.integers(0, 2**64 - 1), max_size=60), min_size=1, max_size=5), st.integers(0, 3))
 def test_merging_sorted_parts_is_sorting_their_union(parts, scale):
-    from coinsat.search.rankbfs import FAST_MIN, union
+    from coinsat.search.rank.space import FAST_MIN, union
 
     arrays = [np.unique(np.array(p, dtype=U64)) for p in parts]
     if scale:  # past FAST_MIN: the compiled pairwise merge

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from coinsat.commands.rank_progress import RankLine, text
-from coinsat.search.rankbfs import RankReport
+from coinsat.search.rank.space import RankReport
 
 from .strategies import default_sigint
 

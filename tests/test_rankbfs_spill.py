@@ -20,11 +20,11 @@ from coinsat.cli import main
 from coinsat.errors import UsageError
 from coinsat.families import vdiag
 from coinsat.result import Status
-from coinsat.search import spill
 from coinsat.search.options import RankbfsOptions
-from coinsat.search.rank import U64
-from coinsat.search.rankbfs import solve_rankbfs
-from coinsat.search.spill import MANIFEST, decode, encode
+from coinsat.search.rank import visited as spill
+from coinsat.search.rank.colex import U64
+from coinsat.search.rank.search import solve_rankbfs
+from coinsat.search.rank.visited import MANIFEST, decode, encode
 
 from .test_sat import walked
 

@@ -22,9 +22,10 @@ from coinsat.cli import main
 from coinsat.errors import UsageError
 from coinsat.families import vdiag
 from coinsat.result import Status
-from coinsat.search import rankbfs
-from coinsat.search.rank import U64
-from coinsat.search.spill import MANIFEST, decode, encode
+from coinsat.search.rank import search as rankbfs
+from coinsat.search.rank import space
+from coinsat.search.rank.colex import U64
+from coinsat.search.rank.visited import MANIFEST, decode, encode
 
 ROOT = Path(__file__).resolve().parent.parent
 FILE = str(ROOT / "instances/families/vdiag-2-1-nwse.toml")  # the same puzzle as vdiag(2, 1, "nwse")
@@ -151,7 +152,7 @@ def test_flipped_or_truncated_bytes_in_a_middle_layer_are_exit_2(tmp_path, capsy
 
 
 def test_decode_refuses_bytes_encode_cannot_write():
-    from coinsat.search.spill import Damaged
+    from coinsat.search.rank.visited import Damaged
 
     good = encode(np.array([5, 9, 300, 70_000, 2**40], dtype=U64))
     for bad in (b"\x03", bytes([3]) + good[1:], good[:-1], good[:10], b"\x00" * 20):
@@ -240,7 +241,7 @@ def test_layers_that_do_not_chain_are_an_error_not_an_assertion():
     from coinsat.errors import InternalError
 
     inst = vdiag(2, 1, "nwse")
-    space = rankbfs.Space(inst, True, None)
-    goal = int(space.goal_ranks[0])
+    ranked = space.Space(inst, True, None)
+    goal = int(ranked.goal_ranks[0])
     with pytest.raises(InternalError, match="do not chain"):
-        rankbfs.path(space, lambda rank, t: False, 3, goal)
+        space.path(ranked, lambda rank, t: False, 3, goal)

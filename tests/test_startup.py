@@ -47,7 +47,7 @@ def test_the_command_interrupted_while_loading_exits_3_with_one_line(name, orig)
 
 
 @pytest.mark.parametrize(
-    "name, orig", [("notebook.py", ["python3", "notebook.py"]), ("-m", ["python3", "-m", "coinsat.search.cluster"])]
+    "name, orig", [("notebook.py", ["python3", "notebook.py"]), ("-m", ["python3", "-m", "coinsat.search.rank.mpi"])]
 )
 def test_a_library_user_keeps_the_keyboard_interrupt(name, orig):
     p = child(name, orig)

@@ -16,9 +16,9 @@ import pytest
 from coinsat.errors import InternalError, WorkerLost
 from coinsat.families import vdiag
 from coinsat.limits import Limits
-from coinsat.search.partition import Pool
-from coinsat.search.rank import U64
-from coinsat.search.spill import Storage
+from coinsat.search.rank.colex import U64
+from coinsat.search.rank.processes import Pool
+from coinsat.search.rank.visited import Storage
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,7 +43,7 @@ def test_an_error_inside_a_worker_is_told_to_the_parent_without_a_traceback(capf
     in the parent, not a traceback printed by the child; a limit there (a full disk while
     spilling) is a LimitReached, which the search reports as a limit."""
     from coinsat.errors import LimitReached
-    from coinsat.search import partition
+    from coinsat.search.rank import processes as partition
 
     pool = Pool(vdiag(2, 1, "nwse"), True, None, 2, Limits(), Storage())
     try:

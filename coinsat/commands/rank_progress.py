@@ -1,6 +1,6 @@
 """The live line of ``coinsat solve --method rankbfs``: depth, layer size, states/s, memory, disk.
 
-``rankbfs`` reports each finished layer (``search.rankbfs.RankReport``); this callback
+``rankbfs`` reports each finished layer (``search.rank.space.RankReport``); this callback
 writes it into the command's transient progress line (``progress.Live``), which exists
 only on a terminal and never with ``--json``, so piped output and logs are unchanged.
 The rate is states expanded per second of wall time since the search started.

@@ -177,7 +177,7 @@ def run(args) -> int:
 
 
 def _primary() -> bool:
-    from ..search.cluster import is_primary
+    from ..search.rank.mpi import is_primary
 
     return is_primary()
 

@@ -36,7 +36,7 @@ The rewrites, cheapest first:
   ... from the proven lower bound L cost a few times the last one.  Each search with
   U = m' - 1 or less either exhausts (no solution with <= U moves: the lower bound becomes
   U + 1) or meets the goal at depth L' <= U, which is then the optimum (the engine's
-  soundness argument, search/rankbfs.py).  The step in U after a search is chosen so the
+  soundness argument, search/rank/search.py).  The step in U after a search is chosen so the
   states should grow about ``climb_growth``-fold (measured on the last two searches), and
   U never reaches the best length known.  A first part runs right after the cheap rewrites
   (``probe_share`` of the time), the rest after the local passes.

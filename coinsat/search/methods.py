@@ -82,7 +82,10 @@ ENGINES: dict[str, EngineSpec] = {
             "spanbfs", "coinsat.search.spanbfs:solve_spanbfs", SpanbfsOptions, limit="coinsat.search.spanbfs:applicable"
         ),
         EngineSpec(
-            "rankbfs", "coinsat.search.rankbfs:solve_rankbfs", RankbfsOptions, limit="coinsat.search.rankbfs:applicable"
+            "rankbfs",
+            "coinsat.search.rank.search:solve_rankbfs",
+            RankbfsOptions,
+            limit="coinsat.search.rank.space:applicable",
         ),
         EngineSpec("sat", "coinsat.search.driver:solve_sat", SatOptions),
         EngineSpec("ilp", "coinsat.search.ilp:solve_ilp", IlpOptions),

@@ -62,8 +62,6 @@ from ..limits import Limits, enforced
 from ..result import Engine, Result
 from ..rules import predecessors
 from .layered import Ending, LayerReport, Outcome, fixed_result, grown, member, unique
-from .layered import Outcome as _Outcome  # noqa: F401 - partition.py and cluster.py import it from here
-from .layered import unique as _unique  # noqa: F401 - (until they move to search/rank/)
 from .options import SpanbfsOptions
 from .windows import elapsed
 

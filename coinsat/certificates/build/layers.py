@@ -59,7 +59,7 @@ def build_layers(
     from ...search.spanbfs import solve_spanbfs
 
     if instance.board.size > 64:  # past spanbfs's words: search again with rankbfs
-        from ...search.rankbfs import solve_rankbfs
+        from ...search.rank.search import solve_rankbfs
 
         left = None if deadline is None else max(1e-3, deadline - time.perf_counter())
         again = solve_rankbfs(instance, limits=Limits(left), max_moves=horizon, options=RankbfsOptions(grow=False))

@@ -20,9 +20,8 @@ batch of new states streams one partition at a time: the queries of
 partition p are checked against partition p of each spilled layer, so the
 memory a check needs is one partition of the spilled set, not all of it, and
 the search is bounded by disk, not RAM.  Every check reads every spilled
-layer back, so decoding must be cheap: deflating the differences (zlib, level
-1) stored V(3,2) in 1.9 bytes a state but made the search with a 4 MB budget
-take 1.9x the CPU of the in-memory one (``benchmarks/rankbfs-spill.md``).
+layer back, so decoding must be cheap: a general compressor (zlib) stored the
+layers smaller but cost far more CPU than it saved (``benchmarks/rankbfs-spill.md``).
 
 **Saved layers and resume.**  With ``directory`` given, every layer is
 written there as it completes (the same files) and ``manifest.json`` is
@@ -62,9 +61,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import LimitReached, UsageError
-from ..limits import signals_deferred
-from .rank import U64
+from ...errors import LimitReached, UsageError
+from ...limits import signals_deferred
+from .colex import U64
 
 #: hash partitions of a spilled layer (a membership check holds one in memory at a time) ...
 PARTS = 16
@@ -90,7 +89,7 @@ class Storage:
 
 
 def part_of(ranks: np.ndarray, parts: int = PARTS) -> np.ndarray:
-    """The file partition of each rank (a multiplicative hash; distinct bits from ``partition.owner``)."""
+    """The file partition of each rank (a multiplicative hash; distinct bits from ``processes.owner``)."""
     return ((ranks * GOLDEN) >> U64(20)) % U64(parts)
 
 
@@ -484,7 +483,7 @@ def _verify(base: Path, sizes: list[int], parts: list[int], hashes: list[list[st
 
 
 def compiled():
-    """``search/fastkernel.py`` with every kernel loaded, or None when the numpy path runs.
+    """``search/rank/jit.py`` with every kernel loaded, or None when the numpy path runs.
 
     The one loader of the compiled kernels (rankbfs's expansion and this module's membership
     both come through it), run with SIGINT and the time limit's SIGALRM held back
@@ -492,9 +491,9 @@ def compiled():
     loading a kernel starts LLVM, which puts its own SIGINT handler in place (it cleans up and
     re-raises the signal, so a Ctrl-C would end the process instead of the search).  Leaving
     the deferred block installs Python's handlers again at the C level, which undoes LLVM's;
-    after it nothing compiles again (``fastkernel.warm_up``), so LLVM never gets another chance."""
+    after it nothing compiles again (``jit.warm_up``), so LLVM never gets another chance."""
     with signals_deferred():
-        from . import fastkernel
+        from . import jit as fastkernel
 
         return fastkernel if fastkernel.warm_up() else None
 

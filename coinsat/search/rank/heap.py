@@ -5,25 +5,19 @@ megabytes per chunk and per layer (successor buffers, sorted copies, merged
 runs).  glibc serves every allocation above its mmap threshold (128 KB, raised
 dynamically to at most 32 MB) with a fresh ``mmap`` and returns it with
 ``munmap`` when it is freed, so the next array of that size is faulted in again
-page by page, and a heap top above 128 KB is trimmed back to the kernel.  On
-V(3,3) -> NW-SE (rankbfs, one worker, 32.2 M states expanded; ``getrusage`` around
-one solve) that was 1.29 M minor page faults and 4.9 s of system time out of 42.1
-CPU s; the V(4,3) U = 94 search spent 1159 of its 6631 CPU s in the kernel
-(``/usr/bin/time -v``).
+page by page, and a heap top above 128 KB is trimmed back to the kernel: minor
+page faults and system time that grow with the search.
 
 What.  :func:`keep_freed_memory` raises the mmap threshold to 1 GiB (arrays
 below it come from the heap and are reused once freed), the trim threshold to
 2 GiB and the top pad to 256 MiB (a freed top of the heap stays mapped).  The
-same solve: 0.16 M page faults, 0.5 s of system time, 38.5 CPU s.  Against glibc's
-defaults in one run (``scripts/rank_engine_bench.py``, ``benchmarks/rankbfs-heap.md``):
-1.22x less CPU on V(3,3) -> NW-SE (47.0 -> 38.6 s; peak RSS 892 -> 851 MB) and
-1.17x on V(4,3) -> SW-NE to 45 moves (best of 3).  Neither setting alone helped
-(the threshold alone or the trim and pad alone: 4.7 and 4.3 s of system time).
+measurements against glibc's defaults (page faults, system and CPU time, peak
+RSS; neither setting alone helped) are in ``benchmarks/rankbfs-heap.md``
+(``scripts/rank_engine_bench.py``).
 
 Scope.  The setting is process wide and lasts (glibc cannot give back its
 dynamic threshold): ``rankbfs`` applies it once per process when a search
-starts, and worker processes forked afterwards inherit it.  Peak RSS (what
-``--memory-limit`` watches) did not grow in either run above.
+starts, and worker processes forked afterwards inherit it.
 ``COINSAT_MALLOC=default`` leaves the C library's defaults alone; where
 ``mallopt`` is missing or refuses the values (macOS, musl) nothing changes.
 """

@@ -18,7 +18,7 @@ subtracts C(c, i): one ``searchsorted`` per coin over a column of the table.
 
 **Successors.**  A move changes two cells, so the rank of C - s + p follows
 from the rank of C and prefix sums of C's terms (the coins between s and p move
-one place): ``rankbfs._Ranks``, three lookups per successor.
+one place): ``space.Ranks``, three lookups per successor.
 """
 
 from __future__ import annotations

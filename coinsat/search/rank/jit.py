@@ -1,6 +1,6 @@
 """A compiled expansion for ``rankbfs`` (numba; the ``fast`` extra): the same successors, one state at a time.
 
-Why.  The numpy expansion (``rankbfs.Space._expand_chunk``) works on whole
+Why.  The numpy expansion (``space.Space._expand_chunk``) works on whole
 chunks, but its work is irregular: each coin's span closure runs a different
 number of rounds, each state has a different number of destinations, so it
 pays for masks, gathers and compaction arrays between every step
@@ -17,16 +17,16 @@ state C (unranked into its cells), each coin s:
   edges than the goal's edge budget allows, else the closure of C - s grows
   until it contains a goal span or s (kept) or stops growing (dropped);
 * the destinations p: cells outside C with >= d neighbours in C - s;
-* each successor's colex rank from rank(C) in O(1) (``rankbfs._Ranks``'s formula).
+* each successor's colex rank from rank(C) in O(1) (``space.Ranks``'s formula).
 
 Loading.  numba is imported and these kernels loaded in one place,
-``spill.compiled`` (its docstring: interrupts held back meanwhile, LLVM's
+``visited.compiled`` (its docstring: interrupts held back meanwhile, LLVM's
 SIGINT handler undone after), and ``warm_up`` loads all of them at once with
 the argument types of every later call, so nothing compiles in the middle of
 a search.
 
 Bitboards are W <= 4 words; neighbour planes are the same shifts as
-``rankbfs._Kernel`` (cell difference k, masked).  One word (up to 64 cells)
+``space.Kernel`` (cell difference k, masked).  One word (up to 64 cells)
 and two words (65 to 128: V(4,3) has 81) keep the board in scalars, two
 words as one 128-bit shift (``_shift2``), with the threshold counter in
 registers for d <= 3 (and for d = 2 on four planes, the square grid, in
@@ -348,7 +348,7 @@ def expand_chunk(
                 sup[0], sup[1] = _supported2(rest[0], rest[1], shifts, masks, d)
             else:
                 _supported(sup, rest, shifts, masks, d, W, ge, plane)
-            # rank of C - c_j + p from rank(C) and the prefix sums (rankbfs._Ranks, 0-based here)
+            # rank of C - c_j + p from rank(C) and the prefix sums (space.Ranks, 0-based here)
             base = ranks[i] - binom[s, j + 1]
             for w in range(W):
                 dest = sup[w] & ~rest[w] & full[w]
@@ -394,7 +394,7 @@ def schedule_h(ranks, k, n, W, binom, shifts, masks, full, d, goals):  # pragma:
     """h of every state (``rankbfs`` module docstring, Bound-and-prune), int64, the minimum over
     the goal placements ``goals`` (G, W): the span layers R_0 = C, R_j = R_{j-1} + supported, and
     h = max_i (f_i + m - i) over the empty goal cells in the order they enter; 2**30 when one never
-    does.  The same numbers as ``rankbfs.Space._schedule`` (a test compares them); the numpy
+    does.  The same numbers as ``space.Space._schedule`` (a test compares them); the numpy
     version ran the layers of a whole chunk in lock step and took three quarters of a bounded
     search's time on V(4,3) (``benchmarks/rankbfs-heuristic.md``)."""
     N = ranks.size
@@ -483,7 +483,7 @@ _warm = False
 def warm_up() -> bool:
     """Load (or compile) every kernel now, once, with arguments of the types ``FastSpace`` and
     ``spill`` pass (so no later call compiles); False when the numpy path runs.  Callers go
-    through ``spill.compiled``, which holds interrupts back meanwhile (its docstring says why)."""
+    through ``visited.compiled``, which holds interrupts back meanwhile (its docstring says why)."""
     global _warm
     if not available():
         return False
@@ -501,7 +501,7 @@ def warm_up() -> bool:
 
 
 class FastSpace:
-    """The arrays ``expand_chunk`` needs, from a ``rankbfs.Space``."""
+    """The arrays ``expand_chunk`` needs, from a ``space.Space``."""
 
     def __init__(self, space) -> None:
         K = space.kernel

@@ -31,12 +31,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import LimitReached, WorkerLost
-from ..instance import Instance
-from ..limits import Limits, rss_bytes
-from .rank import U64
-from .spanbfs import _Outcome
-from .spill import Storage, Visited
+from ...errors import LimitReached, WorkerLost
+from ...instance import Instance
+from ...limits import Limits, rss_bytes
+from ..layered import Ending, Outcome
+from .colex import U64
+from .visited import Storage, Visited
 
 GOLDEN = U64(0x9E3779B97F4A7C15)
 #: how long a stopped worker may take to remove its spilled layers and exit before it is killed
@@ -98,7 +98,7 @@ def _exit_on_term(signum, frame) -> None:
 
 def _answer(setup: _Setup, conn, visited: Visited) -> None:
     """The requests of ``_serve`` until "stop"."""
-    from .rankbfs import Space, union
+    from .space import Space, union
 
     space = Space(setup.instance, setup.prune, setup.upper_bound)
     front = np.zeros(0, dtype=U64)
@@ -253,9 +253,9 @@ def forward_partitioned(
     upper_bound: int | None,
     workers: int,
     storage: Storage = Storage(),
-) -> _Outcome:
-    """The layered search of ``rankbfs._forward`` on ``workers`` processes (module docstring)."""
-    from .rankbfs import Rate, Space, path
+) -> Outcome:
+    """The layered search of ``search._forward`` on ``workers`` processes (module docstring)."""
+    from .space import Rate, Space, path
 
     space = Space(instance, prune, upper_bound)
     start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
@@ -264,7 +264,7 @@ def forward_partitioned(
     if np.isin(space.goal_ranks, start).any():
         v = Visited(upper_bound=upper_bound)
         v.add(start, 0)
-        return _Outcome("found", 0, 1, v, [], None, stats)  # type: ignore[arg-type]
+        return Outcome(Ending.FOUND, 0, 1, v, [], None, stats)
     pool = Pool(instance, prune, upper_bound, workers, limits, storage)
     clock, disk = Rate(limits), 0
     who = int(owner(start, workers)[0])
@@ -327,4 +327,4 @@ def forward_partitioned(
     else:  # a request may be unanswered (Ctrl-C in the middle): no witness, the workers are stopped
         pool.end()
         visited = Visited(upper_bound=upper_bound)
-    return _Outcome(kind, depth, states, visited, moves, reason, stats)  # type: ignore[arg-type]
+    return Outcome(Ending(kind), depth, states, visited, moves, reason, stats)

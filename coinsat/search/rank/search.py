@@ -1,0 +1,290 @@
+"""Span-pruned layered BFS on ranked states, past 64 cells (method ``rankbfs``).
+
+The successor of ``spanbfs`` (same pruning, same statuses and scopes, same
+grown windows; its module docstring has the arguments), built to scale:
+
+**States.**  A state is stored as the colex rank of its occupied cells, one
+uint64 (``search/rank/colex.py``): any window with C(n, k) < 2**64, e.g. 144 cells
+and 14 coins.  It is expanded as a bitboard of W = ceil(n / 64) words, the
+neighbour planes being shifts across words (``_Kernel``).
+
+**Expansion by removed coin** (what makes it fast).  A move s -> p puts p on
+a cell with >= d coins of C - s around it, so p lies in span(C - s) and
+
+    span(C - s + p) = span(C - s).
+
+The span of every successor of C by a move of s is the span of C - s: the
+span pruning ("the successor's span must contain a goal placement's span",
+Lemma "span monotone") is decided once per (state, coin), k closures per
+state, instead of once per successor, and a coin whose removal loses the goal
+span generates nothing.  The successors' ranks come from the rank of C - s
+by an insertion table (``rank.Colex.insertion_table``): two lookups each.
+
+**Bound-and-prune** (``upper_bound=U``, off by default).  h(C) is the greedy
+schedule of theory/reach.py applied from C: the span layers R_0 = C,
+R_j = R_{j-1} + {cells with >= d neighbours in R_{j-1}}; an empty goal cell
+c first in R_j cannot be filled before move j from C (the coins that support
+it when it is filled were occupied one step before, Lemma W), every empty
+goal cell needs a move of its own, one cell per move, so with f_1 <= ... <=
+f_m those steps, every path from C to the goal has at least
+h(C) = max_i (f_i + m - i) moves (0 when m = 0; the minimum over goal
+placements).  A state first met at depth t is dropped when t + h(state) > U.
+
+*Soundness.*  Let x_0, ..., x_L be a shortest solution with L <= U.  Each x_j
+has BFS distance j and j + h(x_j) <= j + (L - j) <= U, so by induction every
+x_j is kept at depth j and the goal is met at depth L.  Hence a goal met at
+depth L is optimal, a layer T without a goal proves "no solution with <= T
+moves" for T <= U, and an empty layer proves "no solution with <= U moves"
+(``bounded``, never ``unsolvable``: U need not be achievable for any of this,
+so a wrong U makes answers weaker, never false).  The layers certificate
+carries U and its checker recomputes h (certificates/check/layers.py).
+h is computed for every new state of a layer; in numpy it took three quarters
+of a bounded search's time on V(4,3), so with numba it runs compiled, one state
+at a time (``jit.schedule_h``, the same numbers: a test compares them;
+2.4x on the whole search, ``benchmarks/rankbfs-heuristic.md``).
+
+**Memory.**  The visited set is one sorted uint64 run per layer (8 bytes a
+state, ``search/rank/visited.py``), which a certificate reads back; past a budget
+(``spill_budget``, by default half the memory limit) the oldest layers go to
+disk by hash partition as width-packed first differences; the search goes on,
+bounded by disk.  With ``resume=DIR`` every layer is saved there as it
+completes and a later run continues from the last complete one.
+
+**Workers** (``workers=N``, ``search/rank/processes.py``): the states are split by
+a hash of their rank; each worker process owns one part of the visited set,
+expands its part of each layer and routes successors to their owners.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ...errors import InternalError, LimitReached, UsageError
+from ...instance import Instance
+from ...limits import Limits, enforced
+from ...result import Engine, Result
+from ..layered import Ending, Outcome, fixed_result, grown
+from ..options import RankbfsOptions
+from .colex import U64
+from .heap import keep_freed_memory
+from .space import CHUNK, Rate, Space, applicable, max_cells, path, union
+from .visited import CODEC, Storage, Visited
+
+#: ``workers`` value of a search on the ranks of an MPI job (``mpi.py``)
+CLUSTER = -1
+
+
+def solve_rankbfs(
+    instance: Instance,
+    *,
+    limits: Limits | None = None,
+    max_moves: int | None = None,
+    options: RankbfsOptions | None = None,
+) -> Result:
+    """Shortest solution by span-pruned layered BFS over ranked states (module docstring;
+    options: ``RankbfsOptions``).  The result's ``witness`` is the visited set when the
+    instance's own window was searched."""
+    why = applicable(instance)
+    if why is not None:
+        raise UsageError(f"method 'rankbfs' cannot solve this instance: {why}")
+    limits = limits or Limits()
+    o = options or RankbfsOptions()
+    workers = o.workers
+    if workers is None:
+        workers = 1 if o.resume is not None else os.cpu_count() or 1
+    if o.cluster:
+        from .mpi import comm_world
+
+        comm_world()  # a clear usage error without mpi4py, before any search
+        workers = CLUSTER
+    spill_budget = o.spill_budget
+    if spill_budget is None and limits.memory_limit is not None:
+        spill_budget = limits.memory_limit // 2
+    storage = Storage(spill_budget, o.resume)
+    keep_freed_memory()  # fewer page faults (search/rank/heap.py); forked workers inherit it
+    growing = o.grow and instance.board.is_lattice and not instance.board.exact
+    if o.resume is not None and (workers != 1 or growing):
+        raise UsageError("--resume needs one process (--workers 1, no --cluster) and an exact window")
+
+    def forward(work: Instance, horizon, lim, budget, prune_, progress_) -> Outcome:
+        bound = o.upper_bound if work.board.exact else None
+        return _forward(work, horizon, lim, budget, prune_, progress_, bound, workers, storage)
+
+    if growing:
+        cap = max_cells(instance.n_coins)
+        return grown(
+            instance, max_moves, limits, o.max_states, o.prune, o.progress, forward, "rankbfs", Engine.RANKBFS, cap
+        )
+    with enforced(limits):
+        out = forward(instance, max_moves, limits, o.max_states, o.prune, o.progress)
+    return fixed_result(instance, out, max_moves, limits, o.prune, "rankbfs", Engine.RANKBFS)
+
+
+def _forward(
+    instance: Instance,
+    horizon: int | None,
+    limits: Limits,
+    max_states: int | None,
+    prune: bool,
+    progress,
+    upper_bound: int | None,
+    workers: int,
+    storage: Storage = Storage(),
+) -> Outcome:
+    """Layered forward search; ``layers`` of the outcome is the :class:`Visited` store
+    (``workers`` = CLUSTER: on the ranks of the MPI job)."""
+    if workers == CLUSTER:
+        from .mpi import forward_cluster
+
+        return forward_cluster(instance, horizon, limits, max_states, prune, progress, upper_bound, storage)
+    if workers > 1:
+        from .processes import forward_partitioned
+
+        return forward_partitioned(
+            instance, horizon, limits, max_states, prune, progress, upper_bound, workers, storage
+        )
+    space = Space(instance, prune, upper_bound)
+    start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
+    stats: dict = {"layers": [1], "pruning": prune, "upper_bound": upper_bound, "expanded": 0, "bound_pruned": 0}
+    visited = _store(instance, prune, upper_bound, storage, stats, start)
+    if visited.depths == 0:
+        visited.add(start, 0)
+    depth = visited.depths - 1
+    front = visited.layer(depth)
+    clock = Rate(limits)
+
+    def end(kind: Ending | str, moves=None, reason=None) -> Outcome:
+        stats["bytes_per_state"] = visited.nbytes / max(1, visited.size)
+        stats["disk_bytes"] = visited.disk_bytes
+        stats["layers_spilled"] = visited.spilled
+        return Outcome(Ending(kind), depth, visited.size, visited, moves, reason, stats)
+
+    def found_in(layer: np.ndarray) -> Outcome | None:
+        hit = layer[np.isin(layer, space.goal_ranks)]
+        if not hit.size:
+            return None
+        try:
+            return end(Ending.FOUND, path(space, visited.in_layer, depth, int(hit[0])))
+        except InternalError as e:
+            if "resumed" not in stats:
+                raise
+            raise UsageError(f"{storage.directory}: {e}: the saved layers are damaged or edited") from None
+
+    if depth == 0 and np.isin(space.goal_ranks, start).any():
+        return end(Ending.FOUND, [])
+    if space.need and not space.kernel.spans_one_of(space.kernel_words(start), space.need)[0]:
+        # the expansion assumes every state it expands spans a goal span (held coins keep
+        # it); a start that does not has no successor that does
+        return end(Ending.EMPTY) if horizon is None or horizon > 0 else end(Ending.HORIZON)
+    try:
+        if "resumed" in stats and depth > 0:  # the frontier must be what its layer gives (visited.py)
+            reason = _check_frontier(space, visited, front, depth, upper_bound, limits, storage.directory)
+            if reason:
+                depth -= 1  # the frontier is unchecked: only the paths of < depth moves are known enumerated
+                return end(Ending.LIMIT, reason=reason)
+            stats["resumed"]["checked"] = RESUME_CHECKED
+        if depth > 0 and (done := found_in(front)) is not None:  # resumed at the goal's layer
+            return done
+        while True:
+            if horizon is not None and depth >= horizon:
+                return end(Ending.HORIZON)
+            reason = limits.exceeded()
+            if reason:
+                return end(Ending.LIMIT, reason=reason)
+            parts = []
+            for i in range(0, front.size, CHUNK * 4):
+                parts.append(space.expand(front[i : i + CHUNK * 4]))
+                reason = limits.exceeded()
+                if reason:
+                    return end(Ending.LIMIT, reason=reason)
+            stats["expanded"] += int(front.size)
+            nxt = union(parts)
+            del parts
+            nxt = nxt[~visited.contains(nxt)]
+            if upper_bound is not None and nxt.size:
+                ok = depth + 1 + space.heuristic(nxt) <= upper_bound
+                stats["bound_pruned"] += int(nxt.size - ok.sum())
+                nxt = nxt[ok]
+            if nxt.size == 0:
+                return end(Ending.EMPTY)
+            visited.add(nxt, depth + 1)
+            depth += 1
+            front = nxt
+            stats["layers"].append(int(nxt.size))
+            if progress is not None:
+                progress(clock.report(depth, int(nxt.size), visited.size, stats["expanded"], visited.disk_bytes))
+            if (done := found_in(nxt)) is not None:
+                return done
+            if max_states is not None and visited.size > max_states:
+                return end(Ending.LIMIT, reason="state limit")
+    except LimitReached as e:
+        return end(Ending.LIMIT, reason=str(e))
+    except KeyboardInterrupt:
+        return end(Ending.LIMIT, reason="interrupted")
+
+
+def fingerprint(instance: Instance, prune: bool) -> dict:
+    """What identifies a search's layers (resume refuses layers of another search)."""
+    import hashlib
+
+    b = instance.board
+    text = repr((b.coords, b.neighbour_masks, instance.d, instance.start.cells, instance.goal_configurations))
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return {"search": "rankbfs", "instance": digest, "pruning": prune, "codec": CODEC}
+
+
+def _check_frontier(space, visited: Visited, front, depth: int, upper_bound, limits: Limits, where) -> str | None:
+    """UsageError unless the resumed frontier (layer ``depth``) is exactly what layer depth - 1
+    gives: its successors not in an earlier layer, pruned as the search prunes.  Returns the
+    limit that stopped the check (None: checked)."""
+    try:
+        parts = []
+        before = visited.layer(depth - 1)
+        for i in range(0, before.size, CHUNK * 4):
+            parts.append(space.expand(before[i : i + CHUNK * 4]))
+            reason = limits.exceeded()
+            if reason:
+                return reason
+        again = union(parts)
+        again = again[~visited.contains(again) | np.isin(again, front, assume_unique=True)]
+        if upper_bound is not None and again.size:
+            again = again[depth + space.heuristic(again) <= upper_bound]
+    except LimitReached as e:
+        return str(e)
+    except KeyboardInterrupt:
+        return "interrupted"
+    if not np.array_equal(again, front):
+        raise UsageError(f"{where}: saved layer {depth} is not the layer that layer {depth - 1} gives (edited)")
+    return None
+
+
+#: what a resumed search checked of the layers it continues from (its answer says it: ``stats["resumed"]``)
+RESUME_CHECKED = (
+    "sha256 and order of every saved layer file; the last layer re-derived from the one before it; "
+    "the earlier ones not re-derived (--certify checks them all)"
+)
+
+
+def _store(
+    instance: Instance, prune: bool, upper_bound: int | None, storage: Storage, stats: dict, start: np.ndarray
+) -> Visited:
+    """A new visited set, or the one saved in ``storage.directory`` by the same search (from
+    ``start``: its layer 0 must be it)."""
+    if storage.directory is None:
+        return Visited(upper_bound=upper_bound, budget=storage.budget)
+    mark = fingerprint(instance, prune)
+    old = Visited.resume(storage.directory, mark, upper_bound, storage.budget)
+    if old is None:
+        return Visited(upper_bound, storage.budget, storage.directory, mark)
+    if not np.array_equal(old.layer(0), start):
+        raise UsageError(f"{storage.directory}: saved layer 0 is not the start of this search (damaged)")
+    stats["layers"] = [old.layer_size(i) for i in range(old.depths)]
+    stats["resumed_at"] = old.depths - 1
+    stats["resumed"] = {
+        "directory": str(storage.directory),
+        "depth": old.depths - 1,
+        "checked": "sha256 and order of every saved layer file",
+    }
+    return old
