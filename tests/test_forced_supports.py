@@ -148,3 +148,33 @@ def test_fill_is_the_engine_h_and_the_checker_h():
     ours = sp.Batch(inst.board, inst.d, goals).h_fill(np.array(states, dtype=np.uint64))
     assert ours.tolist() == space.heuristic(ranks).tolist()
     del Kernel  # the checker's kernel is compared in test_forced_supports_checker once it recomputes h_forced
+
+
+def _script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("fss", ROOT / "scripts" / "forced_supports_search.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(square_puzzles(), st.integers(0, 3))
+def test_pruned_search_keeps_the_optimum(instance, slack):
+    """A search pruned by h_forced (or h_fill) with U = opt + slack meets the goal at the optimum of
+    the unpruned BFS; with U = opt - 1 it ends without one; h_forced keeps no more states."""
+    search = _script().search
+    dist, _ = exact_distances(instance)
+    opt = dist[instance.start.mask]
+    if opt == float("inf"):
+        for which in ("fill", "forced"):
+            assert search(instance, 6, which)["depth"] is None
+        return
+    opt = int(opt)
+    runs = {which: search(instance, opt + slack, which) for which in ("fill", "forced")}
+    assert runs["fill"]["depth"] == runs["forced"]["depth"] == opt
+    assert runs["forced"]["states"] <= runs["fill"]["states"]
+    if opt > 0:
+        for which in ("fill", "forced"):
+            assert search(instance, opt - 1, which)["depth"] is None
