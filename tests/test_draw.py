@@ -343,3 +343,38 @@ def test_the_step_player_names_the_labeled_coin_that_moves():
     trace = replay(instance, result.solution)[0]
     for before, move, text in zip(trace, result.solution.moves, labels):
         assert text == f"coin {dict(before.coins)[move.src]}: {move_text(instance, move)}"
+
+
+def test_a_raster_too_large_is_refused_before_drawing():
+    """R3-8's worm (2 coins, d = 1, 600 moves): coinsat.draw refuses its PNG and GIF at once
+    (UsageError naming the size), whatever the command line checks first."""
+    import time
+
+    worm = make_instance("square", [(0, 0), (1, 0)], [(600, 0), (601, 0)], adjacency=1)
+    solution = Solution.of([(worm.board.cell((i, 0)), worm.board.cell((i + 2, 0))) for i in range(600)])
+    for fmt in ("png", "gif"):
+        t0 = time.process_time()
+        with pytest.raises(UsageError, match="too large for a"):
+            draw(worm, solution, format=fmt)
+        assert time.process_time() - t0 < 30
+    small = draw(worm, format="png", scale=0.5)  # its start and goal are a fine PNG
+    assert Image.open(io.BytesIO(small.data)).size[0] > 10_000
+
+
+def test_a_large_picture_is_drawn_with_less_supersampling(monkeypatch):
+    """Past MAX_CANVAS the canvas is drawn at a lower supersampling, so memory stays bounded."""
+    from coinsat.draw import raster
+
+    instance = read_instance(ROOT / "instances/paper/h-to-o.toml")
+    full = Image.open(io.BytesIO(draw(instance, format="png").data))
+    monkeypatch.setattr(raster, "MAX_CANVAS", full.size[0] * full.size[1] * 2)  # room for 1x only
+    made = []
+    real_new = raster._pillow()[0].new
+
+    def spy(mode, size, *a, **k):
+        made.append(size)
+        return real_new(mode, size, *a, **k)
+
+    monkeypatch.setattr(raster._pillow()[0], "new", spy)
+    small = Image.open(io.BytesIO(draw(instance, format="png").data))
+    assert small.size == full.size and made and made[-1] == full.size

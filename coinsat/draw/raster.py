@@ -61,11 +61,11 @@ def font(pixels: int) -> Any:
     return _FONTS[pixels]
 
 
-def fitted_font(text: str, size: float) -> Any:
-    """The font for ``text`` at ``size`` (in picture pixels, drawn at SCALE): at most as wide as
-    ``metrics.text_width`` says, the width every frame was made for."""
-    pixels = max(1, int(size * SCALE))
-    room = text_width(text, size) * SCALE
+def fitted_font(text: str, size: float, scale: int = SCALE) -> Any:
+    """The font for ``text`` at ``size`` (in picture pixels, drawn at ``scale``): at most as wide
+    as ``metrics.text_width`` says, the width every frame was made for."""
+    pixels = max(1, int(size * scale))
+    room = text_width(text, size) * scale
     f = font(pixels)
     while pixels > 4 and f.getlength(text) > room + 0.5:
         pixels -= 1
@@ -95,8 +95,7 @@ def text_boxes(fig: Figure, style: Style = STYLE) -> list[tuple[str, tuple[float
     return out
 
 
-def _draw_panel(draw: Any, p: Panel, left: float, top: float, style: Style) -> None:
-    s = SCALE
+def _draw_panel(draw: Any, p: Panel, left: float, top: float, style: Style, s: int = SCALE) -> None:
 
     def xy(x: float, y: float) -> tuple[float, float]:
         return ((left + x) * s, (top + y) * s)
@@ -107,7 +106,7 @@ def _draw_panel(draw: Any, p: Panel, left: float, top: float, style: Style) -> N
             r = shape.r * s
             draw.ellipse((x - r, y - r, x + r, y + r), fill=shape.fill)
             if isinstance(shape, Disc) and shape.label:
-                f = fitted_font(shape.label, style.font_size)
+                f = fitted_font(shape.label, style.font_size, s)
                 draw.text((x, y), shape.label, fill=style.label_text, font=f, anchor="mm")
         elif isinstance(shape, Ring):
             x, y = xy(shape.x, shape.y)
@@ -131,17 +130,48 @@ def _draw_panel(draw: Any, p: Panel, left: float, top: float, style: Style) -> N
         elif isinstance(shape, Text):
             x, y = xy(shape.x, shape.y)
             anchor = "ms" if shape.anchor == "middle" else "ls"
-            draw.text((x, y), shape.text, fill=shape.fill, font=fitted_font(shape.text, shape.size), anchor=anchor)
+            draw.text((x, y), shape.text, fill=shape.fill, font=fitted_font(shape.text, shape.size, s), anchor=anchor)
 
 
-def figure_image(fig: Figure, style: Style = STYLE) -> Any:
+#: the largest PNG and GIF (pixels of the picture; a GIF's summed over its frames) drawn; past them
+#: a UsageError before anything is drawn.  The same numbers as ``coinsat show``'s MAX_PNG_PIXELS and
+#: MAX_GIF_PIXELS (commands/show.py checks them before laying the figure out).
+MAX_PNG_PIXELS = 64_000_000
+MAX_GIF_PIXELS = 1_000_000_000
+#: the largest canvas drawn before scaling down: a large picture's supersampling drops from SCALE
+#: towards 1 to stay under it (a 53.5 M pixel PNG at SCALE 3 was a 2.8 GB canvas)
+MAX_CANVAS = 120_000_000
+
+
+def check_raster_size(figures: Sequence[Figure], what: str) -> None:
+    """Refuse, before drawing anything, a raster too large to make (UsageError, exit 2)."""
+    pixels = sum(math.ceil(f.width) * math.ceil(f.height) for f in figures)
+    cap = MAX_GIF_PIXELS if what == "GIF" else MAX_PNG_PIXELS
+    if pixels > cap:
+        w, h = math.ceil(figures[0].width), math.ceil(figures[0].height)
+        frames = f" in {len(figures)} frames of {w} x {h}" if len(figures) > 1 else f" ({w} x {h})"
+        raise UsageError(
+            f"too large for a {what}: {pixels:,} pixels{frames}, at most {cap:,}; "
+            "draw it as svg or html, or with a smaller scale"
+        )
+
+
+def figure_image(fig: Figure, style: Style = STYLE, checked: bool = False) -> Any:
     Image, ImageDraw, _ = _pillow()
-    size = (max(1, math.ceil(fig.width * SCALE)), max(1, math.ceil(fig.height * SCALE)))
-    image = Image.new("RGB", size, style.background)
+    if not checked:
+        check_raster_size([fig], "PNG")
+    final = (max(1, math.ceil(fig.width)), max(1, math.ceil(fig.height)))
+    ss = next((k for k in range(SCALE, 0, -1) if final[0] * final[1] * k * k <= MAX_CANVAS), 1)
+    image = Image.new("RGB", (final[0] * ss, final[1] * ss), style.background)
     draw = ImageDraw.Draw(image)
     for left, top, p in fig.placed:
-        _draw_panel(draw, p, left, top, style)
-    return image.resize((max(1, math.ceil(fig.width)), max(1, math.ceil(fig.height))), Image.LANCZOS)
+        _draw_panel(draw, p, left, top, style, ss)
+    return image if ss == 1 else image.resize(final, Image.LANCZOS)
+
+
+def _frame_image(fig: Figure, style: Style) -> Any:
+    """One GIF frame (the GIF's size was checked as a whole)."""
+    return figure_image(fig, style, checked=True)
 
 
 def png(fig: Figure, style: Style = STYLE) -> bytes:
@@ -153,7 +183,8 @@ def png(fig: Figure, style: Style = STYLE) -> bytes:
 def gif(frames: Sequence[Figure], style: Style = STYLE) -> bytes:
     """One frame per figure, ``style.step_seconds`` each; the last held three times as long; loops."""
     Image, _, _ = _pillow()
-    images = [figure_image(f, style).convert("P", palette=Image.Palette.ADAPTIVE, colors=64) for f in frames]
+    check_raster_size(frames, "GIF")
+    images = [_frame_image(f, style).convert("P", palette=Image.Palette.ADAPTIVE, colors=64) for f in frames]
     ms = int(style.step_seconds * 1000)
     durations = [ms] * (len(images) - 1) + [3 * ms]
     out = io.BytesIO()
