@@ -197,6 +197,9 @@ def family_answer(path: Path, instance: Instance, stored: dict) -> tuple[Instanc
     if extra and extra.get("accepted") and not kinds:
         kinds.append(extra["kind"])
         proof.append(_stored_certificate_line(extra))
+    for line in proof:  # an accepted certificate of "no solution with <= K moves" proves the bound K + 1
+        for k in re.findall(r"no solution with <= (\d+) moves", line):
+            bounds.append((int(k) + 1, line.split(":")[0] + " (accepted by the independent checker)"))
     ub = len(solution)
     # the largest proven bound; on a tie an engine's run is named before the record that copied it
     lb, lb_from = (
@@ -210,6 +213,8 @@ def family_answer(path: Path, instance: Instance, stored: dict) -> tuple[Instanc
         )
     if not optimal and lb is not None:
         proof.append(f"lower bound {lb}: {lb_from}")
+    if not optimal and record.get("status") == "optimal":
+        proof.append("the solution record says 'optimal', but no stored result proves the bound: shown as feasible")
     provenance = [
         f"moves: instances/{path.parent.name}/solutions/{recorded.name} (method {record.get('method', '?')}), "
         "replayed by coinsat verify",

@@ -8,6 +8,7 @@ exists in the site, and the hostile names must still be shown, as text.
 
 from __future__ import annotations
 
+import json
 import runpy
 from html.parser import HTMLParser
 from pathlib import Path
@@ -110,3 +111,17 @@ def test_a_missing_answer_is_said_not_solved(tmp_path):
     stale = {"paper/h-to-o.toml": {"sha256": "0" * 64, "status": "optimal", "length": 4, "moves": []}}
     e = gallery["entry"]("paper", ROOT / "instances/paper/h-to-o.toml", stale, None)
     assert e.answer.status == "missing" and "older version" in e.answer.provenance[0]
+
+
+def test_a_checked_certificate_is_a_lower_bound():
+    """A family member whose record names no bound: the stored certificate accepted by the checker
+    ('no solution with <= K moves') proves K + 1, which meets the recorded solution: optimal."""
+    gallery = runpy.run_path(str(ROOT / "scripts" / "gallery.py"))
+    answers = json.loads((ROOT / "benchmarks" / "gallery_answers.json").read_text())
+    path = ROOT / "instances/families/pinwheel-3-nwse.toml"
+    if not path.exists() or "families/pinwheel-3-nwse.toml" not in answers:
+        pytest.skip("no pinwheel-3-nwse or no stored certificate for it")
+    assert gallery["entry"]("families", path, {}, None).answer.status == "feasible"  # the record alone
+    a = gallery["entry"]("families", path, answers, None).answer
+    assert (a.status, a.lower_bound) == ("optimal", a.length)
+    assert any("accepted by coinsat check-certificate" in line for line in a.proof)
