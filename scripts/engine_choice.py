@@ -30,6 +30,7 @@ for ``--seeds`` seeds, written to a temporary folder.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import resource
@@ -50,6 +51,8 @@ ENGINES = (
     ("sat", ["--method", "sat"]),
 )
 COLUMNS = ("before", "auto") + tuple(name for name, _ in ENGINES)
+#: the contender's time limit on a heavy instance (seconds)
+HEAVY_LIMIT = 900.0
 
 
 def run(path: Path, extra: list[str], time_limit: float, pythonpath: str | None = None) -> dict:
@@ -121,7 +124,7 @@ def cell(r: dict | None) -> str:
     answer = r["status"] if r["length"] is None else f"{r['status']} {r['length']}"
     if r["status"] == "unknown":
         answer += f" (>= {r['lower_bound']})"
-    return f"{answer}; {r['wall']:.1f} s, {r['cpu']:.1f} cpu"
+    return f"{answer}; {r['wall']:.1f} s, {r['cpu']:.2f} cpu"
 
 
 def decided(r: dict | None) -> bool:
@@ -134,10 +137,21 @@ def best_engine(row: dict) -> str | None:
     return min(done)[1] if done else None
 
 
+def repeated(path: Path, args) -> dict:
+    """``before`` and ``auto`` alternately, ``--repeat`` times each: the fastest of each (wall)."""
+    runs: dict[str, list[dict]] = {"before": [], "auto": []}
+    for _ in range(args.repeat):
+        runs["before"].append(run(path, [], args.time_limit, args.before))
+        runs["auto"].append(run(path, [], args.time_limit))
+    return {k: min(v, key=lambda r: r["wall"]) for k, v in runs.items()}
+
+
 def measure(name: str, path: Path, args) -> dict:
+    if args.repeat > 1:
+        return repeated(path, args)
     heavy = name.split("/")[-1] in args.heavy
     row: dict = {}
-    row["auto"] = run(path, [], args.time_limit)
+    row["auto"] = run(path, [], max(args.time_limit, HEAVY_LIMIT) if heavy else args.time_limit)
     if heavy:
         cap = max(60.0, args.heavy_factor * row["auto"]["wall"])
         row["before"] = run(path, [], cap, args.before)
@@ -152,8 +166,11 @@ def measure(name: str, path: Path, args) -> dict:
 
 
 def table(rows: list[tuple[str, dict]], args) -> str:
+    several = "--repeat" in args.passed
+    repeats = " Before and auto ran several times each, alternately: the fastest run." if several else ""
+    title = "## More rows" if args.append else "# Which exact engine should `auto` pick? (`scripts/engine_choice.py`)"
     lines = [
-        "# Which exact engine should `auto` pick? (`scripts/engine_choice.py`)",
+        title,
         "",
         "Do not edit by hand; made by",
         "",
@@ -162,9 +179,10 @@ def table(rows: list[tuple[str, dict]], args) -> str:
         "Each cell: the answer, then wall and CPU seconds of one `coinsat solve FILE --json` process",
         "(interpreter start-up and imports included). `before`: `auto` of the checkout before the change",
         "(the baseline); `auto`: the contender; then each engine forced with `--method`. The machine is",
-        "shared (2 cores): read the ratios within a row, not the absolute times.",
+        "shared (2 cores): read the ratios within a row, not the absolute times." + repeats,
+        f"Load average (1 min) at the start and the end of the run: {args.loads[0]:.1f}, {args.loads[1]:.1f}.",
         "",
-        "| instance | " + " | ".join(COLUMNS) + " | auto / before (wall) | auto / best engine (wall) |",
+        "| instance | " + " | ".join(COLUMNS) + " | auto / before: wall, cpu | auto / best engine: wall, cpu |",
         "|---" * (len(COLUMNS) + 3) + "|",
     ]
     for name, row in rows:
@@ -173,14 +191,21 @@ def table(rows: list[tuple[str, dict]], args) -> str:
             cells[0] += f" — stopped at the cap {row['before_cap']:.0f} s"
         a, b = row.get("auto"), row.get("before")
         if decided(a) and decided(b):
-            ratio = f"{a['wall'] / b['wall']:.2f}"
+            ratio = f"{a['wall'] / b['wall']:.2f}, {a['cpu'] / max(b['cpu'], 1e-9):.2f}"
         elif decided(a) and b is not None:
-            ratio = f"< {a['wall'] / b['wall']:.2f} (before: {b['status']})"
+            ratio = f"< {a['wall'] / b['wall']:.2f}, < {a['cpu'] / max(b['cpu'], 1e-9):.2f} (before: {b['status']})"
         else:
             ratio = "—"
         best = best_engine(row)
-        vs_best = f"{a['wall'] / row[best]['wall']:.2f} ({best})" if best and decided(a) else "—"
+        vs_best = "—"
+        if best and decided(a):
+            vs_best = f"{a['wall'] / row[best]['wall']:.2f}, {a['cpu'] / max(row[best]['cpu'], 1e-9):.2f} ({best})"
         lines.append(f"| {name} | " + " | ".join(cells) + f" | {ratio} | {vs_best} |")
+    from coinsat.solve import solve_auto
+
+    if not args.append:
+        rule = inspect.cleandoc(solve_auto.__doc__ or "")
+        lines += ["", "## The rule (`coinsat.solve.solve_auto`, the contender)", "", rule, "", "## The rows"]
     return "\n".join(lines) + "\n"
 
 
@@ -194,28 +219,41 @@ def main(argv=None) -> int:
     ap.add_argument("--heavy", action="append", default=[], help="an instance whose baseline is slow (docstring)")
     ap.add_argument("--heavy-factor", type=float, default=2.2)
     ap.add_argument("--skip", default="", help="comma-separated engine columns not to run")
+    ap.add_argument("--repeat", type=int, default=1, help="N > 1: only before and auto, N times each, the fastest")
     ap.add_argument("--json", type=Path, help="also write the raw rows to this file")
     ap.add_argument("--out", type=Path, help="write the table here (default: print it)")
+    ap.add_argument("--append", action="store_true", help="add the table to --out instead of replacing it")
+    ap.add_argument("--from-json", type=Path, help="render the rows a --json run saved (no measuring)")
     args = ap.parse_args(argv)
     given = list(argv if argv is not None else sys.argv[1:])
-    if "--before" in given:  # the checkout's path is the machine's, not the table's
-        i = given.index("--before")
-        del given[i : i + 2]
-    args.passed = [a for a in given if not a.startswith("--json") and not a.endswith(".json")]
+    for flag in ("--before", "--json", "--out", "--from-json"):  # paths of this machine, not the table's
+        while flag in given:
+            i = given.index(flag)
+            del given[i : i + 2]
+    args.passed = [a for a in given if a != "--append"]
     args.skip = set(filter(None, args.skip.split(",")))
     only = set(filter(None, args.only.split(",")))
     rows = []
+    args.loads = [os.getloadavg()[0]]
+    if args.from_json is not None:
+        saved = json.loads(args.from_json.read_text())
+        rows, args.loads, args.passed = saved["rows"], saved["loads"], saved["passed"]
     with tempfile.TemporaryDirectory() as tmp:
-        for name, path in instances(args.sets.split(","), args.seeds, Path(tmp)):
+        for name, path in [] if args.from_json else instances(args.sets.split(","), args.seeds, Path(tmp)):
             if only and name.split("/")[-1] not in only:
                 continue
             row = measure(name, path, args)
             rows.append((name, row))
             print(name, {k: cell(v) for k, v in row.items() if isinstance(v, dict)}, file=sys.stderr, flush=True)
+    if args.from_json is None:
+        args.loads.append(os.getloadavg()[0])
     text = table(rows, args)
     if args.json:
-        args.json.write_text(json.dumps(rows, indent=1) + "\n")
-    if args.out:
+        args.json.write_text(json.dumps({"rows": rows, "loads": args.loads, "passed": args.passed}, indent=1) + "\n")
+    if args.out and args.append:
+        with args.out.open("a") as f:
+            f.write("\n" + text)
+    elif args.out:
         args.out.write_text(text)
     else:
         print(text)
