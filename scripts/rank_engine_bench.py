@@ -34,16 +34,23 @@ def one(spec: str, options: dict) -> dict:
     """Solve one instance here (the ``coinsat`` on sys.path) and report."""
     from coinsat.families import diagonal_flip
     from coinsat.io.instance_format import read_instance
-    from coinsat.search.options import RankbfsOptions
-    from coinsat.search.rank.search import solve_rankbfs
 
     name, _, horizon = spec.partition("@")
     if name.startswith("diagonal-"):
         inst = diagonal_flip(int(name.split("-")[1]))
     else:
         inst = read_instance(ROOT / "instances" / "families" / f"{name}.toml")
+    max_moves = int(horizon) if horizon else None
     t0, c0 = time.perf_counter(), time.process_time()
-    r = solve_rankbfs(inst, max_moves=int(horizon) if horizon else None, options=RankbfsOptions(**options))
+    try:  # the engine contract of issue 29 (search/rank/, options dataclasses)
+        from coinsat.search.options import RankbfsOptions
+        from coinsat.search.rank.search import solve_rankbfs
+    except ImportError:  # a baseline revision from before it: keywords, search/rankbfs.py
+        from coinsat.search.rankbfs import solve_rankbfs as solve_old  # type: ignore[import-not-found]
+
+        r = solve_old(inst, max_moves=max_moves, **options)
+    else:
+        r = solve_rankbfs(inst, max_moves=max_moves, options=RankbfsOptions(**options))
     wall = time.perf_counter() - t0
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = time.process_time() - c0 + kids.ru_utime + kids.ru_stime
