@@ -69,10 +69,10 @@ def _member(visited: np.ndarray, x: np.ndarray) -> np.ndarray:
     return visited[i] == x
 
 
-def search(instance, upper_bound: int, which: str, max_states: int | None = None) -> dict:
+def search(instance, upper_bound: int, which: str, max_states: int | None = None, keep_layers: bool = False) -> dict:
     """Layered BFS pruned by t + h <= U (module docstring); stops at the first layer holding a
     goal placement or at an empty layer.  Returns depth (None: no goal), states kept, expanded,
-    CPU seconds, and the layer sizes."""
+    CPU seconds, the layer sizes, and with ``keep_layers`` the layers ("kept": sorted bitmasks)."""
     board = instance.board
     goals = [g.mask for g in instance.goal_configurations]
     batch = Batch(board, instance.d, goals)
@@ -83,6 +83,7 @@ def search(instance, upper_bound: int, which: str, max_states: int | None = None
     if h(start)[0] > upper_bound:
         return {"depth": None, "states": 0, "expanded": 0, "cpu": time.process_time() - t0, "layers": [0]}
     visited, front, sizes, expanded, depth = start, start, [1], 0, 0
+    kept_layers = [start]
     found = None
     while front.size and found is None:
         if _member(goal_arr, front).any():
@@ -101,6 +102,8 @@ def search(instance, upper_bound: int, which: str, max_states: int | None = None
         front = np.unique(np.concatenate(kept))
         depth += 1
         sizes.append(int(front.size))
+        if keep_layers:
+            kept_layers.append(front)
         if front.size:
             visited = np.sort(np.concatenate([visited, front]), kind="stable")  # two sorted runs: a merge
         if max_states is not None and visited.size > max_states:
@@ -111,6 +114,7 @@ def search(instance, upper_bound: int, which: str, max_states: int | None = None
         "expanded": expanded,
         "cpu": time.process_time() - t0,
         "layers": sizes,
+        **({"kept": kept_layers} if keep_layers else {}),
     }
 
 

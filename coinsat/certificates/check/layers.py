@@ -54,6 +54,25 @@ empty goal cell needs a move of its own, so with f_1 <= ... <= f_m those
 steps every path from y to that goal placement has >= max_i (f_i + m - i)
 moves; h is the minimum over the goal placements.  The horizon must be <= U.
 
+**Forced supports** (field ``h`` = ``"forced"``; absent or ``"fill"``: the h
+above; any other value is refused, and ``"forced"`` needs ranked layers and
+U).  h is then the same schedule over a larger set X of cells: the empty goal
+cells, closed under "if a cell x of X has exactly d neighbours in span(y),
+every one of them that is empty in y and not a goal cell is in X".  Every
+configuration reached from y lies in span(y) (Lemma "span monotone"), so when
+a move drops a coin on such an x, all d of those neighbours hold coins other
+than the moving one; one empty in y was filled by an earlier move, whose
+destination is that cell.  So each cell of X is the destination of some move
+of every path from y to the goal placement (induction over the closure),
+distinct cells need distinct moves, a cell first in R_j is not a destination
+before move j, and the schedule over X is a lower bound on the moves left;
+infinite when a cell of X has fewer than d neighbours in span(y) (it is never
+a destination).  X contains the empty goal cells and the schedule never
+decreases when a cell is added, so this h is >= the fill schedule.  The whole
+proof, lemma by lemma: docs/forced-supports.md (Theorem H).  The checker
+recomputes this h itself (``ranked.Kernel.h_forced``, numpy, also when the
+successors are compiled).
+
 **Threads** (``workers``).  Condition (3) is a statement about each
 configuration of L_i alone, so the chunks of a layer are checked
 independently: with the compiled kernel on ``workers`` threads (its kernels
@@ -134,10 +153,13 @@ def check_layers(
     bound = cert.get("upper_bound")
     if bound is not None and (not isinstance(bound, int) or isinstance(bound, bool) or bound < horizon):
         return False, f"the upper bound must be an integer >= the horizon {horizon}, not {bound!r}", None
+    h_name = cert.get("h", "fill")
+    if h_name not in ("fill", "forced") or (h_name == "forced" and (encoding != "rank" or bound is None)):
+        return False, f"unknown h {h_name!r} (fill, or forced on ranked layers with an upper bound)", None
     if encoding == "rank":  # stored as first differences
         for layer in layers:  # in place: no second copy of the layers
             np.cumsum(layer, dtype=U64, out=layer)
-        ok, why = _check_ranked(instance, cells, layers, bound, deadline, workers)
+        ok, why = _check_ranked(instance, cells, layers, bound, deadline, workers, h_name)
     elif encoding != "word" or bound is not None:
         return False, f"unknown layers encoding {encoding!r} (or a bound on word layers)", None
     elif len(cells) > 64:
@@ -354,10 +376,12 @@ def _check_ranked(
     bound: int | None,
     deadline: float | None,
     workers: int = 1,
+    h_name: str = "fill",
 ) -> tuple[bool, str]:
     """Conditions (2) and (3) of the module docstring on colex-ranked layers, pruned by h with
     ``bound`` U when given (decoder and kernel: :mod:`.ranked`), the chunks of each layer on
-    ``workers`` threads when the compiled kernel runs."""
+    ``workers`` threads when the compiled kernel runs; ``h_name`` "forced": the forced-supports
+    h (module docstring), computed by the numpy kernel."""
     if len(instance.labels) > 1:
         return False, "layers certificates are for unlabeled coins"
     b = instance.board
@@ -404,7 +428,10 @@ def _check_ranked(
         for j in range(i + 1, max(-1, i - 2), -1):  # the layers a successor is usually in
             out = _absent(out, layers[j])
         if bound is not None and out.size:  # only successors with (i + 1) + h <= U are asked for
-            h = ker.h(ker.words(dec.positions(out)), goals) if jit is None else jit.h(out)
+            if h_name == "forced":
+                h = ker.h_forced(ker.words(dec.positions(out)), goals)
+            else:
+                h = ker.h(ker.words(dec.positions(out)), goals) if jit is None else jit.h(out)
             out = out[(i + 1) + h <= bound]
         for j in range(i - 2, -1, -1):
             if out.size == 0:
@@ -419,7 +446,7 @@ def _check_ranked(
                 if rank is not None:
                     return False, f"a successor of L{i} is in no layer up to L{i + 1} (rank {rank})"
     states = sum(int(layer.size) for layer in layers)
-    pruned = "" if bound is None else f", pruned by h with upper bound {bound}"
+    pruned = "" if bound is None else f", pruned by h ({h_name}) with upper bound {bound}"
     return True, f"closure of {len(layers)} ranked layers ({states} configurations{pruned}) verified"
 
 

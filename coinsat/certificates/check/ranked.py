@@ -224,7 +224,10 @@ class Kernel:
 
     def supported(self, m: np.ndarray) -> np.ndarray:
         """The positions with >= d occupied neighbours in m."""
-        d = self.d
+        return self.at_least(m, self.d)
+
+    def at_least(self, m: np.ndarray, d: int) -> np.ndarray:
+        """The positions with >= d occupied neighbours in m (a d-level threshold counter)."""
         if d <= 0:
             return np.broadcast_to(self.full, m.shape).copy()
         ge: list[np.ndarray | None] = [None] * (d + 1)
@@ -288,22 +291,49 @@ class Kernel:
         cells appear, max_i (f_i + q - i); _BIG when some goal cell is never reached."""
         best = np.full(m.shape[1], _BIG, dtype=np.int64)
         for goal in goals:
-            empty = goal & ~m
-            left = self.count(empty)  # goal cells not yet reached
-            h = np.zeros(m.shape[1], dtype=np.int64)
-            cols = np.flatnonzero(left > 0)
-            cur, empty = m[:, cols], empty[:, cols]
-            step = 0
-            while cols.size:
-                step += 1
-                grown = cur | self.supported(cur)
-                new = self.count(grown & ~cur & empty)
-                h[cols] = np.where(new > 0, np.maximum(h[cols], step - 1 + left[cols]), h[cols])
-                left[cols] -= new
-                stuck = ~self.any(grown ^ cur) & (left[cols] > 0)
-                h[cols[stuck]] = _BIG
-                go = (left[cols] > 0) & ~stuck
-                cols, cur, empty = cols[go], grown[:, go], empty[:, go]
+            best = np.minimum(best, self.schedule(m, goal & ~m))
+        return best
+
+    def schedule(self, m: np.ndarray, empty: np.ndarray) -> np.ndarray:
+        """max_i (f_i + q - i) over the cells of ``empty`` (per column), f_i the span layer of m
+        in which each appears; _BIG when one never does."""
+        left = self.count(empty)  # cells not yet reached
+        h = np.zeros(m.shape[1], dtype=np.int64)
+        cols = np.flatnonzero(left > 0)
+        cur, empty = m[:, cols], empty[:, cols]
+        step = 0
+        while cols.size:
+            step += 1
+            grown = cur | self.supported(cur)
+            new = self.count(grown & ~cur & empty)
+            h[cols] = np.where(new > 0, np.maximum(h[cols], step - 1 + left[cols]), h[cols])
+            left[cols] -= new
+            stuck = ~self.any(grown ^ cur) & (left[cols] > 0)
+            h[cols[stuck]] = _BIG
+            go = (left[cols] > 0) & ~stuck
+            cols, cur, empty = cols[go], grown[:, go], empty[:, go]
+        return h
+
+    def h_forced(self, m: np.ndarray, goals: list[np.ndarray]) -> np.ndarray:
+        """The forced-supports bound (:mod:`.layers`, "Forced supports"): the schedule over the
+        empty goal cells closed under "a cell to fill with exactly d neighbours in span(m) needs
+        its empty non-goal ones filled first"; _BIG when a cell of that set has fewer than d
+        neighbours in span(m).  The minimum over the goal placements."""
+        best = np.full(m.shape[1], _BIG, dtype=np.int64)
+        spn = self.span(m)
+        enough = self.at_least(spn, self.d)
+        exactly = enough & ~self.at_least(spn, self.d + 1)
+        for goal in goals:
+            X = goal & ~m
+            fresh = X
+            while True:
+                tight = fresh & exactly
+                if not self.any(tight).any():
+                    break
+                fresh = self.at_least(tight, 1) & spn & ~m & ~goal & ~X
+                X = X | fresh
+            h = self.schedule(m, X)
+            h[self.any(X & ~enough)] = _BIG
             best = np.minimum(best, h)
         return best
 
