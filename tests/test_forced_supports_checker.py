@@ -102,3 +102,35 @@ def test_checker_h_forced_is_theorem_h(rnd):
     got = ker.h_forced(ker.words(pos), [goal_words[:, i : i + 1] for i in range(goal_words.shape[1])])
     want = Batch(DIAG.board, DIAG.d, goals).h_forced(np.array(masks, dtype=U64))
     assert np.minimum(got, BIG).tolist() == np.minimum(want, BIG).tolist()
+
+
+def test_engine_option_same_answers_fewer_states_checked(tmp_path):
+    """rankbfs --forced-supports: the same answers as today's h with the same U (the optimum at
+    U = opt, bounded at U = opt - 1), no more states, and certificates naming h = forced that the
+    checker accepts; without the field the same layers are rejected."""
+    inst = read_instance(ROOT / "instances" / "families" / "vdiag-2-2-nwse.toml")
+    for U, status in ((24, "optimal"), (23, "bounded")):
+        runs = {f: solve(inst, "rankbfs", upper_bound=U, forced_supports=f, workers=1) for f in (False, True)}
+        assert runs[False].status.value == runs[True].status.value == status
+        assert runs[False].length == runs[True].length
+        assert runs[True].stats["states"] < runs[False].stats["states"]
+        done = certify(inst, runs[True], tmp_path / str(U))
+        assert done.check.ok, done.check.reason
+        cert = json.loads(done.path.read_text())
+        assert cert["h"] == "forced"
+        verdict = check_certificate(inst, {k: v for k, v in cert.items() if k != "h"}, tmp_path / str(U))
+        assert not verdict.ok and "in no layer" in verdict.reason
+
+
+def test_engine_h_forced_is_theorem_h():
+    """search/rank/space.py's Space(h="forced").heuristic = theory/supports.py's Batch.h_forced."""
+    from coinsat.search.rank.space import Space
+
+    inst = read_instance(ROOT / "instances" / "families" / "vdiag-3-2-nwse.toml")
+    n, k = inst.board.size, inst.n_coins
+    rng = np.random.default_rng(3)
+    masks = [sum(1 << int(c) for c in rng.choice(n, k, replace=False)) for _ in range(300)] + [inst.start.mask]
+    space = Space(inst, True, 60, "forced")
+    ranks = np.array([space.rank_of_cells(c for c in range(n) if x >> c & 1) for x in masks], dtype=U64)
+    want = Batch(inst.board, inst.d, [g.mask for g in inst.goal_configurations]).h_forced(np.array(masks, dtype=U64))
+    assert np.minimum(space.heuristic(ranks), BIG).tolist() == np.minimum(want, BIG).tolist()

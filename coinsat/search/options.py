@@ -100,6 +100,14 @@ class RankbfsOptions:
             "rankbfs: run as one rank of an MPI job (mpiexec -n N coinsat solve FILE --method rankbfs --cluster)",
         ),
     )
+    forced_supports: bool = field(
+        default=False,
+        metadata=flag(
+            "--forced-supports",
+            "switch",
+            "rankbfs with --upper-bound: prune with the forced-supports h (docs/forced-supports.md; one process)",
+        ),
+    )
     spill_budget: int | None = None
     resume: str | None = field(
         default=None,

@@ -38,6 +38,10 @@ moves" for T <= U, and an empty layer proves "no solution with <= U moves"
 (``bounded``, never ``unsolvable``: U need not be achievable for any of this,
 so a wrong U makes answers weaker, never false).  The layers certificate
 carries U and its checker recomputes h (certificates/check/layers.py).
+``forced_supports=True`` (``--forced-supports``, off by default; one process for now)
+prunes with the forced-supports h instead (docs/forced-supports.md, Theorem H: h_fill
+<= h_forced <= the moves left; ``Space._forced``, numpy); the certificate then names
+``h = "forced"`` and the checker recomputes that h.
 h is computed for every new state of a layer; in numpy it took three quarters
 of a bounded search's time on V(4,3), so with numba it runs compiled, one state
 at a time (``jit.schedule_h``, the same numbers: a test compares them;
@@ -107,10 +111,18 @@ def solve_rankbfs(
     growing = o.grow and instance.board.is_lattice and not instance.board.exact
     if o.resume is not None and (workers != 1 or growing):
         raise UsageError("--resume needs one process (--workers 1, no --cluster) and an exact window")
+    h = "forced" if o.forced_supports else "fill"
+    if o.forced_supports:
+        if o.upper_bound is None:
+            raise UsageError("--forced-supports prunes with --upper-bound: give one")
+        if o.workers is None and not o.cluster:
+            workers = 1
+        if workers != 1 or o.resume is not None:
+            raise UsageError("--forced-supports runs in one process for now (--workers 1, no --cluster, no --resume)")
 
     def forward(work: Instance, horizon, lim, budget, prune_, progress_) -> Outcome:
         bound = o.upper_bound if work.board.exact else None
-        return _forward(work, horizon, lim, budget, prune_, progress_, bound, workers, storage)
+        return _forward(work, horizon, lim, budget, prune_, progress_, bound, workers, storage, h)
 
     if growing:
         cap = max_cells(instance.n_coins)
@@ -132,9 +144,11 @@ def _forward(
     upper_bound: int | None,
     workers: int,
     storage: Storage = Storage(),
+    h: str = "fill",
 ) -> Outcome:
     """Layered forward search; ``layers`` of the outcome is the :class:`Visited` store
-    (``workers`` = CLUSTER: on the ranks of the MPI job)."""
+    (``workers`` = CLUSTER: on the ranks of the MPI job); ``h`` "forced": bound-and-prune with
+    the forced-supports h (one process)."""
     if workers == CLUSTER:
         from .mpi import forward_cluster
 
@@ -145,10 +159,13 @@ def _forward(
         return forward_partitioned(
             instance, horizon, limits, max_states, prune, progress, upper_bound, workers, storage
         )
-    space = Space(instance, prune, upper_bound)
+    space = Space(instance, prune, upper_bound, h if upper_bound is not None else "fill")
     start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
     stats: dict = {"layers": [1], "pruning": prune, "upper_bound": upper_bound, "expanded": 0, "bound_pruned": 0}
+    if upper_bound is not None:
+        stats["h"] = space.h
     visited = _store(instance, prune, upper_bound, storage, stats, start)
+    visited.heuristic = space.h
     if visited.depths == 0:
         visited.add(start, 0)
     depth = visited.depths - 1

@@ -123,6 +123,19 @@ class Kernel:
         top = ge[self.d]
         return top if top is not None else np.zeros_like(m)
 
+    def at_least(self, m: np.ndarray, t: int) -> np.ndarray:
+        """Cells with >= t occupied neighbours in m (t >= 1; ``supported`` is t = d)."""
+        ge: list = [None] * (t + 1)
+        for k, mask in self.shifts:
+            plane = self._shift(m, k) & mask
+            for lvl in range(t, 1, -1):
+                if ge[lvl - 1] is not None:
+                    both = ge[lvl - 1] & plane
+                    ge[lvl] = both if ge[lvl] is None else ge[lvl] | both
+            ge[1] = plane if ge[1] is None else ge[1] | plane
+        top = ge[t]
+        return top & self.full if top is not None else np.zeros_like(m)
+
     def span(self, m: np.ndarray) -> np.ndarray:
         """span of every column of m."""
         m = m.copy()
@@ -156,7 +169,10 @@ class Kernel:
 class Space:
     """What expanding a layer needs: the ranking, the kernel, the span targets and h."""
 
-    def __init__(self, instance: Instance, prune: bool = True, upper_bound: int | None = None):
+    def __init__(self, instance: Instance, prune: bool = True, upper_bound: int | None = None, h: str = "fill"):
+        if h not in ("fill", "forced"):
+            raise InternalError(f"rankbfs: no h named {h!r}")
+        self.h = h  # "forced": the forced-supports bound (docs/forced-supports.md), numpy only
         self.instance = instance
         self.kernel = Kernel(instance)
         self.k = instance.n_coins
@@ -254,6 +270,10 @@ class Space:
     def heuristic(self, ranks: np.ndarray) -> np.ndarray:
         """h of every state (module docstring), int64; a large value when a goal cell is out of reach
         (the compiled ``jit.schedule_h`` for large batches when numba is installed)."""
+        if self.h == "forced":
+            return np.concatenate(
+                [self._forced(ranks[i : i + CHUNK]) for i in range(0, ranks.size, CHUNK)] or [np.zeros(0, np.int64)]
+            )
         fast = self.fast if ranks.size >= FAST_MIN else None
         if fast is not None:  # in expand's batches, so that a Ctrl-C waits at most one batch
             return np.concatenate([fast.heuristic(ranks[i : i + CHUNK * 4]) for i in range(0, ranks.size, CHUNK * 4)])
@@ -264,9 +284,35 @@ class Space:
             best = np.minimum(best, self._schedule(words, g))
         return best
 
-    def _schedule(self, words: np.ndarray, goal: np.ndarray) -> np.ndarray:
+    def _forced(self, ranks: np.ndarray) -> np.ndarray:
+        """The forced-supports h (docs/forced-supports.md, Theorem H; coinsat/theory/supports.py
+        is the reference, tests compare): the schedule over the empty goal cells closed under
+        Lemma F (a cell to fill with exactly d neighbours in span(C) needs its empty non-goal
+        ones filled first); 2**30 when a cell of the closure has fewer than d span neighbours."""
         K = self.kernel
-        empty = goal & ~words  # goal cells still to fill
+        words = to_words(self.colex.unrank(ranks), K.W)
+        best = np.full(ranks.size, 1 << 30, dtype=np.int64)
+        spn = K.span(words)
+        d = K.d if K.d is not None else 1 << 30
+        enough = K.at_least(spn, d) if K.d is not None else np.zeros_like(spn)
+        exactly = enough & ~K.at_least(spn, d + 1) if K.d is not None else enough
+        for g in self.goal_words:
+            X = g & ~words
+            fresh = X
+            while True:
+                tight = fresh & exactly
+                if not K.any0(tight).any():
+                    break
+                fresh = K.at_least(tight, 1) & spn & ~words & ~g & ~X
+                X = X | fresh
+            h = self._schedule(words, X, empty_given=True)
+            h[K.any0(X & ~enough)] = 1 << 30
+            best = np.minimum(best, h)
+        return best
+
+    def _schedule(self, words: np.ndarray, goal: np.ndarray, empty_given: bool = False) -> np.ndarray:
+        K = self.kernel
+        empty = goal if empty_given else goal & ~words  # goal cells still to fill
         left = np.bitwise_count(empty).sum(axis=0).astype(np.int64)  # m - (cells placed at steps < j)
         h = np.zeros(words.shape[1], dtype=np.int64)
         layer, j = words, 0

@@ -184,6 +184,7 @@ class Visited:
         fingerprint: dict | None = None,
     ):
         self.upper_bound = upper_bound
+        self.heuristic = "fill"  # the h that pruned the layers with upper_bound (a certificate names it)
         self.budget = budget
         self.fingerprint = fingerprint or {}
         self._runs: list[np.ndarray | None] = []  # None: on disk only
