@@ -399,6 +399,8 @@ MUTATIONS: dict[str, Mutation] = {
 
 def _write(folder: Path, cert: dict, files: dict[str, bytes], json_mutation: random.Random | None) -> Path:
     for name, data in files.items():
+        if not name or "/" in name or name in (".", ".."):  # a mutated name: the file is simply absent
+            continue
         if data.startswith(b"@symlink:"):
             os.symlink(data[len(b"@symlink:") :].decode(), folder / name)
         else:
@@ -492,13 +494,18 @@ def campaign(
     try:
         while (cases is None or result.cases < cases) and (t_end is None or time.perf_counter() < t_end):
             s = rng.choice(seeds)
-            record = run_case(s, random.Random(rng.getrandbits(64)), seeds, scratch, time_limit)
+            case_seed = rng.getrandbits(64)
+            try:
+                record = run_case(s, random.Random(case_seed), seeds, scratch, time_limit)
+            except Exception as e:  # noqa: BLE001 — a harness fault is reported, never a silent stop
+                record = {"seed": s.name, "mutations": [], "applied": [], "exit": None, "seconds": 0.0}
+                record.update(outcome="harness-error", detail=f"case {case_seed}: {type(e).__name__}: {e}")
             result.cases += 1
             result.outcomes[(s.name, record["outcome"])] += 1
             for n in record["mutations"]:
                 result.mutations[n] += 1
             result.slowest = max(result.slowest, record["seconds"])
-            if record["outcome"] in ("crash", "accepted-false"):
+            if record["outcome"] in ("crash", "accepted-false", "harness-error"):
                 result.failures.append(record)
             if progress is not None and time.perf_counter() - last > 30:
                 last = time.perf_counter()
