@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """States kept by a bound-and-prune search with the forced-supports h against today's h.
 
-Not the ranked engine: ``coinsat/search/rank/`` was being restructured when this was written, so
-this is a layered BFS of its own on bitmask states (boards of <= 64 cells, d from the instance,
+``--engine rankbfs`` (default): the ranked engine itself, one process (``solve(..., "rankbfs",
+upper_bound=U, forced_supports=False / True, workers=1)``; its h_fill is compiled when numba is
+installed, its h_forced is numpy), numba warmed up on V(2,2) before the first timed run.
+
+``--engine own``: written while ``coinsat/search/rank/`` was being restructured, a layered BFS
+of its own on bitmask states (boards of <= 64 cells, d from the instance,
 unlabeled jumps), with the engine's pruning rule (``search/rank/search.py``, Bound-and-prune): a
 state first met at depth t is kept iff t + h(state) <= U, the layers hold every kept state once
 (a successor already kept at any depth is not kept again).  The span pruning of the engine (the
@@ -32,7 +36,7 @@ import numpy as np
 
 from coinsat.io.instance_format import read_instance
 from coinsat.rules import Move, apply_move
-from coinsat.theory.supports import Batch
+from coinsat.theory.supports import Batch, h_partial
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ROOT / "instances" / "families"
@@ -77,6 +81,11 @@ def search(instance, upper_bound: int, which: str, max_states: int | None = None
     goals = [g.mask for g in instance.goal_configurations]
     batch = Batch(board, instance.d, goals)
     h = batch.h_fill if which == "fill" else batch.h_forced
+    if which == "partial":  # Lemma K, one state at a time in Python (small instances only)
+
+        def h(m: np.ndarray) -> np.ndarray:
+            return np.fromiter((h_partial(board, instance.d, int(x), goals) for x in m), np.int64, m.size)
+
     goal_arr = np.array(sorted(goals), dtype=np.uint64)
     start = np.array([instance.start.mask], dtype=np.uint64)
     t0 = time.process_time()
@@ -118,6 +127,24 @@ def search(instance, upper_bound: int, which: str, max_states: int | None = None
     }
 
 
+def engine_run(instance, upper_bound: int, which: str) -> dict:
+    """The ranked engine with either h (one process); the same fields as :func:`search`."""
+    from coinsat.solve import solve
+
+    t0 = time.process_time()
+    r = solve(instance, "rankbfs", upper_bound=upper_bound, forced_supports=which == "forced", workers=1)
+    cpu = time.process_time() - t0
+    if r.status.value not in ("optimal", "bounded"):
+        raise SystemExit(f"{instance.name}, U = {upper_bound}, h {which}: rankbfs answered {r.status.value}")
+    return {
+        "depth": r.length if r.status.value == "optimal" else None,
+        "states": int(r.stats["states"]),
+        "expanded": int(r.stats["expanded"]),
+        "cpu": cpu,
+        "layers": list(r.stats["layers"]),
+    }
+
+
 def stored_length(name: str) -> int:
     """The length of the stored solution of ``name``, after replaying it with rules.apply_move."""
     sol = json.loads((FAMILIES / "solutions" / f"{name}.json").read_text())
@@ -133,34 +160,44 @@ def stored_length(name: str) -> int:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--members", nargs="+", default=DEFAULT_MEMBERS)
+    ap.add_argument("--engine", choices=("rankbfs", "own"), default="rankbfs")
+    ap.add_argument(
+        "--contender", choices=("forced", "partial"), default="forced", help="partial: Lemma K, --engine own only"
+    )
     ap.add_argument("--proof", action="store_true", help="also U = L - 1 (the search that proves L optimal)")
     ap.add_argument("--max-states", type=int, default=None)
     ap.add_argument("--rows", default=None, help="JSON lines: rows done are read and skipped, new ones appended")
     ap.add_argument("--out", default=None, help="write the Markdown table here (default: print only)")
     args = ap.parse_args()
+    if args.contender == "partial" and args.engine != "own":
+        ap.error("--contender partial runs in --engine own only (Lemma K is not in the engine)")
     rows = []
     done = {}
     if args.rows and Path(args.rows).exists():
         for line in Path(args.rows).read_text().splitlines():
             r = json.loads(line)
-            done[(r[0], r[4])] = tuple(r)
+            done[(r[0], r[4], r[-1])] = tuple(r)
+    run = search if args.engine == "own" else engine_run
+    if args.engine == "rankbfs":  # numba compiles here, not inside the first timed run
+        engine_run(read_instance(FAMILIES / "vdiag-2-2-swne.toml"), 35, "fill")
     for name in args.members:
         inst = read_instance(FAMILIES / f"{name}.toml")
         L = stored_length(name)
         for U in [L] + ([L - 1] if args.proof else []):
-            if (name, U) in done:
-                rows.append(done[(name, U)])
+            if (name, U, f"{args.engine} {args.contender}") in done:
+                rows.append(done[(name, U, f"{args.engine} {args.contender}")])
                 print(_line(rows[-1]), "(from --rows)", flush=True)
                 continue
-            base = search(inst, U, "fill", args.max_states)
-            new = search(inst, U, "forced", args.max_states)
+            base = run(inst, U, "fill") if args.engine == "rankbfs" else search(inst, U, "fill", args.max_states)
+            c = args.contender
+            new = run(inst, U, c) if args.engine == "rankbfs" else search(inst, U, c, args.max_states)
             if base["depth"] != new["depth"]:
                 raise SystemExit(f"{name}, U = {U}: the two searches disagree ({base['depth']} vs {new['depth']})")
             expect = L if U == L else None
             if base["depth"] != expect:
                 raise SystemExit(f"{name}, U = {U}: goal met at depth {base['depth']}, expected {expect}")
             peak = int(np.argmax(base["layers"]))
-            row = (name, inst.board.size, inst.n_coins, L, U, base, new, peak)
+            row = (name, inst.board.size, inst.n_coins, L, U, base, new, peak, f"{args.engine} {args.contender}")
             rows.append(row)
             print(_line(row), flush=True)
             if args.rows:
@@ -173,18 +210,21 @@ def main() -> int:
             f"Made by `{cmd}` (nice -n 10, one core, the machine shared; see the script's docstring; "
             "rows resumed from --rows "
             "were measured by an earlier invocation of the same command). "
-            "A layered BFS of the script's own on bitmasks, with the ranked engine's pruning rule "
-            "(keep a state first met at depth t iff t + h <= U), once with today's h (h_fill, the "
-            "fill schedule of the empty goal cells) and once with h_forced (docs/forced-supports.md, "
-            "Theorem H), same U, in one run. U = L (the stored solution's length, replayed by "
-            "rules.py): the goal is met at depth L by both; U = L - 1: both end with an empty layer "
-            "(no solution with <= L - 1 moves). 'states' = configurations kept over all layers; "
-            "'peak' = the largest layer of the baseline and the same depth's layer of the contender. "
-            "CPU s are this script's numpy search, not the compiled engine's.\n",
-            "| instance | cells | coins | L | U | answer | states (h_fill) | states (h_forced) | ratio | "
-            "peak depth | peak layer (h_fill) | same depth (h_forced) | ratio | CPU s (h_fill) | "
-            "CPU s (h_forced) | CPU ratio |",
-            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+            "Column 'search': rankbfs = the ranked engine, one process (its h_fill compiled with "
+            "numba, its h_forced numpy: the CPU columns include that difference); own = the script's "
+            "layered BFS on bitmasks, numpy, with the engine's pruning rule (keep a state first met at "
+            "depth t iff t + h <= U). Each row: once with today's h (h_fill, the fill schedule of the "
+            "empty goal cells) and once with h_forced (docs/forced-supports.md, Theorem H), same U, "
+            "one after the other. U = L (the stored solution's length, replayed by rules.py): both "
+            "meet the goal at depth L; U = L - 1: both end with an empty layer (no solution with "
+            "<= L - 1 moves). 'states' = configurations kept over all layers; 'peak' = the largest "
+            "layer of the baseline and the same depth's layer of the contender. Contender 'partial': "
+            "Lemma K of docs/forced-supports.md, Python one state at a time (its CPU is not comparable).\n",
+            "| instance | search, contender | cells | coins | L | U | answer | states (h_fill) | "
+            "states (contender) | ratio | "
+            "peak depth | peak layer (h_fill) | same depth (contender) | ratio | CPU s (h_fill) | "
+            "CPU s (contender) | CPU ratio |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         text += [_line(r) for r in rows]
         Path(args.out).write_text("\n".join(text) + "\n")
@@ -192,12 +232,12 @@ def main() -> int:
 
 
 def _line(row) -> str:
-    name, cells, coins, L, U, base, new, peak = row
+    name, cells, coins, L, U, base, new, peak, engine = row
     answer = f"goal at {base['depth']}" if base["depth"] is not None else f"none <= {U}"
     pb = base["layers"][peak]
     pn = new["layers"][peak] if peak < len(new["layers"]) else 0
     return (
-        f"| {name} | {cells} | {coins} | {L} | {U} | {answer} | {base['states']:,} | {new['states']:,} | "
+        f"| {name} | {engine} | {cells} | {coins} | {L} | {U} | {answer} | {base['states']:,} | {new['states']:,} | "
         f"{new['states'] / max(base['states'], 1):.3f} | {peak} | {pb:,} | {pn:,} | {pn / max(pb, 1):.3f} | "
         f"{base['cpu']:.1f} | {new['cpu']:.1f} | {new['cpu'] / max(base['cpu'], 1e-9):.2f} |"
     )

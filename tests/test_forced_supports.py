@@ -70,13 +70,16 @@ def exact_distances(instance) -> tuple[dict[int, float], list[int]]:
 @SETTINGS
 @given(square_puzzles())
 def test_theorem_h_admissible_and_above_fill(instance):
-    """Theorem H on every reachable configuration: h_fill <= h_forced <= the exact distance."""
+    """Theorem H on every reachable configuration: h_fill <= h_forced <= the exact distance;
+    Lemma K: h_forced <= h_partial <= the exact distance."""
     dist, goals = exact_distances(instance)
     for x, true in dist.items():
         lo = sp.h_fill(instance.board, 2, x, goals)
         hi = sp.h_forced(instance.board, 2, x, goals)
         assert lo <= hi, (x, lo, hi)
         assert hi <= true, (x, hi, true)
+        k = sp.h_partial(instance.board, 2, x, goals)  # Lemma K: stronger still, also admissible
+        assert hi <= k <= true, (x, hi, k, true)
         if hi >= sp.BIG:
             assert true == float("inf")
 

@@ -216,3 +216,49 @@ class Batch:
             h[dead] = BIG
             best = np.minimum(best, h)
         return best
+
+
+# --- beyond forced supports: "r of a set" (Lemma K of docs/forced-supports.md; not in the engine) ---
+
+
+def layer_map(nbr: Sequence[int], d: int, C: int) -> dict[int, int]:
+    """The entry layer f(x) of every cell x of span(C) - C."""
+    f: dict[int, int] = {}
+    cur, j = C, 0
+    while True:
+        j += 1
+        grown = cur
+        for c in range(len(nbr)):
+            if not cur >> c & 1 and (nbr[c] & cur).bit_count() >= d:
+                grown |= 1 << c
+        if grown == cur:
+            return f
+        for c in bits(grown & ~cur):
+            f[c] = j
+        cur = grown
+
+
+def h_partial_one(nbr: Sequence[int], d: int, C: int, goal: int) -> int:
+    """Lemma K: the schedule over X+ and, for cells x of X+ (in increasing order) whose free
+    candidates F (empty neighbours in span(C), not in X+) are disjoint from every F taken before,
+    the r = d - |occupied neighbours| - |neighbours in X+ - C| smallest entry layers of F (r >= 1)."""
+    X = forced_cells(nbr, d, C, goal)
+    if X is None:
+        return BIG
+    spn = span_of(nbr, d, C)
+    f = layer_map(nbr, d, C)
+    values = [f[c] for c in bits(X)]
+    taken = 0
+    for x in bits(X):
+        around = nbr[x] & spn
+        free = around & ~C & ~X
+        r = d - (around & C).bit_count() - (around & ~C & X).bit_count()
+        if r >= 1 and free and not free & taken:
+            taken |= free
+            values += sorted(f[c] for c in bits(free))[:r]
+    return schedule(values)
+
+
+def h_partial(board: Board, d: int, C: int, goals: Iterable[int]) -> int:
+    """Lemma K's bound, minimised over the goal placements (bitmasks)."""
+    return min((h_partial_one(board.neighbour_masks, d, C, g) for g in goals), default=BIG)
