@@ -181,3 +181,26 @@ def test_pruned_search_keeps_the_optimum(instance, slack):
     if opt > 0:
         for which in ("fill", "forced"):
             assert search(instance, opt - 1, which)["depth"] is None
+
+
+def test_backward_ball_predecessors_are_the_rule():
+    """scripts/backward_ball.py's vectorised predecessors and successors = rules.py's kernels."""
+    import importlib.util
+    import random
+
+    from coinsat.rules import predecessors
+
+    spec = importlib.util.spec_from_file_location("bb", ROOT / "scripts" / "backward_ball.py")
+    bb = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bb)
+    inst = read_instance(ROOT / "instances" / "families" / "vdiag-2-2-nwse.toml")
+    b, n, k = inst.board, inst.board.size, inst.n_coins
+    batch = sp.Batch(b, inst.d, [g.mask for g in inst.goal_configurations])
+    rnd = random.Random(5)
+    configs = [sum(1 << c for c in rnd.sample(range(n), k)) for _ in range(30)]
+    m = np.array(configs, dtype=np.uint64)
+    got, _ = bb.predecessors(batch, m, n, np.uint64((1 << n) - 1))
+    want = {y for x in configs for _, (y,) in predecessors(b, inst.d, (x,))}
+    assert set(got.tolist()) == want
+    got, _ = bb.successors(batch, m, n)
+    assert set(got.tolist()) == {y for x in configs for _, (y,) in successors(b, inst.d, (x,))}
