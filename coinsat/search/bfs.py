@@ -51,7 +51,7 @@ from ..rules import predecessors, successors
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for, layer_steps
 from .options import BfsOptions
-from .windows import Step, exact_horizon, fits, found_in_window, grow, result_of
+from .windows import Proved, Step, exact_horizon, fits, found_in_window, grow, result_of
 
 #: states expanded between two polls of the time and memory limits
 POLL = 256
@@ -156,17 +156,17 @@ def _round(original: Instance):
         out = _search(work, H, limits, budget, allowed, fits(original, work))
         if out.kind == "meet":
             solution = certify_solution(work, Solution.of(_found_moves(out.moves)), "bfs")
-            return Step("found", len(solution) - 1, solution, states=out.states)
+            return Step(Proved.FOUND, len(solution) - 1, solution, states=out.states)
         if out.kind == "forward" and exact_for(work, out.forward_depth + 1):
             # every configuration reachable on the lattice was enumerated (windows.py)
             cert = Evidence("exhaustive-search", "global", window=work.board.window, states=out.states, side="forward")
-            return Step("closed", H, certificate=cert, states=out.states)
+            return Step(Proved.CLOSED, H, certificate=cert, states=out.states)
         if out.kind == "backward" and allowed is None:  # an exact window, unpruned
             cert = Evidence("exhaustive-search", "global", window=work.board.window, states=out.states, side="backward")
-            return Step("closed", H, certificate=cert, states=out.states)
+            return Step(Proved.CLOSED, H, certificate=cert, states=out.states)
         if out.kind == "limit":
-            return Step("stopped", out.explored, reason=out.reason, states=out.states)
-        return Step("none", H, states=out.states)  # horizon reached, or a side ran out
+            return Step(Proved.STOPPED, out.explored, reason=out.reason, states=out.states)
+        return Step(Proved.NONE, H, states=out.states)  # horizon reached, or a side ran out
 
     return run
 

@@ -73,7 +73,7 @@ from ..result import Engine, Evidence, Result, Statistics, Status
 from ..solution import certify_solution
 from ..theory.reach import configuration_count, exact_for, lower_bound
 from .options import ILP_ENCODING, ILP_STRATEGIES, IlpOptions
-from .windows import Step, elapsed, exact_horizon, grow, result_of
+from .windows import Proved, Step, elapsed, exact_horizon, grow, result_of
 
 ENCODING_OPTIONS = ILP_ENCODING
 STRATEGIES = ILP_STRATEGIES
@@ -306,22 +306,22 @@ class _Run:
             cap = configuration_count(work) - 1 if work.board.exact else None
             if cap is not None and H >= cap:  # a window that turned out exact (finite span)
                 cert = Evidence("ilp-infeasible", "global", horizon=H, window=work.board.window, configurations=cap + 1)
-                return Step("closed", H, certificate=cert)
-            return Step("none", H)
+                return Step(Proved.CLOSED, H, certificate=cert)
+            return Step(Proved.NONE, H)
         if answer.outcome == SAT:
             try:
                 solution = certify_solution(work, model.decode(), "ilp")
             except DecodeError:
                 if answer.optimal:
                     raise
-                return Step("stopped", proven, reason=self.stop_reason)
+                return Step(Proved.STOPPED, proven, reason=self.stop_reason)
             n = len(solution)
             if answer.objective is not None and round(answer.objective) != n:
                 raise AssertionError(f"ILP objective {answer.objective} but {n} moves decoded")
             if answer.optimal:
-                return Step("found", n - 1, solution)
-            return Step("incumbent", min(proven, n - 1), solution, reason=self.stop_reason)
-        return Step("stopped", proven, reason=self.stop_reason)
+                return Step(Proved.FOUND, n - 1, solution)
+            return Step(Proved.INCUMBENT, min(proven, n - 1), solution, reason=self.stop_reason)
+        return Step(Proved.STOPPED, proven, reason=self.stop_reason)
 
 
 def _bound_upto(bound: float, T: int) -> int:

@@ -27,7 +27,7 @@ from ..limits import Limits, enforced
 from ..result import Engine, Evidence, Result, Statistics, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for
-from .windows import Step, exact_horizon, found_in_window, grow, result_of
+from .windows import Proved, Step, exact_horizon, found_in_window, grow, result_of
 
 
 class Ending(Name):
@@ -192,14 +192,14 @@ def grown(
             done[k] += v or 0
         if out.kind == Ending.FOUND:
             solution = certify_solution(work, Solution.of(found_moves(out.moves)), method)
-            return Step("found", len(solution) - 1, solution, states=out.states)
+            return Step(Proved.FOUND, len(solution) - 1, solution, states=out.states)
         # an empty layer is global on an exact window (the span pruning is global there), and
         # without pruning on a window exact for one move beyond the last layer
         if out.kind == Ending.EMPTY and (work.board.exact or (not prune and exact_for(work, out.depth + 1))):
-            return Step("closed", H, certificate=exhausted(work, out.states, prune, "global"), states=out.states)
+            return Step(Proved.CLOSED, H, certificate=exhausted(work, out.states, prune, "global"), states=out.states)
         if out.kind == Ending.LIMIT:
-            return Step("stopped", out.depth, reason=out.reason, states=out.states)
-        return Step("none", H, states=out.states)
+            return Step(Proved.STOPPED, out.depth, reason=out.reason, states=out.states)
+        return Step(Proved.NONE, H, states=out.states)
 
     g = grow(instance, run, limits, max_moves=max_moves, max_states=max_states, max_cells=max_cells)
     stats = dict(g.stats(), pruning=prune)

@@ -64,6 +64,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
+from .._names import Name
 from ..board import MAX_WINDOW_CELLS, lattice_board
 from ..configuration import Configuration
 from ..errors import LimitReached
@@ -138,17 +139,28 @@ def fits(original: Instance, work: Instance) -> Callable[[list], bool]:
 # --- one round and the loop ---------------------------------------------------------------------
 
 
+class Proved(Name):
+    """What a round (:class:`Step`) or the whole loop (:class:`Grown`) ended with (their docstrings)."""
+
+    FOUND = "found"
+    INCUMBENT = "incumbent"
+    NONE = "none"
+    CLOSED = "closed"
+    STOPPED = "stopped"
+    OUTSIDE = "outside"
+
+
 @dataclass(frozen=True)
 class Step:
     """What one engine run on a window exact for horizon H proved.
 
-    ``kind``: ``found`` (``solution``, a shortest one in the window: nothing shorter
+    ``kind`` (:class:`Proved`): ``found`` (``solution``, a shortest one in the window: nothing shorter
     exists), ``incumbent`` (a solution, optimality not proven), ``none`` (no solution
     with <= H moves in the window), ``closed`` (no solution at all, globally:
     ``certificate``), ``stopped`` (a limit, named by ``reason``).  ``none_upto``: no
     solution with <= none_upto moves in the window (what the run proved)."""
 
-    kind: str
+    kind: Proved
     none_upto: int = -1
     solution: Solution | None = None
     reason: str | None = None
@@ -164,7 +176,7 @@ Round = Callable[[Instance, int, Limits, int | None], Step]
 class Grown:
     """How the loop ended.  ``none_upto`` is global; ``solution`` is in the original's cells."""
 
-    kind: str  # found | incumbent | none | closed | stopped | outside
+    kind: Proved
     none_upto: int
     solution: Solution | None = None
     outside: int | None = None  # length of a solution that leaves the original window
@@ -214,18 +226,18 @@ def grow(
     """The growth loop of the module docstring.  A limit met anywhere in it (the engine's
     own polls, ``limits.poll`` in shared code, Ctrl-C) ends it as ``stopped`` with what
     was proven before."""
-    g = Grown("none", -1)
+    g = Grown(Proved.NONE, -1)
     if original.start in original.goal_set:
-        g.kind, g.solution = "found", Solution.of([])
+        g.kind, g.solution = Proved.FOUND, Solution.of([])
         return g
     g.none_upto = 0
     with enforced(limits):
         try:
             _loop(original, engine, limits, g, max_moves, max_states, max_cells, geometric)
         except LimitReached as e:
-            g.kind, g.reason = "stopped", str(e)
+            g.kind, g.reason = Proved.STOPPED, str(e)
         except KeyboardInterrupt:
-            g.kind, g.reason = "stopped", "interrupted"
+            g.kind, g.reason = Proved.STOPPED, "interrupted"
     return g
 
 
@@ -244,13 +256,13 @@ def _loop(
         g.none_upto = max(g.none_upto, far - 1)
     cert = decided_unsolvable(original)
     if cert is not None:
-        g.kind, g.certificate = "closed", cert
+        g.kind, g.certificate = Proved.CLOSED, cert
         return
     layers = Layers(original)
     used, last = 0, 0
     while True:
         if max_moves is not None and g.none_upto >= max_moves:
-            g.kind = "none"
+            g.kind = Proved.NONE
             return
         H = g.none_upto + 1 if not geometric else max(g.none_upto + 1, 2 * last)
         if max_moves is not None:
@@ -260,7 +272,7 @@ def _loop(
             reason = "state limit"
         work = None if reason else window_for(original, layers, H, max_cells)
         if work is None:
-            g.kind, g.reason = "stopped", reason or window_cap(max_cells)
+            g.kind, g.reason = Proved.STOPPED, reason or window_cap(max_cells)
             return
         g.window = work.board.window
         wlb = lower_bound(work)
@@ -278,19 +290,19 @@ def _loop(
             {
                 "horizon": H,
                 "cells": work.board.size,
-                "answer": step.kind,
+                "answer": step.kind.value,
                 "states": step.states,
                 "seconds": round(time.perf_counter() - t0, 4),
             }
         )
         g.none_upto = max(g.none_upto, min(step.none_upto, H))
-        if step.kind == "none":
+        if step.kind is Proved.NONE:
             continue
         g.kind, g.reason, g.certificate = step.kind, step.reason, step.certificate
         if step.solution is not None:
             mapped = to_original(original, work, step.solution)
             if mapped is None:
-                g.kind, g.outside = "outside", len(step.solution)
+                g.kind, g.outside = Proved.OUTSIDE, len(step.solution)
             else:
                 g.solution = certify_solution(original, mapped, "window growth")
         return
@@ -318,16 +330,16 @@ def result_of(
     solution found leaves it (module docstring)."""
     lb = g.lower_bound
     solution = g.solution
-    if g.kind == "outside":
+    if g.kind is Proved.OUTSIDE:
         solution = inside().solution
         if solution is None:
             return result(Status.UNKNOWN, None, lb)
     if solution is not None:
         n = len(solution)
         return result(Status.OPTIMAL if lb >= n else Status.FEASIBLE, solution, min(lb, n))
-    if g.kind == "closed":
+    if g.kind is Proved.CLOSED:
         return result(Status.UNSOLVABLE, None, None, g.certificate)
-    if g.kind == "none":  # max_moves reached, every horizon up to it proven
+    if g.kind is Proved.NONE:  # max_moves reached, every horizon up to it proven
         return result(Status.BOUNDED, None, lb, bounded_certificate)
     return result(Status.UNKNOWN, None, lb)
 
