@@ -20,10 +20,8 @@ the optimum in the same solve, every infeasible one raises the proven lower
 bound to T + 1.  Option ``strategy``: ``linear`` (default; T, T + 1, ...: the
 first feasible T is the optimum) or ``geometric`` (T, 2T, 4T, ...: fewer
 solves, but the optimum must then be proven at a horizon above it, which MIP
-solvers find much harder).  Measured with a 40 s limit on the paper
-instances (2 shared cores, noisy): swap5-a optimal 8 in 6.2 s linear, unknown
-at 40 s geometric; swap5-b optimal 11 in 37 s linear, unknown geometric;
-pyramid-to-line feasible 7 in 12.9 s linear, 5.9 s geometric.  The cap is
+solvers find much harder: on the paper instances ``linear`` proved what
+``geometric`` left unknown).  The cap is
 ``N - 1``, N the number of configurations of the coins inside the window: a
 shortest solution never repeats a configuration, so it has at most N - 1
 moves, and infeasibility at that horizon proves that no solution exists

@@ -42,10 +42,9 @@ carries U and its checker recomputes h (certificates/check/layers.py).
 prunes with the forced-supports h instead (docs/forced-supports.md, Theorem H: h_fill
 <= h_forced <= the moves left; ``Space._forced``, numpy); the certificate then names
 ``h = "forced"`` and the checker recomputes that h.
-h is computed for every new state of a layer; in numpy it took three quarters
-of a bounded search's time on V(4,3), so with numba it runs compiled, one state
-at a time (``jit.schedule_h``, the same numbers: a test compares them;
-2.4x on the whole search, ``benchmarks/rankbfs-heuristic.md``).
+h is computed for every new state of a layer, most of a bounded search's time in
+numpy, so with numba it runs compiled, one state at a time (``jit.schedule_h``,
+the same numbers: a test compares them; ``benchmarks/rankbfs-heuristic.md``).
 
 **Memory.**  The visited set is one sorted uint64 run per layer (8 bytes a
 state, ``search/rank/visited.py``), which a certificate reads back; past a budget
