@@ -101,6 +101,8 @@ def main() -> int:
     for name in args.members:
         inst = read_instance(FAMILIES / f"{name}.toml")
         b, n = inst.board, inst.board.size
+        if n > 64:
+            raise SystemExit(f"{FAMILIES / name}.toml: {n} cells, this script takes at most 64")
         goals = [g.mask for g in inst.goal_configurations]
         batch = Batch(b, inst.d, goals)
         region = np.uint64(span_mask(b, inst.start.mask, inst.d))
