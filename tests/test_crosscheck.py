@@ -10,7 +10,7 @@ fail, and the supervisor's hard limit on a worker that stalls is exercised.
 
 from __future__ import annotations
 
-import importlib.util
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -23,6 +23,7 @@ from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Evidence, Result, Status
 from coinsat.solution import Solution
+from coinsat.study import crosscheck as cc
 
 ROOT = Path(__file__).resolve().parent.parent
 FAILURES = ROOT / "tests" / "data" / "crosscheck_failures"
@@ -31,15 +32,6 @@ SAVED = sorted((ROOT / "tests" / "data" / "regressions").glob("*.toml")) + sorte
 )
 
 
-def _load_script():
-    spec = importlib.util.spec_from_file_location("crosscheck", ROOT / "scripts" / "crosscheck.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("crosscheck", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-cc = _load_script()
 LIMIT = 20.0  # seconds per engine here: generous, the sample instances take well under one
 
 
@@ -211,27 +203,13 @@ def test_a_disagreement_is_saved_and_replayable(tmp_path):
 
 
 def test_campaign_runs_every_seed_in_parallel_and_reports(tmp_path):
+    """The script, run as a user runs it (its logic is coinsat.study.crosscheck)."""
     report = tmp_path / "r.md"
-    code = cc.main(
-        [
-            "--n",
-            "4",
-            "--seed",
-            "3",
-            "--workers",
-            "2",
-            "--time-limit",
-            str(LIMIT),
-            "--failures",
-            str(tmp_path),
-            "--report",
-            str(report),
-            "--progress",
-            "0",
-        ]
-    )
+    args = ["--n", "4", "--seed", "3", "--workers", "2", "--time-limit", str(LIMIT)]
+    args += ["--failures", str(tmp_path), "--report", str(report), "--progress", "0"]
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "crosscheck.py"), *args], capture_output=True, text=True)
     text = report.read_text()
-    assert code == 0 and "instances: 4; workers: 2" in text and "**disagreements: 0**" in text
+    assert p.returncode == 0 and "instances: 4; workers: 2" in text and "**disagreements: 0**" in text
     assert "--workers 2" in text  # the exact command
 
 
