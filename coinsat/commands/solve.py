@@ -100,7 +100,7 @@ def engine_options(args, instance) -> dict:
             value = solution_length(value, instance, args.file, flag)
         options[own[flag]] = value
     if not args.json and "progress" in {f.name for f in fields(record.options)}:
-        options["progress"] = RankLine() if args.method == "rankbfs" else Progress()
+        options["progress"] = RankLine() if record.display == "live" else Progress()
     return options
 
 

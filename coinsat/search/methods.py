@@ -45,7 +45,8 @@ class EngineSpec:
     move models (``rules.MOVE_MODELS``) and ``boards`` the board kinds it decides; ``exact``
     whether its answers are proofs (optimal, bounded, unsolvable) rather than solutions
     only; ``limit`` ``"module:function"`` saying why it cannot run on an instance (None:
-    it can), or None when it runs on every instance of its models and boards."""
+    it can), or None when it runs on every instance of its models and boards; ``display``
+    the progress display the command gives it (when its options take a ``progress``)."""
 
     name: str
     target: str
@@ -54,6 +55,9 @@ class EngineSpec:
     boards: tuple[BoardKind, ...] = ALL_BOARDS
     exact: bool = True
     limit: str | None = None
+    #: how the command shows progress: "log" (a line per layer or horizon once a run lasts) or
+    #: "live" (one transient line rewritten per layer: depth, states/s, memory, disk)
+    display: str = "log"
 
     def function(self) -> Callable[..., Result]:
         return load({self.name: self.target}, self.name, "method")
@@ -86,6 +90,7 @@ ENGINES: dict[str, EngineSpec] = {
             "coinsat.search.rank.search:solve_rankbfs",
             RankbfsOptions,
             limit="coinsat.search.rank.space:applicable",
+            display="live",
         ),
         EngineSpec("sat", "coinsat.search.driver:solve_sat", SatOptions),
         EngineSpec("ilp", "coinsat.search.ilp:solve_ilp", IlpOptions),
