@@ -285,3 +285,33 @@ def test_pdr_and_kind_agree_with_bfs_in_the_same_window(tmp_path_factory, instan
     else:
         assert pdr.solution is not None and verify(instance, pdr.solution).ok
         assert kind.solution is not None and len(kind.solution) == len(bfs.solution)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux's /proc and prctl")
+def test_abc_dies_with_a_killed_coinsat():
+    """SIGTERM ends Python without running its cleanup; ABC must not run on as an orphan."""
+    import signal
+    import subprocess
+    import sys
+
+    code = (
+        "from coinsat.io.instance_format import read_instance\n"
+        "from coinsat.export import export\n"
+        "from coinsat.backends.abc import run_abc\n"
+        f"inst = read_instance({str(PAPER / 'vee-2-2.toml')!r})\n"
+        "run_abc(export(inst, 'aig', None), ['bmc3 -F 40'], time_limit=120)\n"
+    )
+    p = subprocess.Popen([sys.executable, "-c", code])
+    kids: list[str] = []
+    for _ in range(100):  # until ABC has started
+        time.sleep(0.1)
+        kids = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True, text=True).stdout.split()
+        if kids:
+            break
+    assert kids, "ABC did not start"
+    p.send_signal(signal.SIGTERM)
+    p.wait()
+    time.sleep(0.5)
+    for k in kids:
+        stat = Path(f"/proc/{k}/stat")
+        assert not stat.exists() or stat.read_text().split()[2] == "Z"

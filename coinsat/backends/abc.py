@@ -5,7 +5,8 @@ commands there, and returns ABC's printed output and the files the commands wrot
 (counterexamples, invariants).  Limits hold from outside: ABC runs in its own process,
 which is killed when the time limit passes or its resident memory passes the memory limit
 (read from ``/proc/<pid>/statm`` every ``POLL`` seconds); the run then reports
-``stopped`` and its output is not to be trusted for an answer.  Ctrl-C kills ABC too.
+``stopped`` and its output is not to be trusted for an answer.  Ctrl-C kills ABC too, and
+on Linux ABC gets SIGKILL when coinsat dies by a signal (``prctl(PR_SET_PDEATHSIG)``).
 
 The binary is ``berkeley-abc`` on the PATH (Debian's package of that name), or the file
 named by the environment variable ``COINSAT_ABC``.  A missing binary is a
@@ -54,6 +55,25 @@ class AbcRun:
     returncode: int | None = None
 
 
+def _die_with_parent():
+    """A preexec function that makes the child get SIGKILL when this process dies (Linux
+    ``prctl(PR_SET_PDEATHSIG)``), so that a killed coinsat never leaves ABC running; None
+    where there is no such call."""
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl = libc.prctl
+    except (OSError, AttributeError):
+        return None
+
+    def arm() -> None:
+        prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+    return arm
+
+
 def _rss(pid: int) -> int | None:
     try:
         with open(f"/proc/{pid}/statm", "rb") as f:
@@ -82,7 +102,12 @@ def run_abc(
         stopped = None
         with open(log, "wb") as out:
             proc = subprocess.Popen(
-                [binary, "-c", script], cwd=work, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+                [binary, "-c", script],
+                cwd=work,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                preexec_fn=_die_with_parent(),
             )
             try:
                 while True:
