@@ -150,7 +150,11 @@ def test_fill_is_the_engine_h_and_the_checker_h():
     ranks = np.array([space.rank_of_cells(c for c in range(inst.board.size) if x >> c & 1) for x in states], np.uint64)
     ours = sp.Batch(inst.board, inst.d, goals).h_fill(np.array(states, dtype=np.uint64))
     assert ours.tolist() == space.heuristic(ranks).tolist()
-    del Kernel  # the checker's kernel is compared in test_forced_supports_checker once it recomputes h_forced
+    ker = Kernel(inst, list(inst.board.coords))
+    pos = np.array([[c for c in range(inst.board.size) if x >> c & 1] for x in states], dtype=np.int64)
+    goal_words = ker.words(np.array([sorted(g.cells) for g in inst.goal_configurations], dtype=np.int64))
+    checker = ker.h(ker.words(pos), [goal_words[:, i : i + 1] for i in range(goal_words.shape[1])])
+    assert np.minimum(checker, sp.BIG).tolist() == np.minimum(ours, sp.BIG).tolist()
 
 
 def _script():
