@@ -348,3 +348,22 @@ def test_lemma_w_on_every_move_of_the_optima_and_the_schedule(member):
 def geometry_neighbours(p):
     x, y = p
     return [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
+
+
+def test_flip_bfile_terms_are_below_theorem_f_and_match_the_stored_optima():
+    """benchmarks/flip-optima.txt (the b-file): each term is at most Theorem F's length and equals
+    the optimum the exact engines stored in benchmarks/diagonal_flips.json."""
+    import json
+    from pathlib import Path
+
+    from coinsat.constructive.vschedule import flip_length
+
+    root = Path(__file__).resolve().parent.parent
+    lines = (root / "benchmarks/flip-optima.txt").read_text().splitlines()
+    terms = {int(k): int(v) for k, v in (line.split() for line in lines if line and not line.startswith("#"))}
+    assert sorted(terms) == list(range(3, 3 + len(terms))) and len(terms) >= 6
+    stored = json.loads((root / "benchmarks/diagonal_flips.json").read_text())
+    for k, value in terms.items():
+        assert value <= flip_length(k)
+        lengths = [r["length"] for r in stored[str(k)]["runs"].values() if r.get("status") == "optimal"]
+        assert lengths and all(x == value for x in lengths)
