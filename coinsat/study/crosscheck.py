@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from ..agreement import NONE, check, global_decision, save_failure
 from ..families import random_case
@@ -73,7 +73,7 @@ def run_case(seed: int, settings: Settings) -> Record:
             )
         )
     decisions = {global_decision(r, T) for r in results.values()} - {None}
-    optimum = next((dec[1] for dec in decisions if dec != NONE), None)
+    optimum = next((dec[1] for dec in decisions if dec is not None and dec != NONE), None)
     unknown = tuple(
         (e, "at limit" if r.seconds >= 0.8 * settings.time_limit else "early")
         for e, r in results.items()
@@ -106,7 +106,7 @@ def _worker(conn: Connection, settings: Settings) -> None:
 
 @dataclass
 class _Slot:
-    proc: mp.Process
+    proc: Any  # a process of the fork context
     conn: Connection
     seed: int | None = None
     since: float = 0.0
@@ -140,11 +140,14 @@ def campaign(seeds: list[int], settings: Settings, workers: int, hard_limit: flo
             busy = [s for s in slots if s.seed is not None]
             ready = wait([s.conn for s in busy], timeout=1.0)
             for s in busy:
+                seed = s.seed
+                if seed is None:
+                    continue
                 if s.conn in ready:
                     try:
                         record = s.conn.recv()
                     except EOFError:  # the worker died (e.g. killed by the OOM killer)
-                        record = _stalled(s.seed)
+                        record = _stalled(seed)
                         s.proc.join()
                         s.conn.close()
                         fresh = spawn()
@@ -155,7 +158,7 @@ def campaign(seeds: list[int], settings: Settings, workers: int, hard_limit: flo
                     s.proc.kill()  # our own worker, by its process id
                     s.proc.join()
                     s.conn.close()
-                    yield _stalled(s.seed)
+                    yield _stalled(seed)
                     fresh = spawn()
                     s.proc, s.conn = fresh.proc, fresh.conn
                     feed(s)
