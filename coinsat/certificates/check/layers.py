@@ -114,14 +114,12 @@ from ...instance import Instance
 from ...limits import poll, signals_deferred
 from .claims import Claim
 from .format import cell_key, checked_solution, confined_file
-from .ranked import Decoder, Kernel, edge_cap
+from .ranked import JIT_ENV, Decoder, Kernel, edge_cap
 
 U64 = np.uint64
 ONE = U64(1)
 CHUNK = 1 << 15  # configurations of a layer expanded at once (temporaries: a few hundred bytes each)
 JIT_MIN_STATES = 200_000  # smaller checks stay in numpy (nothing to compile, no numba to import)
-#: =numpy: the numpy kernel (numba is not even imported); =numba: the compiled one on every size (tests)
-JIT_ENV = "COINSAT_CHECK_KERNEL"
 MAX_CELLS = 256  # ranked layers: four words per configuration (word layers: 64, checked in _check_closure)
 
 

@@ -49,7 +49,7 @@ import threading
 
 import numpy as np
 
-from .layers import JIT_ENV as ENV
+from .ranked import JIT_ENV as ENV
 
 BIG = 1 << 30  # h of a configuration from which a goal cell is never filled (as in .ranked)
 
