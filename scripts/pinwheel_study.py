@@ -184,6 +184,10 @@ def table(args) -> None:
         lines += [
             "## Upper bounds: construct, then improve (verified solutions, never optima)",
             "",
+            "Made by `python3 scripts/pinwheel_study.py growth --m 8,16,24,32,40,48,56,64,72,76 --improve-time 5`"
+            " (improve: 5 s each, on a loaded 2-core machine; at m = 72 NW-SE it stopped at its limit without a"
+            " shorter solution, exit 3). `static`: theory/reach.lower_bound (span layers, Lemma W).",
+            "",
             "| member | n | s | construct | construct + improve | improve CPU s | static lower bound |",
             "|---|---:|---:|---:|---:|---:|---:|",
         ]
