@@ -16,12 +16,13 @@ child processes, the peak RSS stays under ``MEMORY_BASE + MEMORY_PER_BYTE`` x th
 input's size.  Most cases run in-process through ``coinsat.cli.main(argv)`` (fast);
 a watchdog turns a case that runs for more than ``CASE_SECONDS`` into a failure.
 
-    python3 scripts/fuzz.py --minutes 60            # parallel on all cores
-    python3 scripts/fuzz.py --minutes 1 --workers 1 --seed 7
+    python3 scripts/fuzz.py --minutes 60 --out benchmarks/fuzz.md   # parallel on all cores
+    python3 scripts/fuzz.py --minutes 1 --workers 1 --seed 7          # prints the table
 
 Every failing input is saved under ``tests/data/fuzz_regressions/<id>/`` (its files and
-``case.json``), which ``tests/test_fuzz.py`` replays; the findings table goes to
-``benchmarks/fuzz.md``.  ``tests/test_fuzz.py`` imports this file for a short campaign.
+``case.json``), which ``tests/test_fuzz.py`` replays; the findings table is printed, or
+written with ``--out`` (the checker campaign's section of that file is kept).
+``tests/test_fuzz.py`` imports this file for a short campaign.
 """
 
 from __future__ import annotations
@@ -881,7 +882,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--minutes", type=float, default=60)
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     p.add_argument("--seed", type=int, default=int(time.time()))
-    p.add_argument("--table", default=str(TABLE))
+    p.add_argument(
+        "--out",
+        "--table",
+        dest="table",
+        default=None,
+        metavar="FILE",
+        help=f"write the table here (e.g. {TABLE.relative_to(ROOT)}; its checker-campaign section is kept); "
+        "default: print it",
+    )
     args = p.parse_args(argv)
     t0 = time.monotonic()
     mem_rows = []
@@ -908,16 +917,32 @@ def main(argv: list[str] | None = None) -> int:
         by_kind[key] = by_kind.get(key, 0) + 1
     minutes = (time.monotonic() - t0) / 60
     command = f"python3 scripts/fuzz.py --minutes {args.minutes:g} --workers {args.workers} --seed {args.seed}"
-    write_table(
-        Path(args.table), command, minutes, tried, failures, by_kind, mem_rows, max(r["slowest"] for r in results)
-    )
-    print(f"{sum(tried.values())} inputs in {minutes:.1f} min, {len(failures)} failures; table: {args.table}")
+    text = table_text(command, minutes, tried, failures, by_kind, mem_rows, max(r["slowest"] for r in results))
+    if args.table is None:
+        print(text, end="")
+    else:
+        write_table(Path(args.table), text)
+    where = args.table or "above"
+    print(f"{sum(tried.values())} inputs in {minutes:.1f} min, {len(failures)} failures; table: {where}")
     return 1 if failures or any(r[-1] for r in mem_rows) else 0
 
 
-def write_table(
-    path: Path, command: str, minutes: float, tried: dict, failures: list, by_kind: dict, mem_rows: list, slowest: float
-) -> None:
+#: the section of the table file that scripts/checker_fuzz.py writes (kept when this table is rewritten)
+CHECKER_SECTION = ("<!-- checker-campaign: begin -->", "<!-- checker-campaign: end -->")
+
+
+def write_table(path: Path, text: str) -> None:
+    """Write the table to ``path``, keeping the checker campaign's section of the old file."""
+    old = path.read_text() if path.exists() else ""
+    begin, end = CHECKER_SECTION
+    if begin in old and end in old:
+        text += "\n" + old[old.index(begin) : old.index(end) + len(end)] + "\n"
+    path.write_text(text)
+
+
+def table_text(
+    command: str, minutes: float, tried: dict, failures: list, by_kind: dict, mem_rows: list, slowest: float
+) -> str:
     lines = [
         "# Fuzz campaign",
         "",
@@ -954,7 +979,7 @@ def write_table(
             f"| {name} | {size / 2**20:.2f} MB | {rss / 2**20:.0f} MB | {bound / 2**20:.0f} MB | "
             f"{secs:.1f} | {code} | {fail or 'ok'} |"
         )
-    path.write_text("\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
