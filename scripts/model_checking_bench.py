@@ -84,11 +84,16 @@ def answer(r, err) -> str:
 
 
 def bmc_frame(instance, frames: int, seconds: float) -> tuple[int | None, float, str]:
-    run = run_abc(export(instance, "aig", None), [f"bmc3 -F {frames}"], time_limit=seconds)
+    """(first failing frame or None, seconds, how): how is "cex", "none", or "limit after frame N"
+    (bmc3 -v prints a line per frame it finished: frames 0..N hold no goal)."""
+    run = run_abc(export(instance, "aig", None), [f"bmc3 -v -F {frames}"], time_limit=seconds)
     m = re.search(r"asserted in frame (\d+)", run.output)
     if m:
         return int(m.group(1)), run.seconds, "cex"
-    return None, run.seconds, run.stopped or "none"
+    if run.stopped:
+        done = [int(x) for x in re.findall(r"^\s*(\d+) \+ :", run.output, flags=re.M)]
+        return None, run.seconds, f"{run.stopped}: frames 0..{max(done)} hold no goal" if done else run.stopped
+    return None, run.seconds, "none"
 
 
 def section_bmc(args) -> list[str]:
@@ -109,7 +114,10 @@ def section_bmc(args) -> list[str]:
         opt = r.length if r is not None and r.status.value == "optimal" else None
         frames = opt + 2 if opt is not None else 30
         frame, bsecs, how = bmc_frame(inst, frames, args.bmc_seconds or args.time_limit)
-        if opt is not None:
+        if opt is not None and frame is None and how != "none":  # stopped by the limit
+            cleared = re.search(r"frames 0\.\.(\d+)", how)
+            agree = "not decided (consistent so far)" if cleared and int(cleared.group(1)) < opt else "not decided"
+        elif opt is not None:
             agree = "yes" if frame == opt else "NO"
         else:
             agree = "yes" if (r is not None and r.status.value == "unsolvable" and frame is None) else "?"
