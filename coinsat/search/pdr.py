@@ -220,7 +220,8 @@ def solve_pdr(
             cert["invariant_clauses"] = len(inv.clauses)
             stats["invariant_clauses"] = len(inv.clauses)
         return result(Status.UNSOLVABLE, lb=None if radius is None else radius + 1, certificate=cert, witness=inv)
-    stats["stopped"] = run.stopped or "ABC left the property undecided"
+    # under a time limit ABC's pdr got -T (the seconds left): undecided then means it ran out
+    stats["stopped"] = run.stopped or ("time limit" if left is not None else "ABC left the property undecided")
     return result(Status.UNKNOWN, lb=floor)
 
 
@@ -288,7 +289,7 @@ def solve_kind(
         if _EXHAUSTED.search(run.output):  # bmc3 visited every reachable state without a goal
             stats["k"] = 0
             scope = "global" if radius is None else "window"
-            cert = {"kind": "bmc-exhausted", "scope": scope, "window": instance.board.window}
+            cert: dict[str, Any] = {"kind": "bmc-exhausted", "scope": scope, "window": instance.board.window}
             return result(Status.UNSOLVABLE, lb=None if radius is None else radius + 1, certificate=cert)
         cleared_here = _NO_CEX.search(run.output)
         if cleared_here is None:
