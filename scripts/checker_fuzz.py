@@ -55,7 +55,7 @@ def main() -> int:
             progress=progress,
         )
     wall = time.perf_counter() - t0
-    given = " ".join(a for a in sys.argv[1:] if not a.startswith("--failures"))
+    given = " ".join(sys.argv[1:])
     text = checker_fuzz.table(result, seeds, f"python3 scripts/checker_fuzz.py {given}".strip(), wall)
     if args.out is None:
         print(text)

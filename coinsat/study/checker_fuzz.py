@@ -401,8 +401,9 @@ def _write(folder: Path, cert: dict, files: dict[str, bytes], json_mutation: ran
     for name, data in files.items():
         if not name or "/" in name or name in (".", ".."):  # a mutated name: the file is simply absent
             continue
-        if data.startswith(b"@symlink:"):
-            os.symlink(data[len(b"@symlink:") :].decode(), folder / name)
+        target = data[len(b"@symlink:") :].decode("utf-8", "replace") if data.startswith(b"@symlink:") else ""
+        if target and "\x00" not in target:  # a byte mutation may have broken the target: then a plain file
+            os.symlink(target, folder / name)
         else:
             (folder / name).write_bytes(data)
     text = json.dumps(cert).encode()
@@ -547,5 +548,6 @@ def table(result: Campaign, seeds: list[Seed], command: str, wall: float) -> str
         f"crashes: **{sum(r['outcome'] == 'crash' for r in result.failures)}**.",
     ]
     for r in result.failures[:20]:
-        lines.append(f"- {r['seed']}: {r['outcome']} after {r['applied']} (exit {r['exit']})")
+        detail = f": {r['detail']}" if r["outcome"] == "harness-error" else ""
+        lines.append(f"- {r['seed']}: {r['outcome']} after {r['applied']} (exit {r['exit']}){detail}")
     return "\n".join(lines) + "\n"
