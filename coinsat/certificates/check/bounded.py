@@ -329,8 +329,9 @@ def _in_child(task: Callable[..., tuple[bool, str]], args: tuple, deadline: floa
 
     The formula builder and dratify have no limits of their own, so under a limit the task
     runs in a forked child that is killed when the deadline passes or when the child's
-    resident memory and ours together pass the limit (LimitReached: neither accepted nor
-    rejected).  A plain ``os.fork``: it works inside daemonic worker processes too, where
+    resident memory (which counts the pages it shares with us) passes the limit; a limit the
+    child meets itself is reported the same way (LimitReached: neither accepted nor rejected).
+    A plain ``os.fork``: it works inside daemonic worker processes too, where
     multiprocessing refuses children.  Without a limit, or without ``fork``, it runs here."""
     budget = active()
     memory = None if budget is None else budget.memory_limit
@@ -342,10 +343,13 @@ def _in_child(task: Callable[..., tuple[bool, str]], args: tuple, deadline: floa
     pid = os.fork()
     if pid == 0:  # the child: decide, send the verdict, leave without running any cleanup
         os.close(read_end)
+        verdict: tuple[bool, str] | str | None
         try:
             verdict = task(*args)
         except MemoryError:
             verdict = None
+        except LimitReached as e:  # the inherited budget, polled inside the task: no verdict
+            verdict = str(e)
         except BaseException as e:  # noqa: BLE001 — any failure is a rejection, reported
             verdict = (False, f"{type(e).__name__}: {e}")
         with os.fdopen(write_end, "wb") as out:
@@ -375,6 +379,8 @@ def _in_child(task: Callable[..., tuple[bool, str]], args: tuple, deadline: floa
     verdict = pickle.loads(data)
     if verdict is None:
         raise LimitReached("memory limit (the proof check ran out of memory)")
+    if isinstance(verdict, str):
+        raise LimitReached(verdict)
     ok, why = verdict
     return bool(ok), str(why)
 
