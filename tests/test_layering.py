@@ -181,8 +181,6 @@ def _bases(module: str, node: ast.ImportFrom) -> list[str]:
 
 #: private names still taken across modules: certificates/check/ (the independent checker) and encode/
 KNOWN_PRIVATE = {
-    "coinsat.certificates.check.inductive imports _in_child from .bounded",
-    "coinsat.certificates.check.inductive imports _refute from .bounded",
     "coinsat.certificates.check.inductive imports _Cnf from .core_cnf",
     "coinsat.encode.pb imports _made from .sat",
 }

@@ -49,25 +49,23 @@ def method_help(methods) -> str:
     )
 
 
-def nonneg_int(s: str) -> int:
+def _int_at_least(s: str, low: int) -> int:
     try:
         v = int(s)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an integer: {s!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, not {v}")
+    if v < low:
+        raise argparse.ArgumentTypeError(f"must be >= {low}, not {v}")
     return v
+
+
+def nonneg_int(s: str) -> int:
+    return _int_at_least(s, 0)
 
 
 def pos_int(s: str) -> int:
     """An integer >= 1 (``--workers``): one message for 0 and for a negative number."""
-    try:
-        v = int(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {s!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, not {v}")
-    return v
+    return _int_at_least(s, 1)
 
 
 def pos_float(s: str) -> float:

@@ -38,7 +38,7 @@ only when every byte is printable ASCII or a newline (:func:`.format.alphabet_pr
 and every file name is a plain name inside the certificate's folder
 (:func:`.format.confined_file`).  The horizon is at most :func:`max_horizon`, a bound the
 checker computes; the formula is built and the proof replayed under the deadline and
-the memory limit (:func:`_in_child`).  Who parses what: ``encodings/sat.md`` section 9.
+the memory limit (:func:`in_fork`).  Who parses what: ``encodings/sat.md`` section 9.
 A solution, when present, is replayed with rules.py (``solution.verify``).
 """
 
@@ -242,7 +242,7 @@ def check_bounded(
     exact = window_exact(instance, horizon)
     if bool(cert.get("window_exact")) != exact:
         return False, "window_exact does not match the instance's window", None
-    ok, why = _in_child(_decide, (instance, horizon, cert, base_dir, copy), deadline)
+    ok, why = in_fork(_decide, (instance, horizon, cert, base_dir, copy), deadline)
     if not ok:
         return False, why, None
     return True, why, Claim(solution=length, bound=horizon, window=not exact)
@@ -266,9 +266,9 @@ def _decide(instance: Instance, horizon: int, cert: dict, base_dir: Path, copy: 
     if cert.get("proof_format") == "cubes":
         from .cubes import check_cubes
 
-        ok, why, _ = check_cubes(text, cert, base_dir, _refute)
+        ok, why, _ = check_cubes(text, cert, base_dir, refute)
         return ok, why
-    ok, why, steps = _refute(text, base_dir / cert["proof"])
+    ok, why, steps = refute(text, base_dir / cert["proof"])
     if not ok:
         return False, f"DRAT proof rejected: {why}"
     how = f"{steps} proof steps checked" if steps else why
@@ -303,7 +303,7 @@ def gbd_hash(formula: str) -> str:
     return hashlib.md5(" ".join(tokens).encode("ascii")).hexdigest()
 
 
-def _refute(formula: str, proof_path: Path) -> tuple[bool, str, int]:
+def refute(formula: str, proof_path: Path) -> tuple[bool, str, int]:
     """dratify's verdict on the DRAT proof in ``proof_path`` for the checker's own ``formula``
     text (ok, why, steps).  The proof is read only if every byte is in the DIMACS alphabet."""
     import cdclkit  # noqa: F401  (registers the native DRAT engine with dratify)
@@ -324,7 +324,7 @@ def _refute(formula: str, proof_path: Path) -> tuple[bool, str, int]:
 CHILD_TICK = 0.05
 
 
-def _in_child(task: Callable[..., tuple[bool, str]], args: tuple, deadline: float | None) -> tuple[bool, str]:
+def in_fork(task: Callable[..., tuple[bool, str]], args: tuple, deadline: float | None) -> tuple[bool, str]:
     """``task(*args)`` under the deadline and the ambient memory limit (coinsat.limits).
 
     The formula builder and dratify have no limits of their own, so under a limit the task

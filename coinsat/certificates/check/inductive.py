@@ -51,7 +51,7 @@ from pathlib import Path
 from ... import geometry
 from ...board import cell_key
 from ...instance import Instance
-from .bounded import _in_child, _refute
+from .bounded import in_fork, refute
 from .claims import Claim
 from .core_cnf import _Cnf
 from .format import confined_file
@@ -191,7 +191,7 @@ def _decide(instance: Instance, clauses: list[list[int]], proofs: dict[str, Path
     texts = formulas(instance, clauses)
     steps = 0
     for name in PROOF_NAMES:
-        ok, why, n = _refute(texts[name], proofs[name])
+        ok, why, n = refute(texts[name], proofs[name])
         if not ok:
             return False, f"the '{name}' proof does not refute the checker's formula: {why}"
         steps += n
@@ -220,7 +220,7 @@ def check_inductive(
         if path is None:
             return False, problem or "no proof file", None
         proofs[name] = path
-    ok, why = _in_child(_decide, (instance, clauses, proofs), deadline)
+    ok, why = in_fork(_decide, (instance, clauses, proofs), deadline)
     if not ok:
         return False, why, None
     closed = window_closed(instance)
