@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .board import BoardKind
-from .certificates.build.screens import screen
+from .certificates.prove.screens import screen
 from .instance import Instance, make_instance
 from .io.instance_format import read_instance, write_instance
 from .limits import Limits

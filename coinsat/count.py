@@ -51,7 +51,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from .certificates.build.screens import screen
+from .certificates.prove.screens import screen
 from .errors import InternalError, LimitReached, UsageError
 from .instance import Instance
 from .limits import Limits, enforced, poll

@@ -1,7 +1,7 @@
 """The front door: ``solve(instance, method)`` runs the cheap screens, then the named engine.
 
 It sits above the engines (``coinsat.search``) and the certificate screens
-(``coinsat.certificates.build.screens``), which is why it is not in ``search/``:
+(``coinsat.certificates.prove.screens``), which is why it is not in ``search/``:
 the engines never import the certificates.
 
 :func:`solve` makes its limits the ambient budget (``limits.enforced``), so the
@@ -20,7 +20,7 @@ from dataclasses import replace
 from math import comb
 
 from .board import BoardKind, span_coords
-from .certificates.build.screens import screen
+from .certificates.prove.screens import screen
 from .errors import LimitReached, UsageError
 from .instance import Instance
 from .limits import Limits, enforced

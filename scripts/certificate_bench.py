@@ -2,7 +2,7 @@
 """Certify every paper and counterexample instance; table of times and sizes.
 
 For each instance: solve (``coinsat.solve.solve``, screens first),
-write the certificate of the answer (``coinsat.certificates.build.make.certify``),
+write the certificate of the answer (``coinsat.certificates.prove.make.certify``),
 check it with the independent checker, and record the status, certificate
 kind and scope, solve / certify / check seconds, and for bounded certificates
 the DRAT proof size.  Writes benchmarks/certificates.md.
@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from coinsat.certificates.build.make import certify
+from coinsat.certificates.prove.make import certify
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.solve import solve

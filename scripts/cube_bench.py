@@ -5,14 +5,14 @@
         [--split tree] [--cap 60] [--out benchmarks/cubes.md]
 
 * ``balance``: V(2,2) -> SW-NE at T = 35 split 2^depth ways by each split of
-  ``certificates/build/cubes.py`` (``tree``, ``lookahead``, ``middle``), 2 workers, every cube
+  ``certificates/prove/cubes.py`` (``tree``, ``lookahead``, ``middle``), 2 workers, every cube
   capped at ``--balance-cap`` CPU s: CPU seconds and conflicts per cube, the largest over the
   mean (1 = perfectly even).
 * ``targets``: V(2,2) and V(3,2) -> SW-NE at T = 35 (optimal 36) by ``--split`` with 2 workers
   (the certificate checked by ``check_certificate``) and with 1 worker, in the same run.
 * ``v22``: V(2,2) -> SW-NE at T = 35 (optimal 36) split 2^depth ways by ``--split`` with 2
   workers (the certificate checked by ``check_certificate``: every cube proof and the cover),
-  by the other split (``lookahead`` / ``middle`` of ``certificates/build/cubes.py``) with 2
+  by the other split (``lookahead`` / ``middle`` of ``certificates/prove/cubes.py``) with 2
   workers, and by ``--split`` with 1 worker, in the same run: the CPU seconds of every cube,
   the largest over the mean (1 = perfectly even), the sum, and the wall seconds.
 * ``v32``: V(3,2) -> SW-NE at T = 35 (optimal 36), 2 workers (checked), then 1 worker.
@@ -43,9 +43,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from coinsat.certificates.build.cubes import build_cubes
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.format import Certificate
+from coinsat.certificates.prove.cubes import build_cubes
 from coinsat.errors import LimitReached
 from coinsat.io.instance_format import read_instance
 
@@ -88,9 +88,9 @@ def cpu_list(r: dict) -> list[float]:
 
 def whole_call(path: Path, T: int, cap: float) -> str:
     """The baseline of the splits: the call unsplit (one cube, no literals), capped at ``cap`` CPU s."""
-    from coinsat.certificates.build.bounded import exact_margin
-    from coinsat.certificates.build.cubes import CubeTask, solve_cube
     from coinsat.certificates.check.bounded import widened
+    from coinsat.certificates.prove.bounded import exact_margin
+    from coinsat.certificates.prove.cubes import CubeTask, solve_cube
     from coinsat.encode.sat import encode
     from coinsat.io.dimacs import cnf_text
 
@@ -170,7 +170,7 @@ def member(path: Path, T: int, depth: int, plan: list[tuple[str, int, bool]], ca
 
 def extrapolate(depth: int, split: str, cap: float, sample: int) -> list[str]:
     """A sample of the 2^depth cubes of V(3,2) -> NW-SE at T = 52, each capped at ``cap`` CPU s."""
-    from coinsat.certificates.build.cubes import (
+    from coinsat.certificates.prove.cubes import (
         CubeTask,
         cubes_of,
         occupancy_candidates,
@@ -226,7 +226,7 @@ def strata(depth: int, split: str, cap: float, hard_cap: float, seed: int, worke
     import random
     from math import comb
 
-    from coinsat.certificates.build.cubes import (
+    from coinsat.certificates.prove.cubes import (
         CubeTask,
         cubes_of,
         occupancy_candidates,

@@ -255,9 +255,9 @@ def file_grade(rows: dict[str, dict | None], expected: str) -> str:
 def formula(inst, fmt: str, T: int, expected: str, encoding: str) -> str:
     if encoding == "pruned":
         return export(inst, fmt, T, expected=expected)
-    from coinsat.certificates.build.bounded import exact_margin
     from coinsat.certificates.check.bounded import widened
     from coinsat.certificates.check.core_cnf import core_cnf_text
+    from coinsat.certificates.prove.bounded import exact_margin
 
     m = exact_margin(inst, T)
     return core_cnf_text(inst if m is None else widened(inst, m), T)

@@ -38,11 +38,11 @@ import time
 from pathlib import Path
 
 from coinsat.backends.abc import run_abc
-from coinsat.certificates.build.closed_set import forward_closure
-from coinsat.certificates.build.inductive import build_inductive
-from coinsat.certificates.build.screens import screen
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.format import Certificate
+from coinsat.certificates.prove.closed_set import forward_closure
+from coinsat.certificates.prove.inductive import build_inductive
+from coinsat.certificates.prove.screens import screen
 from coinsat.errors import CoinsatError, LimitReached
 from coinsat.export import export
 from coinsat.instance import make_instance

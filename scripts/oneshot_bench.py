@@ -28,9 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from coinsat.certificates.build.bounded import build_bounded
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.format import Certificate
+from coinsat.certificates.prove.bounded import build_bounded
 from coinsat.errors import LimitReached
 from coinsat.io.instance_format import read_instance
 from coinsat.limits import Limits

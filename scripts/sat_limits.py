@@ -44,7 +44,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from coinsat.certificates.build.cubes import DEFAULT_SPLIT, build_cubes
+from coinsat.certificates.prove.cubes import DEFAULT_SPLIT, build_cubes
 from coinsat.errors import LimitReached
 from coinsat.io.instance_format import read_instance
 
@@ -108,8 +108,8 @@ def one_call(m: Member, T: int, cap: float) -> tuple[bool | None, float]:
     """One fresh call at T (pruned encoding, no proof), capped at ``cap`` CPU s: (UNSAT?, CPU s)."""
     from pysat.solvers import Solver
 
-    from coinsat.certificates.build.bounded import exact_margin
     from coinsat.certificates.check.bounded import widened
+    from coinsat.certificates.prove.bounded import exact_margin
     from coinsat.encode.sat import encode
     from coinsat.io.dimacs import cnf_text
 
@@ -145,7 +145,7 @@ class BudgetPool:
     def map(self, fn, tasks):
         import multiprocessing
 
-        from coinsat.certificates.build.cubes import CubeOutcome
+        from coinsat.certificates.prove.cubes import CubeOutcome
 
         order = sorted(tasks, key=lambda t: (-sum(lit < 0 for lit in t.cube), t.index))
         tick = os.sysconf("SC_CLK_TCK")

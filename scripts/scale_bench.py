@@ -124,7 +124,7 @@ def one(job: dict) -> dict:
     elif job.get("cert_dir"):  # write the certificate, check it later in its own process (``check_one``)
         write_certificate(inst, r, Path(job["cert_dir"]), out)
     if job.get("certify"):
-        from coinsat.certificates.build.make import certify
+        from coinsat.certificates.prove.make import certify
 
         with tempfile.TemporaryDirectory() as tmp:
             t1 = time.perf_counter()
@@ -141,7 +141,7 @@ def one(job: dict) -> dict:
 def write_certificate(inst, r, folder: Path, out: dict) -> None:
     """The certificate of ``r`` written to ``folder`` (not checked here: a large check is timed in a
     fresh process of its own, so that its CPU seconds and peak RSS are the checker's alone)."""
-    from coinsat.certificates.build.make import build_certificate, stem
+    from coinsat.certificates.prove.make import build_certificate, stem
 
     folder.mkdir(parents=True, exist_ok=True)
     t1 = time.process_time()

@@ -39,8 +39,8 @@ from pathlib import Path
 
 from coinsat import geometry
 from coinsat.board import lattice_board
-from coinsat.certificates.build.screens import find_screen_certificate
 from coinsat.certificates.check import check_certificate
+from coinsat.certificates.prove.screens import find_screen_certificate
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import write_instance
 from coinsat.limits import Limits

@@ -18,13 +18,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from coinsat.certificates.build import closed_set, invariant
-from coinsat.certificates.build.bounded import build_bounded
-from coinsat.certificates.build.make import certify
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.bounded import gbd_hash_file
 from coinsat.certificates.check.claims import Claim, parse_claim
 from coinsat.certificates.check.format import instance_digest
+from coinsat.certificates.prove import closed_set, invariant
+from coinsat.certificates.prove.bounded import build_bounded
+from coinsat.certificates.prove.make import certify
 from coinsat.cli import main
 from coinsat.encode.options import DEFAULT_OPTIONS
 from coinsat.errors import LimitReached
@@ -305,7 +305,7 @@ def test_solution_only_certificate_cannot_claim_optimality(tmp_path):
 
 def test_window_bounded_claim_cannot_go_global(tmp_path):
     tri = make_instance("triangular", [(0, 0), (1, 0), (0, 1)], [(3, 0), (4, 0), (3, 1)], margin=0, name="tri")
-    from coinsat.certificates.build.bounded import exact_margin
+    from coinsat.certificates.prove.bounded import exact_margin
 
     assert exact_margin(tri, 3) is not None  # the window is not exact for 3: the builder widens it
     cert = build_bounded(tri, 3, tmp_path, "tri")

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from coinsat.certificates.build import closed_set, invariant
-from coinsat.certificates.build.bounded import build_bounded
-from coinsat.certificates.build.make import certify
-from coinsat.certificates.build.screens import screen
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.placements import is_goal
+from coinsat.certificates.prove import closed_set, invariant
+from coinsat.certificates.prove.bounded import build_bounded
+from coinsat.certificates.prove.make import certify
+from coinsat.certificates.prove.screens import screen
 from coinsat.cli import main
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
@@ -212,7 +212,7 @@ def _imports(path: Path, package: str) -> set[str]:
 
 
 CHECK_DIR = ROOT / "coinsat" / "certificates" / "check"
-FINDERS = ("coinsat.certificates.build", "coinsat.search", "coinsat.theory", "coinsat.constructive", "coinsat.solve")
+FINDERS = ("coinsat.certificates.prove", "coinsat.search", "coinsat.theory", "coinsat.constructive", "coinsat.solve")
 
 
 @pytest.mark.parametrize("module", sorted(p.name for p in CHECK_DIR.glob("*.py")))
@@ -223,8 +223,8 @@ def test_checker_does_not_import_the_finders(module):
 
 def test_the_import_walk_sees_a_finder_import(tmp_path):  # the test above can fail
     bad = tmp_path / "bad.py"
-    bad.write_text("def f():\n    from ..build.screens import screen\n")
-    assert "coinsat.certificates.build.screens" in _imports(bad, "coinsat.certificates.check")
+    bad.write_text("def f():\n    from ..prove.screens import screen\n")
+    assert "coinsat.certificates.prove.screens" in _imports(bad, "coinsat.certificates.check")
 
 
 def test_bounded_in_a_widened_window_is_global(tmp_path):

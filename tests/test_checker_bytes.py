@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from coinsat.certificates.build.bounded import build_bounded
-from coinsat.certificates.build.cubes import build_cubes
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.bounded import formula_text, gbd_hash, gbd_hash_text, max_horizon
 from coinsat.certificates.check.format import alphabet_problem, instance_digest
+from coinsat.certificates.prove.bounded import build_bounded
+from coinsat.certificates.prove.cubes import build_cubes
 from coinsat.cli import main
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance

@@ -17,9 +17,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from coinsat.certificates.build.make import certify
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.ranked import Decoder, Kernel
+from coinsat.certificates.prove.make import certify
 from coinsat.io.instance_format import read_instance
 from coinsat.solve import solve
 from coinsat.theory.supports import BIG, Batch

@@ -25,10 +25,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from coinsat.certificates.build.make import certify
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.format import cell_json, header, instance_digest
 from coinsat.certificates.check.ranked import Decoder, Kernel, edge_cap
+from coinsat.certificates.prove.make import certify
 from coinsat.cli import main
 from coinsat.instance import Instance, make_instance
 from coinsat.rules import apply_move, legal_moves

@@ -22,13 +22,13 @@ import pytest
 from pysat.solvers import Solver
 
 import coinsat.encode.sat as sat_encoding
-from coinsat.certificates.build import bounded as build_bounded_module
-from coinsat.certificates.build.bounded import build_bounded
-from coinsat.certificates.build.cubes import build_cubes, occupancy_candidates, read_clauses, tree_cubes
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.bounded import gbd_hash_file
 from coinsat.certificates.check.core_cnf import core_clauses, core_cnf_text
 from coinsat.certificates.check.format import Certificate
+from coinsat.certificates.prove import bounded as build_bounded_module
+from coinsat.certificates.prove.bounded import build_bounded
+from coinsat.certificates.prove.cubes import build_cubes, occupancy_candidates, read_clauses, tree_cubes
 from coinsat.cli import main
 from coinsat.io.instance_format import read_instance
 from coinsat.search.driver import solve_sat
@@ -47,8 +47,8 @@ def as_json(cert: dict) -> dict:
 def test_core_cnf_is_unsat_below_the_known_optimum_and_sat_at_it(name):
     inst = read_instance(PAPER / f"{name}.toml")
     L = inst.known_optimal
-    from coinsat.certificates.build.bounded import exact_margin
     from coinsat.certificates.check.bounded import widened
+    from coinsat.certificates.prove.bounded import exact_margin
 
     for T, expected in ((L - 1, False), (L, True)):
         m = exact_margin(inst, T)
@@ -210,7 +210,7 @@ def test_the_tree_split_gives_disjoint_cubes_that_cover_every_assignment(tmp_pat
 
 
 def test_certify_offers_every_split_and_the_default_of_the_builder(capsys):
-    from coinsat.certificates.build.cubes import DEFAULT_SPLIT, SPLITS
+    from coinsat.certificates.prove.cubes import DEFAULT_SPLIT, SPLITS
 
     with pytest.raises(SystemExit):
         main(["certify", "--help"])

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from coinsat.certificates.build.cubes import CubeOutcome, CubeTask
+from coinsat.certificates.prove.cubes import CubeOutcome, CubeTask
 from coinsat.errors import LimitReached
 
 ROOT = Path(__file__).resolve().parent.parent

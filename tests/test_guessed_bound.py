@@ -14,8 +14,8 @@ import json
 import numpy as np
 import pytest
 
-from coinsat.certificates.build.make import certify
 from coinsat.certificates.check import check_certificate
+from coinsat.certificates.prove.make import certify
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Status

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from coinsat.certificates.build.make import certify
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.layers import U64, _Rule
+from coinsat.certificates.prove.make import certify
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.rules import successors

@@ -45,9 +45,9 @@ def test_manifest_hash_is_the_current_encoding(row):
 
     inst, T = _instance(row), int(row["horizon"])
     if row.get("encoding", "pruned") == "core":
-        from coinsat.certificates.build.bounded import exact_margin
         from coinsat.certificates.check.bounded import widened
         from coinsat.certificates.check.core_cnf import core_cnf_text
+        from coinsat.certificates.prove.bounded import exact_margin
 
         m = exact_margin(inst, T)
         text = core_cnf_text(inst if m is None else widened(inst, m), T)

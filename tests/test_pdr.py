@@ -17,10 +17,10 @@ import pytest
 from hypothesis import given, settings
 
 from coinsat.backends.abc import abc_binary
-from coinsat.certificates.build.inductive import _refutation, build_inductive
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.format import Certificate
 from coinsat.certificates.check.inductive import formulas
+from coinsat.certificates.prove.inductive import _refutation, build_inductive
 from coinsat.errors import UsageError
 from coinsat.io.instance_format import read_instance
 from coinsat.limits import Limits

@@ -88,7 +88,7 @@ def test_compiled_kernel_is_the_numpy_kernel(board, capped, rnd):
 
 
 def _diag_certificate(tmp_path, upper_bound):
-    from coinsat.certificates.build.make import certify
+    from coinsat.certificates.prove.make import certify
     from coinsat.io.instance_format import read_instance
     from coinsat.solve import solve
 

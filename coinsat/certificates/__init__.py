@@ -15,8 +15,8 @@ Two sides that share only the format:
 
 * :mod:`.check` — the independent checkers (``check_certificate``): each derives
   what its evidence proves and accepts a file only when that implies its claim;
-  it imports nothing from :mod:`.build`, ``coinsat.search`` or ``coinsat.theory``;
-* :mod:`.build` — the finders and builders: the cheap global screens
-  (:mod:`.build.screens`), invariants, closed sets, DRAT proofs, layers, and
-  :func:`.build.make.certify`, which writes a result's certificate and checks it.
+  it imports nothing from :mod:`.prove`, ``coinsat.search`` or ``coinsat.theory``;
+* :mod:`.prove` — the provers (finders and builders): the cheap global screens
+  (:mod:`.prove.screens`), invariants, closed sets, DRAT proofs, layers, and
+  :func:`.prove.make.certify`, which writes a result's certificate and checks it.
 """

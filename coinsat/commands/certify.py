@@ -7,7 +7,7 @@ poll).  The certificate builder works in a scratch folder and moves the files
 into DIR only once the certificate is checked, so a limit, a Ctrl-C or an
 error leaves no partial certificate behind.
 
-One-shot certification (``certificates/build/oneshot.py``): with ``--solution FILE`` (a
+One-shot certification (``certificates/prove/oneshot.py``): with ``--solution FILE`` (a
 solution of L moves from any engine, replayed by rules.py first) or ``--horizon-hint T``
 (a solution with <= T moves is known to exist: one SAT call finds it) there is no climb:
 one fresh UNSAT call at L − 1 with a DRAT proof makes the optimality certificate.
@@ -68,7 +68,7 @@ def add_parser(sub) -> None:
         "--cubes", type=nonneg_int, default=0, metavar="K", help="cube-and-conquer: 2^K cubes (0: one proof)"
     )
     s.add_argument("--workers", type=pos_int, default=1, metavar="N", help="processes solving the cubes")
-    s.add_argument(  # the names of certificates/build/cubes.py SPLITS, DEFAULT_SPLIT first (benchmarks/cubes.md)
+    s.add_argument(  # the names of certificates/prove/cubes.py SPLITS, DEFAULT_SPLIT first (benchmarks/cubes.md)
         "--split", choices=("lookahead", "tree", "middle"), default="lookahead", help="how the cubes are chosen"
     )
     add_limit_arguments(s)
@@ -85,7 +85,7 @@ def run(args) -> int:
     check_output_dir(args.output_dir)
     limits = limits_of(args)
     if args.method in ("sat", "ilp") or _one_shot(args):  # DRAT proofs: refuse before solving without the checker
-        from ..certificates.build.bounded import require_proof_checker
+        from ..certificates.prove.bounded import require_proof_checker
 
         require_proof_checker()
     if args.solution and args.horizon_hint is not None:
@@ -154,7 +154,7 @@ def run_one_shot(args, limits) -> int:
 
 
 def _certify_known(args, instance, limits, solution, hint):
-    from ..certificates.build.oneshot import Mode, certify_known
+    from ..certificates.prove.oneshot import Mode, certify_known
 
     mode = Mode(core=args.core_only, depth=args.cubes, workers=args.workers, split=args.split)
     deadline = None if limits is None or limits.time_limit is None else limits.deadline
@@ -240,9 +240,9 @@ def _summary(done) -> dict:
 
 
 def _certify_into(instance, result, out: Path, limits):
-    """``certificates.build.make.certify`` with the command's deadline (it builds in a scratch
+    """``certificates.prove.make.certify`` with the command's deadline (it builds in a scratch
     folder and moves the files into ``out`` only after the check)."""
-    from ..certificates.build.make import certify
+    from ..certificates.prove.make import certify
 
     deadline = None if limits is None or limits.time_limit is None else limits.deadline
     return certify(instance, result, out, deadline=deadline)

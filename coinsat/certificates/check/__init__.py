@@ -9,7 +9,7 @@ from ``coinsat.encode`` (see :mod:`.bounded` and ``encodings/sat.md`` §9); for
 layers certificates, the span lemma and the checker's own vector kernel (see
 :mod:`.layers`).
 Nothing in this package imports the code that *finds* certificates
-(``coinsat.certificates.build``, ``coinsat.search``, ``coinsat.theory``): every
+(``coinsat.certificates.prove``, ``coinsat.search``, ``coinsat.theory``): every
 claim is re-derived from the witness (a test walks every module's imports).
 
 Each kind checker has one signature, ``(instance, cert, base_dir, deadline) ->

@@ -1,4 +1,4 @@
-"""The checker of closed-set certificates (found by :mod:`coinsat.certificates.build.closed_set`).
+"""The checker of closed-set certificates (found by :mod:`coinsat.certificates.prove.closed_set`).
 
 A set of configurations that holds the start, no goal placement, and every
 successor of each member (under rules.py's moves) proves that the goal is

@@ -1,5 +1,5 @@
 """The checker of invariant certificates (the reasons are explained in
-:mod:`coinsat.certificates.build.invariant`, which finds them; nothing here calls it)."""
+:mod:`coinsat.certificates.prove.invariant`, which finds them; nothing here calls it)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,137 @@
+"""Builder of bounded certificates: the CNF of "a solution with <= T moves" and a DRAT refutation.
+
+The format and its checker are :mod:`coinsat.certificates.check.bounded`.  The
+formula is built in a lattice window exact for T (``exact_margin``) so that the
+claim is global, and solved by a proof-producing solver through PySAT, in one fresh
+call on the closed formula (no climb: the caller names the horizon, and a proof of
+the closed formula is what the checker can replay).
+
+``core=True`` writes the core-only CNF instead (definition families C1–C8 and N1,
+written by the checker's own :mod:`~coinsat.certificates.check.core_cnf`, not by
+``coinsat/encode/``): the certificate then trusts no pruning family and no encoder
+code, at the price measured in ``benchmarks/core_only.md``.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from ...errors import LimitReached
+from ...instance import Instance
+from ...io.atomic import write_atomic
+from ...io.dimacs import gbd_hash
+from ...solution import Solution
+from ..check.bounded import PROOF_SOLVERS, encoding_problem, widened, window_exact
+from ..check.claims import Claim
+from ..check.core_cnf import core_cnf_text
+from ..check.format import header, solution_json
+
+
+def require_proof_checker() -> None:
+    """MissingDependency (exit 2, naming the extra) before any work when the DRAT checker
+    that every bounded certificate is checked with is not installed."""
+    from ...registry import require
+
+    for module in ("dratify", "cdclkit"):
+        require(module, "a bounded certificate (checking its DRAT proof)")
+
+
+def exact_margin(instance: Instance, horizon: int) -> int | None:
+    """The smallest margin >= the instance's whose window is exact for ``horizon`` (None: already exact)."""
+    if window_exact(instance, horizon) or not instance.board.is_lattice:
+        return None
+    m = instance.margin
+    while not window_exact(widened(instance, m), horizon):
+        m += 1
+    return m
+
+
+def claim_text(instance: Instance, horizon: int, solution) -> str:
+    """What a bounded certificate (with or without a solution) proves, in words."""
+    n = None if solution is None else len(solution)
+    if horizon < 0:
+        return Claim(solution=n).text()
+    return Claim(solution=n, bound=horizon, window=not window_exact(instance, horizon)).text()
+
+
+def build_bounded(
+    instance: Instance,
+    horizon: int,
+    out_dir: str | Path,
+    stem: str,
+    solution: Solution | None = None,
+    solver: str = "cadical195",
+    options=None,
+    deadline: float | None = None,
+    core: bool = False,
+) -> dict | None:
+    """Write ``stem.h<T>.cnf`` and ``stem.h<T>.drat`` to ``out_dir``; return the certificate.
+
+    None if the formula is satisfiable (then there *is* a solution with <= T moves).
+    With a ``deadline`` (a ``time.perf_counter()`` value) the solver runs in doubling
+    conflict budgets (CaDiCaL cannot be interrupted through PySAT; the proof trace spans
+    the budgets) and :class:`~coinsat.errors.LimitReached` is raised past it, before any
+    file is written.
+    """
+    from pysat.solvers import Solver
+
+    from ...encode.options import DEFAULT_OPTIONS
+    from ...encode.sat import encode
+    from ...io.dimacs import cnf_text
+
+    if solver not in PROOF_SOLVERS:
+        raise ValueError(f"solver {solver!r} cannot give trusted proofs (use one of {PROOF_SOLVERS})")
+    require_proof_checker()
+    options = options or DEFAULT_OPTIONS
+    problem = encoding_problem(options.as_dict())
+    if problem:  # the checker would reject it: never write such a certificate
+        raise ValueError(problem)
+    margin = exact_margin(instance, horizon)
+    target = instance if margin is None else widened(instance, margin)
+    out = Path(out_dir)
+    cnf_name, proof_name = f"{stem}.h{horizon}.cnf", f"{stem}.h{horizon}.drat"
+    text = core_cnf_text(target, horizon) if core else cnf_text(target, encode(target, horizon, options))
+    clauses = [[int(x) for x in line.split()[:-1]] for line in text.splitlines() if line and line[0] not in "cp"]
+    t0 = time.perf_counter()
+    with Solver(name=solver, bootstrap_with=clauses, with_proof=True) as s:
+        if not _refuted(s, horizon, deadline):
+            return None
+        proof = s.get_proof()
+    solve_seconds = time.perf_counter() - t0
+    write_atomic(out / cnf_name, text)
+    proof_text = "\n".join(proof) + "\n"
+    write_atomic(out / proof_name, proof_text)
+    cert = header(instance, "bounded", "horizon", claim_text(target, horizon, solution))
+    cert.update(
+        horizon=horizon,
+        margin=margin,
+        encoding="core" if core else options.as_dict(),
+        cnf=cnf_name,
+        cnf_gbd_hash=gbd_hash(text),
+        proof=proof_name,
+        proof_format="drat",
+        solver=solver,
+        proof_lines=len(proof),
+        proof_bytes=len(proof_text.encode()),
+        solve_seconds=round(solve_seconds, 3),
+        window_exact=window_exact(target, horizon),
+    )
+    if solution is not None:
+        cert["solution"] = solution_json(instance, solution)
+    return cert
+
+
+def _refuted(s, horizon: int, deadline: float | None) -> bool:
+    """Is the solver's formula unsatisfiable?  In doubling conflict budgets under a deadline."""
+    if deadline is None:
+        return not s.solve()
+    budget = 2000
+    while True:
+        if time.perf_counter() > deadline:
+            raise LimitReached(f"no proof of 'no solution with <= {horizon} moves' within the time limit")
+        s.conf_budget(budget)
+        answer = s.solve_limited()
+        if answer is not None:
+            return not answer
+        budget = min(2 * budget, 1 << 20)

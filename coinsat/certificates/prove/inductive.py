@@ -1,0 +1,81 @@
+"""Builder of inductive-invariant certificates: PDR's invariant and three DRAT refutations.
+
+The format and its checker are :mod:`coinsat.certificates.check.inductive`.  The invariant
+comes from the ``pdr`` engine (``Result.witness``, a :class:`coinsat.search.pdr.Invariant`:
+clauses over cell indices); the three formulas are the checker's own texts
+(:func:`~coinsat.certificates.check.inductive.formulas`), each refuted here by a
+proof-producing solver through PySAT, and the proofs written beside the certificate.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from ...errors import InternalError, LimitReached
+from ...instance import Instance
+from ...io.atomic import write_atomic
+from ..check.claims import Claim
+from ..check.format import cell_json, header
+from ..check.inductive import PROOF_NAMES, formulas, window_closed
+
+SOLVER = "cadical195"
+
+
+def _refutation(text: str, deadline: float | None) -> list[str] | None:
+    """A DRAT proof of the DIMACS ``text``'s unsatisfiability (None: it is satisfiable)."""
+    from pysat.solvers import Solver
+
+    clauses = [[int(x) for x in line.split()[:-1]] for line in text.splitlines() if line and line[0] not in "cp"]
+    with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as s:
+        budget = 2000
+        while True:
+            if deadline is not None and time.perf_counter() > deadline:
+                raise LimitReached("time limit (the invariant's proofs were not made in time)")
+            s.conf_budget(budget)
+            answer = s.solve_limited()
+            if answer is not None:
+                return None if answer else list(s.get_proof())
+            budget = min(2 * budget, 1 << 20)
+
+
+def build_inductive(
+    instance: Instance, invariant, out_dir: str | Path, stem: str, deadline: float | None = None
+) -> dict:
+    """Write ``stem.inv-<name>.drat`` for the three formulas; return the certificate.
+
+    ``invariant``: clauses over cell indices (literal +-(c + 1)) and ``from_abc``.  A formula
+    that is satisfiable means the invariant is not one: a bug of the engine (InternalError)."""
+    if len(instance.labels) > 1:
+        raise InternalError("an inductive-invariant certificate was asked for a labeled instance")
+    clauses = [list(c) for c in invariant.clauses]
+    used = sorted({abs(lit) - 1 for c in clauses for lit in c})
+    local = {cell: i + 1 for i, cell in enumerate(used)}
+    texts = formulas(instance, clauses)
+    out = Path(out_dir)
+    names = {}
+    sizes = {}
+    for name in PROOF_NAMES:
+        proof = _refutation(texts[name], deadline)
+        if proof is None:
+            raise InternalError(f"PDR's invariant fails the '{name}' check: the formula is satisfiable")
+        names[name] = f"{stem}.inv-{name}.drat"
+        body = "\n".join(proof) + "\n"
+        write_atomic(out / names[name], body)
+        sizes[name] = len(body.encode())
+    closed = window_closed(instance)
+    claim = Claim(unsolvable=True, window=not closed)
+    cert = header(instance, "inductive", claim.scope, claim.text())
+    coords = instance.board.coords
+    cert.update(
+        cells=[cell_json(coords[c]) for c in used],
+        clauses=[[local[abs(lit) - 1] * (1 if lit > 0 else -1) for lit in c] for c in clauses],
+        proofs=names,
+        proof_format="drat",
+        solver=SOLVER,
+        from_pdr=invariant.from_abc,
+        proof_bytes=sizes,
+    )
+    if not closed:
+        cert["window"] = instance.board.window
+    return cert
