@@ -179,17 +179,9 @@ def _bases(module: str, node: ast.ImportFrom) -> list[str]:
     return [".".join(base + ([node.module] if node.module else []))]
 
 
-#: private names still taken across modules: certificates/check/ (the independent checker) and encode/
-KNOWN_PRIVATE = {
-    "coinsat.certificates.check.inductive imports _Cnf from .core_cnf",
-    "coinsat.encode.pb imports _made from .sat",
-}
-
-
 def test_no_module_imports_a_private_name_from_another():
-    found = {v for m, p in sorted(MODULES.items()) for v in private_imports(m, p.read_text())}
-    assert sorted(found - KNOWN_PRIVATE) == []
-    assert sorted(KNOWN_PRIVATE - found) == []  # fixed ones leave the list
+    found = sorted(v for m, p in sorted(MODULES.items()) for v in private_imports(m, p.read_text()))
+    assert found == []
 
 
 def test_the_private_import_test_sees_one():

@@ -16,7 +16,7 @@ from collections import Counter
 
 from ..errors import InternalError
 from . import sat_families as fam
-from .sat import SatFormula, _made
+from .sat import SatFormula, made
 
 Row = tuple[list[tuple[int, int]], str, int]  # (coefficient, variable) terms, relation, right side
 
@@ -38,13 +38,13 @@ def _native_rows(formula: SatFormula) -> tuple[list[Row], Counter]:
         for build in (fam.c4_one_fill, fam.c5_one_vacate, fam.c6_adjacency):
             replaced.update(tuple(c) for c in build(e, t))  # same clauses as emitted (ids are reused)
         noop = [e.noop(t)] if e.options.noop else []
-        fills = [_made(e.f(c, t), "a fill") for c in e.fills[t]]
-        vacates = [_made(e.v(c, t), "a vacate") for c in e.cells[t - 1]]
+        fills = [made(e.f(c, t), "a fill") for c in e.fills[t]]
+        vacates = [made(e.v(c, t), "a vacate") for c in e.cells[t - 1]]
         native.append(([(1, v) for v in noop + fills], "=", 1))
         native.append(([(1, v) for v in noop + vacates], "=", 1))
         for p in e.fills[t]:
-            support = [_made(e.x(n, t), "an occupancy") for n in e.nbrs[p] if e.x(n, t - 1)]
-            native.append(([(-d, _made(e.f(p, t), "a fill"))] + [(1, x) for x in support], ">=", 0))
+            support = [made(e.x(n, t), "an occupancy") for n in e.nbrs[p] if e.x(n, t - 1)]
+            native.append(([(-d, made(e.f(p, t), "a fill"))] + [(1, x) for x in support], ">=", 0))
     return native, replaced
 
 

@@ -79,7 +79,7 @@ UNLABELED_ONLY = ("useful", "tight", "distinct", "symmetry")
 _V = TypeVar("_V")
 
 
-def _made(value: _V | None, what: str) -> _V:
+def made(value: _V | None, what: str) -> _V:
     """A variable (or literal list) the encoding always makes by this point; None would be a bug."""
     if value is None:
         raise InternalError(f"the encoding has no variable for {what}")
@@ -125,7 +125,7 @@ class Encoder:
         return self.vm.get(Vac, c, t)
 
     def noop(self, t: int) -> int:
-        return _made(self.vm.get(NoOp, t), f"the no-op at step {t}")
+        return made(self.vm.get(NoOp, t), f"the no-op at step {t}")
 
     def _count(self, fid: str, clauses: list) -> list:
         self.counts[fid] = self.counts.get(fid, 0) + len(clauses)
@@ -192,11 +192,11 @@ class Encoder:
             return None, []
         if inst.goal_placement == "fixed":
             extra = (
-                [-_made(self.vm.get(OffGoal, T, 1), f"off-goal at step {T}")]
+                [-made(self.vm.get(OffGoal, T, 1), f"off-goal at step {T}")]
                 if self.goal_cells is not None and T > 0
                 else []
             )
-            return _made(self._goal_lits(goals[0], T), "the goal's literals") + extra, []
+            return made(self._goal_lits(goals[0], T), "the goal's literals") + extra, []
         g = self.vm.get(GoalAt, T)
         if g is not None:  # built before
             return [g], []
@@ -205,7 +205,7 @@ class Encoder:
         clauses = [[-g, *z.values()]]
         for k in ok:
             clauses += [
-                [-g, -z[k], lit] for lit in _made(self._goal_lits(goals[k], T, empties=False), "a placement's literals")
+                [-g, -z[k], lit] for lit in made(self._goal_lits(goals[k], T, empties=False), "a placement's literals")
             ]
         return [g], self._count("C8", clauses)
 
@@ -219,7 +219,7 @@ class Encoder:
         lits = [lit for lit in found if lit is not None]
         if empties:
             on = set(goal.cells)
-            lits += [-_made(self.x(c, T), f"cell {c} at step {T}") for c in self.cells[T] if c not in on]
+            lits += [-made(self.x(c, T), f"cell {c} at step {T}") for c in self.cells[T] if c not in on]
         return lits
 
     def decode(self, model: Iterable[int], horizon: int) -> Solution:
@@ -241,8 +241,8 @@ class Encoder:
         for t in range(1, horizon + 1):
             if self.options.noop:
                 out.append(self.noop(t))
-            out += [_made(self.f(c, t), f"fill {c} at step {t}") for c in self.fills[t]]
-            out += [_made(self.v(c, t), f"vacate {c} at step {t}") for c in self.cells[t - 1]]
+            out += [made(self.f(c, t), f"fill {c} at step {t}") for c in self.fills[t]]
+            out += [made(self.v(c, t), f"vacate {c} at step {t}") for c in self.cells[t - 1]]
         return out
 
 

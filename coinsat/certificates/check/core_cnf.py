@@ -42,7 +42,7 @@ from ...instance import Instance
 MAX_SUBSET_CLAUSES = 64
 
 
-class _Cnf:
+class Cnf:
     """A variable counter and a clause list: the only machinery this module needs."""
 
     def __init__(self) -> None:
@@ -107,13 +107,13 @@ def _binomial(n: int, k: int) -> int:
     return out
 
 
-def core_clauses(instance: Instance, horizon: int) -> _Cnf:
+def core_clauses(instance: Instance, horizon: int) -> Cnf:
     """The core-only formula for ``horizon`` on the instance's own window (module docstring)."""
     board = instance.board
     cells = range(board.size)
     d = instance.d
     labels = sorted(instance.labels) if len(instance.labels) > 1 else []
-    cnf = _Cnf()
+    cnf = Cnf()
     x = [[cnf.new() for _ in cells] for _ in range(horizon + 1)]
     f: list[list[int]] = [[]]
     v: list[list[int]] = [[]]
@@ -148,7 +148,7 @@ def core_clauses(instance: Instance, horizon: int) -> _Cnf:
     return cnf
 
 
-def _labels(cnf: _Cnf, t: int, cells, labels, x, f, v, y, m) -> None:
+def _labels(cnf: Cnf, t: int, cells, labels, x, f, v, y, m) -> None:
     """C7 at step t (and the label/occupancy link at t - 1 = 0 is made by C1's units)."""
     for c in cells:
         ys = [y[t][lab][c] for lab in labels]
@@ -166,7 +166,7 @@ def _labels(cnf: _Cnf, t: int, cells, labels, x, f, v, y, m) -> None:
         cnf.add(-a, -b)
 
 
-def _goal(cnf: _Cnf, instance: Instance, horizon: int, x, y, labels) -> None:
+def _goal(cnf: Cnf, instance: Instance, horizon: int, x, y, labels) -> None:
     """C8 as hard clauses."""
     T = horizon
     if instance.goal_placement == "fixed":

@@ -53,7 +53,7 @@ from ...board import cell_key
 from ...instance import Instance
 from .bounded import in_fork, refute
 from .claims import Claim
-from .core_cnf import _Cnf
+from .core_cnf import Cnf
 from .format import confined_file
 
 PROOF_NAMES = ("init", "step", "goal")
@@ -62,7 +62,7 @@ PROOF_NAMES = ("init", "step", "goal")
 # --- the formulas ---------------------------------------------------------------------------
 
 
-def _not_inv(cnf: _Cnf, clauses: list[list[int]], var: list[int]) -> None:
+def _not_inv(cnf: Cnf, clauses: list[list[int]], var: list[int]) -> None:
     """not Inv over the variables ``var`` (var[i] is cell i's): a selector per clause."""
     selectors = []
     for clause in clauses:
@@ -74,12 +74,12 @@ def _not_inv(cnf: _Cnf, clauses: list[list[int]], var: list[int]) -> None:
     cnf.add(*selectors)  # no clause: Inv is true, its negation the empty clause
 
 
-def _inv(cnf: _Cnf, clauses: list[list[int]], var: list[int]) -> None:
+def _inv(cnf: Cnf, clauses: list[list[int]], var: list[int]) -> None:
     for clause in clauses:
         cnf.add(*[var[abs(lit) - 1] if lit > 0 else -var[abs(lit) - 1] for lit in clause])
 
 
-def _trans(cnf: _Cnf, instance: Instance, x: list[int], y: list[int]) -> None:
+def _trans(cnf: Cnf, instance: Instance, x: list[int], y: list[int]) -> None:
     """One step (a legal move inside the window, or none) from x to y: C2-C6 with N1."""
     board = instance.board
     cells = range(board.size)
@@ -105,7 +105,7 @@ def formulas(instance: Instance, clauses: list[list[int]]) -> dict[str, str]:
     N = instance.board.size
     out = {}
     for name in PROOF_NAMES:
-        cnf = _Cnf()
+        cnf = Cnf()
         x = [cnf.new() for _ in range(N)]
         y = [cnf.new() for _ in range(N)]
         if name == "init":
