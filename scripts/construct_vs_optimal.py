@@ -27,7 +27,6 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from coinsat.analysis import fit_power_law, proven_optimum
 from coinsat.constructive import ConstructionError, construct
 from coinsat.errors import VerificationError
 from coinsat.families import TARGETS, random_theorem1, random_theorem2, vdiag
@@ -35,6 +34,7 @@ from coinsat.geometry import distance
 from coinsat.io.atomic import write_atomic
 from coinsat.search.methods import METHODS
 from coinsat.solution import verify
+from coinsat.study.analysis import fit_power_law, proven_optimum
 from coinsat.theory.triangular import decide
 
 ROOT = Path(__file__).resolve().parent.parent

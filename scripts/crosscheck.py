@@ -12,7 +12,7 @@ is replayed here by ``solution.verify`` (rules.py) as well.
 **Instances**: ``coinsat.families.random_case(seed)``, one seed one instance,
 reproducible (its comment says what the mix is).
 
-**What an answer claims, and the agreement rules**: ``coinsat.agreement`` (its
+**What an answer claims, and the agreement rules**: ``coinsat.study.agreement`` (its
 docstring states them; rule 5 is ``--strict``).
 
 ``unknown`` (a limit hit, or a window engine whose window cannot prove T) is
@@ -35,8 +35,8 @@ import sys
 import time
 from pathlib import Path
 
-from coinsat.agreement import check_file, engines
 from coinsat.search.methods import METHODS
+from coinsat.study.agreement import check_file, engines
 from coinsat.study.crosscheck import DEFAULT_TIME_LIMIT, Settings, Tally, campaign, write_report
 
 ROOT = Path(__file__).resolve().parent.parent

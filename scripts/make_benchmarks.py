@@ -53,11 +53,11 @@ import time
 from pathlib import Path
 
 from coinsat import families
-from coinsat.analysis import proven_optimum
 from coinsat.export import export, write_output
 from coinsat.io.atomic import write_atomic
 from coinsat.io.dimacs import expected_answer, gbd_hash
 from coinsat.io.instance_format import read_instance
+from coinsat.study.analysis import proven_optimum
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -29,10 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from coinsat.analysis import fit_power_law
 from coinsat.families import pinwheel
 from coinsat.io.atomic import write_atomic
 from coinsat.io.instance_format import write_instance
+from coinsat.study.analysis import fit_power_law
 from coinsat.theory.reach import lower_bound as static_bound
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -31,11 +31,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from coinsat.analysis import fit_power_law
 from coinsat.families import vdiag
 from coinsat.io.atomic import write_atomic
 from coinsat.io.instance_format import write_instance
 from coinsat.search.improve import static_bound
+from coinsat.study.analysis import fit_power_law
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks/vfamily_growth.json"

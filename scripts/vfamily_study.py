@@ -35,10 +35,10 @@ import sys
 import time
 from pathlib import Path
 
-from coinsat.analysis import fit_power_law
 from coinsat.families import diagonal_flip, vdiag
 from coinsat.io.atomic import write_atomic
 from coinsat.io.instance_format import write_instance
+from coinsat.study.analysis import fit_power_law
 
 ROOT = Path(__file__).resolve().parent.parent
 

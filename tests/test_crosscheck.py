@@ -1,4 +1,4 @@
-"""Cross-engine agreement (coinsat.agreement, scripts/crosscheck.py): the engines give the same answers.
+"""Cross-engine agreement (coinsat.study.agreement, scripts/crosscheck.py): the engines give the same answers.
 
 A fast sample of the script's random instances runs here (the script runs
 10,000 in parallel; benchmarks/crosscheck.md); any disagreement fails and is
@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from coinsat import agreement as ag
 from coinsat.families import random_case
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Evidence, Result, Status
 from coinsat.solution import Solution
+from coinsat.study import agreement as ag
 from coinsat.study import crosscheck as cc
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -48,14 +48,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
 
-from .board import BoardKind
-from .certificates.prove.screens import screen
-from .instance import Instance, make_instance
-from .io.instance_format import read_instance, write_instance
-from .limits import Limits
-from .result import Result, Scope, Status
-from .search.methods import METHODS, inapplicable, run
-from .solution import verify
+from ..board import BoardKind
+from ..certificates.prove.screens import screen
+from ..instance import Instance, make_instance
+from ..io.instance_format import read_instance, write_instance
+from ..limits import Limits
+from ..result import Result, Scope, Status
+from ..search.methods import METHODS, inapplicable, run
+from ..solution import verify
 
 ENGINES = ("bfs", "spanbfs", "rankbfs", "sat", "ilp")
 FOUND = (Status.OPTIMAL, Status.FEASIBLE)
