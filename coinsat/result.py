@@ -173,6 +173,18 @@ class Result:
     def length(self) -> int | None:
         return None if self.solution is None else len(self.solution)
 
+    def __repr__(self) -> str:
+        """One line a person reads (the fields: ``dataclasses.asdict``, or ``--json`` on the CLI)."""
+        what = [self.status.value]
+        if self.solution is not None:
+            what.append(f"{len(self.solution)} moves")
+        if self.status is not Status.OPTIMAL and self.lower_bound:
+            what.append(f"lower bound {self.lower_bound}")
+        if self.certificate is not None:
+            what.append(f"scope {self.certificate.scope.value}")
+        by = self.engine.value if self.engine is not None else self.method
+        return f"<Result {', '.join(what)} (engine {by}, {self.seconds:.2f} s)>"
+
     def _repr_html_(self) -> str:
         """Notebooks: status, bounds, method (coinsat/draw, reached by name; ``coinsat.draw`` draws the moves)."""
         from .registry import load

@@ -28,6 +28,13 @@ class Solution:
     def __len__(self) -> int:
         return len(self.moves)
 
+    def __repr__(self) -> str:
+        """The moves as cell indices, src->dst (a solution does not know its board: ``coinsat.draw``
+        and ``io.solution_format`` name the cells by coordinates)."""
+        shown = " ".join(f"{m.src}->{m.dst}" for m in self.moves[:8])
+        more = f" ... ({len(self.moves) - 8} more)" if len(self.moves) > 8 else ""
+        return f"<Solution {len(self.moves)} moves: {shown}{more}>"
+
     def _repr_html_(self) -> str:
         """Notebooks: the moves (coinsat/draw, reached by name; ``coinsat.draw`` draws them on a board)."""
         from .registry import load
