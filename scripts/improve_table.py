@@ -28,6 +28,7 @@ from pathlib import Path
 from coinsat.families import diagonal_flip, vdiag
 from coinsat.io.atomic import write_atomic
 from coinsat.io.instance_format import write_instance
+from coinsat.study.commandline import portable
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks/vfamily_results.json"
@@ -191,9 +192,9 @@ def table(rows: list[dict], args, elapsed: float) -> str:
     if args.members:
         cmd += f" --members {args.members}"
     if args.rows_from:
-        cmd += f" --rows-from {args.rows_from}"
+        cmd += f" --rows-from {portable(args.rows_from, ROOT)}"
     if args.log_dir:
-        cmd += f" --log-dir {args.log_dir}"
+        cmd += f" --log-dir {portable(args.log_dir, ROOT)}"
     lines = [
         "# `coinsat improve` on the constructive algorithm's output",
         "",

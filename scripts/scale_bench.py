@@ -52,6 +52,7 @@ from pathlib import Path
 import numpy as np
 
 from coinsat.search.options import RankbfsOptions
+from coinsat.study import proofs
 
 ROOT = Path(__file__).resolve().parent.parent
 FAM = ROOT / "instances" / "families"
@@ -71,16 +72,8 @@ def instance_of(spec: str):
 
 
 def known_length(spec: str) -> int | None:
-    """The length of the stored solution, verified here (None when there is none)."""
-    from coinsat.io.solution_format import read_solution
-    from coinsat.solution import verify
-
-    path = FAM / "solutions" / f"{spec}.json"
-    if not path.exists():
-        return None
-    inst = instance_of(spec)
-    ext, sol = read_solution(inst, path)
-    return len(sol) if verify(ext, sol, keep_trace=False).ok else None
+    """The length of the stored solution, verified (None when there is none)."""
+    return proofs.known_length(instance_of(spec), FAM / "solutions" / f"{spec}.json")
 
 
 # --- one run in a subprocess ----------------------------------------------------------------------
@@ -730,39 +723,20 @@ def failed(entry: dict) -> str:
 
 
 def ensure_instance(spec: str) -> None:
-    """A diagonal flip's instance file is written the way ``scripts/vfamily_study.py`` writes it."""
+    """A diagonal flip's instance file is written as ``scripts/vfamily_study.py`` writes it."""
     path = FAM / f"{spec}.toml"
     if path.exists() or not spec.startswith("diagonal-"):
         return
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from vfamily_study import write_instance
+    from coinsat.io.instance_format import write_instance
 
     write_instance(instance_of(spec), path)
 
 
 def keep_solution(spec: str, solved: dict, check: dict) -> str:
-    """Copy the proved-optimal solution into instances/families/solutions/ when ``coinsat verify``
-    accepts it and no stored solution is as short; what was done, in words."""
-    known = known_length(spec)
-    bound = solved.get("lower_bound")
-    if solved.get("status") == "bounded" and check.get("check_ok") and known is not None and bound == known:
-        # "no solution with <= U moves" (checked) and a verified solution of U + 1 moves: optimal
-        return f"the stored one ({known} moves): optimal, since no solution has <= {known - 1} moves"
-    if solved.get("status") != "optimal" or not check.get("check_ok"):
-        return "none kept (not proved optimal with a checked certificate)"
-    if known is not None and known <= solved["length"]:
-        return f"the stored one ({known} moves, now proved optimal)"
-    src = Path(solved.get("solution_out", ""))
-    if not src.is_file():
-        return "none kept (the run wrote no solution file)"
-    v = subprocess.run(
-        [sys.executable, "-m", "coinsat", "verify", str(FAM / f"{spec}.toml"), str(src)], capture_output=True, text=True
-    )
-    if v.returncode != 0:
-        return f"not kept: coinsat verify exit {v.returncode}"
-    dest = FAM / "solutions" / f"{spec}.json"
-    dest.write_text(src.read_text())
-    return f"written to instances/families/solutions/{spec}.json (coinsat verify: ok)"
+    """The proof ledger's rule (``coinsat.study.proofs``) for one member's run."""
+    solution = FAM / "solutions" / f"{spec}.json"
+    label = f"instances/families/solutions/{spec}.json"
+    return proofs.keep_solution(FAM / f"{spec}.toml", solution, known_length(spec), solved, check, label)
 
 
 def proofs_table(lines: list[str], store: dict) -> None:

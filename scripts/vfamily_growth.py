@@ -36,6 +36,7 @@ from coinsat.io.atomic import write_atomic
 from coinsat.io.instance_format import write_instance
 from coinsat.search.improve import static_bound
 from coinsat.study.analysis import fit_power_law
+from coinsat.study.commandline import portable
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks/vfamily_growth.json"
@@ -176,7 +177,7 @@ def without_note(argv: list[str]) -> list[str]:
 
 def table(results: dict, args, elapsed: float, cpu: float) -> str:
     rows = sorted(results.values(), key=lambda r: (r["target"], r["n"], r["a"]))
-    argv = " ".join(without_note(sys.argv[1:]))
+    argv = " ".join(portable(a, ROOT) for a in without_note(sys.argv[1:]))
     in_order = sorted(rows, key=lambda r: (r["n"], r["target"]))
     heads = list(dict.fromkeys(r.get("commit", "unrecorded").split(" + ")[0] for r in in_order))
     edited = sorted(
