@@ -5,14 +5,10 @@
 upper_bound=U, forced_supports=False / True, workers=1)``; its h_fill is compiled when numba is
 installed, its h_forced is numpy), numba warmed up on V(2,2) before the first timed run.
 
-``--engine own``: written while ``coinsat/search/rank/`` was being restructured, a layered BFS
-of its own on bitmask states (boards of <= 64 cells, d from the instance,
-unlabeled jumps), with the engine's pruning rule (``search/rank/search.py``, Bound-and-prune): a
-state first met at depth t is kept iff t + h(state) <= U, the layers hold every kept state once
-(a successor already kept at any depth is not kept again).  The span pruning of the engine (the
-successor's span contains the goal's span) is implied: h is finite iff every goal cell is in the
-successor's span.  h is ``theory/supports.py``'s ``Batch.h_fill`` (today's h, the engine's) or
-``Batch.h_forced`` (docs/forced-supports.md, Theorem H); both run in numpy here, so the CPU
+``--engine own``: ``coinsat.study.forced_supports.search``, a layered BFS on bitmask states
+(boards of <= 64 cells) with the engine's pruning rule (a state first met at depth t is kept iff
+t + h(state) <= U).  h is ``theory/supports.py``'s ``Batch.h_fill`` (today's h, the engine's) or
+``Batch.h_forced`` (docs/forced-supports.md, Theorem H); both run in numpy there, so the CPU
 columns compare the two bounds in this search, not in the compiled engine.
 
 For each instance, U = the stored solution's length L (instances/families/solutions/): the search
@@ -34,97 +30,15 @@ from pathlib import Path
 
 import numpy as np
 
+from coinsat.errors import LimitReached
 from coinsat.io.instance_format import read_instance
 from coinsat.rules import Move, apply_move
-from coinsat.theory.supports import Batch, h_partial
+from coinsat.study.commandline import shown
+from coinsat.study.forced_supports import search
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ROOT / "instances" / "families"
-CHUNK = 1 << 16
 DEFAULT_MEMBERS = ["vdiag-2-2-nwse", "vdiag-3-2-nwse", "vdiag-3-3-swne"]
-
-
-def expand(batch: Batch, m: np.ndarray, n: int) -> np.ndarray:
-    """Sorted distinct successors (jumps) of the states m (uint64 bitmasks)."""
-    out = []
-    for c in range(n):
-        bit = np.uint64(1) << np.uint64(c)
-        sel = m[(m & bit) != 0]
-        if sel.size == 0:
-            continue
-        rest = sel & ~bit
-        dest = batch.count_at_least(rest, batch.d) & ~sel
-        keep = dest != 0
-        rest, dest = rest[keep], dest[keep]
-        while rest.size:
-            low = dest & (~dest + np.uint64(1))
-            out.append(rest | low)
-            dest = dest ^ low
-            keep = dest != 0
-            rest, dest = rest[keep], dest[keep]
-    return np.unique(np.concatenate(out)) if out else np.zeros(0, dtype=np.uint64)
-
-
-def _member(visited: np.ndarray, x: np.ndarray) -> np.ndarray:
-    if visited.size == 0:
-        return np.zeros(x.size, dtype=bool)
-    i = np.searchsorted(visited, x)
-    i[i == visited.size] = 0
-    return visited[i] == x
-
-
-def search(instance, upper_bound: int, which: str, max_states: int | None = None, keep_layers: bool = False) -> dict:
-    """Layered BFS pruned by t + h <= U (module docstring); stops at the first layer holding a
-    goal placement or at an empty layer.  Returns depth (None: no goal), states kept, expanded,
-    CPU seconds, the layer sizes, and with ``keep_layers`` the layers ("kept": sorted bitmasks)."""
-    board = instance.board
-    goals = [g.mask for g in instance.goal_configurations]
-    batch = Batch(board, instance.d, goals)
-    h = batch.h_fill if which == "fill" else batch.h_forced
-    if which == "partial":  # Lemma K, one state at a time in Python (small instances only)
-
-        def h(m: np.ndarray) -> np.ndarray:
-            return np.fromiter((h_partial(board, instance.d, int(x), goals) for x in m), np.int64, m.size)
-
-    goal_arr = np.array(sorted(goals), dtype=np.uint64)
-    start = np.array([instance.start.mask], dtype=np.uint64)
-    t0 = time.process_time()
-    if h(start)[0] > upper_bound:
-        return {"depth": None, "states": 0, "expanded": 0, "cpu": time.process_time() - t0, "layers": [0]}
-    visited, front, sizes, expanded, depth = start, start, [1], 0, 0
-    kept_layers = [start]
-    found = None
-    while front.size and found is None:
-        if _member(goal_arr, front).any():
-            found = depth
-            break
-        if depth >= upper_bound:
-            break
-        kept = []
-        for i in range(0, front.size, CHUNK):
-            succ = expand(batch, front[i : i + CHUNK], board.size)
-            succ = succ[~_member(visited, succ)]
-            if succ.size:
-                succ = succ[depth + 1 + h(succ) <= upper_bound]
-            kept.append(succ)
-        expanded += front.size
-        front = np.unique(np.concatenate(kept))
-        depth += 1
-        sizes.append(int(front.size))
-        if keep_layers:
-            kept_layers.append(front)
-        if front.size:
-            visited = np.sort(np.concatenate([visited, front]), kind="stable")  # two sorted runs: a merge
-        if max_states is not None and visited.size > max_states:
-            raise SystemExit(f"{instance.name}: more than {max_states} states (--max-states)")
-    return {
-        "depth": found,
-        "states": int(visited.size),
-        "expanded": expanded,
-        "cpu": time.process_time() - t0,
-        "layers": sizes,
-        **({"kept": kept_layers} if keep_layers else {}),
-    }
 
 
 def engine_run(instance, upper_bound: int, which: str) -> dict:
@@ -188,9 +102,12 @@ def main() -> int:
                 rows.append(done[(name, U, f"{args.engine} {args.contender}")])
                 print(_line(rows[-1]), "(from --rows)", flush=True)
                 continue
-            base = run(inst, U, "fill") if args.engine == "rankbfs" else search(inst, U, "fill", args.max_states)
             c = args.contender
-            new = run(inst, U, c) if args.engine == "rankbfs" else search(inst, U, c, args.max_states)
+            try:
+                base = run(inst, U, "fill") if args.engine == "rankbfs" else search(inst, U, "fill", args.max_states)
+                new = run(inst, U, c) if args.engine == "rankbfs" else search(inst, U, c, args.max_states)
+            except LimitReached as e:
+                raise SystemExit(f"{e} (--max-states)") from None
             if base["depth"] != new["depth"]:
                 raise SystemExit(f"{name}, U = {U}: the two searches disagree ({base['depth']} vs {new['depth']})")
             expect = L if U == L else None
@@ -204,7 +121,7 @@ def main() -> int:
                 with open(args.rows, "a") as f:
                     f.write(json.dumps(row) + "\n")
     if args.out:
-        cmd = "python3 scripts/forced_supports_search.py " + " ".join(sys.argv[1:])
+        cmd = shown("scripts/forced_supports_search.py", sys.argv[1:], ROOT)
         text = [
             "# Forced supports in a whole bounded search: states kept, against today's h\n",
             f"Made by `{cmd}` (nice -n 10, one core, the machine shared; see the script's docstring; "

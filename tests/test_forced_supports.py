@@ -157,21 +157,13 @@ def test_fill_is_the_engine_h_and_the_checker_h():
     assert np.minimum(checker, sp.BIG).tolist() == np.minimum(ours, sp.BIG).tolist()
 
 
-def _script():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("fss", ROOT / "scripts" / "forced_supports_search.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(square_puzzles(), st.integers(0, 3))
 def test_pruned_search_keeps_the_optimum(instance, slack):
     """A search pruned by h_forced (or h_fill) with U = opt + slack meets the goal at the optimum of
     the unpruned BFS; with U = opt - 1 it ends without one; h_forced keeps no more states."""
-    search = _script().search
+    from coinsat.study.forced_supports import search
+
     dist, _ = exact_distances(instance)
     opt = dist[instance.start.mask]
     if opt == float("inf"):
@@ -188,15 +180,13 @@ def test_pruned_search_keeps_the_optimum(instance, slack):
 
 
 def test_backward_ball_predecessors_are_the_rule():
-    """scripts/backward_ball.py's vectorised predecessors and successors = rules.py's kernels."""
-    import importlib.util
+    """The backward ball's vectorised predecessors and successors (coinsat.study.forced_supports,
+    scripts/backward_ball.py) = rules.py's kernels."""
     import random
 
     from coinsat.rules import predecessors
+    from coinsat.study import forced_supports as bb
 
-    spec = importlib.util.spec_from_file_location("bb", ROOT / "scripts" / "backward_ball.py")
-    bb = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bb)
     inst = read_instance(ROOT / "instances" / "families" / "vdiag-2-2-nwse.toml")
     b, n, k = inst.board, inst.board.size, inst.n_coins
     batch = sp.Batch(b, inst.d, [g.mask for g in inst.goal_configurations])

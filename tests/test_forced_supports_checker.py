@@ -1,14 +1,14 @@
 """The layers checker recomputes the forced-supports h itself (certificate field ``h`` = "forced").
 
 A certificate of the kind is made here from the layers of the bound-and-prune search of
-``scripts/forced_supports_search.py`` run with h_forced (docs/forced-supports.md, Theorem H),
+``coinsat.study.forced_supports`` (what ``scripts/forced_supports_search.py --engine own`` runs)
+with h_forced (docs/forced-supports.md, Theorem H),
 put in a genuine ranked certificate of the same instance and bound in place of its layers.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import io
 import json
 from pathlib import Path
@@ -22,18 +22,12 @@ from coinsat.certificates.check.ranked import Decoder, Kernel
 from coinsat.certificates.prove.make import certify
 from coinsat.io.instance_format import read_instance
 from coinsat.solve import solve
+from coinsat.study.forced_supports import search
 from coinsat.theory.supports import BIG, Batch
 
 ROOT = Path(__file__).resolve().parent.parent
 DIAG = read_instance(ROOT / "instances" / "paper" / "diagonal.toml")
 U64 = np.uint64
-
-
-def _search():
-    spec = importlib.util.spec_from_file_location("fss", ROOT / "scripts" / "forced_supports_search.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.search
 
 
 def _ranks(masks: np.ndarray, n: int, k: int) -> np.ndarray:
@@ -47,7 +41,7 @@ def _certificate(tmp_path, which: str, upper_bound: int):
     done = certify(DIAG, solve(DIAG, "rankbfs", upper_bound=upper_bound), tmp_path)
     assert done.check.ok, done.check.reason
     cert = json.loads(done.path.read_text())
-    run = _search()(DIAG, upper_bound, which, keep_layers=True)
+    run = search(DIAG, upper_bound, which, keep_layers=True)
     n, k = DIAG.board.size, DIAG.n_coins
     layers = {f"L{t}": _ranks(run["kept"][t], n, k) for t in range(cert["horizon"] + 1)}
     return _store(tmp_path, dict(cert, h="forced"), layers), layers
@@ -85,7 +79,6 @@ def test_forced_certificate_accepted_and_tampering_rejected(tmp_path):
 
 def test_forced_keeps_fewer_states_than_fill():
     """Not vacuous: on the diagonal with U = 18 the forced search keeps fewer states."""
-    search = _search()
     assert search(DIAG, 18, "forced")["states"] < search(DIAG, 18, "fill")["states"]
 
 
