@@ -47,7 +47,6 @@ import csv
 import dataclasses
 import io
 import json
-import shlex
 import sys
 import time
 from pathlib import Path
@@ -58,6 +57,17 @@ from coinsat.io.atomic import write_atomic
 from coinsat.io.dimacs import expected_answer, gbd_hash
 from coinsat.io.instance_format import read_instance
 from coinsat.study.analysis import proven_optimum
+from coinsat.study.commandline import shown
+from coinsat.study.competition import (
+    check,
+    cpu_of,
+    file_grade,
+    read_times,
+    scale_optima,
+    short_source,
+    study_optimum,
+    timing,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -137,65 +147,6 @@ def gbdc_hash(path: Path, fmt: str) -> str | None:
     return {"cnf": gbdc.gbdhash, "wcnf": gbdc.wcnfhash, "opb": gbdc.opbhash}[fmt](str(path))
 
 
-_CHECK = """
-import sys
-from pysat.formula import CNF
-from pysat.solvers import Solver
-with Solver(name="cadical195", bootstrap_with=CNF(from_string=sys.stdin.read()).clauses) as s:
-    print("SAT" if s.solve() else "UNSAT")
-"""
-
-
-def check(text: str, seconds: float) -> str:
-    """Solve a CNF with CaDiCaL 1.9.5 (PySAT) in a subprocess killed after ``seconds``
-    (PySAT cannot interrupt CaDiCaL): SAT, UNSAT or timeout."""
-    import subprocess
-
-    try:
-        p = subprocess.run([sys.executable, "-c", _CHECK], input=text, capture_output=True, text=True, timeout=seconds)
-    except subprocess.TimeoutExpired:
-        return "timeout"
-    return p.stdout.strip() if p.returncode == 0 else f"error {p.stderr.strip()[-200:]}"
-
-
-def study_optimum(results: dict, name: str) -> tuple[int | None, str, str | None]:
-    """(optimum, how it was found, the accepted certificate of optimum - 1 or None) from the
-    V-family study's results (benchmarks/vfamily_results.json)."""
-    entry = results.get(name)
-    if not entry:
-        return None, "", None
-    runs = [r for r in entry.get("runs", {}).values() if r.get("status") == "optimal"]
-    if not runs:
-        return None, "", None
-    best = min(runs, key=lambda r: r["seconds"])
-    how = f"proven optimal by {best['method']} in {best['seconds']:.0f} s (benchmarks/vfamily_results.json)"
-    certs = [
-        f"{kind} certificate accepted (checked in {c['check_seconds']:.0f} s; benchmarks/vfamily_results.json)"
-        for kind, c in sorted(entry.get("certificates", {}).items())
-        if c.get("accepted") and f"optimal: {best['length']} moves" in c.get("claim", "")
-    ]
-    return best["length"], how, "; ".join(certs) or None
-
-
-def scale_optima(path: str | None) -> dict[str, tuple[int, str]]:
-    """name -> (optimum, source) for the members of scale_proofs.json whose certificate was
-    checked and accepted with the claim "optimal: L moves"."""
-    if not path:
-        return {}
-    out = {}
-    for name, entry in json.loads(Path(path).read_text()).items():
-        check, solve = entry.get("check", {}), entry.get("solve", {})
-        claim = check.get("claim", "")
-        if check.get("check_ok") and claim.startswith("optimal: "):
-            L = int(claim.split()[1])
-            out[name] = (
-                L,
-                f"layers certificate accepted (proven optimal by {solve.get('engine', 'rankbfs')}; checked in "
-                f"{check.get('check_cpu', 0):.0f} CPU s; benchmarks/scale-proofs.md)",
-            )
-    return out
-
-
 def replayed_solution(inst, L: int) -> str | None:
     """The solution file of ``inst`` when it has L moves and rules.py accepts it here."""
     from coinsat.io.solution_format import read_solution
@@ -209,47 +160,6 @@ def replayed_solution(inst, L: int) -> str | None:
     if len(sol) != L or not verify(inst2, sol, keep_trace=False).ok:
         return None
     return f"verified solution {path.relative_to(ROOT)} ({L} moves, replayed by rules.py here)"
-
-
-def read_times(paths: list[str]) -> dict[tuple[str, str], dict]:
-    """(file without .xz, solver) -> the last row of competition_times.py for it."""
-    out: dict[tuple[str, str], dict] = {}
-    for p in paths:
-        for row in csv.DictReader(open(p, encoding="utf-8")):
-            out[(row["file"].removesuffix(".xz"), row["solver"])] = row
-    return out
-
-
-def timing(row: dict | None) -> str:
-    if row is None:
-        return ""
-    return f"{row['answer']} {float(row['cpu_seconds']):.0f} s"
-
-
-def grade(row: dict | None, expected: str) -> str:
-    """easy / medium / hard by CPU seconds (module docstring); '' when not timed."""
-    if row is None:
-        return ""
-    cpu, cap = float(row["cpu_seconds"]), float(row["cap"])
-    if row["answer"] in ("SAT", "UNSAT"):
-        if row["answer"] != expected:
-            return "MISMATCH"
-        return "easy" if cpu < 10 else ("medium" if cpu < 1000 else "hard")
-    if row["answer"].startswith("timeout"):  # the CPU seconds measured, a little under the cap
-        return "hard" if cap >= 1000 else f"not graded (cap {cap:g} s)"
-    return row["answer"]
-
-
-def file_grade(rows: dict[str, dict | None], expected: str) -> str:
-    """The grade by CaDiCaL 1.9.5 (PySAT); where its runs leave the file ungraded (a cap
-    below 1000 s), the grade the ``cadical`` program's run gives, named as such."""
-    first = grade(rows["cadical-pysat"], expected)
-    if first and not first.startswith("not graded"):
-        return first
-    other = grade(rows["cadical-bin"], expected)
-    if other and not other.startswith("not graded"):
-        return f"{other} (by cadical sc2021)"
-    return first or other
 
 
 def formula(inst, fmt: str, T: int, expected: str, encoding: str) -> str:
@@ -398,30 +308,11 @@ def main(argv=None) -> int:
     write_atomic(out / "manifest.csv", buf.getvalue())
     if args.manifest_copy:
         write_atomic(args.manifest_copy, buf.getvalue())
-    command = "python3 scripts/make_benchmarks.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
+    command = shown("scripts/make_benchmarks.py", argv or sys.argv[1:], ROOT)
     if args.doc:
         update_doc(Path(args.doc), rows, skipped, command)
     print(f"wrote {len(rows)} files and {out / 'manifest.csv'}", file=sys.stderr)
     return 1 if any(r["checked"].startswith("MISMATCH") or r["grade"] == "MISMATCH" for r in rows) else 0
-
-
-def short_source(text: str) -> str:
-    """The certificate or solution an answer rests on, in a few words (the manifest has it all)."""
-    for key, short in (
-        ("layers certificate", "layers certificate"),
-        ("drat certificate", "DRAT certificate"),
-        ("verified solution", "verified solution"),
-        ("known_optimal", "known optimum, tested"),
-    ):
-        if key in text:
-            return short
-    return text.split(" (")[0]
-
-
-def cpu_of(timing_text: str) -> float | None:
-    """The CPU seconds of a timing cell ("UNSAT 89 s", "timeout 109 s"); None when not timed."""
-    parts = timing_text.split()
-    return float(parts[-2]) if len(parts) >= 3 and parts[-1] == "s" else None
 
 
 def hardness_summary(rows) -> list[str]:

@@ -1,17 +1,16 @@
 """The frontier measurements' own logic: budgets, search order and grades.
 
 The scripts under ``scripts/`` make the numbers of ``benchmarks/sat_limits.md``, ``cubes.md``
-and the competition manifest.  Their runs take CPU hours, so these tests pin the parts
-that decide what a number *means*: a cube call stops at its CPU budget (shared by the
-workers) and at the first satisfiable cube, the search over horizons asks the calls in
-the documented order, and a timeout under a cap below 1000 s is never graded "hard".
+and the competition manifest from ``coinsat.study.sat_limits`` and ``coinsat.study.competition``.
+Their runs take CPU hours, so these tests pin the parts that decide what a number *means*: a
+cube call stops at its CPU budget (shared by the workers) and at the first satisfiable cube,
+the search over horizons asks the calls in the documented order, and a timeout under a cap
+below 1000 s is never graded "hard".
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 import time
 from pathlib import Path
 
@@ -19,20 +18,8 @@ import pytest
 
 from coinsat.certificates.prove.cubes import CubeOutcome, CubeTask
 from coinsat.errors import LimitReached
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)
-    spec.loader.exec_module(module)
-    return module
-
-
-limits = _load("sat_limits")
-bench = _load("make_benchmarks")
+from coinsat.study import competition as bench
+from coinsat.study import sat_limits as limits
 
 
 def spin_or_model(task: CubeTask) -> CubeOutcome:
