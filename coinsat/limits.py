@@ -37,12 +37,14 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator, TypeVar
 
 from .errors import InternalError, LimitReached, UsageError
 
 #: the share of physical memory an engine may use when the user names no limit
 DEFAULT_MEMORY_SHARE = 0.75
+
+_T = TypeVar("_T")
 
 
 def physical_memory() -> int | None:
@@ -276,69 +278,110 @@ def signals_deferred() -> Iterator[None]:
 CHILD_TICK = 0.05
 
 
-def in_child(fn, *args, **kwargs):
-    """``fn(*args, **kwargs)`` computed in a forked child process, stopped with the ambient budget.
+def in_child(
+    fn: Callable[..., _T],
+    args: tuple = (),
+    kwargs: dict | None = None,
+    *,
+    deadline: float | None = None,
+    what: str | None = None,
+    lost: Callable[[int], _T] | None = None,
+) -> _T:
+    """``fn(*args, **kwargs)`` computed in a forked child process, stopped with the budget.
 
-    For long C calls that neither a poll nor the watchdog can cut (Pillow drawing and
-    resizing a large picture: ``show``): the parent waits, looking every ``CHILD_TICK``
-    seconds at the clock and at the memory of both processes, and kills the child once the
-    budget is spent (LimitReached), or on Ctrl-C.  The result comes back pickled; an
-    exception of ``fn`` is raised again here.  Without a budget, or where ``fork`` does not
-    exist, ``fn`` runs in this process."""
-    import multiprocessing as mp
+    For long calls that neither a poll nor the watchdog can cut: Pillow drawing a large
+    picture (``show``), the certificate checker building a formula and replaying a DRAT proof
+    (``certificates/check/``).  The budget is the ambient one (:func:`enforced`) and
+    ``deadline`` (a ``time.perf_counter()`` value), whichever ends first.  The parent waits,
+    looking every ``CHILD_TICK`` seconds at the clock and at the child's resident memory
+    (which counts the pages it shares with the waiting parent, so it stands for both), and
+    kills the child once the budget is spent: LimitReached, whose reason names ``what``
+    ("time limit (the proof check did not finish)").  Ctrl-C is the parent's: the child
+    ignores it and is killed.  The child inherits the ambient budget, so a limit it meets by
+    polling comes back as LimitReached too.
 
-    lim = _active
-    if lim is None or (lim.time_limit is None and lim.memory_limit is None) or "fork" not in mp.get_all_start_methods():
+    The result comes back pickled; an exception of ``fn`` is raised again here.  A child that
+    ends without an answer (killed from outside, the kernel's OOM killer say, or crashed) is
+    ``lost(exit status)`` when given, else a MemoryError (killed) or an InternalError.  A
+    plain ``os.fork``: it works inside daemonic worker processes too, where multiprocessing
+    refuses children.  Without a budget, or where ``fork`` does not exist, ``fn`` runs here."""
+    import pickle
+    import select
+
+    kwargs = kwargs or {}
+    budget = _active
+    memory = None if budget is None else budget.memory_limit
+    end = min(float("inf") if deadline is None else deadline, float("inf") if budget is None else budget.deadline)
+    if end == float("inf") and memory is None or not hasattr(os, "fork"):
         return fn(*args, **kwargs)
-    ctx = mp.get_context("fork")
-    mine, theirs = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_child, args=(theirs, fn, args, kwargs), daemon=True)
-    with signals_deferred():  # a Ctrl-C between start and the try would leave the child running
-        child.start()
+    why = "" if what is None else f" ({what} did not finish)"
+    read_end, write_end = os.pipe()
+    with signals_deferred():  # a Ctrl-C between the fork and the try would leave the child running
+        pid = os.fork()
+        if pid == 0:  # the child: compute, send the answer, leave without running any cleanup
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                os.close(read_end)
+                _answer(write_end, fn, args, kwargs)
+            finally:
+                os._exit(0)
+    os.close(write_end)
+    data = bytearray()
     try:
-        theirs.close()
-        while not mine.poll(CHILD_TICK):
-            if time.perf_counter() > lim.deadline:
-                raise LimitReached("time limit")
-            if lim.memory_limit is not None:
-                used = (rss_bytes() or 0) + (_rss_of(child.pid) or 0)
-                if used > lim.memory_limit:
-                    raise LimitReached("memory limit")
-            if not child.is_alive() and not mine.poll(0):
-                raise _lost(child, fn)
-        try:
-            ok, value = mine.recv()
-        except EOFError:
-            raise _lost(child, fn) from None
+        while True:
+            wait = min(CHILD_TICK, end - time.perf_counter())
+            if wait <= 0:
+                raise LimitReached(f"time limit{why}")
+            ready, _, _ = select.select([read_end], [], [], wait)
+            if ready:
+                chunk = os.read(read_end, 1 << 16)
+                if not chunk:  # the child closed its end: the answer is whole, or it died
+                    break
+                data += chunk
+            if memory is not None and (_rss_of(pid) or 0) > memory:
+                raise LimitReached("memory limit" + ("" if what is None else f" ({what} needs more)"))
     finally:
         with signals_deferred():
-            if child.is_alive():
-                child.kill()
-            child.join()
-            mine.close()
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            _, status = os.waitpid(pid, 0)
+            os.close(read_end)
+    try:
+        ok, value = pickle.loads(bytes(data))
+    except (pickle.UnpicklingError, EOFError):  # nothing, or half an answer: the child died first
+        if lost is not None:
+            return lost(status)
+        raise _lost(status, what or str(getattr(fn, "__name__", fn))) from None
     if not ok:
         raise value
     return value
 
 
-def _child(conn, fn, args, kwargs) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills us
+def _answer(fd: int, fn, args, kwargs) -> None:
+    """In the child: ``(True, result)`` or ``(False, exception)`` pickled into ``fd``."""
+    import pickle
+
     try:
         answer = (True, fn(*args, **kwargs))
     except BaseException as e:  # noqa: BLE001 — any exception goes back to the parent, which raises it
         answer = (False, e)
     try:
-        conn.send(answer)
-    except Exception as e:  # noqa: BLE001 — an exception that does not pickle: its text does
-        conn.send((False, RuntimeError(f"{type(e).__name__}: {e}")))
-    conn.close()
+        data = pickle.dumps(answer)
+        if not answer[0]:
+            pickle.loads(data)  # an exception whose class cannot be rebuilt from its arguments
+    except Exception as e:  # noqa: BLE001 — an answer that does not pickle: its text does
+        data = pickle.dumps((False, RuntimeError(f"{type(e).__name__}: {e}")))
+    with os.fdopen(fd, "wb") as out:
+        out.write(data)
 
 
-def _lost(child, fn) -> BaseException:
+def _lost(status: int, what: str) -> BaseException:
     """A child that ended without an answer: killed (the kernel's OOM killer: out of memory) or crashed."""
-    child.join(1)
-    what = f"the process computing {getattr(fn, '__name__', fn)} ended without an answer (exit {child.exitcode})"
-    return MemoryError(what) if child.exitcode == -signal.SIGKILL else InternalError(what)
+    code = os.waitstatus_to_exitcode(status)
+    text = f"the process computing {what} ended without an answer (exit {code})"
+    return MemoryError(text) if code == -signal.SIGKILL else InternalError(text)
 
 
 def _rss_of(pid: int) -> int | None:

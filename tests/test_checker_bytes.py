@@ -260,3 +260,31 @@ def test_check_certificate_refuses_a_json_byte_outside_the_alphabet(hto, genuine
     assert "outside the DIMACS alphabet" in capsys.readouterr().out
     (tmp_path / "c.json").write_text(json.dumps(cert))
     assert main(["check-certificate", str(H_TO_O), str(tmp_path / "c.json"), "--memory-limit", "4G"]) == 0
+
+
+def test_the_checking_child_rejects_on_a_failure_and_gives_no_verdict_at_a_limit():
+    """The checker's rules around its forked child: a failure inside is a rejection naming it, a
+    child killed without a verdict is a rejection, running out of memory is LimitReached."""
+    from coinsat.certificates.check.bounded import verdict_in_child
+    from coinsat.errors import LimitReached
+
+    soon = time.perf_counter() + 30
+    assert verdict_in_child(_fails, (), soon) == (False, "ZeroDivisionError: division by zero")
+    assert verdict_in_child(_killed, (), soon) == (False, "the proof checker stopped without a verdict")
+    with pytest.raises(LimitReached, match="memory limit"):
+        verdict_in_child(_out_of_memory, (), soon)
+    assert verdict_in_child(lambda: (True, "fine"), (), soon) == (True, "fine")
+
+
+def _fails():
+    return 1 / 0
+
+
+def _killed():
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _out_of_memory():
+    raise MemoryError

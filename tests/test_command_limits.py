@@ -128,16 +128,55 @@ def test_in_child_returns_raises_and_stops():
     from coinsat.errors import LimitReached, UsageError
     from coinsat.limits import Limits, enforced, in_child
 
-    assert in_child(sum, [1, 2, 3]) == 6  # no budget: in this process
+    assert in_child(sum, ([1, 2, 3],)) == 6  # no budget: in this process
     with enforced(Limits(time_limit=30)):
-        assert in_child(sorted, [3, 1, 2], reverse=True) == [3, 2, 1]
+        assert in_child(sorted, ([3, 1, 2],), {"reverse": True}) == [3, 2, 1]
         with pytest.raises(UsageError, match="bad"):
             in_child(_raise_usage)
     with enforced(Limits(time_limit=0.5)):
         t0 = time.perf_counter()
         with pytest.raises(LimitReached, match="time limit"):
-            in_child(time.sleep, 30)
+            in_child(time.sleep, (30,))
         assert time.perf_counter() - t0 < 5
+
+
+def test_in_child_reports_a_lost_child_and_works_in_a_daemonic_worker():
+    """A child that dies without an answer: killed (SIGKILL, as the OOM killer does) is a
+    MemoryError, any other end an InternalError, or what ``lost`` makes of it; a plain fork,
+    so a daemonic pool worker (where multiprocessing refuses children) may use it too."""
+    import multiprocessing as mp
+    import os
+
+    from coinsat.errors import InternalError
+    from coinsat.limits import in_child
+
+    soon = time.perf_counter() + 30
+    with pytest.raises(MemoryError, match="without an answer"):
+        in_child(_killed, deadline=soon)
+    with pytest.raises(InternalError, match="exit 3"):
+        in_child(os._exit, (3,), deadline=soon)
+    assert in_child(os._exit, (3,), deadline=soon, lost=lambda status: os.waitstatus_to_exitcode(status)) == 3
+    with mp.get_context("fork").Pool(1) as pool:
+        assert pool.apply(_in_child_in_a_worker) == (True, 6)
+
+
+def _killed():
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)  # the child's own pid: as the kernel's OOM killer would
+
+
+def _in_child_in_a_worker():
+    import multiprocessing as mp
+    import os
+
+    from coinsat.limits import in_child
+
+    pid = in_child(os.getpid, deadline=time.perf_counter() + 30)
+    return mp.current_process().daemon and pid != os.getpid(), in_child(
+        sum, ([1, 2, 3],), deadline=time.perf_counter() + 30
+    )
 
 
 def _raise_usage():

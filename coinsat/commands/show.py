@@ -139,7 +139,7 @@ def _run(args) -> int:
     if args.format in ("png", "gif"):  # Pillow's long C calls: drawn in a child that the budget can stop
         from ..limits import in_child
 
-        drawing = in_child(draw, instance, solution, **how)
+        drawing = in_child(draw, (instance, solution), how, what="the picture")
     else:
         drawing = draw(instance, solution, **how)
     if args.output:

@@ -38,7 +38,7 @@ only when every byte is printable ASCII or a newline (:func:`.format.alphabet_pr
 and every file name is a plain name inside the certificate's folder
 (:func:`.format.confined_file`).  The horizon is at most :func:`max_horizon`, a bound the
 checker computes; the formula is built and the proof replayed under the deadline and
-the memory limit (:func:`in_fork`).  Who parses what: ``encodings/sat.md`` section 9.
+the memory limit (:func:`verdict_in_child`).  Who parses what: ``encodings/sat.md`` section 9.
 A solution, when present, is replayed with rules.py (``solution.verify``).
 """
 
@@ -47,18 +47,14 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-import pickle
-import select
-import signal
 import tempfile
-import time
 from pathlib import Path
 from typing import Callable
 
 from ... import geometry
 from ...errors import CoinsatError, LimitReached
 from ...instance import Instance
-from ...limits import active, poll
+from ...limits import in_child, poll
 from .claims import Claim
 from .format import alphabet_problem, checked_solution, confined_file
 
@@ -242,7 +238,7 @@ def check_bounded(
     exact = window_exact(instance, horizon)
     if bool(cert.get("window_exact")) != exact:
         return False, "window_exact does not match the instance's window", None
-    ok, why = in_fork(_decide, (instance, horizon, cert, base_dir, copy), deadline)
+    ok, why = verdict_in_child(_decide, (instance, horizon, cert, base_dir, copy), deadline)
     if not ok:
         return False, why, None
     return True, why, Claim(solution=length, bound=horizon, window=not exact)
@@ -320,75 +316,29 @@ def refute(formula: str, proof_path: Path) -> tuple[bool, str, int]:
     return bool(result.ok), str(result.reason), int(result.steps or 0)
 
 
-#: how often the parent looks at its child's memory while waiting for a verdict (seconds)
-CHILD_TICK = 0.05
+def verdict_in_child(task: Callable[..., tuple[bool, str]], args: tuple, deadline: float | None) -> tuple[bool, str]:
+    """``task(*args)``'s verdict, computed under the deadline and the ambient budget by
+    :func:`coinsat.limits.in_child` (the formula builder and dratify have no limits of their own).
 
+    The checker's rules: a limit (the deadline, the memory limit, or running out of memory) is
+    LimitReached, neither accepted nor rejected; any other failure inside the task is a rejection
+    naming it; a child that ends without a verdict (killed from outside) is a rejection."""
 
-def in_fork(task: Callable[..., tuple[bool, str]], args: tuple, deadline: float | None) -> tuple[bool, str]:
-    """``task(*args)`` under the deadline and the ambient memory limit (coinsat.limits).
-
-    The formula builder and dratify have no limits of their own, so under a limit the task
-    runs in a forked child that is killed when the deadline passes or when the child's
-    resident memory (which counts the pages it shares with us) passes the limit; a limit the
-    child meets itself is reported the same way (LimitReached: neither accepted nor rejected).
-    A plain ``os.fork``: it works inside daemonic worker processes too, where
-    multiprocessing refuses children.  Without a limit, or without ``fork``, it runs here."""
-    budget = active()
-    memory = None if budget is None else budget.memory_limit
-    if deadline is None and budget is not None and budget.time_limit is not None:
-        deadline = budget.deadline
-    if (deadline is None or deadline == float("inf")) and memory is None or not hasattr(os, "fork"):
-        return task(*args)
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: decide, send the verdict, leave without running any cleanup
-        os.close(read_end)
-        verdict: tuple[bool, str] | str | None
+    def decide(*args) -> tuple[bool, str]:
         try:
-            verdict = task(*args)
+            return task(*args)
+        except LimitReached:  # the inherited budget, polled inside the task: no verdict
+            raise
         except MemoryError:
-            verdict = None
-        except LimitReached as e:  # the inherited budget, polled inside the task: no verdict
-            verdict = str(e)
-        except BaseException as e:  # noqa: BLE001 — any failure is a rejection, reported
-            verdict = (False, f"{type(e).__name__}: {e}")
-        with os.fdopen(write_end, "wb") as out:
-            out.write(pickle.dumps(verdict))
-        os._exit(0)
-    os.close(write_end)
-    try:
-        with os.fdopen(read_end, "rb") as answer:
-            while True:
-                wait = CHILD_TICK if deadline is None else min(CHILD_TICK, deadline - time.perf_counter())
-                if wait <= 0:
-                    raise LimitReached("time limit (the proof check did not finish)")
-                ready, _, _ = select.select([answer], [], [], wait)
-                if ready:
-                    break
-                if memory is not None and _rss_of(pid) > memory:  # the child holds our pages too
-                    raise LimitReached("memory limit (the proof check needs more)")
-            data = answer.read()
-    finally:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        os.waitpid(pid, 0)
-    if not data:  # the child died (killed from outside): no verdict is a rejection
-        return False, "the proof checker stopped without a verdict"
-    verdict = pickle.loads(data)
-    if verdict is None:
-        raise LimitReached("memory limit (the proof check ran out of memory)")
-    if isinstance(verdict, str):
-        raise LimitReached(verdict)
-    ok, why = verdict
+            raise LimitReached("memory limit (the proof check ran out of memory)") from None
+        except Exception as e:  # noqa: BLE001 — any failure is a rejection, reported
+            return False, f"{type(e).__name__}: {e}"
+
+    ok, why = in_child(
+        decide,
+        args,
+        deadline=deadline,
+        what="the proof check",
+        lost=lambda status: (False, "the proof checker stopped without a verdict"),
+    )
     return bool(ok), str(why)
-
-
-def _rss_of(pid: int) -> int:
-    """Resident memory of process ``pid`` in bytes (0 when it cannot be read)."""
-    try:
-        with open(f"/proc/{pid}/statm", "rb") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return 0

@@ -51,7 +51,7 @@ from pathlib import Path
 from ... import geometry
 from ...board import cell_key
 from ...instance import Instance
-from .bounded import in_fork, refute
+from .bounded import refute, verdict_in_child
 from .claims import Claim
 from .core_cnf import Cnf
 from .format import confined_file
@@ -220,7 +220,7 @@ def check_inductive(
         if path is None:
             return False, problem or "no proof file", None
         proofs[name] = path
-    ok, why = in_fork(_decide, (instance, clauses, proofs), deadline)
+    ok, why = verdict_in_child(_decide, (instance, clauses, proofs), deadline)
     if not ok:
         return False, why, None
     closed = window_closed(instance)
