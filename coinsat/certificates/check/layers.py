@@ -73,6 +73,18 @@ proof, lemma by lemma: docs/forced-supports.md (Theorem H).  The checker
 recomputes this h itself (``ranked.Kernel.h_forced``, numpy, also when the
 successors are compiled).
 
+**Perimeter** (field ``h`` = ``{"kind": "perimeter", "r": R, "inner": "fill" | "forced"}``,
+ranked layers with U only).  The checker computes the backward ball B_R itself (:mod:`.perimeter`:
+a breadth-first search backwards from the goal placements inside span(start), over
+configurations inside span(start); undoing a move lifts a coin with >= d coins beside it and
+puts it on any empty cell), with the exact distance dist(y) of each of its configurations, and
+takes h(y) = dist(y) inside the ball, max(h_inner(y), R + 1) outside it.  This h is a lower
+bound on the moves left from every configuration inside span(start) (outside the ball
+dist(y) > R), which is all the argument below uses.  The proof: docs/perimeter-search.md
+(Theorem P).  A radius other than the search's is not a forgery by itself: a larger R gives a
+larger h that is still a lower bound (the claim stays true), a smaller R asks for successors
+the search did not keep (rejected).
+
 **Threads** (``workers``).  Condition (3) is a statement about each
 configuration of L_i alone, so the chunks of a layer are checked
 independently: with the compiled kernel on ``workers`` threads (its kernels
@@ -112,6 +124,7 @@ from ...board import span_coords
 from ...errors import LimitReached
 from ...instance import Instance
 from ...limits import poll, signals_deferred
+from . import perimeter
 from .claims import Claim
 from .format import cell_key, checked_solution, confined_file
 from .ranked import JIT_ENV, Decoder, Kernel, edge_cap
@@ -151,13 +164,13 @@ def check_layers(
     bound = cert.get("upper_bound")
     if bound is not None and (not isinstance(bound, int) or isinstance(bound, bool) or bound < horizon):
         return False, f"the upper bound must be an integer >= the horizon {horizon}, not {bound!r}", None
-    h_name = cert.get("h", "fill")
-    if h_name not in ("fill", "forced") or (h_name == "forced" and (encoding != "rank" or bound is None)):
-        return False, f"unknown h {h_name!r} (fill, or forced on ranked layers with an upper bound)", None
+    h_name, radius, why = perimeter.parse(cert.get("h", "fill"), encoding, bound)
+    if why:
+        return False, why, None
     if encoding == "rank":  # stored as first differences
         for layer in layers:  # in place: no second copy of the layers
             np.cumsum(layer, dtype=U64, out=layer)
-        ok, why = _check_ranked(instance, cells, layers, bound, deadline, workers, h_name)
+        ok, why = _check_ranked(instance, cells, layers, bound, deadline, workers, h_name, radius)
     elif encoding != "word" or bound is not None:
         return False, f"unknown layers encoding {encoding!r} (or a bound on word layers)", None
     elif len(cells) > 64:
@@ -375,11 +388,13 @@ def _check_ranked(
     deadline: float | None,
     workers: int = 1,
     h_name: str = "fill",
+    radius: int | None = None,
 ) -> tuple[bool, str]:
     """Conditions (2) and (3) of the module docstring on colex-ranked layers, pruned by h with
     ``bound`` U when given (decoder and kernel: :mod:`.ranked`), the chunks of each layer on
     ``workers`` threads when the compiled kernel runs; ``h_name`` "forced": the forced-supports
-    h (module docstring), computed by the numpy kernel."""
+    h (module docstring), computed by the numpy kernel; ``radius`` r: the perimeter h over that
+    inner h (module docstring, "Perimeter"; the ball recomputed here by :mod:`.perimeter`)."""
     if len(instance.labels) > 1:
         return False, "layers certificates are for unlabeled coins"
     b = instance.board
@@ -413,6 +428,12 @@ def _check_ranked(
             return False, f"L{i} holds a goal placement"
     fast = _compiled(sum(int(layer.size) for layer in layers), ker)
     jit = None if fast is None else fast.Expander(dec, ker, need, goals, cap)
+    ball = None if radius is None else perimeter.Ball(dec, ker, start, goal_pos, radius, deadline)
+
+    def inner(ranks: np.ndarray) -> np.ndarray:
+        if h_name == "forced":
+            return ker.h_forced(ker.words(dec.positions(ranks)), goals)
+        return ker.h(ker.words(dec.positions(ranks)), goals) if jit is None else jit.h(ranks)
 
     def missing(i: int, lo: int) -> int | None:
         """A successor asked for by (3) of the chunk of L_i at ``lo`` that lies in no layer up to L_{i+1}."""
@@ -426,10 +447,7 @@ def _check_ranked(
         for j in range(i + 1, max(-1, i - 2), -1):  # the layers a successor is usually in
             out = _absent(out, layers[j])
         if bound is not None and out.size:  # only successors with (i + 1) + h <= U are asked for
-            if h_name == "forced":
-                h = ker.h_forced(ker.words(dec.positions(out)), goals)
-            else:
-                h = ker.h(ker.words(dec.positions(out)), goals) if jit is None else jit.h(out)
+            h = inner(out) if ball is None else ball.h(out, inner)
             out = out[(i + 1) + h <= bound]
         for j in range(i - 2, -1, -1):
             if out.size == 0:
@@ -444,7 +462,8 @@ def _check_ranked(
                 if rank is not None:
                     return False, f"a successor of L{i} is in no layer up to L{i + 1} (rank {rank})"
     states = sum(int(layer.size) for layer in layers)
-    pruned = "" if bound is None else f", pruned by h ({h_name}) with upper bound {bound}"
+    name = h_name if ball is None else f"perimeter r = {radius} over {h_name}, ball of {ball.ranks.size} states"
+    pruned = "" if bound is None else f", pruned by h ({name}) with upper bound {bound}"
     return True, f"closure of {len(layers)} ranked layers ({states} configurations{pruned}) verified"
 
 

@@ -377,6 +377,21 @@ class Kernel:
             m = self.count(self.below[:, p] & rest[:, r])  # coins of C - s below p
             yield j, rows[r], p, m
 
+    def predecessors(self, pos: np.ndarray, words: np.ndarray, region: np.ndarray):
+        """For each coin index j: (j, rows, s, m) of the moves that end in the configurations
+        ``pos`` by dropping coin j, undone: coin j (>= d coins of C beside it, so it was the
+        last move's destination) goes back to an empty cell s of ``region`` ((W, 1)); m counts
+        the other coins below s (``Decoder.moved`` gives the ranks of C - c_j + s)."""
+        k = pos.shape[1]
+        for j in range(k):
+            rows = np.flatnonzero(self.count(self.nbr[:, pos[:, j]] & words) >= self.d)
+            if rows.size == 0:
+                continue
+            w = words[:, rows]
+            r, s = self._set_bits(region & ~w)
+            rest = w[:, r] & ~self._bits(pos[rows[r], j])
+            yield j, rows[r], s, self.count(self.below[:, s] & rest)
+
     def _bits(self, s: np.ndarray) -> np.ndarray:
         """Bitboards (W, N) of single positions."""
         bit = ONE << (s & 63).astype(U64)

@@ -267,7 +267,17 @@ class Space:
                 out.append(ranked.successors(j, row if idx is None else idx[row], p, rest[:, row], K.below))
         return unique(np.concatenate(out)) if out else np.zeros(0, dtype=U64)
 
+    #: the backward ball of ``--perimeter`` (``backward.Ball``); None: h is the inner h alone
+    perimeter = None
+
     def heuristic(self, ranks: np.ndarray) -> np.ndarray:
+        """The h the search prunes with: the inner h, or with a ball set the perimeter h
+        (``backward.Ball.h``, docs/perimeter-search.md, Theorem P)."""
+        if self.perimeter is not None:
+            return self.perimeter.h(ranks, self.inner_heuristic)
+        return self.inner_heuristic(ranks)
+
+    def inner_heuristic(self, ranks: np.ndarray) -> np.ndarray:
         """h of every state (module docstring), int64; a large value when a goal cell is out of reach
         (the compiled ``jit.schedule_h`` for large batches when numba is installed)."""
         if self.h == "forced":

@@ -1,0 +1,174 @@
+"""The backward ball and the perimeter h (docs/perimeter-search.md).
+
+Lemma U: the engine's predecessors are exactly the configurations with a legal move (by
+``rules.check_move``) to the given one.  Lemma B: the ball's distances are the exact distances
+(a BFS over ``rules.successors`` from the start, then backwards from the goal placements), and
+every ball configuration outside that reachable set is checked shell by shell against
+``rules.check_move`` (it has a move into the shell below and none into an earlier one; every
+configuration of span(start) with a move into a shell is in the ball).  Theorem P: h_inner <=
+h_perim <= dist.  The checker's ball (its own kernel) equals the engine's.  The search pruned
+by h_perim gives the same answers as without it, and its certificates are checked, tampered
+ones rejected.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from coinsat.certificates.check import perimeter as check_perimeter
+from coinsat.certificates.check.ranked import Decoder, Kernel
+from coinsat.configuration import Configuration
+from coinsat.io.instance_format import read_instance
+from coinsat.rules import Move, check_move
+from coinsat.search.rank import backward
+from coinsat.search.rank.space import Space
+from coinsat.theory.span import span_mask
+
+from .test_forced_supports import exact_distances, square_puzzles
+
+ROOT = Path(__file__).resolve().parent.parent
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+U64 = np.uint64
+
+
+def _space(instance, h="fill") -> Space:
+    return Space(instance, True, 1000, h)
+
+
+def _masks(space: Space, ranks: np.ndarray) -> list[int]:
+    return [sum(1 << int(c) for c in row) for row in space.colex.unrank(np.asarray(ranks, dtype=U64))]
+
+
+def _rank(space: Space, mask: int) -> int:
+    return space.rank_of_cells(c for c in range(space.n) if mask >> c & 1)
+
+
+def _undone(instance, y: int, region: int) -> set[int]:
+    """Every X inside ``region`` with a legal move (rules.check_move) to Y, by brute force."""
+    board, d = instance.board, instance.d
+    out = set()
+    for p in range(board.size):
+        if not y >> p & 1:
+            continue
+        for s in range(board.size):
+            if y >> s & 1 or not region >> s & 1:
+                continue
+            x = y & ~(1 << p) | (1 << s)
+            conf = Configuration.unlabeled(c for c in range(board.size) if x >> c & 1)
+            if check_move(board, conf, Move(s, p), d) is None:
+                out.add(x)
+    return out
+
+
+@SETTINGS
+@given(square_puzzles(max_side=4, max_coins=5), st.randoms(use_true_random=False))
+def test_lemma_u_predecessors_are_undone_moves(instance, rnd):
+    space = _space(instance)
+    full = np.zeros((space.kernel.W, 1), dtype=U64)
+    for c in range(space.n):
+        full[c >> 6, 0] |= U64(1 << (c & 63))
+    every = (1 << space.n) - 1
+    for _ in range(15):
+        y = sum(1 << c for c in rnd.sample(range(space.n), space.k))
+        got, _ = backward.predecessors(space, np.array([_rank(space, y)], dtype=U64), full)
+        assert set(_masks(space, got)) == _undone(instance, y, every)
+
+
+def _region(instance) -> int:
+    return span_mask(instance.board, instance.start.mask, instance.d)
+
+
+@SETTINGS
+@given(square_puzzles(max_side=4, max_coins=5), st.integers(0, 5))
+def test_lemma_b_ball_is_exact(instance, r):
+    space = _space(instance)
+    ball = backward.Ball(space, r)
+    region = _region(instance)
+    shells = [set(_masks(space, s)) for s in ball.shells]
+    where = {x: i for i, s in enumerate(shells) for x in s}
+    # the reachable configurations: in the ball iff their exact distance is <= r, at that distance
+    dist, _ = exact_distances(instance)
+    for x, true in dist.items():
+        assert where.get(x, -1) == (true if true <= r else -1), (x, true)
+    # every configuration of the ball: inside span(start), a move into the shell below, none earlier
+    goals = {g.mask for g in instance.goal_configurations if g.mask & ~region == 0}
+    assert shells[0] == goals
+    for i in range(1, r + 1):
+        for x in shells[i]:
+            assert x & ~region == 0
+        below = set().union(*shells[:i])
+        for y in shells[i - 1]:
+            for x in _undone(instance, y, region):  # completeness: every predecessor is in the ball
+                assert x in below or x in shells[i], (i, x)
+        # soundness: a state of S_i has a move into S_{i-1} (it is someone's predecessor there)
+        preds = set().union(*(_undone(instance, y, region) for y in shells[i - 1])) if shells[i - 1] else set()
+        assert shells[i] <= preds
+        assert not shells[i] & below
+
+
+@SETTINGS
+@given(square_puzzles(max_side=4, max_coins=5), st.integers(0, 6), st.sampled_from(("fill", "forced")))
+def test_theorem_p_admissible(instance, r, inner):
+    space = _space(instance, inner)
+    ball = backward.Ball(space, r)
+    dist, _ = exact_distances(instance)
+    xs = list(dist)
+    ranks = np.array([_rank(space, x) for x in xs], dtype=U64)
+    h_in = space.inner_heuristic(ranks)
+    h_p = ball.h(ranks, space.inner_heuristic)
+    for x, a, b in zip(xs, h_in.tolist(), h_p.tolist()):
+        assert a <= b
+        assert b <= dist[x], (x, a, b, dist[x])
+
+
+def _checker_ball(instance, r):
+    b = instance.board
+    cells = list(b.coords)
+    index = {c: i for i, c in enumerate(cells)}
+    dec, ker = Decoder(len(cells), instance.n_coins), Kernel(instance, cells)
+    start = sorted(index[b.coords[c]] for c in instance.start.cells)
+    gp = np.array([sorted(index[b.coords[c]] for c in g.cells) for g in instance.goal_configurations])
+    return check_perimeter.Ball(dec, ker, start, gp.reshape(-1, instance.n_coins), r)
+
+
+@SETTINGS
+@given(square_puzzles(max_side=5, max_coins=6), st.integers(0, 6))
+def test_checker_ball_equals_engine_ball(instance, r):
+    engine = backward.Ball(_space(instance), r)
+    checker = _checker_ball(instance, r)
+    assert len(engine.shells) == len(checker.shells) == r + 1
+    for a, b in zip(engine.shells, checker.shells):
+        assert a.tolist() == b.tolist()
+
+
+def test_ball_on_the_v_matches_the_study():
+    """V(2,2)->NW-SE: the shells of benchmarks/backward-ball.md (scripts/backward_ball.py, another
+    implementation) and the checker's equal ball."""
+    inst = read_instance(ROOT / "instances" / "families" / "vdiag-2-2-nwse.toml")
+    ball = backward.Ball(_space(inst), 5)
+    assert [s.size for s in ball.shells] == [1, 112, 1164, 2736, 9612, 14570]
+    assert [s.tolist() for s in _checker_ball(inst, 5).shells] == [s.tolist() for s in ball.shells]
+
+
+def test_parse_refuses_malformed_h():
+    ok = {"kind": "perimeter", "r": 3, "inner": "forced"}
+    assert check_perimeter.parse(ok, "rank", 10) == ("forced", 3, "")
+    assert check_perimeter.parse("fill", "word", None) == ("fill", None, "")
+    for bad in (
+        dict(ok, r=-1),
+        dict(ok, r=True),
+        dict(ok, r=3.0),
+        dict(ok, r=check_perimeter.MAX_RADIUS + 1),
+        dict(ok, inner="partial"),
+        dict(ok, kind="ball"),
+        dict(ok, extra=1),
+        {"kind": "perimeter", "r": 3},
+        [1, 2],
+    ):
+        assert check_perimeter.parse(bad, "rank", 10)[2], bad
+    assert check_perimeter.parse(ok, "rank", None)[2]
+    assert check_perimeter.parse(ok, "word", 10)[2]
