@@ -1,18 +1,17 @@
-"""The fuzz harness (scripts/fuzz.py), run short: every input ends in exit 0-3, no traceback,
-one-line errors that name the file, and memory bounded by the input's size.
+"""The fuzz harness (coinsat.study.fuzz; scripts/fuzz.py runs it at length), run short: every
+input ends in exit 0-3, no traceback, one-line errors that name the file, and memory bounded by
+the input's size.
 
 A seeded random campaign of about 15 s covers the four surfaces (instance files, solution
 JSON, certificates and their side files, arguments), hypothesis drives structured changes
 of the seed objects, three large inputs run as child processes with their peak RSS
 measured, and every input saved under tests/data/fuzz_regressions/ is replayed.  The
-script runs the long campaign (``--minutes N``, benchmarks/fuzz.md).
+script runs the long campaign (``scripts/fuzz.py --minutes N``, benchmarks/fuzz.md).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 import warnings
 from pathlib import Path
 
@@ -20,19 +19,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from coinsat.study import fuzz
+
 ROOT = Path(__file__).resolve().parent.parent
 REGRESSIONS = ROOT / "tests" / "data" / "fuzz_regressions"
 
-
-def _load_script():
-    spec = importlib.util.spec_from_file_location("fuzz", ROOT / "scripts" / "fuzz.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("fuzz", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-fuzz = _load_script()
 
 # Failures in code this harness's owner does not own, each with a saved reproducer
 # (xfail in the replay below).  Matched on the failure signature; the campaign test
@@ -46,7 +37,7 @@ def _known(signature: str) -> str | None:
 
 @pytest.fixture(scope="module")
 def seeds():
-    return fuzz.make_seeds()
+    return fuzz.make_seeds(ROOT)
 
 
 def test_seeds_cover_every_surface(seeds):
@@ -56,7 +47,7 @@ def test_seeds_cover_every_surface(seeds):
 
 
 def test_short_campaign_keeps_the_invariant(seeds):
-    result = fuzz.campaign(15, seed=20261126, seeds=seeds, save=False)
+    result = fuzz.campaign(15, seed=20261126, seeds=seeds, save_to=None)
     assert all(n >= 5 for n in result["tried"].values()), result["tried"]
     unexpected = []
     for f in result["failures"]:
@@ -166,7 +157,7 @@ def test_structured_solution_changes_keep_the_invariant(seeds, data):
     ],
 )
 def test_large_inputs_stay_within_the_memory_bound(name):
-    argv, files = fuzz.memory_cases()[name]
+    argv, files = fuzz.memory_cases(ROOT)[name]
     code, rss, size, _, err = fuzz.run_memory_case(argv, files)
     assert fuzz.memory_failure(code, rss, size, err, list(files)) is None, (code, rss, size, err[-800:])
 
