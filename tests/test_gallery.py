@@ -1,4 +1,5 @@
-"""The gallery (scripts/gallery.py) without a browser: hostile names never become markup.
+"""The gallery (coinsat.study.gallery; scripts/gallery.py runs it) without a browser: hostile names
+never become markup.
 
 An ``instances/`` tree with the file ``x"><img src=y onerror=alert(5)>.toml`` and the folder
 ``ev"il<b>`` (reliability review R3-7): every page is parsed as HTML and must hold no element or
@@ -9,11 +10,12 @@ exists in the site, and the hostile names must still be shown, as text.
 from __future__ import annotations
 
 import json
-import runpy
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+
+from coinsat.study import gallery
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE_FILE = 'x"><img src=y onerror=alert(5)>'
@@ -55,8 +57,7 @@ def hostile_site(tmp_path_factory):
     (tree / HOSTILE_FOLDER).mkdir()
     (tree / HOSTILE_FOLDER / "rhomboid.toml").write_text((ROOT / "instances/paper/rhomboid.toml").read_text())
     site = tmp_path_factory.mktemp("site")
-    gallery = runpy.run_path(str(ROOT / "scripts" / "gallery.py"))
-    entries = gallery["build"](site, 20.0, None, tree)
+    entries = gallery.build(site, 20.0, None, tree)
     return site, entries
 
 
@@ -95,9 +96,8 @@ def test_written_files_stay_in_the_site_with_safe_names(hostile_site):
 def test_stored_proofs_make_v43_nwse_optimal_95_with_its_certificate(tmp_path):
     """The family's proofs are read, not re-solved: the recorded 95-move solution (replayed) and the
     checked ranked-layers certificate 'no solution with <= 94 moves' make V(4,3)->NW-SE optimal."""
-    gallery = runpy.run_path(str(ROOT / "scripts" / "gallery.py"))
     path = ROOT / "instances/families/vdiag-4-3-nwse.toml"
-    e = gallery["entry"]("families", path, {}, None)
+    e = gallery.entry("families", path, {}, None)
     a = e.answer
     assert (a.status, a.length, a.lower_bound) == ("optimal", 95, 95)
     assert "ranked layers" in a.certificate and any("no solution with <= 94 moves" in line for line in a.proof)
@@ -105,23 +105,21 @@ def test_stored_proofs_make_v43_nwse_optimal_95_with_its_certificate(tmp_path):
 
 
 def test_a_missing_answer_is_said_not_solved(tmp_path):
-    gallery = runpy.run_path(str(ROOT / "scripts" / "gallery.py"))
-    e = gallery["entry"]("paper", ROOT / "instances/paper/h-to-o.toml", {}, None)
+    e = gallery.entry("paper", ROOT / "instances/paper/h-to-o.toml", {}, None)
     assert e.answer.status == "missing" and e.answer.solution is None
     stale = {"paper/h-to-o.toml": {"sha256": "0" * 64, "status": "optimal", "length": 4, "moves": []}}
-    e = gallery["entry"]("paper", ROOT / "instances/paper/h-to-o.toml", stale, None)
+    e = gallery.entry("paper", ROOT / "instances/paper/h-to-o.toml", stale, None)
     assert e.answer.status == "missing" and "older version" in e.answer.provenance[0]
 
 
 def test_a_checked_certificate_is_a_lower_bound():
     """A family member whose record names no bound: the stored certificate accepted by the checker
     ('no solution with <= K moves') proves K + 1, which meets the recorded solution: optimal."""
-    gallery = runpy.run_path(str(ROOT / "scripts" / "gallery.py"))
     answers = json.loads((ROOT / "benchmarks" / "gallery_answers.json").read_text())
     path = ROOT / "instances/families/pinwheel-3-nwse.toml"
     if not path.exists() or "families/pinwheel-3-nwse.toml" not in answers:
         pytest.skip("no pinwheel-3-nwse or no stored certificate for it")
-    assert gallery["entry"]("families", path, {}, None).answer.status == "feasible"  # the record alone
-    a = gallery["entry"]("families", path, answers, None).answer
+    assert gallery.entry("families", path, {}, None).answer.status == "feasible"  # the record alone
+    a = gallery.entry("families", path, answers, None).answer
     assert (a.status, a.lower_bound) == ("optimal", a.length)
     assert any("accepted by coinsat check-certificate" in line for line in a.proof)
