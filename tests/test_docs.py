@@ -1,7 +1,7 @@
-"""The documentation site's generated pages (scripts/docs_site.py): the CLI reference holds every
-subcommand and argument of the parser, the API reference every exported name with its docstring,
-and repository links are resolved or turned into paths.  The strict MkDocs build and the example
-notebook run in ``.ci/run`` (``python3 scripts/docs_site.py``), and here when MkDocs is installed.
+"""The documentation site's generated pages (coinsat.study.docs_site, scripts/docs_site.py): the
+CLI reference holds every subcommand and argument of the parser, the API reference every exported
+name with its docstring, and repository links are resolved or turned into paths.  The strict MkDocs
+build and the example notebook run in ``.ci/run`` (``python3 scripts/docs_site.py``), and here when MkDocs is installed.
 """
 
 from __future__ import annotations
@@ -9,20 +9,19 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
-import runpy
 from pathlib import Path
 
 import pytest
 
 import coinsat
 from coinsat.cli import get_parser
+from coinsat.study import docs_site
 
 ROOT = Path(__file__).resolve().parent.parent
-SITE = runpy.run_path(str(ROOT / "scripts" / "docs_site.py"))
 
 
 def test_the_cli_page_has_every_subcommand_and_every_argument():
-    text = SITE["cli_page"]()
+    text = docs_site.cli_page()
     parser = get_parser()
     subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert len(subs.choices) >= 10
@@ -51,7 +50,7 @@ def test_the_cli_page_has_every_subcommand_and_every_argument():
 def test_the_api_page_documents_every_exported_function_and_type():
     """Every exported function and type is on the page with its docstring, and each function's
     docstring says what it returns and what it raises (or that a failure is an answer)."""
-    text = SITE["api_page"]()
+    text = docs_site.api_page()
     for name in coinsat.__all__:
         obj = getattr(coinsat, name)
         if inspect.isfunction(obj) or inspect.isclass(obj):
@@ -66,14 +65,14 @@ def test_the_api_page_documents_every_exported_function_and_type():
 
 
 def test_docstrings_become_markdown():
-    md = SITE["_md_docstring"]("See :func:`~coinsat.solve` and ``x``.\n\n>>> 1 + 1\n2\n\nafter")
+    md = docs_site._md_docstring("See :func:`~coinsat.solve` and ``x``.\n\n>>> 1 + 1\n2\n\nafter")
     assert "See `coinsat.solve` and `x`." in md
     assert "```pycon\n>>> 1 + 1\n2\n```" in md
     assert md.rstrip().endswith("after")
 
 
 def test_repository_links_resolve_to_pages_or_paths():
-    rewrite = SITE["rewrite_links"]
+    rewrite = docs_site.rewrite_links
     md = (
         "[spec](encodings/sat.md) [rules](coinsat/rules.py) ![pic](docs/layers.svg) "
         "[paper](instances/paper/README.md#counts) [web](https://example.org)\n"
@@ -90,8 +89,8 @@ def test_repository_links_resolve_to_pages_or_paths():
 
 
 def test_every_docs_page_is_in_the_navigation():
-    pages = SITE["generated_pages"]()
-    nav = json.dumps(SITE["site_nav"](pages))
+    pages = docs_site.generated_pages()
+    nav = json.dumps(docs_site.site_nav(pages))
     for name in list(pages) + [str(p.relative_to(ROOT / "docs")) for p in (ROOT / "docs").rglob("*.md")]:
         assert f'"{name}"' in nav, name
 
@@ -109,7 +108,7 @@ def test_the_notebook_is_stored_executed_and_shows_each_step():
 def test_the_site_builds_strictly_and_the_notebook_runs(tmp_path):
     pytest.importorskip("mkdocs")
     pytest.importorskip("nbclient")
-    nb = SITE["run_notebook"]()
+    nb = docs_site.run_notebook()
     outputs = "".join(
         "".join(o.get("text", "")) for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
     )

@@ -1,0 +1,494 @@
+"""The documentation site: the MkDocs hooks that generate its reference pages.
+
+``scripts/docs_site.py`` is the hooks file ``mkdocs.yml`` names (it takes :func:`on_config`,
+:func:`on_files` and :func:`on_page_markdown` from here) and the CI check (a strict build and
+:func:`run_notebook`).  Nothing generated is committed: every build makes these pages afresh
+from the repository:
+
+* ``index.md``, ``file-format.md``, ``answers.md`` — sections of ``README.md``;
+* ``cli.md`` — the command-line reference, from the argparse parser of ``coinsat/cli.py``
+  (every subcommand, every argument, its choices, default and help text);
+* ``api.md`` — the Python API reference, from the signatures and docstrings of the names the
+  package exports (``coinsat.__all__``) and of the picture and result types;
+* ``tutorial.md`` — ``examples/tutorial.py``, explained by its own comments;
+* ``notebook.md`` — ``examples/tour.ipynb`` with its stored outputs (pictures included);
+* ``encodings/*.md`` — the formula specifications of ``encodings/``;
+* ``puzzles/*.md`` — the README of each folder of ``instances/``.
+
+Every other ``docs/*.md`` (the proofs) is a page as it is, listed under "Proofs and notes" in
+file-name order, so a new one needs no edit here.  A link to a repository file that is not a page
+of the site (``coinsat/rules.py``, ``instances/paper/diagonal.toml``) is turned into the path
+in code type: the site has no copy of the sources to link to.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import posixpath
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+#: the source checkout the site is built from (README, docs/, encodings/, examples/, instances/)
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+NOTEBOOK = ROOT / "examples" / "tour.ipynb"
+
+#: README sections that become pages: page -> (title, the README headings it holds)
+README_PAGES = {
+    "index.md": ("coinsat", None),  # the text before the first "## " and the sections below
+    "file-format.md": ("File format", ["File format"]),
+    "answers.md": ("Statuses and answers", ["Statuses and answers"]),
+}
+INDEX_SECTIONS = ["The rules", "Quick start", "Pictures and counts"]
+
+
+# ---------------------------------------------------------------- Markdown from the repository
+
+
+def readme_sections() -> tuple[str, dict[str, str]]:
+    """The README's preamble and its "## " sections by heading."""
+    text = (ROOT / "README.md").read_text()
+    parts = re.split(r"^## (.+)$", text, flags=re.M)
+    preamble, sections = parts[0], {}
+    for heading, body in zip(parts[1::2], parts[2::2]):
+        sections[heading.strip()] = body.strip() + "\n"
+    return preamble, sections
+
+
+def readme_page(name: str) -> str:
+    preamble, sections = readme_sections()
+    title, headings = README_PAGES[name]
+    if headings is None:
+        body = (
+            preamble.strip() + "\n\n" + "".join(f"## {h}\n\n{sections[h]}\n" for h in INDEX_SECTIONS if h in sections)
+        )
+        return body
+    return f"# {title}\n\n" + "".join(sections.get(h, "") for h in headings)
+
+
+def tutorial_page() -> str:
+    """``examples/tutorial.py`` as a page: each numbered comment ("# 1. ...") becomes a section
+    whose prose is the comment and whose code is the lines up to the next one."""
+    src = (ROOT / "examples" / "tutorial.py").read_text()
+    doc = re.search(r'"""(.*?)"""', src, re.S)
+    intro = doc.group(1).strip() if doc else ""
+    lines = (src[doc.end() :] if doc else src).strip("\n").splitlines()
+    sections: list[tuple[str, list[str], list[str]]] = [("Setup", [], [])]
+    i = 0
+    while i < len(lines):
+        m = re.match(r"^\s*# (\d+)\. (.*)$", lines[i])
+        if m:
+            prose = [m.group(2)]
+            i += 1
+            while i < len(lines) and re.match(r"^\s*#\s", lines[i]):
+                prose.append(lines[i].strip().lstrip("#").strip())
+                i += 1
+            text = " ".join(prose)
+            split = re.match(r"(.+?[.?:])\s+(.*)$", text)
+            head, rest = (split.group(1), split.group(2)) if split else (text, "")
+            sections.append((f"{m.group(1)}. {head.rstrip('.:')}", [rest] if rest else [], []))
+            continue
+        sections[-1][2].append(lines[i])
+        i += 1
+    out = ["# Tutorial", "", intro.replace("\n    python3", "\n\n    python3"), ""]
+    for title, prose, code in sections:
+        while code and not code[-1].strip():
+            code.pop()
+        while code and not code[0].strip():
+            code.pop(0)
+        out += [f"## {title}", "", " ".join(prose), ""] if prose else [f"## {title}", ""]
+        if code:
+            out += ["```python", *code, "```", ""]
+    out.append("The whole script is `examples/tutorial.py`; the test suite runs it (`tests/test_tutorial.py`).")
+    return "\n".join(out) + "\n"
+
+
+def notebook_page(path: Path = NOTEBOOK) -> str:
+    """The notebook as Markdown: its text cells, its code, and the outputs stored with it."""
+    nb = json.loads(path.read_text())
+    out = []
+    for cell in nb["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            out.append(source)
+            continue
+        out.append(f"```python\n{source}\n```")
+        for o in cell.get("outputs", []):
+            data = o.get("data", {})
+            if "image/svg+xml" in data:
+                svg = "".join(data["image/svg+xml"])
+                out.append(f'<div class="nb-output">\n{_one_block(svg)}\n</div>')
+            elif "text/plain" in data or o.get("output_type") == "stream":
+                text = "".join(data.get("text/plain", o.get("text", "")))
+                out.append("```text\n" + text.rstrip() + "\n```")
+    return "\n\n".join(out) + "\n"
+
+
+def _one_block(html: str) -> str:
+    """Raw HTML that Markdown keeps as one block: no blank lines inside."""
+    return "\n".join(line for line in html.splitlines() if line.strip())
+
+
+def folder_readme(folder: str) -> str:
+    return (ROOT / "instances" / folder / "README.md").read_text()
+
+
+# ---------------------------------------------------------------- the command-line reference
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, str, argparse.ArgumentParser]]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {a.dest: a.help or "" for a in action._choices_actions}
+            return [(name, helps.get(name, ""), sub) for name, sub in action.choices.items()]
+    return []
+
+
+def _argument_rows(parser: argparse.ArgumentParser) -> list[tuple[str, str]]:
+    rows = []
+    for a in parser._actions:
+        if isinstance(a, (argparse._HelpAction, argparse._SubParsersAction)):
+            continue
+        if a.option_strings:
+            metavar = "" if a.nargs == 0 else " " + str(a.metavar or a.dest.upper())
+            name = ", ".join(f"`{o}{metavar}`" for o in a.option_strings)
+        else:
+            name = f"`{a.metavar or a.dest}`"
+        what = (a.help or "").replace("%(default)s", str(a.default))
+        extras = []
+        if a.choices is not None and not isinstance(a, argparse._SubParsersAction):
+            extras.append("one of " + ", ".join(f"`{c}`" for c in a.choices))
+        if a.option_strings and a.default not in (None, False, argparse.SUPPRESS) and a.nargs != 0:
+            extras.append(f"default `{a.default}`")
+        if a.required and a.option_strings:
+            extras.append("required")
+        if a.nargs in ("?", "*") and not a.option_strings:
+            extras.append("optional")
+        text = what + (" (" + "; ".join(extras) + ")" if extras else "")
+        rows.append((name.replace("|", "\\|"), text.replace("|", "\\|").replace("\n", " ")))
+    return rows
+
+
+def _arguments(parser: argparse.ArgumentParser) -> list[str]:
+    rows = _argument_rows(parser)
+    if not rows:
+        return []
+    return ["", "| argument | meaning |", "|---|---|"] + [f"| {n} | {t or '—'} |" for n, t in rows]
+
+
+def cli_page() -> str:
+    """Every subcommand of ``coinsat``, from the parser itself (so it cannot drift from the code)."""
+    import os
+
+    from coinsat import cli
+
+    os.environ["COLUMNS"] = "88"  # argparse wraps usage lines to this width (a narrow page's code block)
+    parser = cli.get_parser()
+    doc = inspect.getdoc(cli) or ""
+    out = [
+        "# Command line",
+        "",
+        "Generated from the argument parser (`coinsat/cli.py`, one module per subcommand in "
+        "`coinsat/commands/`) each time the site is built.",
+        "",
+        "```text\n" + parser.format_usage().strip() + "\n```",
+        "",
+        _md_docstring(doc.split("\n\n", 1)[1] if "\n\n" in doc else ""),
+        "",
+        "| command | what it does |",
+        "|---|---|",
+    ]
+    subs = _subcommands(parser)
+    out += [f"| [`{name}`](#{name}) | {text} |" for name, text, _ in subs]
+    for name, text, sub in subs:
+        out += [
+            "",
+            f"## {name}",
+            "",
+            text[:1].upper() + text[1:] + ".",
+            "",
+            "```text",
+            sub.format_usage().strip(),
+            "```",
+        ]
+        out += _arguments(sub)
+        for inner, inner_text, inner_sub in _subcommands(sub):  # e.g. family vdiag, family diagonal
+            out += ["", f"### {name} {inner}", "", inner_text, "", "```text", inner_sub.format_usage().strip(), "```"]
+            out += _arguments(inner_sub)
+        module = sys.modules.get(f"coinsat.commands.{name.replace('-', '_')}")
+        mod_doc = inspect.getdoc(module) if module else None
+        if mod_doc:
+            out += ["", _md_docstring(mod_doc)]
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------- the API reference
+
+#: the names documented beyond coinsat.__all__: (module, name)
+EXTRA_API = [
+    ("coinsat.draw", "Drawing"),
+    ("coinsat.draw.style", "Style"),
+    ("coinsat.count", "Count"),
+    ("coinsat.result", "Statistics"),
+]
+
+
+def _md_docstring(doc: str) -> str:
+    """Sphinx-flavoured docstring text as Markdown: roles and double backquotes to code, and
+    doctest blocks to fenced ``pycon`` code."""
+    doc = re.sub(r":(?:func|class|meth|mod|attr|data|exc):`~?([^`]+)`", lambda m: f"`{m.group(1)}`", doc)
+    doc = doc.replace("``", "`")
+    lines, out, i = doc.splitlines(), [], 0
+    while i < len(lines):
+        if lines[i].lstrip().startswith(">>>"):
+            block = []
+            while i < len(lines) and lines[i].strip():
+                block.append(lines[i].strip() if lines[i].lstrip().startswith((">>>", "...")) else lines[i].strip())
+                i += 1
+            out += ["", "```pycon", *block, "```", ""]
+            continue
+        if re.match(r"^\s{4,}\S", lines[i]) and (not out or not out[-1].strip()):  # an indented command
+            block = []
+            while i < len(lines) and (lines[i].startswith("    ") or not lines[i].strip()):
+                block.append(lines[i][4:])
+                i += 1
+            while block and not block[-1].strip():
+                block.pop()
+            out += ["```text", *block, "```", ""]
+            continue
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out).strip()
+
+
+def _signature(name: str, obj: Any) -> str:
+    """``name(parameters) -> annotation``, one parameter a line when it is long."""
+    try:
+        sig = inspect.signature(obj)
+    except (TypeError, ValueError):
+        return f"{name}(...)"
+    text = f"{name}{sig}"
+    if len(text) <= 88 or not sig.parameters:
+        return text
+    params, star = [], False
+    for p in sig.parameters.values():
+        if p.kind is p.KEYWORD_ONLY and not star:
+            params.append("*")
+            star = True
+        params.append(str(p))
+    tail = (
+        ""
+        if sig.return_annotation is inspect.Signature.empty
+        else f" -> {inspect.formatannotation(sig.return_annotation)}"
+    )
+    return f"{name}(\n" + "".join(f"    {p},\n" for p in params) + f"){tail}"
+
+
+def api_entries() -> list[tuple[str, str, Any]]:
+    import importlib
+
+    import coinsat
+
+    seen = []
+    for name in coinsat.__all__:
+        obj = getattr(coinsat, name)
+        if inspect.isfunction(obj) or inspect.isclass(obj):
+            seen.append((f"coinsat.{name}", name, obj))
+    for module, name in EXTRA_API:
+        obj = getattr(importlib.import_module(module), name, None)
+        if obj is not None:
+            seen.append((f"{module}.{name}", name, obj))
+    return seen
+
+
+def api_page() -> str:
+    import coinsat
+
+    out = [
+        "# Python API",
+        "",
+        "Generated from the docstrings each time the site is built. The package's own introduction "
+        "(`coinsat/__init__.py`):",
+        "",
+        _md_docstring(inspect.getdoc(coinsat) or ""),
+    ]
+    functions = [e for e in api_entries() if inspect.isfunction(e[2])]
+    classes = [e for e in api_entries() if inspect.isclass(e[2])]
+    for heading, group in (("Functions", functions), ("Types", classes)):
+        out += ["", f"## {heading}"]
+        for full, name, obj in group:
+            out += ["", f"### {name}", "", f"```python\n{_signature(full, obj)}\n```", ""]
+            out.append(_md_docstring(inspect.getdoc(obj) or "(no docstring)"))
+            if inspect.isclass(obj) and not issubclass(obj, BaseException):
+                members = [
+                    (m, v)
+                    for m, v in vars(obj).items()
+                    if not m.startswith("_")
+                    and (inspect.isfunction(v) or isinstance(v, property))
+                    and inspect.getdoc(v)
+                ]
+                for m, v in members:
+                    sig = "" if isinstance(v, property) else str(inspect.signature(v))
+                    out += ["", f"**`{name}.{m}{sig}`**", "", _md_docstring(inspect.getdoc(v) or "")]
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------- MkDocs hooks
+
+GENERATED = {
+    "index.md": lambda: readme_page("index.md"),
+    "file-format.md": lambda: readme_page("file-format.md"),
+    "answers.md": lambda: readme_page("answers.md"),
+    "cli.md": cli_page,
+    "api.md": api_page,
+    "tutorial.md": tutorial_page,
+    "notebook.md": notebook_page,
+}
+
+
+def generated_pages() -> dict[str, str]:
+    """Every generated page, by its path in the site."""
+    pages = {name: make() for name, make in GENERATED.items()}
+    for spec in sorted((ROOT / "encodings").glob("*.md")):
+        pages[f"encodings/{spec.name}"] = spec.read_text()
+    for readme in sorted((ROOT / "instances").glob("*/README.md")):
+        pages[f"puzzles/{readme.parent.name}.md"] = readme.read_text()
+    return pages
+
+
+def _title(text: str, fallback: str) -> str:
+    m = re.search(r"^# (.+)$", text, re.M)
+    return m.group(1).strip() if m else fallback
+
+
+def site_nav(pages: dict[str, str]) -> list:
+    own = sorted(str(p.relative_to(DOCS)) for p in DOCS.rglob("*.md"))
+    nav: list = [
+        {"Home": "index.md"},
+        {"Tutorial": "tutorial.md"},
+        {"Notebook": "notebook.md"},
+        {"File format": "file-format.md"},
+        {"Statuses and answers": "answers.md"},
+        {"Command line": "cli.md"},
+        {"Python API": "api.md"},
+        {"Encodings": [{_title(pages[k], k): k} for k in sorted(pages) if k.startswith("encodings/")]},
+        {"Puzzles": [{_title(pages[k], k): k} for k in sorted(pages) if k.startswith("puzzles/")]},
+    ]
+    if own:
+        nav.append({"Proofs and notes": [{_title((DOCS / n).read_text(), n): n} for n in own]})
+    return nav
+
+
+_PAGES: dict[str, str] = {}
+
+
+def on_config(config, **kwargs):
+    _PAGES.clear()
+    _PAGES.update(generated_pages())
+    config["nav"] = site_nav(_PAGES)
+    return config
+
+
+def on_files(files, config, **kwargs):
+    from mkdocs.structure.files import File
+
+    for name, text in _PAGES.items():
+        if files.get_file_from_path(name) is not None:
+            raise SystemExit(f"docs/{name} would hide the generated page of that name: rename it")
+        files.append(File.generated(config, name, content=text))
+    return files
+
+
+#: where the Markdown of a page came from, so its relative links can be resolved in the repository
+def _origin(page_path: str) -> str:
+    if page_path in ("index.md", "file-format.md", "answers.md"):
+        return "README.md"
+    if page_path.startswith("encodings/"):
+        return page_path
+    if page_path.startswith("puzzles/"):
+        return f"instances/{Path(page_path).stem}/README.md"
+    if page_path in GENERATED:
+        return f"docs/{page_path}"
+    return f"docs/{page_path}"
+
+
+def _site_path(repo_path: str) -> str | None:
+    """The page (or file) of the site that shows this repository file, if any."""
+    if repo_path.startswith("docs/"):
+        inner = repo_path[len("docs/") :]
+        return inner if (DOCS / inner).exists() else None
+    if repo_path.startswith("encodings/") and repo_path.endswith(".md"):
+        return repo_path
+    m = re.fullmatch(r"instances/([^/]+)/README\.md", repo_path)
+    if m:
+        return f"puzzles/{m.group(1)}.md"
+    if repo_path == "README.md":
+        return "index.md"
+    if repo_path == "examples/tutorial.py":
+        return "tutorial.md"
+    return None
+
+
+def _slug(heading: str) -> str:
+    return re.sub(r"[\s]+", "-", re.sub(r"[^\w\s-]", "", heading).strip().lower())
+
+
+def _readme_anchor(anchor: str) -> tuple[str, str]:
+    """The page (and anchor) that shows the README section ``#anchor``."""
+    for page, (_, headings) in README_PAGES.items():
+        if headings and anchor in {_slug(h) for h in headings}:
+            return page, ""
+    if anchor == "command-line":
+        return "cli.md", ""
+    return "index.md", anchor if anchor in {_slug(h) for h in INDEX_SECTIONS} else ""
+
+
+_LINK = re.compile(r"(!?)\[([^\]]*)\]\(([^)\s]+)\)")
+
+
+def rewrite_links(markdown: str, page_path: str) -> str:
+    """Relative links resolved from the page's origin in the repository: to the site's page or
+    file that shows the target, else the target's path in code type (and an image is dropped to
+    its alt text)."""
+    origin_dir = posixpath.dirname(_origin(page_path))
+    page_dir = posixpath.dirname(page_path)
+
+    def fix(m: re.Match) -> str:
+        bang, text, target = m.groups()
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith(("#", "/")):
+            return m.group(0)
+        path, _, anchor = target.partition("#")
+        repo = posixpath.normpath(posixpath.join(origin_dir, path)) if path else _origin(page_path)
+        site = _site_path(repo)
+        if repo == "README.md" and anchor:  # a README section: its own page, or the home page's section
+            site, anchor = _readme_anchor(anchor)
+        if site is not None:
+            rel = posixpath.relpath(site, page_dir or ".")
+            return f"{bang}[{text}]({rel}{'#' + anchor if anchor else ''})"
+        shown = text if text and text.strip("`") != repo else ""
+        return f"{shown} (`{repo}`)" if shown else f"`{repo}`"
+
+    # leave fenced code alone
+    parts = re.split(r"(^```.*?^```)", markdown, flags=re.M | re.S)
+    return "".join(p if p.startswith("```") else _LINK.sub(fix, p) for p in parts)
+
+
+def on_page_markdown(markdown, page, config, files, **kwargs):
+    return rewrite_links(markdown, page.file.src_uri)
+
+
+# ---------------------------------------------------------------- the check CI runs
+
+
+def run_notebook(path: Path = NOTEBOOK, timeout: int = 120) -> Any:
+    """Execute the notebook in a fresh kernel (nbclient); an error in any cell raises."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
+    return nb
