@@ -25,7 +25,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("certificates", "certificates.check"),
     ("certificates.prove",),
     ("solve", "export", "count"),
-    ("analysis", "agreement", "commands"),
+    ("commands",),
     ("cli",),
     ("study",),
     ("__main__", ""),  # "" is the package root (its public API)
