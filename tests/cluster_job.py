@@ -2,7 +2,9 @@
 
 Every rank builds the same seeded random instances (a goal a random walk of legal moves away)
 and runs the collective search; rank 0 also runs the single-process search and bfs, and prints
-one JSON line per instance: the answers, and whether the layers are equal state for state.
+one JSON line per instance: the answers, whether the layers are equal state for state, and
+the moves of both (the same path: both walk back from the smallest goal rank met).  A case
+named "forced" prunes with the forced-supports h (bounded cases only).
 """
 
 from __future__ import annotations
@@ -58,6 +60,9 @@ def cases(count: int):
     yield "diagonal", diag, None, None
     yield "V(2,1)->NW-SE U=24", v21, None, 24
     yield "V(2,1)->NW-SE U=23 (too low: bounded)", v21, None, 23
+    yield "V(2,1)->NW-SE U=24 forced", v21, None, 24
+    yield "V(2,1)->NW-SE U=23 forced (too low: bounded)", v21, None, 23
+    yield "diagonal U=18 forced", diag, None, 18
     yield "V(2,1)->SW-NE <= 10 moves (bounded)", v21s, 10, None
     rnd = random.Random(14)
     for i in range(count):
@@ -68,15 +73,19 @@ def cases(count: int):
             U = b.length if b.status is Status.OPTIMAL else None
         from mpi4py import MPI
 
-        yield f"random {i}", inst, None, MPI.COMM_WORLD.bcast(U, root=0)
+        U = MPI.COMM_WORLD.bcast(U, root=0)
+        yield f"random {i}" + (" forced" if U is not None and i % 4 == 3 else ""), inst, None, U
 
 
 def main(count: int) -> None:
     for name, inst, T, U in cases(count):
-        got = solve_rankbfs(inst, max_moves=T, options=RankbfsOptions(cluster=True, upper_bound=U))
+        forced = "forced" in name
+        got = solve_rankbfs(
+            inst, max_moves=T, options=RankbfsOptions(cluster=True, upper_bound=U, forced_supports=forced)
+        )
         if not is_primary():
             continue
-        one = solve_rankbfs(inst, max_moves=T, options=RankbfsOptions(upper_bound=U))
+        one = solve_rankbfs(inst, max_moves=T, options=RankbfsOptions(upper_bound=U, forced_supports=forced))
         a, b = got.witness, one.witness
         same = got.stats.get("layers") == one.stats.get("layers") and (
             (a is None and b is None)
@@ -86,6 +95,8 @@ def main(count: int) -> None:
         want = got if "too low" in name else solve_bfs(inst, max_moves=T)
         line = {"case": name, "cluster": answer(got), "one": answer(one), "bfs": answer(want), "same_layers": same}
         line["ranks"] = got.stats.get("cluster_ranks")
+        line["same_moves"] = (got.solution and got.solution.moves) == (one.solution and one.solution.moves)
+        line["h"] = [got.stats.get("h"), one.stats.get("h"), a.heuristic if a is not None else None]
         print(json.dumps(line), flush=True)
 
 

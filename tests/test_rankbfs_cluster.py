@@ -49,14 +49,19 @@ def test_two_mpi_ranks_equal_one_process_state_for_state_and_bfs():
     out = _run([sys.executable, "-m", "mpi4py", "tests/cluster_job.py", "4"])
     assert out.returncode == 0, out.stderr[-2000:]
     lines = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
-    assert len(lines) == 8
+    assert len(lines) == 11
     for line in lines:
         assert line["cluster"] == line["one"] == line["bfs"], line
-        assert line["same_layers"], line
+        assert line["same_layers"] and line["same_moves"], line
     by_case = {line["case"]: line for line in lines}
     assert by_case["V(2,1)->NW-SE U=24"]["cluster"] == ["optimal", 24, 24]
     assert by_case["V(2,1)->NW-SE U=23 (too low: bounded)"]["cluster"] == ["bounded", None, 24]
     assert by_case["diagonal"]["ranks"] == 2  # the search really ran on two ranks
+    # the forced-supports h runs on the ranks too (it was refused there), and is named
+    assert by_case["V(2,1)->NW-SE U=24 forced"]["cluster"] == ["optimal", 24, 24]
+    assert by_case["V(2,1)->NW-SE U=23 forced (too low: bounded)"]["cluster"] == ["bounded", None, 24]
+    assert by_case["diagonal U=18 forced"]["h"] == ["forced"] * 3
+    assert by_case["V(2,1)->NW-SE U=24"]["h"] == ["fill"] * 3
 
 
 def test_the_cluster_flag_answers_as_bfs_and_only_rank_0_reports():

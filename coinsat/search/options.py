@@ -105,7 +105,7 @@ class RankbfsOptions:
         metadata=flag(
             "--forced-supports",
             "switch",
-            "rankbfs with --upper-bound: prune with the forced-supports h (docs/forced-supports.md; one process)",
+            "rankbfs with --upper-bound: prune with the forced-supports h (docs/forced-supports.md)",
         ),
     )
     spill_budget: int | None = None

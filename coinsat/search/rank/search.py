@@ -38,7 +38,7 @@ moves" for T <= U, and an empty layer proves "no solution with <= U moves"
 (``bounded``, never ``unsolvable``: U need not be achievable for any of this,
 so a wrong U makes answers weaker, never false).  The layers certificate
 carries U and its checker recomputes h (certificates/check/layers.py).
-``forced_supports=True`` (``--forced-supports``, off by default; one process for now)
+``forced_supports=True`` (``--forced-supports``, off by default; not with ``resume``)
 prunes with the forced-supports h instead (docs/forced-supports.md, Theorem H: h_fill
 <= h_forced <= the moves left; ``Space._forced``, numpy); the certificate then names
 ``h = "forced"`` and the checker recomputes that h.
@@ -53,9 +53,12 @@ disk by hash partition as width-packed first differences; the search goes on,
 bounded by disk.  With ``resume=DIR`` every layer is saved there as it
 completes and a later run continues from the last complete one.
 
-**Workers** (``workers=N``, ``search/rank/processes.py``): the states are split by
-a hash of their rank; each worker process owns one part of the visited set,
-expands its part of each layer and routes successors to their owners.
+**One layer loop, three exchanges** (``search/rank/loop.py``).  The loop (horizon,
+limits, layers, statistics, goal, path, witness) is written once; where the states live
+is the exchange's part: one process (``workers=1``, the only one that resumes), worker
+processes (``workers=N``, ``processes.py``: the states split by a hash of their rank, each
+worker owning one part, the parent routing successors to their owners) or the ranks of an
+MPI job (``cluster``, ``mpi.py``).  Every exchange keeps the same states, state for state.
 """
 
 from __future__ import annotations
@@ -64,15 +67,16 @@ import os
 
 import numpy as np
 
-from ...errors import InternalError, LimitReached, UsageError
+from ...errors import LimitReached, UsageError
 from ...instance import Instance
 from ...limits import Limits, enforced
 from ...result import Engine, Result
-from ..layered import Ending, Outcome, fixed_result, grown
+from ..layered import Outcome, fixed_result, grown
 from ..options import RankbfsOptions
 from .colex import U64
 from .heap import keep_freed_memory
-from .space import CHUNK, Rate, Space, applicable, max_cells, path, union
+from .loop import Exchange, Local, Part, run
+from .space import CHUNK, Space, applicable, max_cells, union
 from .visited import CODEC, Storage, Visited
 
 #: ``workers`` value of a search on the ranks of an MPI job (``mpi.py``)
@@ -111,13 +115,10 @@ def solve_rankbfs(
     if o.resume is not None and (workers != 1 or growing):
         raise UsageError("--resume needs one process (--workers 1, no --cluster) and an exact window")
     h = "forced" if o.forced_supports else "fill"
-    if o.forced_supports:
-        if o.upper_bound is None:
-            raise UsageError("--forced-supports prunes with --upper-bound: give one")
-        if o.workers is None and not o.cluster:
-            workers = 1
-        if workers != 1 or o.resume is not None:
-            raise UsageError("--forced-supports runs in one process for now (--workers 1, no --cluster, no --resume)")
+    if o.forced_supports and o.upper_bound is None:
+        raise UsageError("--forced-supports prunes with --upper-bound: give one")
+    if o.forced_supports and o.resume is not None:  # saved layers do not name their h (fingerprint)
+        raise UsageError("--forced-supports does not resume yet: leave out --resume")
 
     def forward(work: Instance, horizon, lim, budget, prune_, progress_) -> Outcome:
         bound = o.upper_bound if work.board.exact else None
@@ -145,100 +146,36 @@ def _forward(
     storage: Storage = Storage(),
     h: str = "fill",
 ) -> Outcome:
-    """Layered forward search; ``layers`` of the outcome is the :class:`Visited` store
-    (``workers`` = CLUSTER: on the ranks of the MPI job); ``h`` "forced": bound-and-prune with
-    the forced-supports h (one process)."""
-    if workers == CLUSTER:
-        from .mpi import forward_cluster
-
-        return forward_cluster(instance, horizon, limits, max_states, prune, progress, upper_bound, storage)
-    if workers > 1:
-        from .processes import forward_partitioned
-
-        return forward_partitioned(
-            instance, horizon, limits, max_states, prune, progress, upper_bound, workers, storage
-        )
+    """The layered search (``loop.run``) on the exchange ``workers`` asks for: one process
+    (1; it alone resumes from ``storage.directory``), worker processes (> 1) or the ranks of
+    the MPI job (CLUSTER); ``layers`` of the outcome is the :class:`Visited` store."""
     space = Space(instance, prune, upper_bound, h if upper_bound is not None else "fill")
+    stats: dict = {"pruning": prune, "upper_bound": upper_bound}
+    exchange: Exchange
+    if workers == CLUSTER:
+        from .mpi import Cluster
+
+        exchange = Cluster(space, limits, storage)
+        return run(space, exchange, horizon, limits, max_states, progress, stats)
+    if workers > 1:
+        from .processes import Pool
+
+        exchange = Pool(instance, prune, upper_bound, workers, limits, storage, h=space.h)
+        return run(space, exchange, horizon, limits, max_states, progress, stats)
     start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
-    stats: dict = {"layers": [1], "pruning": prune, "upper_bound": upper_bound, "expanded": 0, "bound_pruned": 0}
-    if upper_bound is not None:
-        stats["h"] = space.h
     visited = _store(instance, prune, upper_bound, storage, stats, start)
-    visited.heuristic = space.h
-    if visited.depths == 0:
-        visited.add(start, 0)
+    if "resumed" not in stats:
+        return run(space, Local(Part(space, visited), limits), horizon, limits, max_states, progress, stats)
     depth = visited.depths - 1
-    front = visited.layer(depth)
-    clock = Rate(limits)
 
-    def end(kind: Ending | str, moves=None, reason=None) -> Outcome:
-        stats["bytes_per_state"] = visited.nbytes / max(1, visited.size)
-        stats["disk_bytes"] = visited.disk_bytes
-        stats["layers_spilled"] = visited.spilled
-        return Outcome(Ending(kind), depth, visited.size, visited, moves, reason, stats)
-
-    def found_in(layer: np.ndarray) -> Outcome | None:
-        hit = layer[np.isin(layer, space.goal_ranks)]
-        if not hit.size:
-            return None
-        try:
-            return end(Ending.FOUND, path(space, visited.in_layer, depth, int(hit[0])))
-        except InternalError as e:
-            if "resumed" not in stats:
-                raise
-            raise UsageError(f"{storage.directory}: {e}: the saved layers are damaged or edited") from None
-
-    if depth == 0 and np.isin(space.goal_ranks, start).any():
-        return end(Ending.FOUND, [])
-    if space.need and not space.kernel.spans_one_of(space.kernel_words(start), space.need)[0]:
-        # the expansion assumes every state it expands spans a goal span (held coins keep
-        # it); a start that does not has no successor that does
-        return end(Ending.EMPTY) if horizon is None or horizon > 0 else end(Ending.HORIZON)
-    try:
-        if "resumed" in stats and depth > 0:  # the frontier must be what its layer gives (visited.py)
-            reason = _check_frontier(space, visited, front, depth, upper_bound, limits, storage.directory)
-            if reason:
-                depth -= 1  # the frontier is unchecked: only the paths of < depth moves are known enumerated
-                return end(Ending.LIMIT, reason=reason)
+    def check() -> str | None:  # the frontier must be what its layer gives (visited.py)
+        reason = _check_frontier(space, visited, visited.layer(depth), depth, upper_bound, limits, storage.directory)
+        if not reason:
             stats["resumed"]["checked"] = RESUME_CHECKED
-        if depth > 0 and (done := found_in(front)) is not None:  # resumed at the goal's layer
-            return done
-        while True:
-            if horizon is not None and depth >= horizon:
-                return end(Ending.HORIZON)
-            reason = limits.exceeded()
-            if reason:
-                return end(Ending.LIMIT, reason=reason)
-            parts = []
-            for i in range(0, front.size, CHUNK * 4):
-                parts.append(space.expand(front[i : i + CHUNK * 4]))
-                reason = limits.exceeded()
-                if reason:
-                    return end(Ending.LIMIT, reason=reason)
-            stats["expanded"] += int(front.size)
-            nxt = union(parts)
-            del parts
-            nxt = nxt[~visited.contains(nxt)]
-            if upper_bound is not None and nxt.size:
-                ok = depth + 1 + space.heuristic(nxt) <= upper_bound
-                stats["bound_pruned"] += int(nxt.size - ok.sum())
-                nxt = nxt[ok]
-            if nxt.size == 0:
-                return end(Ending.EMPTY)
-            visited.add(nxt, depth + 1)
-            depth += 1
-            front = nxt
-            stats["layers"].append(int(nxt.size))
-            if progress is not None:
-                progress(clock.report(depth, int(nxt.size), visited.size, stats["expanded"], visited.disk_bytes))
-            if (done := found_in(nxt)) is not None:
-                return done
-            if max_states is not None and visited.size > max_states:
-                return end(Ending.LIMIT, reason="state limit")
-    except LimitReached as e:
-        return end(Ending.LIMIT, reason=str(e))
-    except KeyboardInterrupt:
-        return end(Ending.LIMIT, reason="interrupted")
+        return reason
+
+    exchange = Local(Part(space, visited), limits)
+    return run(space, exchange, horizon, limits, max_states, progress, stats, check, str(storage.directory))
 
 
 def fingerprint(instance: Instance, prune: bool) -> dict:

@@ -1,0 +1,309 @@
+"""The layer loop of ``rankbfs``, written once, and the exchange it runs on.
+
+:func:`run` is the whole forward search: the horizon, the limits, one layer after the
+other, the statistics, the progress reports, the goal, the path back to the start, the
+state budget, the :class:`~coinsat.search.layered.Outcome` and the visited set handed
+back as the witness.  It does not know where the states live.  That is the
+:class:`Exchange`'s part, the only thing that differs between the three ways the
+search runs:
+
+========================  =================================  ==================================
+exchange                  where the parts live                how successors reach their owner
+========================  =================================  ==================================
+:class:`Local`            one part, in this process           they are already there
+``processes.Pool``        one part per worker process         through the parent (pipes)
+``mpi.Cluster``           one part per MPI rank               one ``Alltoallv``, rank to rank
+========================  =================================  ==================================
+
+**Parts.**  A state belongs to the part :func:`owner` gives it (a multiplicative hash of
+its rank).  A :class:`Part` holds the states it owns: its share of the visited set and
+of the frontier.  It expands its frontier (:meth:`Part.expand`), and, given every
+successor it owns, keeps those it has not visited and that the bound does not prune
+(:meth:`Part.absorb`: t + h > U drops a state, with the h the search was asked for,
+"fill" or "forced").  Only the owner of a state decides whether it is new, so the union
+of the parts is exactly the layer one part computes alone: the kept states are the same
+state for state whatever the exchange (tests check it for worker processes and for two
+real MPI ranks, with both h).
+
+**One layer** is: :meth:`Exchange.poll` (a limit or Ctrl-C, decided for every part at
+once), :meth:`Exchange.layer` (every part expands; the successors go to their owners;
+every owner absorbs; the parts' :class:`Answer` values are combined into one: sizes,
+pruned counts, bytes, the smallest goal rank met), then the loop's decisions, which are
+the same on every MPI rank because each sees the same combined answer.  A solution path
+is rebuilt from the smallest goal rank of the layer by asking :meth:`Exchange.in_layer`
+for each candidate predecessor (``space.path``), so every exchange returns the same moves.
+
+**Endings** (``layered.Ending``): a goal in layer t (``found``), an empty layer
+(``empty``: with a bound U, "no solution with <= U moves"), the horizon, or a limit after
+the last complete layer (``limit``: time, memory, disk, the state budget, Ctrl-C).  A
+finished search hands back its visited set (gathered from the parts); one stopped by a
+limit hands back what the exchange can give without the parts' help (:class:`Local`:
+the set itself; the others: an empty one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Protocol
+
+import numpy as np
+
+from ...errors import InternalError, LimitReached, UsageError
+from ...limits import Limits
+from ..layered import Ending, Outcome
+from .colex import U64
+from .space import CHUNK, Rate, Space, path, union
+from .visited import Visited
+
+GOLDEN = U64(0x9E3779B97F4A7C15)
+#: frontier states a part expands between two polls of its limits
+BATCH = CHUNK * 4
+
+
+def owner(ranks: np.ndarray, parts: int) -> np.ndarray:
+    """The part that owns each rank (a multiplicative hash, so neighbouring ranks spread)."""
+    return ((ranks * GOLDEN) >> U64(40)) % U64(parts)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the parts say about the layer they just built (or the frontier they start
+    from), summed over the parts: ``size`` new states, ``pruned`` by the bound, ``hit`` the
+    smallest goal rank among them (None: none), bytes of visited states in memory and on
+    disk, layers spilled."""
+
+    size: int
+    pruned: int = 0
+    hit: int | None = None
+    nbytes: int = 0
+    disk: int = 0
+    spilled: int = 0
+
+
+def combine(answers: list[Answer]) -> Answer:
+    """One answer for the union of the parts."""
+    hits = [a.hit for a in answers if a.hit is not None]
+    return Answer(
+        size=sum(a.size for a in answers),
+        pruned=sum(a.pruned for a in answers),
+        hit=min(hits) if hits else None,
+        nbytes=sum(a.nbytes for a in answers),
+        disk=sum(a.disk for a in answers),
+        spilled=sum(a.spilled for a in answers),
+    )
+
+
+class Part:
+    """The states one part owns: its visited set (``visited``, one run per depth; a depth
+    where it owns nothing is empty) and its share of the frontier."""
+
+    def __init__(self, space: Space, visited: Visited):
+        self.space, self.visited = space, visited
+        self.front = np.zeros(0, dtype=U64)
+
+    def begin(self, mine: np.ndarray) -> Answer:
+        """Start from ``mine`` (the start state if this part owns it) as layer 0, or, when the
+        visited set already holds layers (a resumed search), from its last one."""
+        if self.visited.depths == 0:
+            self.visited.add(mine, 0)
+        self.front = self.visited.layer(self.visited.depths - 1)
+        return self._answer(0)
+
+    def expand(self, poll: Callable[[], str | None]) -> tuple[np.ndarray, str | None]:
+        """The sorted distinct successors of the frontier (those that keep a goal span), in
+        batches with ``poll`` asked after each; a reason it gives stops the expansion."""
+        out = []
+        for i in range(0, self.front.size, BATCH):
+            out.append(self.space.expand(self.front[i : i + BATCH]))
+            reason = poll()
+            if reason:
+                return np.zeros(0, dtype=U64), reason
+        return union(out), None
+
+    def absorb(self, runs: list[np.ndarray], depth: int) -> Answer:
+        """Layer ``depth`` of this part from the successors it owns (``runs``, each sorted and
+        distinct): those not visited, and with a bound U those with depth + h <= U."""
+        space = self.space
+        nxt = union(list(runs))
+        nxt = nxt[~self.visited.contains(nxt)]
+        pruned = 0
+        if space.upper_bound is not None and nxt.size:
+            ok = depth + space.heuristic(nxt) <= space.upper_bound
+            pruned = int(nxt.size - ok.sum())
+            nxt = nxt[ok]
+        if nxt.size:  # an empty layer is never stored (a saved search never holds one)
+            self.visited.add(nxt, depth)
+        self.front = nxt
+        return self._answer(pruned)
+
+    def _answer(self, pruned: int) -> Answer:
+        v, front = self.visited, self.front
+        hit = front[np.isin(front, self.space.goal_ranks)]
+        return Answer(int(front.size), pruned, int(hit[0]) if hit.size else None, v.nbytes, v.disk_bytes, v.spilled)
+
+
+class Exchange(Protocol):
+    """Where the parts live and how successors reach their owners (module docstring).
+
+    ``primary``: this process reports progress (every process returns the outcome);
+    ``alone``: a limit raised in this process may end the search here (False on MPI, where
+    the other ranks would wait in a collective: the exception goes on up);
+    ``stats``: what the exchange adds to the statistics."""
+
+    primary: bool
+    alone: bool
+    stats: dict
+
+    def __enter__(self) -> "Exchange": ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+    def begin(self, start: np.ndarray) -> tuple[list[int], Answer]:
+        """Give the start to its owner; the sizes of the layers held (``[1]``, or those of a
+        resumed search) and the answer of the last of them, the frontier."""
+        ...
+
+    def poll(self) -> str | None:
+        """A limit or Ctrl-C that stops the search now, decided for every part."""
+        ...
+
+    def layer(self, depth: int) -> tuple[str | None, Answer]:
+        """Build layer ``depth`` from the frontier: (a stop reason met while expanding, or
+        None and the combined answer)."""
+        ...
+
+    def in_layer(self, rank: int, t: int) -> bool:
+        """Is the state ``rank`` in layer t (asked of its owner; collective on MPI)?"""
+        ...
+
+    def witness(self, complete: bool, depths: int) -> Visited:
+        """The visited set of the ``depths`` layers (gathered from the parts if ``complete``;
+        else what is at hand), after which the parts are gone."""
+        ...
+
+
+class Local:
+    """One part, in this process: the exchange of ``--workers 1`` (and of ``--resume``)."""
+
+    primary = True
+    alone = True
+
+    def __init__(self, part: Part, limits: Limits):
+        self.part, self.limits = part, limits
+        self.stats: dict = {}
+
+    def __enter__(self) -> "Local":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def begin(self, start: np.ndarray) -> tuple[list[int], Answer]:
+        got = self.part.begin(start)
+        v = self.part.visited
+        return [v.layer_size(i) for i in range(v.depths)], got
+
+    def poll(self) -> str | None:
+        return self.limits.exceeded()
+
+    def layer(self, depth: int) -> tuple[str | None, Answer]:
+        succ, reason = self.part.expand(self.limits.exceeded)
+        if reason:
+            return reason, Answer(0)
+        return None, self.part.absorb([succ], depth)
+
+    def in_layer(self, rank: int, t: int) -> bool:
+        return self.part.visited.in_layer(rank, t)
+
+    def witness(self, complete: bool, depths: int) -> Visited:
+        return self.part.visited
+
+
+def run(
+    space: Space,
+    exchange: Exchange,
+    horizon: int | None,
+    limits: Limits,
+    max_states: int | None,
+    progress,
+    stats: dict,
+    check: Callable[[], str | None] | None = None,
+    saved: str | None = None,
+) -> Outcome:
+    """The layered forward search of ``space``'s instance on ``exchange`` (module docstring).
+
+    ``stats`` is the statistics dictionary the outcome carries (the caller may have put
+    entries in it); ``check``, for a resumed search, re-derives the frontier before it is
+    used (a stop reason, or None once checked); ``saved`` names the directory a resumed
+    search's layers came from (layers that do not chain are then its damage, a usage error)."""
+    start = np.array([space.rank_of_cells(space.instance.start.cells)], dtype=U64)
+    stats.update(expanded=0, bound_pruned=0, **exchange.stats)
+    if space.upper_bound is not None:
+        stats["h"] = space.h
+    clock = Rate(limits)
+    with exchange:
+        layers, last = exchange.begin(start)
+        stats["layers"] = layers
+        depth = len(layers) - 1
+
+        def end(kind: Ending, moves: list | None = None, reason: str | None = None) -> Outcome:
+            witness = exchange.witness(kind is not Ending.LIMIT, len(layers))
+            witness.heuristic = space.h
+            states = sum(layers)
+            stats["bytes_per_state"] = last.nbytes / max(1, states)
+            stats["disk_bytes"] = last.disk
+            stats["layers_spilled"] = last.spilled
+            return Outcome(kind, depth, states, witness, moves, reason, stats)
+
+        def found(rank: int) -> Outcome:
+            try:
+                return end(Ending.FOUND, path(space, exchange.in_layer, depth, rank))
+            except InternalError as e:
+                if saved is None:
+                    raise
+                raise UsageError(f"{saved}: {e}: the saved layers are damaged or edited") from None
+
+        if depth == 0 and last.hit is not None:
+            return end(Ending.FOUND, [])
+        if space.need and not space.kernel.spans_one_of(space.kernel_words(start), space.need)[0]:
+            # the expansion assumes every state it expands spans a goal span (held coins keep
+            # it); a start that does not has no successor that does
+            return end(Ending.EMPTY) if horizon is None or horizon > 0 else end(Ending.HORIZON)
+        try:
+            if check is not None and depth > 0:
+                reason = check()
+                if reason:
+                    depth -= 1  # the frontier is unchecked: only the paths of < depth moves are known enumerated
+                    return end(Ending.LIMIT, reason=reason)
+            if depth > 0 and last.hit is not None:  # resumed at the goal's layer
+                return found(last.hit)
+            while True:
+                if horizon is not None and depth >= horizon:
+                    return end(Ending.HORIZON)
+                reason = exchange.poll()
+                if reason:
+                    return end(Ending.LIMIT, reason=reason)
+                reason, got = exchange.layer(depth + 1)
+                if reason:
+                    return end(Ending.LIMIT, reason=reason)
+                stats["expanded"] += layers[-1]
+                stats["bound_pruned"] += got.pruned
+                last = got
+                if got.size == 0:
+                    return end(Ending.EMPTY)
+                depth += 1
+                layers.append(got.size)
+                if progress is not None and exchange.primary:
+                    progress(clock.report(depth, got.size, sum(layers), stats["expanded"], got.disk))
+                if got.hit is not None:
+                    return found(got.hit)
+                if max_states is not None and sum(layers) > max_states:
+                    return end(Ending.LIMIT, reason="state limit")
+        except LimitReached as e:
+            if not exchange.alone:
+                raise
+            return end(Ending.LIMIT, reason=str(e))
+        except KeyboardInterrupt:
+            if not exchange.alone:
+                raise
+            return end(Ending.LIMIT, reason="interrupted")

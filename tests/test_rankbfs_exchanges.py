@@ -1,0 +1,118 @@
+"""rankbfs's one layer loop on its exchanges (search/rank/loop.py): one process and worker
+processes keep the same states, state for state, with either h, and return the same moves;
+the forced-supports h runs on workers; limits stay honest on each (the MPI ranks:
+tests/test_rankbfs_cluster.py)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from coinsat.certificates.check import check_certificate
+from coinsat.certificates.prove.make import certify
+from coinsat.errors import UsageError
+from coinsat.families import vdiag
+from coinsat.io.instance_format import read_instance
+from coinsat.result import Status
+from coinsat.search.bfs import solve_bfs
+from coinsat.search.options import RankbfsOptions
+from coinsat.search.rank.search import solve_rankbfs
+
+from .test_sat import walked
+
+ROOT = Path(__file__).resolve().parent.parent
+DIAG = read_instance(ROOT / "instances" / "paper" / "diagonal.toml")
+
+
+def _both(inst, **kw):
+    one = solve_rankbfs(inst, options=RankbfsOptions(workers=1, **kw))
+    two = solve_rankbfs(inst, options=RankbfsOptions(workers=2, **kw))
+    return one, two
+
+
+def _same_search(one, two) -> None:
+    assert (one.status, one.length, one.lower_bound) == (two.status, two.length, two.lower_bound)
+    assert one.stats["layers"] == two.stats["layers"]
+    assert one.stats["bound_pruned"] == two.stats["bound_pruned"]
+    assert one.stats["expanded"] == two.stats["expanded"]
+    assert np.array_equal(one.witness.keys, two.witness.keys)
+    assert np.array_equal(one.witness.depth, two.witness.depth)
+    assert one.witness.heuristic == two.witness.heuristic
+    assert (one.solution and one.solution.moves) == (two.solution and two.solution.moves)
+
+
+@settings(max_examples=12, deadline=None)
+@given(walked(max_coins=5, kinds=("square", "graph")))
+def test_forced_h_on_two_workers_equals_one_process_state_for_state(inst):
+    if len(inst.labels) > 1 or not inst.board.exact:
+        return
+    want = solve_bfs(inst)
+    if want.status is not Status.OPTIMAL:
+        return
+    L = want.length
+    for U in {L, max(0, L - 1)}:
+        one, two = _both(inst, upper_bound=U, forced_supports=True)
+        _same_search(one, two)
+        assert one.status is (Status.OPTIMAL if U == L else Status.BOUNDED)
+        assert two.stats["h"] == "forced" and two.stats["workers"] == 2
+
+
+@pytest.mark.parametrize("U", [18, 17])
+def test_forced_h_on_workers_keeps_fewer_states_and_certifies(U, tmp_path):
+    """The diagonal (optimum 18): at U = 18 optimal, at U = 17 bounded, with fewer states than
+    the fill h on the same workers; the layers gathered from the workers make a certificate
+    naming h = forced that the checker accepts."""
+    fill = solve_rankbfs(DIAG, options=RankbfsOptions(workers=2, upper_bound=U))
+    one, two = _both(DIAG, upper_bound=U, forced_supports=True)
+    _same_search(one, two)
+    assert two.status is (Status.OPTIMAL if U == 18 else Status.BOUNDED) and fill.status is two.status
+    assert two.stats["states"] < fill.stats["states"]
+    done = certify(DIAG, two, tmp_path)
+    assert done.check.ok, done.check.reason
+    cert = json.loads(done.path.read_text())
+    assert cert["h"] == "forced"
+    verdict = check_certificate(DIAG, cert, tmp_path)
+    assert verdict.ok, verdict.reason
+
+
+def test_every_exchange_returns_the_same_moves_on_v21():
+    """Both exchanges walk back from the smallest goal rank of the goal's layer."""
+    inst = vdiag(2, 1, "nwse")
+    for kw in ({}, {"upper_bound": 24}):
+        one, two = _both(inst, **kw)
+        _same_search(one, two)
+        assert one.status is Status.OPTIMAL and one.length == 24
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_state_budget_stops_either_exchange_with_forced_h_honestly(workers):
+    inst = vdiag(2, 1, "nwse")
+    opts = RankbfsOptions(workers=workers, upper_bound=24, forced_supports=True, max_states=300)
+    r = solve_rankbfs(inst, options=opts)
+    assert r.status is Status.UNKNOWN and r.solution is None
+    assert r.stats["stopped"] == "state limit" and 1 <= r.lower_bound <= 24
+    assert sum(r.stats["layers"]) > 300
+
+
+def test_forced_h_does_not_resume_yet(tmp_path):
+    """Saved layers do not name the h that pruned them, so a resumed run could mix two."""
+    opts = RankbfsOptions(workers=1, upper_bound=24, forced_supports=True, resume=str(tmp_path))
+    with pytest.raises(UsageError, match="does not resume yet"):
+        solve_rankbfs(vdiag(2, 1, "nwse"), options=opts)
+
+
+def test_the_command_runs_forced_h_on_two_workers():
+    file = str(ROOT / "instances/families/vdiag-2-1-nwse.toml")
+    cmd = [sys.executable, "-m", "coinsat", "solve", file, "--method", "rankbfs", "--workers", "2"]
+    cmd += ["--upper-bound", "construct", "--forced-supports", "--json"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert (got["status"], got["length"]) == ("optimal", 24)
+    assert "one process" not in out.stderr
