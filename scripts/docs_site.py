@@ -14,9 +14,14 @@ import subprocess
 import sys
 import tempfile
 
-from coinsat.study.docs_site import ROOT, on_config, on_files, on_page_markdown, run_notebook
+import coinsat
+from coinsat.study.docs_site import ROOT, configure, on_files, on_page_markdown, run_notebook
 
 __all__ = ["on_config", "on_files", "on_page_markdown"]  # the hooks mkdocs.yml loads from this file
+
+
+def on_config(config, **kwargs):
+    return configure(config, coinsat)
 
 
 def main() -> int:

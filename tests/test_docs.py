@@ -50,7 +50,7 @@ def test_the_cli_page_has_every_subcommand_and_every_argument():
 def test_the_api_page_documents_every_exported_function_and_type():
     """Every exported function and type is on the page with its docstring, and each function's
     docstring says what it returns and what it raises (or that a failure is an answer)."""
-    text = docs_site.api_page()
+    text = docs_site.api_page(coinsat)
     for name in coinsat.__all__:
         obj = getattr(coinsat, name)
         if inspect.isfunction(obj) or inspect.isclass(obj):
@@ -89,7 +89,7 @@ def test_repository_links_resolve_to_pages_or_paths():
 
 
 def test_every_docs_page_is_in_the_navigation():
-    pages = docs_site.generated_pages()
+    pages = docs_site.generated_pages(coinsat)
     nav = json.dumps(docs_site.site_nav(pages))
     for name in list(pages) + [str(p.relative_to(ROOT / "docs")) for p in (ROOT / "docs").rglob("*.md")]:
         assert f'"{name}"' in nav, name

@@ -1,7 +1,8 @@
 """The documentation site: the MkDocs hooks that generate its reference pages.
 
-``scripts/docs_site.py`` is the hooks file ``mkdocs.yml`` names (it takes :func:`on_config`,
-:func:`on_files` and :func:`on_page_markdown` from here) and the CI check (a strict build and
+``scripts/docs_site.py`` is the hooks file ``mkdocs.yml`` names (its ``on_config`` calls
+:func:`configure` with the package root; :func:`on_files` and :func:`on_page_markdown` are
+taken from here) and the CI check (a strict build and
 :func:`run_notebook`).  Nothing generated is committed: every build makes these pages afresh
 from the repository:
 
@@ -30,7 +31,8 @@ import posixpath
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import Any, Callable
 
 #: the source checkout the site is built from (README, docs/, encodings/, examples/, instances/)
 ROOT = Path(__file__).resolve().parents[2]
@@ -288,14 +290,13 @@ def _signature(name: str, obj: Any) -> str:
     return f"{name}(\n" + "".join(f"    {p},\n" for p in params) + f"){tail}"
 
 
-def api_entries() -> list[tuple[str, str, Any]]:
+def api_entries(package: ModuleType) -> list[tuple[str, str, Any]]:
+    """The documented names: ``package.__all__`` (functions and classes), then EXTRA_API."""
     import importlib
 
-    import coinsat
-
     seen = []
-    for name in coinsat.__all__:
-        obj = getattr(coinsat, name)
+    for name in package.__all__:
+        obj = getattr(package, name)
         if inspect.isfunction(obj) or inspect.isclass(obj):
             seen.append((f"coinsat.{name}", name, obj))
     for module, name in EXTRA_API:
@@ -305,19 +306,18 @@ def api_entries() -> list[tuple[str, str, Any]]:
     return seen
 
 
-def api_page() -> str:
-    import coinsat
-
+def api_page(package: ModuleType) -> str:
+    """The API reference of ``package`` (the package root, passed in: it sits above this module)."""
     out = [
         "# Python API",
         "",
         "Generated from the docstrings each time the site is built. The package's own introduction "
         "(`coinsat/__init__.py`):",
         "",
-        _md_docstring(inspect.getdoc(coinsat) or ""),
+        _md_docstring(inspect.getdoc(package) or ""),
     ]
-    functions = [e for e in api_entries() if inspect.isfunction(e[2])]
-    classes = [e for e in api_entries() if inspect.isclass(e[2])]
+    functions = [e for e in api_entries(package) if inspect.isfunction(e[2])]
+    classes = [e for e in api_entries(package) if inspect.isclass(e[2])]
     for heading, group in (("Functions", functions), ("Types", classes)):
         out += ["", f"## {heading}"]
         for full, name, obj in group:
@@ -339,20 +339,21 @@ def api_page() -> str:
 
 # ---------------------------------------------------------------- MkDocs hooks
 
-GENERATED = {
-    "index.md": lambda: readme_page("index.md"),
-    "file-format.md": lambda: readme_page("file-format.md"),
-    "answers.md": lambda: readme_page("answers.md"),
-    "cli.md": cli_page,
+#: the generated pages: path in the site -> its maker, given the package root
+GENERATED: dict[str, Callable[[ModuleType], str]] = {
+    "index.md": lambda package: readme_page("index.md"),
+    "file-format.md": lambda package: readme_page("file-format.md"),
+    "answers.md": lambda package: readme_page("answers.md"),
+    "cli.md": lambda package: cli_page(),
     "api.md": api_page,
-    "tutorial.md": tutorial_page,
-    "notebook.md": notebook_page,
+    "tutorial.md": lambda package: tutorial_page(),
+    "notebook.md": lambda package: notebook_page(),
 }
 
 
-def generated_pages() -> dict[str, str]:
-    """Every generated page, by its path in the site."""
-    pages = {name: make() for name, make in GENERATED.items()}
+def generated_pages(package: ModuleType) -> dict[str, str]:
+    """Every generated page, by its path in the site (``package``: the package root)."""
+    pages = {name: make(package) for name, make in GENERATED.items()}
     for spec in sorted((ROOT / "encodings").glob("*.md")):
         pages[f"encodings/{spec.name}"] = spec.read_text()
     for readme in sorted((ROOT / "instances").glob("*/README.md")):
@@ -386,9 +387,10 @@ def site_nav(pages: dict[str, str]) -> list:
 _PAGES: dict[str, str] = {}
 
 
-def on_config(config, **kwargs):
+def configure(config, package: ModuleType):
+    """The ``on_config`` hook's work: make the pages (``package``: the package root) and the nav."""
     _PAGES.clear()
-    _PAGES.update(generated_pages())
+    _PAGES.update(generated_pages(package))
     config["nav"] = site_nav(_PAGES)
     return config
 
