@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from . import geometry
+from .board import BoardKind
 from .errors import UsageError
 from .instance import Instance, make_instance
 from .rules import apply_move, legal_moves
@@ -306,14 +307,14 @@ class Case:
 def random_case(seed: int) -> Case:
     """The instance of ``seed`` (the same on every machine: only ``random.Random(seed)``)."""
     rng = random.Random(seed)
-    kind = rng.choice(("square", "square", "triangular", "triangular", "graph"))
+    kind = rng.choice((BoardKind.SQUARE, BoardKind.SQUARE, BoardKind.TRIANGULAR, BoardKind.TRIANGULAR, BoardKind.GRAPH))
     d = rng.choice((1, 2, 2, 3))
     labeled = rng.random() < 0.4
-    placement = "fixed" if kind == "graph" else rng.choice(("fixed", "fixed", "translate", "congruent"))
-    if kind == "graph":
+    placement = "fixed" if kind is BoardKind.GRAPH else rng.choice(("fixed", "fixed", "translate", "congruent"))
+    if kind is BoardKind.GRAPH:
         cells, edges = _random_graph(rng)
     else:
-        w, h = (rng.randint(3, 5), rng.randint(2, 4)) if kind == "square" else (rng.randint(3, 4), 2)
+        w, h = (rng.randint(3, 5), rng.randint(2, 4)) if kind is BoardKind.SQUARE else (rng.randint(3, 4), 2)
         cells, edges = [(x, y) for x in range(w) for y in range(h)], None
     n = rng.randint(d + 1, min(6 if d > 1 else 4, len(cells) - 1))  # < d + 1 coins never move
     start_cells = _cluster(rng, kind, cells, edges, n) if rng.random() < 0.8 else rng.sample(cells, n)
@@ -342,7 +343,7 @@ def random_case(seed: int) -> Case:
         adjacency=d,
         goal_placement=placement,
         edges=edges,
-        cells=cells if kind == "graph" else None,
+        cells=cells if kind is BoardKind.GRAPH else None,
         margin=margin,
         name=f"crosscheck-{seed}",
     )
@@ -360,10 +361,10 @@ def _random_graph(rng: random.Random):
     return cells, sorted(edges)
 
 
-def _cluster(rng: random.Random, kind, cells, edges, n: int) -> list:
+def _cluster(rng: random.Random, kind: BoardKind, cells, edges, n: int) -> list:
     """``n`` cells grown from a random one by adding random neighbours (coins that touch
     can usually move; scattered ones often cannot)."""
-    if kind == "graph":
+    if kind is BoardKind.GRAPH:
         adj: dict = {c: set() for c in cells}
         for u, v in edges:
             adj[u].add(v)
@@ -379,14 +380,14 @@ def _cluster(rng: random.Random, kind, cells, edges, n: int) -> list:
     return chosen
 
 
-def _walk(rng, kind, start, d, edges, cells, margin, steps) -> tuple[dict, int]:
+def _walk(rng, kind: BoardKind, start, d, edges, cells, margin, steps) -> tuple[dict, int]:
     """The coordinates after up to ``steps`` random legal moves from ``start``, and how many
     were made.  The walk never revisits a configuration nor moves the same coin twice in a
     row; it stays in the window of the start, which the instance's window contains.  Half
     the walks only take the moves that leave the most coins off their start cells, which
     makes goals with longer optima (a purely random walk mostly undoes itself)."""
     inst = make_instance(
-        kind, start, start, adjacency=d, edges=edges, cells=cells if kind == "graph" else None, margin=margin
+        kind, start, start, adjacency=d, edges=edges, cells=cells if kind is BoardKind.GRAPH else None, margin=margin
     )
     config, seen, last, made = inst.start, {inst.start}, None, 0
     home, away = set(inst.start.coins), rng.random() < 0.5

@@ -19,7 +19,7 @@ from typing import Any, Hashable, Iterable, Mapping, Sequence, cast
 
 from . import geometry
 from ._names import Name
-from .board import DEFAULT_MARGIN, MAX_WINDOW_CELLS, Board, graph_board, lattice_window
+from .board import DEFAULT_MARGIN, MAX_WINDOW_CELLS, Board, BoardKind, graph_board, lattice_window
 from .configuration import Configuration
 from .errors import InstanceError
 from .geometry import Coord
@@ -216,7 +216,7 @@ def make_instance(
             raise InstanceError(str(e)) from None
     elif kind == "cubic":
         board = cubic_board(start_map, goal_map, adjacency)
-    elif kind == "graph":
+    elif kind == BoardKind.GRAPH:
         if edges is None:
             raise InstanceError("a graph board needs edges")
         # lists from JSON become tuples; graph_board's unpacking rejects any other length
@@ -273,7 +273,7 @@ def cubic_board(start: Placement, goal: Placement, d: int) -> Board:
     engine that takes graphs takes it) whose cells are named by their points, ordered by (z, y, x).
     With d = 1 the span is the whole lattice and no finite board is exact: refused.
     """
-    from .board import BoardKind, span_coords
+    from .board import span_coords
 
     for where, placement in (("start", start), ("goal", goal)):
         for p in placement:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ..board import BoardKind
 from ..errors import ConstructionError, UsageError
 from ..families import TARGETS, diagonal_target, v_shape
 from ..instance import Instance
@@ -426,7 +427,7 @@ def _recognise(instance: Instance) -> tuple[int, int, str]:
     """(a, b, target) of a V-to-diagonal instance: its start and goal must be exactly those of
     ``families.vdiag`` up to a translation."""
     board = instance.board
-    if board.kind != "square" or instance.d != 2 or instance.goal_placement != "fixed":
+    if board.kind is not BoardKind.SQUARE or instance.d != 2 or instance.goal_placement != "fixed":
         raise ConstructionError("the V schedule applies to V-to-diagonal puzzles (square grid, d = 2, fixed goal)")
     coords = board.lattice_coords
     start = sorted(coords[c] for c in instance.start.cells)

@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterable
 
+from ..board import BoardKind
 from ..configuration import Configuration
 from ..errors import UsageError
 from ..instance import Instance
@@ -42,7 +43,7 @@ def layout(instance: Instance, configs: Iterable[Configuration]) -> Layout:
     points = space_points(instance)
     if points is not None:
         return _layers(instance, points)
-    if instance.board.kind == "graph":
+    if instance.board.kind is BoardKind.GRAPH:
         return _graph(instance)
     return _lattice(instance, cells)
 
@@ -84,7 +85,7 @@ def _layers(instance: Instance, points: list[tuple[int, int, int]]) -> Layout:
 
     pos = [place(p) for p in points]
     edges: tuple[tuple[Point, Point], ...] = ()
-    if instance.board.kind == "graph":
+    if instance.board.kind is BoardKind.GRAPH:
         nb = instance.board.neighbours
         edges = tuple(
             (pos[u], pos[v]) for u in range(len(pos)) for v in nb[u] if u < v and points[u][2] == points[v][2]
@@ -94,19 +95,19 @@ def _layers(instance: Instance, points: list[tuple[int, int, int]]) -> Layout:
     return Layout({c: pos[c] for c in range(len(pos))}, tuple(pos), edges, max(p[0] for p in pos), bottom, notes)
 
 
-def _cartesian(kind: str, xy: tuple[int, int]) -> Point:
+def _cartesian(kind: BoardKind, xy: tuple[int, int]) -> Point:
     x, y = xy
-    return (x + y / 2, y * math.sqrt(3) / 2) if kind == "triangular" else (float(x), float(y))
+    return (x + y / 2, y * math.sqrt(3) / 2) if kind is BoardKind.TRIANGULAR else (float(x), float(y))
 
 
 def _lattice(instance: Instance, cells: set[int]) -> Layout:
     board = instance.board
-    kind = board.kind.value
+    kind = board.kind
     coords = board.lattice_coords
     frame = [coords[c] for c in cells]
     ys = [y for _, y in frame]
     y0, y1 = min(ys), max(ys)
-    if kind == "square":
+    if kind is BoardKind.SQUARE:
         xs = [x for x, _ in frame]
         lattice = [(x, y) for y in range(y0, y1 + 1) for x in range(min(xs), max(xs) + 1)] if _fits(frame) else []
     else:

@@ -31,7 +31,7 @@ except ImportError:  # Python 3.10
 from pathlib import Path
 from typing import Any, Hashable, cast
 
-from ..board import BOARD_KINDS, DEFAULT_MARGIN
+from ..board import BOARD_KINDS, DEFAULT_MARGIN, BoardKind
 from ..configuration import UNLABELED
 from ..errors import InstanceError
 from ..instance import GOAL_PLACEMENTS, MOVE_MODELS, Instance, is_cubic, make_instance
@@ -539,7 +539,7 @@ def format_instance(instance: Instance) -> str:
             lines.append(f'{key} = """\n{pic}"""')
         else:
             lines.append(f"{key} = {_placement_toml(placement)}")
-    if b.kind == "graph" and not cubic:
+    if b.kind is BoardKind.GRAPH and not cubic:
         edges = sorted({tuple(sorted((i, j))) for i, nb in enumerate(b.neighbours) for j in nb})
         lines += [
             "",
@@ -569,22 +569,22 @@ def _placement_toml(placement: dict) -> str:
     return "{ " + ", ".join(parts) + " }"
 
 
-def _pictures(kind: str, start: dict, goal: dict) -> tuple[str, str] | None:
+def _pictures(kind: BoardKind, start: dict, goal: dict) -> tuple[str, str] | None:
     """Both pictures in one frame, or None when some coin cannot be drawn."""
-    if kind == "graph":
+    if kind is BoardKind.GRAPH:
         return None
     if any(len(lab) != 1 for lab in list(start.values()) + list(goal.values())):
         return None
     cells = list(start) + list(goal)
-    if any(y < 0 or (x < 0 if kind == "square" else 2 * x + y < 0) for x, y in cells):
+    if any(y < 0 or (x < 0 if kind is BoardKind.SQUARE else 2 * x + y < 0) for x, y in cells):
         return None
     height = max(y for _, y in cells) + 1
-    width = max((x if kind == "square" else 2 * x + y) for x, y in cells) + 1
+    width = max((x if kind is BoardKind.SQUARE else 2 * x + y) for x, y in cells) + 1
 
     def draw(placement):
         rows = []
         for y in range(height - 1, -1, -1):
-            if kind == "square":
+            if kind is BoardKind.SQUARE:
                 rows.append(" ".join(placement.get((x, y), ".") for x in range(width)))
             else:
                 row = [" "] * (width + 1)

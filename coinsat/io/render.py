@@ -17,6 +17,7 @@ import json
 import re
 from typing import Hashable, Iterable, cast
 
+from ..board import BoardKind
 from ..configuration import Configuration
 from ..instance import Instance, is_cubic
 from ..rules import Move
@@ -44,7 +45,7 @@ def picture(instance: Instance, config: Configuration, marks: dict[int, str] | N
     listing = "  ".join(f"{cell_text(b.coords[c])}:{lab}" for c, lab in config.coins) or "(no coins)"
     if is_cubic(b):
         return _layers(instance, placed, marks)
-    if b.kind == "graph":
+    if b.kind is BoardKind.GRAPH:
         return listing
     cs = b.lattice_coords
     frame = [cs[c] for c in list(placed) + list(marks)] or list(cs)
@@ -53,12 +54,14 @@ def picture(instance: Instance, config: Configuration, marks: dict[int, str] | N
     xs, ys = [x for x, _ in frame], [y for _, y in frame]
     y0, y1 = min(ys), max(ys)
     width = (
-        max(xs) - min(xs) if b.kind == "square" else max(2 * x + y for x, y in frame) - min(2 * x + y for x, y in frame)
+        max(xs) - min(xs)
+        if b.kind is BoardKind.SQUARE
+        else max(2 * x + y for x, y in frame) - min(2 * x + y for x, y in frame)
     )
     if (width + 1) * (y1 - y0 + 1) > MAX_PICTURE_CELLS:
         return f"(too wide to draw; coins at) {listing}"
     rows = []
-    if b.kind == "square":
+    if b.kind is BoardKind.SQUARE:
         x0, x1 = min(xs), max(xs)
         for y in range(y1, y0 - 1, -1):
             rows.append(" ".join(_char(b, placed, marks, (x, y)) for x in range(x0, x1 + 1)))

@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .. import geometry
+from ..board import BoardKind
 from ..configuration import Configuration
 from ..instance import Instance
 from ..limits import poll
@@ -244,7 +245,7 @@ def edge_budget(instance: Instance) -> int | None:
     containing span(B) (a union of rectangles) has perimeter at least the least
     total perimeter of bounding boxes of a grouping of the rectangles of span(B).
     """
-    if instance.board.kind != "square" or instance.d != 2:
+    if instance.board.kind is not BoardKind.SQUARE or instance.d != 2:
         return None
     from .span import components, span
 
@@ -274,7 +275,7 @@ def spanning_lines(instance: Instance) -> tuple[tuple[int, ...], ...] | None:
     None when the lemma does not apply.
     """
     b = instance.board
-    if b.kind != "square" or instance.d != 2 or not b.exact:
+    if b.kind is not BoardKind.SQUARE or instance.d != 2 or not b.exact:
         return None
     from .span import span
 

@@ -29,7 +29,7 @@ from itertools import combinations
 from typing import Iterable
 
 from .. import geometry
-from ..board import Board, lattice_board
+from ..board import Board, BoardKind, lattice_board
 from ..configuration import bits
 from ..instance import Instance
 from .span import span_mask
@@ -84,7 +84,7 @@ def hypothesis(instance: Instance) -> dict | None:
     with a free goal placement, any placement inside the window may serve.
     """
     b = instance.board
-    if b.kind != "square" or instance.d != 2 or instance.start.is_labeled:
+    if b.kind is not BoardKind.SQUARE or instance.d != 2 or instance.start.is_labeled:
         raise ValueError("Theorem 2 is about unlabeled coins on the square grid with d = 2")
     start = [b.coords[c] for c in instance.start.cells]
     for goal_config in instance.goal_configurations:

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from ... import geometry
+from ...board import BoardKind
 from ...configuration import Configuration, bits
 from ...errors import LimitReached
 from ...instance import Instance
@@ -69,7 +70,7 @@ def _closed_set(instance: Instance, cert: dict, deadline: float | None = None) -
 
     members = {state(row) for row in cert["members"]}
     types = {tuple(sorted((lab, int(col)) for lab, col in t)) for t in cert.get("triangle_types") or []}
-    if types and (b.kind != "triangular" or space != "lattice" or d != 2 or len(instance.start) != 3):
+    if types and (b.kind is not BoardKind.TRIANGULAR or space != "lattice" or d != 2 or len(instance.start) != 3):
         return False, "triangle families are for three coins on the triangular grid (d = 2)"
     ok, why = _triangle_families_closed(types)
     if not ok:

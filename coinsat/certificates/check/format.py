@@ -26,7 +26,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from ...board import cell_json, cell_key
+from ...board import BoardKind, cell_json, cell_key
 from ...instance import Instance
 
 FORMAT_VERSION = 1
@@ -125,7 +125,7 @@ def instance_digest(instance: Instance) -> str:
         "start": coins_json(instance, instance.start),
         "goal": coins_json(instance, instance.goal),
     }
-    if b.kind == "graph":
+    if b.kind is BoardKind.GRAPH:
         obj["cells"] = sorted((cell_json(c) for c in b.coords), key=json.dumps)
         obj["edges"] = sorted(
             (
@@ -136,7 +136,7 @@ def instance_digest(instance: Instance) -> str:
             ),
             key=json.dumps,
         )
-    elif b.kind == "triangular":
+    elif b.kind is BoardKind.TRIANGULAR:
         obj["margin"] = instance.margin
     text = json.dumps(obj, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()

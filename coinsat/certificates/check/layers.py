@@ -120,7 +120,7 @@ from pathlib import Path
 import numpy as np
 
 from ... import geometry
-from ...board import span_coords
+from ...board import BoardKind, span_coords
 from ...errors import LimitReached
 from ...instance import Instance
 from ...limits import poll, signals_deferred
@@ -247,9 +247,9 @@ def _exact_window(instance: Instance, cells: list) -> tuple[bool, str]:
     b = instance.board
     if len(cells) > MAX_CELLS or len(set(cells)) != len(cells):
         return False, f"the window must list at most {MAX_CELLS} distinct cells"
-    if b.kind == "graph":
+    if b.kind is BoardKind.GRAPH:
         return (set(cells) == set(b.coords), "the cells are not the graph's cells")
-    if b.kind != "square" or instance.d < 2:
+    if b.kind is not BoardKind.SQUARE or instance.d < 2:
         return False, "layers certificates need an exact window: square grid with d >= 2, or a graph"
     start = [b.lattice_coords[c] for c in instance.start.cells]
     xs, ys = [x for x, _ in start], [y for _, y in start]
@@ -267,7 +267,7 @@ class _Rule:
         b = instance.board
         masks = []
         for c in cells:
-            if b.kind == "graph":
+            if b.kind is BoardKind.GRAPH:
                 nbrs = tuple(b.coords[q] for q in b.neighbours[b.cell(c)])
             else:
                 nbrs = geometry.neighbours(b.kind, c)
@@ -353,7 +353,7 @@ def _check_closure(
             return False, f"L{i} holds a goal placement"
     ker = Kernel(instance, cells)
     need_cols = [np.array([[g]], dtype=U64) for g in need]
-    square = b.kind == "square" and instance.d == 2 and all(len(c) == 2 for c in cells)
+    square = b.kind is BoardKind.SQUARE and instance.d == 2 and all(len(c) == 2 for c in cells)
     cap = edge_cap(cells, need_cols, n_coins) if square else None
     for i in range(len(layers) - 1):
         for lo in range(0, layers[i].size, CHUNK):
@@ -417,7 +417,7 @@ def _check_ranked(
     distinct = np.unique(spans.T, axis=0) if spans.shape[1] else spans.T
     need = [row[:, None].copy() for row in distinct]
     goal_ranks = np.unique(dec.ranks(goal_pos))
-    square = b.kind == "square" and instance.d == 2 and all(len(c) == 2 for c in cells)
+    square = b.kind is BoardKind.SQUARE and instance.d == 2 and all(len(c) == 2 for c in cells)
     cap = edge_cap(cells, need, k) if square else None
     if layers[0].tolist() != dec.ranks(np.array([start], dtype=np.int64)).tolist():
         return False, "L0 is not {start}"

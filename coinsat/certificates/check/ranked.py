@@ -46,6 +46,7 @@ import math
 import numpy as np
 
 from ... import geometry
+from ...board import BoardKind
 from ...instance import Instance
 
 U64 = np.uint64
@@ -167,7 +168,7 @@ class Kernel:
         planes: dict[int, int] = {}
         nbr = [0] * self.n
         for i, c in enumerate(cells):
-            if b.kind == "graph":
+            if b.kind is BoardKind.GRAPH:
                 around = [b.coords[q] for q in b.neighbours[b.cell(c)]]
             else:
                 around = list(geometry.neighbours(b.kind, c))
