@@ -24,10 +24,19 @@ pytestmark = pytest.mark.skipif(not fastkernel.HAVE_NUMBA, reason="numba not ins
 
 
 def _same_successors(inst, prune: bool, ranks: np.ndarray) -> None:
+    """numpy, expand_chunk and expand_branchfree (COINSAT_EXPAND on and off): the same successors;
+    the two compiled kernels even the same multiset (repeats included)."""
     space = Space(inst, prune)
     want = space._expand_chunk(ranks)
-    got = _unique(fastkernel.FastSpace(space).expand(ranks))
-    assert np.array_equal(want, got)
+    fast = fastkernel.FastSpace(space)
+    raw = {}
+    for kernel in (fastkernel.expand_chunk, fastkernel.expand_branchfree):
+        fast.kernel = kernel
+        raw[kernel.__name__] = np.sort(fast.expand(ranks))
+        assert np.array_equal(want, _unique(raw[kernel.__name__])), kernel.__name__
+    assert np.array_equal(raw["expand_chunk"], raw["expand_branchfree"])
+    shuffled = np.random.default_rng(ranks.size).permutation(ranks)  # its unranking starts from the state before
+    assert np.array_equal(np.sort(fast.expand(shuffled)), raw["expand_branchfree"])
 
 
 def _states(inst, prune: bool) -> np.ndarray:
@@ -154,6 +163,36 @@ def test_a_bounded_search_is_the_same_with_either_h(monkeypatch):
     assert (fast.status, fast.length, fast.stats["layers"]) == (plain.status, plain.length, plain.stats["layers"])
 
 
+def test_the_expansion_switch_picks_the_kernel(monkeypatch):
+    monkeypatch.delenv(fastkernel.EXPAND_ENV, raising=False)
+    assert fastkernel.expand_kernel(10) is fastkernel.expand_branchfree
+    assert fastkernel.expand_kernel(65) is fastkernel.expand_chunk  # the coin mask is one word
+    monkeypatch.setenv(fastkernel.EXPAND_ENV, "chunk")
+    assert fastkernel.expand_kernel(10) is fastkernel.expand_chunk
+
+
+@settings(max_examples=25, deadline=None)
+@given(walked(max_coins=6, kinds=("square", "triangular", "graph")), st.booleans())
+def test_searches_keep_the_same_layers_with_either_compiled_expansion(inst, prune):
+    """Whole searches (every batch compiled: FAST_MIN lowered to 1), COINSAT_EXPAND=chunk against
+    the default: the same answer and the same layers, state for state."""
+    if len(inst.labels) > 1 or inst.moves != "jump":
+        return
+    from coinsat.search.rank import space as rankspace
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(rankspace, "FAST_MIN", 1)
+        opts = RankbfsOptions(prune=prune, grow=False, workers=1)
+        mp.delenv(fastkernel.EXPAND_ENV, raising=False)
+        new = solve_rankbfs(inst, max_moves=12, options=opts)
+        mp.setenv(fastkernel.EXPAND_ENV, "chunk")
+        old = solve_rankbfs(inst, max_moves=12, options=opts)
+    assert (new.status, new.length, new.stats["layers"]) == (old.status, old.length, old.stats["layers"])
+    if new.witness is not None:
+        for i in range(new.witness.depths):
+            assert np.array_equal(new.witness.layer(i), old.witness.layer(i))
+
+
 def test_v22_layers_are_the_same_with_either_kernel(monkeypatch):
     inst = vdiag(2, 2, "nwse")
     fast = solve_rankbfs(inst)
@@ -184,7 +223,8 @@ def test_the_loader_compiles_each_kernel_once(monkeypatch):
 
     monkeypatch.setattr(rankbfs, "FAST_MIN", 1)
     solve_rankbfs(vdiag(2, 1, "nwse"), options=RankbfsOptions(upper_bound=24))  # and h, on every batch
-    for kernel in (fastkernel.expand_chunk, fastkernel.member_sorted, fastkernel.schedule_h):
+    kernels = (fastkernel.expand_chunk, fastkernel.expand_branchfree, fastkernel.member_sorted, fastkernel.schedule_h)
+    for kernel in kernels:
         assert len(kernel.signatures) == 1, kernel.signatures
 
 
