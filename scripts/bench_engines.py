@@ -31,12 +31,13 @@ import argparse
 import json
 import os
 import resource
-import shlex
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from coinsat.study.commandline import shown
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -270,7 +271,7 @@ def main(argv=None) -> int:
 
     engines = args.engines.split(",") if args.engines else available_engines()
     sets = args.set.split(",")
-    command = "python3 scripts/bench_engines.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
+    command = shown("scripts/bench_engines.py", argv or sys.argv[1:], ROOT)
     rows, raw = [], []
     with tempfile.TemporaryDirectory(prefix="coinsat-bench-") as tmp:
         failed: dict[tuple[str, str], bool] = {}

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from coinsat.study import checker_fuzz
+from coinsat.study.commandline import shown
 
 BEGIN, END = "<!-- checker-campaign: begin -->", "<!-- checker-campaign: end -->"
 
@@ -55,8 +56,8 @@ def main() -> int:
             progress=progress,
         )
     wall = time.perf_counter() - t0
-    given = " ".join(sys.argv[1:])
-    text = checker_fuzz.table(result, seeds, f"python3 scripts/checker_fuzz.py {given}".strip(), wall)
+    root_command = shown("scripts/checker_fuzz.py", sys.argv[1:], root)
+    text = checker_fuzz.table(result, seeds, root_command, wall)
     if args.out is None:
         print(text)
     else:

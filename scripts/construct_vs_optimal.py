@@ -35,6 +35,7 @@ from coinsat.io.atomic import write_atomic
 from coinsat.search.methods import METHODS
 from coinsat.solution import verify
 from coinsat.study.analysis import fit_power_law, proven_optimum
+from coinsat.study.commandline import shown
 from coinsat.theory.triangular import decide
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -296,7 +297,7 @@ def main(argv=None):
     tri = run("triangular", args.tri, rng, args.tri_max, args.opt_max_tri, args.opt_time, args.tri_draw_only)
     sq = run("square", args.square, rng, args.square_max, args.opt_max_square, args.opt_time, failures=args.failures)
     fam = family_rows()
-    cmd = "python3 scripts/construct_vs_optimal.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    cmd = shown("scripts/construct_vs_optimal.py", argv if argv is not None else sys.argv[1:], ROOT)
     lines = [
         "# Constructive algorithms against the exact solvers",
         "",

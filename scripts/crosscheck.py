@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import sys
 import time
 from pathlib import Path
 
 from coinsat.search.methods import METHODS
 from coinsat.study.agreement import check_file, engines
+from coinsat.study.commandline import shown
 from coinsat.study.crosscheck import DEFAULT_TIME_LIMIT, Settings, Tally, campaign, write_report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,7 +100,7 @@ def main(argv=None) -> int:
         return 1 if bad else 0
     hard = args.hard_limit or 4 * len(names) * args.time_limit
     settings = Settings(names, args.time_limit, strict, not args.no_save, args.failures)
-    command = "python3 scripts/crosscheck.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
+    command = shown("scripts/crosscheck.py", argv or sys.argv[1:], ROOT)
     print(
         f"engines: {', '.join(names)}; seeds {args.seed}..{args.seed + args.n - 1}; "
         f"{args.workers} workers; {args.time_limit:g} s per engine, hard limit {hard:g} s",

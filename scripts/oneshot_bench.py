@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
 import tempfile
 import time
@@ -36,6 +35,7 @@ from coinsat.io.instance_format import read_instance
 from coinsat.limits import Limits
 from coinsat.search.driver import solve_sat
 from coinsat.search.options import SatOptions
+from coinsat.study.commandline import shown
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER = ["h-to-o", "rhomboid", "upside-down", "pyramid-to-line", "swap5-a", "swap5-b", "tri2oline", "diagonal"]
@@ -159,7 +159,7 @@ def main(argv=None) -> int:
     ap.add_argument("--oneshot-out", default=str(ROOT / "benchmarks/oneshot.md"))
     ap.add_argument("--core-out", default=str(ROOT / "benchmarks/core_only.md"))
     args = ap.parse_args(argv)
-    command = "python3 scripts/oneshot_bench.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
+    command = shown("scripts/oneshot_bench.py", argv or sys.argv[1:], ROOT)
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     sections = args.sections.split(",")
     if "oneshot" in sections:
