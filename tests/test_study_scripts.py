@@ -68,3 +68,15 @@ def test_the_growth_header_prints_the_note_once(tmp_path):
     text = out.read_text()
     assert text.count("a sentence") == 1 and "| V(1,1) | swne | 6 | 56 |" in text
     assert "--targets swne" in text and str(tmp_path) not in text
+
+
+def test_a_table_names_files_without_this_machines_folders(tmp_path):
+    from coinsat.study.commandline import portable, shown
+
+    root = SCRIPTS.parent
+    assert portable(str(root / "benchmarks" / "x.md"), root) == "benchmarks/x.md"
+    assert portable(f"--out={tmp_path}/t.md", root) == "--out=t.md"
+    assert portable(f"{tmp_path}/a.jsonl,{tmp_path}/b.jsonl", root) == "a.jsonl,b.jsonl"
+    assert portable("--seed", root) == "--seed" and portable("3", root) == "3"
+    said = shown("scripts/x.py", ["--note", "two words", "--out", str(tmp_path / "t.md")], root)
+    assert said == "python3 scripts/x.py --note 'two words' --out t.md"
