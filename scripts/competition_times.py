@@ -9,8 +9,8 @@ per file and solver, far longer than generating them, so the timing runs are mad
 from ``make_benchmarks.py`` (in the background), and ``make_benchmarks.py --times CSV``
 reads the rows back into the manifest.  The cap is in **CPU seconds** of the solver
 process (``RLIMIT_CPU``; PySAT cannot interrupt CaDiCaL, the kernel can): on a machine
-shared with other jobs wall seconds measure the load as much as the formula (measured:
-10x the CPU time at load 9 on 2 cores), CPU seconds much less.  Wall seconds are
+shared with other jobs wall seconds measure the load as much as the formula, CPU seconds
+much less.  Wall seconds are
 recorded too.  Rows are appended as soon as a run ends, so a run cut short keeps what
 it measured.
 

@@ -20,7 +20,7 @@ from.  With ``--check-time-limit S`` each CNF is also solved by CaDiCaL
 (PySAT) and the answer compared with the expected one.  ``--doc`` rewrites the
 generated table of ``encodings/competition.md`` (between its markers).
 
-Frontier members (issue 16).  ``--encodings pruned,core`` writes each CNF twice: the
+Frontier members.  ``--encodings pruned,core`` writes each CNF twice: the
 encoder's (default options, ``coins-<puzzle>-T<T>.cnf``) and the core-only CNF of
 ``coinsat/certificates/check/core_cnf.py`` (definition families C1–C8 and N1 only,
 ``coins-<puzzle>-T<T>-core.cnf``).  Optima come, in this order, from the instance's

@@ -25,7 +25,7 @@ min(c + 1, T* − 1), where c is the climb's result: the first horizon the climb
 prove, or the one an optimality proof needs.  After a success at T, T + 1 (up to T* − 1);
 after a failure with nothing proven yet, T − 1; after a failure once something is
 proven, the search stops.  Every call gets half of the budget left.  ``--search optimum``
-(the previous runs) starts at T* − 1 and halves the interval towards c instead.  A failed
+starts at T* − 1 and halves the interval towards c instead.  A failed
 call proves nothing; a proven T proves every smaller T too (fewer moves).  Each call's
 CPU seconds are listed, so the budget's use can be audited.
 """
