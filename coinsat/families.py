@@ -96,7 +96,7 @@ def pinwheel_shape(m: int, order: Iterable[str] = CORNERS) -> list[Coord]:
 
 
 def pinwheel(m: int, target: str = "nwse", order: Iterable[str] = CORNERS) -> Instance:
-    """The pinwheel (issue 30): :func:`pinwheel_shape` -> the ``target`` diagonal of its
+    """The pinwheel: :func:`pinwheel_shape` -> the ``target`` diagonal of its
     (m+2)^2 box with the extras at the centre, as :func:`vdiag` builds it.  Its coins cycle
     through all four corners, so no Γ chain touches the corner the next coin needs at every
     step (docs/v-to-diagonal.md, 'The pinwheel')."""

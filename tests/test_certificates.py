@@ -183,7 +183,7 @@ def test_cli_certify_and_check(tmp_path, capsys):
     assert main(["check-certificate", str(PAPER / "o-to-h.toml"), str(cert_path)]) == 0
     assert main(["check-certificate", str(PAPER / "o-to-h.toml"), str(cert_path), "--workers", "2"]) == 0
     capsys.readouterr()
-    with pytest.raises(SystemExit) as refused:  # argparse: the same message for 0 and -1 (R3-12)
+    with pytest.raises(SystemExit) as refused:  # argparse: the same message for 0 and -1
         main(["check-certificate", str(PAPER / "o-to-h.toml"), str(cert_path), "--workers", "0"])
     assert refused.value.code == 2
     assert "--workers: must be >= 1, not 0" in capsys.readouterr().err

@@ -1,12 +1,12 @@
-"""The checker decides from its own bytes: the R3-1 parser-differential forgeries, and file names.
+"""The checker decides from its own bytes: the parser-differential forgeries, and file names.
 
-R3-1: a comment line ``c x`` + separator + ``0`` appended to the genuine CNF hid the empty clause
+A comment line ``c x`` + separator + ``0`` appended to the genuine CNF hid the empty clause
 from gbdc (which ends lines only at ``\\n``) and showed it to dratify (``str.splitlines``); an empty
 proof then "refuted" the formula, on the single-proof, core-only and cube paths.  The checker now
 replays every proof against the formula text it writes itself, compares the certificate's CNF
 only byte for byte, and reads no byte outside printable ASCII and the newline
-(``encodings/sat.md`` section 9).  R3-10: file names stay inside the certificate's folder.
-R3-5: a forged horizon is bounded by what the checker computes, and the window growth polls the
+(``encodings/sat.md`` section 9).  File names stay inside the certificate's folder.
+A forged horizon is bounded by what the checker computes, and the window growth polls the
 limits.
 """
 
@@ -59,7 +59,7 @@ def genuine_core(hto, tmp_path_factory):
 
 
 def _forge(hto, d: Path, cert: dict, sep: str, *, horizon: int = 4, core: bool = False) -> dict:
-    """The R3-1 forgery: the genuine formula at ``horizon`` plus ``c x`` + sep + ``0``, an empty proof."""
+    """The parser-differential forgery: the genuine formula at ``horizon`` + ``c x`` + sep + ``0``, an empty proof."""
     text = formula_text(hto, horizon, "core" if core else cert["encoding"])
     (d / f"forged{horizon}.cnf").write_bytes(text.encode() + f"c x{sep}0\n".encode("utf-8"))
     (d / "empty.drat").write_bytes(b"")

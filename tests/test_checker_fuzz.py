@@ -40,7 +40,7 @@ def test_a_slice_of_the_campaign_has_no_false_accept(seeds):
 
 
 def test_the_r3_1_recipe_is_in_the_campaign_and_rejected(seeds):
-    """Only the re-encoding forger (the R3-1 recipe with every separator), on every bounded seed."""
+    """Only the re-encoding forger (the parser-differential recipe with every separator), on every bounded seed."""
     saved = dict(checker_fuzz.MUTATIONS)
     try:
         checker_fuzz.MUTATIONS.clear()

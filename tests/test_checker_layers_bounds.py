@@ -1,6 +1,6 @@
-"""Layers certificates are read under bounds the checker derives itself (R3-4, R3-10).
+"""Layers certificates are read under bounds the checker derives itself.
 
-R3-4: a 2.4 MB ``.npz`` whose member declared 300 M states (deflated zeros) made the checker
+A 2.4 MB ``.npz`` whose member declared 300 M states (deflated zeros) made the checker
 allocate 2.6 GB and ignore ``--time-limit 1``.  Now every member's ``.npy`` header is read
 first, and a layer may hold at most C(cells, coins) states (a layer is a set of configurations):
 the bomb is rejected before any of it is inflated.  Data is then inflated in pieces with the

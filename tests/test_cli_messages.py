@@ -1,4 +1,4 @@
-"""R3-12, the cosmetic items: ``certify --cubes`` (or ``--core-only``) says when the answer's
+"""Messages that say what happened: ``certify --cubes`` (or ``--core-only``) says when the answer's
 certificate does not use them, ``check-certificate --workers`` says the same for 0 and for a
 negative number, and ``count``'s human output has no bare number line."""
 

@@ -1,6 +1,6 @@
-"""Every command with a limit stops at it (issue 28, "limits everywhere").
+"""Every command with a limit stops at it.
 
-R3-2: ``certify --cubes 3 --time-limit 3`` printed its answer and then hung at exit (5 of 7
+``certify --cubes 3 --time-limit 3`` printed its answer and then hung at exit (5 of 7
 runs), an orphaned cube worker blocked on a pipe.  The regression runs it in its own
 session, so that any process it leaves behind is found.
 """
@@ -58,7 +58,7 @@ def _session(sid: int) -> list[int]:
 
 
 def test_certify_cubes_exits_at_its_limit_and_reaps_every_worker(tmp_path):
-    """R3-2 (the review's command; the issue asks 2 x limit + 1 s = 7 s; the bound here is
+    """The reliability review's command (it asked for 2 x limit + 1 s = 7 s; the bound here is
     generous for a loaded machine, the measured figures are in benchmarks/limits.md)."""
     pytest.importorskip("pysat")
     file = str(ROOT / "instances/families/vdiag-2-2-nwse.toml")
@@ -72,7 +72,7 @@ def test_certify_cubes_exits_at_its_limit_and_reaps_every_worker(tmp_path):
 
 
 def test_construct_stops_at_its_time_limit(tmp_path):
-    """R3-11: `construct` of the 200-diagonal ran for more than 10 minutes (no limit)."""
+    """`construct` of the 200-diagonal ran for more than 10 minutes (no limit)."""
     d200 = tmp_path / "d200.toml"
     assert (
         subprocess.run(
@@ -92,7 +92,7 @@ WORM = 'board = "square"\nadjacency = 1\nstart = [[0,0],[1,0]]\ngoal = [[600,0],
 
 @pytest.mark.parametrize("fmt", ["png", "gif"])
 def test_show_refuses_a_raster_picture_past_its_size(tmp_path, fmt):
-    """R3-8: the 600-move 'worm' asked for a 6,391 M pixel PNG (MemoryError, exit 4) or a GIF of
+    """The 600-move 'worm' asked for a 6,391 M pixel PNG (MemoryError, exit 4) or a GIF of
     204 s and 1.6 GB; now exit 2 before drawing, naming the solution file and the way out."""
     import json
 

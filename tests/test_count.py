@@ -266,7 +266,7 @@ def test_paper_counts_slow(name):
 def test_the_diagonal_has_5856_optimal_sequences_on_the_command_line(capsys):
     assert main(["count", str(PAPER / "diagonal.toml"), "--up-to-symmetry"]) == 0
     out = capsys.readouterr().out
-    assert ": 5856 optimal move sequences of 18 moves" in out.splitlines()[0]  # no bare "5856" line (R3-12)
+    assert ": 5856 optimal move sequences of 18 moves" in out.splitlines()[0]  # no bare "5856" line
     assert "up to symmetry: 1464 classes" in out  # 5856 / 4: no optimal sequence is symmetric
     assert main(["count", str(PAPER / "diagonal.toml"), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)

@@ -1,4 +1,4 @@
-"""The cubic lattice (issue 18, open problem 3): boxes, 3-D spans, exact closures, Theorem 2's analogue."""
+"""The cubic lattice (the paper's open problem 3): boxes, 3-D spans, exact closures, Theorem 2's analogue."""
 
 from __future__ import annotations
 

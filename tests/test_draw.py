@@ -346,7 +346,7 @@ def test_the_step_player_names_the_labeled_coin_that_moves():
 
 
 def test_a_raster_too_large_is_refused_before_drawing():
-    """R3-8's worm (2 coins, d = 1, 600 moves): coinsat.draw refuses its PNG and GIF at once
+    """The 'worm' (2 coins, d = 1, 600 moves): coinsat.draw refuses its PNG and GIF at once
     (UsageError naming the size), whatever the command line checks first."""
     import time
 

@@ -2,7 +2,7 @@
 never become markup.
 
 An ``instances/`` tree with the file ``x"><img src=y onerror=alert(5)>.toml`` and the folder
-``ev"il<b>`` (reliability review R3-7): every page is parsed as HTML and must hold no element or
+``ev"il<b>``: every page is parsed as HTML and must hold no element or
 attribute that the gallery did not write itself, every ``href``/``src`` must name a file that
 exists in the site, and the hostile names must still be shown, as text.
 """

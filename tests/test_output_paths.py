@@ -1,4 +1,4 @@
-"""R3-3: an output path is resolved before the first write, and one that reaches an input is
+"""An output path is resolved before the first write, and one that reaches an input is
 refused (exit 2), whatever its spelling: ``nodir/../input`` (``nodir`` missing: the writer
 creates it, then writes through ``..``), a symlink, a hard link.  The review overwrote the
 instance with ``solve -o``, ``construct -o``, ``show -o`` and ``improve --checkpoint``."""

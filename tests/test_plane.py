@@ -1,4 +1,4 @@
-"""The free plane (issue 18, open problem 4): exact numbers, tangent points, the move rule, the search."""
+"""The free plane (the paper's open problem 4): exact numbers, tangent points, the move rule, the search."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""R3-6: ``solve --resume DIR`` trusts no saved layer it did not check.
+"""``solve --resume DIR`` trusts no saved layer it did not check.
 
 Every layer file carries its sha256 in the manifest, is read back before any is used, and
 must decode to a strictly increasing run of its own partition; the frontier must be what

@@ -1,4 +1,4 @@
-"""Slides (issue 18): the exact geometry against brute-force continuous checks, the kernels and
+"""Slides: the exact geometry against brute-force continuous checks, the kernels and
 verify against check_move, the engines against each other, the file key and the refusals."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a user reads (issue 31, item 6): answers that do not contradict themselves, a progress
+"""What a user reads: answers that do not contradict themselves, a progress
 line for ILP, --animate refused where it means nothing, decode, stored records that say what is
 proven, help text for every argument, and the README's command list."""
 

@@ -1,4 +1,4 @@
-"""R3-9: a rankbfs worker killed mid-search gives one line and exit 4 (``errors.WorkerLost``, an
+"""A rankbfs worker killed mid-search gives one line and exit 4 (``errors.WorkerLost``, an
 internal error), never a traceback, and the other workers are stopped and reaped."""
 
 from __future__ import annotations

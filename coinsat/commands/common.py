@@ -136,7 +136,7 @@ def resolved(path: str | os.PathLike) -> Path:
     """The file that a write to ``path`` reaches once its missing directories are created:
     symlinks of the existing part resolved, and a ``..`` after a directory that does not
     exist yet taken lexically, as the kernel will take it once the writer has created it
-    (``nodir/../input.toml`` is ``input.toml``: R3-3)."""
+    (``nodir/../input.toml`` is ``input.toml``)."""
     return Path(os.path.realpath(path))  # not abspath first: it would drop "link/.." before resolving link
 
 

@@ -55,7 +55,7 @@ def add_parser(sub) -> None:
 #: over its frames); past them it refuses (exit 2) before drawing.  Measured on 2 cores at scale 2:
 #: the PNG of V(4,3) -> SW-NE's 73 moves, 53.5 M pixels, took 20.6 s and 2.8 GB; V(4,4) -> SW-NE's
 #: 789 moves, 655 M pixels, passed 23 GB and was killed; its GIF, 602 M pixels, took 238 s and 1.3 GB
-#: (R3-8: a 600-move solution asked for a PNG of 6,391 M pixels, MemoryError, exit 4)
+#: (without the cap, a 600-move solution asked for a PNG of 6,391 M pixels: MemoryError, exit 4)
 MAX_PNG_PIXELS = 64_000_000
 MAX_GIF_PIXELS = 1_000_000_000
 

@@ -226,13 +226,13 @@ def solve_cubes(tasks: list[CubeTask], workers: int = 1, executor: Executor | No
     LimitReached, Ctrl-C) stops the wait for the cubes, its workers are killed and reaped at
     once, with signals held back meanwhile: waiting for a running cube to end, as a plain
     ``shutdown`` does, let the watchdog fire again inside ``shutdown`` and left a worker that
-    never got its sentinel, blocked on a pipe, and the command hung at exit (R3-2)."""
+    never got its sentinel, blocked on a pipe, and the command hung at exit."""
     if executor is not None:
         return list(executor.map(solve_cube, tasks))
     pool = ProcessPoolExecutor(max_workers=workers)
     try:
         return list(pool.map(solve_cube, tasks))
-    except BrokenProcessPool:  # a worker killed (by hand, or by the kernel out of memory): R3-9
+    except BrokenProcessPool:  # a worker killed (by hand, or by the kernel out of memory)
         _end(pool)
         raise WorkerLost("a cube worker ended without answering (killed?); nothing certified") from None
     except BaseException:

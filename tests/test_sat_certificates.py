@@ -1,4 +1,4 @@
-"""SAT at the frontier (issue 16): one-shot certification, core-only CNFs, cube-and-conquer.
+"""SAT certificates for large horizons: one-shot certification, core-only CNFs, cube-and-conquer.
 
 * the core-only CNF (certificates/check/core_cnf.py) agrees with the known optima, and its
   checker runs with ``coinsat.encode`` made unimportable;

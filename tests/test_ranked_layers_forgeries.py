@@ -1,4 +1,4 @@
-"""Forged ranked and word layers certificates against the checker (review of stop 22).
+"""Forged ranked and word layers certificates against the checker.
 
 Each forgery is built the way an adversary would: with the checker's own decoder and kernel
 (coinsat.certificates.check.ranked, whose code a forger can read), the layers file re-hashed and
