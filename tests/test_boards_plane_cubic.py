@@ -181,7 +181,7 @@ def test_plane_h_to_o_is_optimal_4(capsys):
 
 @pytest.mark.slow
 def test_plane_o_to_h_is_optimal_6(capsys):
-    """The issue's case: O -> H has no square-grid solution, 6 moves in the plane (about a CPU minute)."""
+    """O -> H has no square-grid solution, 6 moves in the plane (about a CPU minute)."""
     code, stdout, _ = run(capsys, "solve", "instances/open-problems/o-to-h-plane.toml", "--json")
     obj = json.loads(stdout)
     assert code == 0 and (obj["status"], obj["length"], obj["lower_bound"]) == ("optimal", 6, 6)

@@ -141,7 +141,7 @@ def test_decode_refuses_what_is_not_a_model_of_this_formula(capsys, tmp_path):
 # --- stored solution records ------------------------------------------------------------------------------
 
 
-# the V-to-diagonal and diagonal-flip members (the records this issue is about)
+# the V-to-diagonal and diagonal-flip members (the stored records)
 RECORDS = sorted(
     p
     for p in (ROOT / "instances" / "families" / "solutions").glob("*.json")

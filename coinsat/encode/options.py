@@ -65,7 +65,7 @@ class EncodingOptions:
 
     @classmethod
     def naive(cls) -> "EncodingOptions":
-        """The baseline of the issue: no-ops, post-state adjacency, no coin twice in a row."""
+        """The naive baseline: no-ops, post-state adjacency, no coin twice in a row."""
         return cls(
             noop=True,
             noop_last=False,

@@ -35,7 +35,7 @@ path, max(largest cube, sum / 2): ``lookahead`` (63 CPU s), ``tree`` within 6 %,
 Workers: ``solve_cubes`` takes any :class:`concurrent.futures.Executor`; the default is a
 process pool on this machine (``workers`` processes).  A worker gets a picklable
 :class:`CubeTask` (file names, the cube, a time budget) and returns a :class:`CubeOutcome`,
-so another executor (a cluster, the distributed engine of the scaling issue) can plug in
+so another executor (a cluster, say) can plug in
 unchanged as long as the files are visible to it.
 """
 
