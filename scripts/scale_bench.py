@@ -56,6 +56,25 @@ from coinsat.study import proofs
 
 ROOT = Path(__file__).resolve().parent.parent
 FAM = ROOT / "instances" / "families"
+#: where certificates, solutions and resumable layers are written: jobs and the records kept in
+#: benchmarks/ name them relative to this folder (the system's temporary folder, $TMPDIR), so the
+#: records never hold a path of the machine that ran them
+SCRATCH = Path(tempfile.gettempdir())
+
+
+def scratch(name: str) -> Path:
+    """A job's file or folder: ``name`` under SCRATCH (an absolute ``name`` stays as given)."""
+    return SCRATCH / name
+
+
+def in_scratch(path: Path) -> str:
+    """``path`` as a job or a record names it: relative to SCRATCH when inside it."""
+    try:
+        return str(path.relative_to(SCRATCH))
+    except ValueError:
+        return str(path)
+
+
 DEFAULT = "keys,compare,workers,profile,certify,checkprofile,extrapolate"
 #: V(3,3) runs stop at this horizon ("bounded") unless --full: on a shared machine a full run of the
 #: old engine takes over an hour of wall time
@@ -84,8 +103,11 @@ def one(job: dict) -> dict:
     from coinsat.solve import solve
 
     inst = instance_of(job["spec"])
+    options = dict(job.get("options", {}))
+    if "resume" in options:
+        options["resume"] = str(scratch(options["resume"]))
     t0, c0 = time.perf_counter(), time.process_time()
-    r = solve(inst, job["engine"], **job.get("options", {}))
+    r = solve(inst, job["engine"], **options)
     wall = time.perf_counter() - t0
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = time.process_time() - c0 + kids.ru_utime + kids.ru_stime
@@ -110,12 +132,14 @@ def one(job: dict) -> dict:
     if job.get("solution_out") and r.solution is not None:
         from coinsat.io.solution_format import result_to_json
 
-        Path(job["solution_out"]).parent.mkdir(parents=True, exist_ok=True)  # it may be the cert_dir
-        Path(job["solution_out"]).write_text(json.dumps(result_to_json(inst, r)) + "\n")
+        solution_out = scratch(job["solution_out"])
+        solution_out.parent.mkdir(parents=True, exist_ok=True)  # it may be the cert_dir
+        solution_out.write_text(json.dumps(result_to_json(inst, r)) + "\n")
+        out["solution_out"] = job["solution_out"]  # keep_solution reads it (relative to SCRATCH)
     if r.status.value == "unknown":  # a limit stopped it: its layers and CPU are kept, nothing to certify
         out["stopped"] = r.stats.get("stopped") or r.stats.get("reason")
     elif job.get("cert_dir"):  # write the certificate, check it later in its own process (``check_one``)
-        write_certificate(inst, r, Path(job["cert_dir"]), out)
+        write_certificate(inst, r, scratch(job["cert_dir"]), out)
     if job.get("certify"):
         from coinsat.certificates.prove.make import certify
 
@@ -141,7 +165,7 @@ def write_certificate(inst, r, folder: Path, out: dict) -> None:
     cert = build_certificate(inst, r, folder)
     path = folder / f"{stem(inst)}.certificate.json"
     path.write_text(cert.text())
-    out["cert_path"] = str(path)
+    out["cert_path"] = in_scratch(path)
     out["write_cpu"] = time.process_time() - t1
     out["cert_states"] = cert.to_json().get("states") if hasattr(cert, "to_json") else None
     out["cert_bytes"] = sum(f.stat().st_size for f in folder.glob(f"{stem(inst)}*.npz"))
@@ -156,7 +180,7 @@ def check_one(job: dict) -> dict:
     if job.get("baseline"):
         use_baseline_checker(job["baseline"])
     inst = instance_of(job["spec"])
-    path = Path(job["cert_path"])
+    path = scratch(job["cert_path"])
     cert = json.loads(path.read_text())
     prof = None
     if job.get("profile"):
@@ -357,12 +381,12 @@ def bound_jobs() -> list[dict]:
 CERTIFY_SPECS = ("vdiag-2-2-swne", "vdiag-3-2-swne")
 
 
-def certify_jobs(scratch: Path = Path("/tmp/scale-certify")) -> list[dict]:
+def certify_jobs(folder: Path = Path("scale-certify")) -> list[dict]:
     out = []
     for spec in CERTIFY_SPECS:
         for opts in ({"workers": 1}, {"workers": 1, "upper_bound": known_length(spec)}):
             tag = "U" if "upper_bound" in opts else "plain"
-            out.append({"spec": spec, "engine": "rankbfs", "options": opts, "cert_dir": str(scratch / f"{spec}-{tag}")})
+            out.append({"spec": spec, "engine": "rankbfs", "options": opts, "cert_dir": str(folder / f"{spec}-{tag}")})
     return out
 
 
@@ -394,7 +418,7 @@ CHECKKERNEL_JOB = {
     "spec": "vdiag-4-3-swne",
     "engine": "rankbfs",
     "options": {"upper_bound": 73, "max_moves": 50, "workers": 1},
-    "cert_dir": "/tmp/scale-checkkernel/vdiag-4-3-swne-50",
+    "cert_dir": "scale-checkkernel/vdiag-4-3-swne-50",
 }
 
 
@@ -736,6 +760,8 @@ def keep_solution(spec: str, solved: dict, check: dict) -> str:
     """The proof ledger's rule (``coinsat.study.proofs``) for one member's run."""
     solution = FAM / "solutions" / f"{spec}.json"
     label = f"instances/families/solutions/{spec}.json"
+    if solved.get("solution_out"):
+        solved = {**solved, "solution_out": str(scratch(solved["solution_out"]))}
     return proofs.keep_solution(FAM / f"{spec}.toml", solution, known_length(spec), solved, check, label)
 
 
@@ -948,7 +974,11 @@ def main(argv=None) -> int:
     ap.add_argument("--sections", default=DEFAULT)
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--members", default=",".join(PROOF_MEMBERS), help="the proofs section's members")
-    ap.add_argument("--scratch", default="/tmp/scale-proofs", help="where the proofs' certificates are written")
+    ap.add_argument(
+        "--scratch",
+        default="scale-proofs",
+        help="where the proofs' certificates are written (a relative folder: under the temporary folder)",
+    )
     ap.add_argument("--adopt", help=argparse.SUPPRESS)
     ap.add_argument("--full", action="store_true", help=f"run V(3,3) to the end (default: to {V33_HORIZON} moves)")
     ap.add_argument("--reuse", action="store_true", help=f"take engine runs already kept in {RUNS.name}")
