@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from coinsat.io.instance_format import read_instance
+from coinsat import read_instance
 from coinsat.study.commandline import shown
 from coinsat.study.forced_supports import predecessors, shells, successors
 from coinsat.theory.span import span_mask

@@ -63,7 +63,7 @@ def available_engines() -> list[str]:
 
 
 def worker(engine: str, path: str, time_limit: float) -> dict:
-    from coinsat.io.instance_format import read_instance
+    from coinsat import read_instance
     from coinsat.solution import verify
 
     inst = read_instance(path)
@@ -192,8 +192,7 @@ def run_one(engine: str, path: Path, time_limit: float, memory_gb: float) -> dic
 
 def instance_files(sets: list[str], tmp: Path) -> list[tuple[str, str, Path]]:
     """(group, family, path) for every instance of the chosen sets, in run order."""
-    from coinsat import families
-    from coinsat.io.instance_format import write_instance
+    from coinsat import families, write_instance
 
     out = []
     if "paper" in sets:
@@ -266,8 +265,8 @@ def main(argv=None) -> int:
     ap.add_argument("--json", default=None, help="also write the raw results here")
     args = ap.parse_args(argv)
 
+    from coinsat import read_instance
     from coinsat.io.atomic import write_atomic
-    from coinsat.io.instance_format import read_instance
 
     engines = args.engines.split(",") if args.engines else available_engines()
     sets = args.set.split(",")

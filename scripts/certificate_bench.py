@@ -17,8 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from coinsat import read_instance
 from coinsat.certificates.prove.make import certify
-from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.solve import solve
 

@@ -16,9 +16,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from coinsat import read_instance
 from coinsat.count import Count, count
 from coinsat.io.atomic import write_atomic
-from coinsat.io.instance_format import read_instance
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADING = "## Counts"

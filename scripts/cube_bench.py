@@ -43,11 +43,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from coinsat import read_instance
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.format import Certificate
 from coinsat.certificates.prove.cubes import build_cubes
 from coinsat.errors import LimitReached
-from coinsat.io.instance_format import read_instance
 
 ROOT = Path(__file__).resolve().parent.parent
 V22 = ROOT / "instances/families/vdiag-2-2-swne.toml"

@@ -26,8 +26,8 @@ import argparse
 import time
 from pathlib import Path
 
+from coinsat import write_instance
 from coinsat.instance import make_instance
-from coinsat.io.instance_format import write_instance
 from coinsat.solve import solve
 from coinsat.theory import cubic
 from coinsat.theory.span import span_mask

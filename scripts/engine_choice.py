@@ -84,7 +84,7 @@ def run(path: Path, extra: list[str], time_limit: float, pythonpath: str | None 
 
 def applies(path: Path) -> dict[str, bool]:
     """Which engine columns can run on the instance (``search.methods.inapplicable``)."""
-    from coinsat.io.instance_format import read_instance
+    from coinsat import read_instance
     from coinsat.search.methods import inapplicable
 
     inst = read_instance(path)
@@ -106,8 +106,8 @@ def instances(sets: list[str], seeds: int, folder: Path) -> list[tuple[str, Path
             for t in ("nwse", "swne"):
                 out.append((f"families/vdiag-{a}-{b}-{t}", fam / f"vdiag-{a}-{b}-{t}.toml"))
     if "random" in sets:
+        from coinsat import write_instance
         from coinsat.families import random_case
-        from coinsat.io.instance_format import write_instance
 
         for seed in range(seeds):
             path = folder / f"random-{seed}.toml"

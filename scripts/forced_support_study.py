@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from coinsat.io.instance_format import read_instance
+from coinsat import read_instance
 from coinsat.search.rank.space import Space
 from coinsat.theory.span import span_mask
 

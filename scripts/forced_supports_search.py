@@ -30,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
+from coinsat import read_instance
 from coinsat.errors import LimitReached
-from coinsat.io.instance_format import read_instance
 from coinsat.rules import Move, apply_move
 from coinsat.study.commandline import shown
 from coinsat.study.forced_supports import search

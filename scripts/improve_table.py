@@ -25,9 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from coinsat import write_instance
 from coinsat.families import diagonal_flip, vdiag
 from coinsat.io.atomic import write_atomic
-from coinsat.io.instance_format import write_instance
 from coinsat.study.commandline import portable
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -51,11 +51,10 @@ import sys
 import time
 from pathlib import Path
 
-from coinsat import families
+from coinsat import families, read_instance
 from coinsat.export import export, write_output
 from coinsat.io.atomic import write_atomic
 from coinsat.io.dimacs import expected_answer, gbd_hash
-from coinsat.io.instance_format import read_instance
 from coinsat.study.analysis import proven_optimum
 from coinsat.study.commandline import shown
 from coinsat.study.competition import (

@@ -27,11 +27,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from coinsat import read_instance
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.format import Certificate
 from coinsat.certificates.prove.bounded import build_bounded
 from coinsat.errors import LimitReached
-from coinsat.io.instance_format import read_instance
 from coinsat.limits import Limits
 from coinsat.search.driver import solve_sat
 from coinsat.search.options import SatOptions

@@ -14,8 +14,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from coinsat import read_instance
 from coinsat.io.atomic import write_atomic
-from coinsat.io.instance_format import read_instance
 from coinsat.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent

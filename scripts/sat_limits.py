@@ -38,8 +38,8 @@ import sys
 import time
 from pathlib import Path
 
+from coinsat import read_instance
 from coinsat.certificates.prove.cubes import DEFAULT_SPLIT
-from coinsat.io.instance_format import read_instance
 from coinsat.study.commandline import shown
 from coinsat.study.sat_limits import Member, climb, cube_call, one_call, search
 

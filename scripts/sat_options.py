@@ -21,11 +21,11 @@ import sys
 import time
 from pathlib import Path
 
+from coinsat import read_instance
 from coinsat.backends.sat_backend import CADICAL_DEFAULTS, SatBackend
 from coinsat.encode.options import EncodingOptions
 from coinsat.encode.sat import Encoder
 from coinsat.io.atomic import write_atomic
-from coinsat.io.instance_format import read_instance
 from coinsat.limits import Limits
 from coinsat.search.driver import STRATEGIES, solve_sat
 from coinsat.search.options import SatOptions

@@ -82,8 +82,8 @@ V33_HORIZON = 36
 
 
 def instance_of(spec: str):
+    from coinsat import read_instance
     from coinsat.families import diagonal_flip
-    from coinsat.io.instance_format import read_instance
 
     if spec.startswith("diagonal-"):
         return diagonal_flip(int(spec.split("-")[1]))
@@ -751,7 +751,7 @@ def ensure_instance(spec: str) -> None:
     path = FAM / f"{spec}.toml"
     if path.exists() or not spec.startswith("diagonal-"):
         return
-    from coinsat.io.instance_format import write_instance
+    from coinsat import write_instance
 
     write_instance(instance_of(spec), path)
 

@@ -34,10 +34,9 @@ from collections import Counter
 from itertools import combinations
 from pathlib import Path
 
-from coinsat import geometry
+from coinsat import geometry, write_instance
 from coinsat.board import lattice_board
 from coinsat.instance import make_instance
-from coinsat.io.instance_format import write_instance
 from coinsat.limits import Limits
 from coinsat.rules import successors
 from coinsat.search.bfs import solve_bfs

@@ -18,7 +18,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from coinsat.io.instance_format import read_instance
+from coinsat import read_instance
 from coinsat.solve import solve
 
 ROOT = Path(__file__).resolve().parent.parent

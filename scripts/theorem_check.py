@@ -37,12 +37,11 @@ from collections import Counter, defaultdict
 from itertools import combinations, permutations
 from pathlib import Path
 
-from coinsat import geometry
+from coinsat import geometry, write_instance
 from coinsat.board import lattice_board
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.prove.screens import find_screen_certificate
 from coinsat.instance import make_instance
-from coinsat.io.instance_format import write_instance
 from coinsat.limits import Limits
 from coinsat.result import Status
 from coinsat.rules import successors

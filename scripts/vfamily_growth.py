@@ -31,9 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from coinsat import write_instance
 from coinsat.families import vdiag
 from coinsat.io.atomic import write_atomic
-from coinsat.io.instance_format import write_instance
 from coinsat.search.improve import static_bound
 from coinsat.study.analysis import fit_power_law
 from coinsat.study.commandline import portable

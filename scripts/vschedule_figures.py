@@ -25,10 +25,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from coinsat import write_instance
 from coinsat.constructive.vschedule import Schedule, absorptions
 from coinsat.families import v_shape, vdiag
 from coinsat.instance import make_instance
-from coinsat.io.instance_format import write_instance
 
 ROOT = Path(__file__).resolve().parent.parent
 
