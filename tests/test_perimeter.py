@@ -13,19 +13,27 @@ ones rejected.
 
 from __future__ import annotations
 
+import hashlib
+import io
+import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check import perimeter as check_perimeter
 from coinsat.certificates.check.ranked import Decoder, Kernel
+from coinsat.certificates.prove.make import certify
 from coinsat.configuration import Configuration
+from coinsat.errors import UsageError
 from coinsat.io.instance_format import read_instance
 from coinsat.rules import Move, check_move
 from coinsat.search.rank import backward
 from coinsat.search.rank.space import Space
+from coinsat.solve import solve
 from coinsat.theory.span import span_mask
 
 from .test_forced_supports import exact_distances, square_puzzles
@@ -172,3 +180,72 @@ def test_parse_refuses_malformed_h():
         assert check_perimeter.parse(bad, "rank", 10)[2], bad
     assert check_perimeter.parse(ok, "rank", None)[2]
     assert check_perimeter.parse(ok, "word", 10)[2]
+
+
+def _vee():
+    return read_instance(ROOT / "instances" / "families" / "vdiag-2-2-nwse.toml")
+
+
+def test_pruned_search_same_answers():
+    """rankbfs --perimeter R: the same answers as without the ball (the optimum 24 at U = 24,
+    bounded at U = 23: Theorems P, E), never more states, fewer with R = 6, on one process and two."""
+    inst = _vee()
+    for U, status in ((24, "optimal"), (23, "bounded")):
+        for forced in (False, True):
+            base = solve(inst, "rankbfs", upper_bound=U, forced_supports=forced, workers=1)
+            assert base.status.value == status
+            for r, workers in ((0, 1), (3, 1), (6, 1), (6, 2)):
+                run = solve(inst, "rankbfs", upper_bound=U, forced_supports=forced, perimeter=r, workers=workers)
+                assert run.status.value == status and run.length == base.length, (U, forced, r)
+                assert run.stats["states"] <= base.stats["states"]
+                if r == 6:
+                    assert run.stats["states"] < base.stats["states"]
+                    assert run.stats["ball"] == sum(s.size for s in backward.Ball(_space(inst), 6).shells)
+
+
+def test_perimeter_refused_without_a_bound():
+    with pytest.raises(UsageError, match="--perimeter prunes with --upper-bound"):
+        solve(_vee(), "rankbfs", perimeter=3, workers=1)
+
+
+def _store(tmp_path, cert, layers):
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **{k: np.diff(v, prepend=U64(0)) if v.size else v for k, v in layers.items()})
+    (tmp_path / cert["layers"]).write_bytes(buf.getvalue())
+    return dict(cert, layers_sha256=hashlib.sha256(buf.getvalue()).hexdigest())
+
+
+def test_certificate_accepted_and_tampering_rejected(tmp_path):
+    inst = _vee()
+    run = solve(inst, "rankbfs", upper_bound=24, forced_supports=True, perimeter=6, workers=1)
+    done = certify(inst, run, tmp_path)
+    assert done.check.ok, done.check.reason
+    assert done.check.claim == "optimal: 24 moves (no solution with <= 23 moves)"
+    cert = json.loads(done.path.read_text())
+    assert cert["h"] == {"kind": "perimeter", "r": 6, "inner": "forced"}
+    h = cert["h"]
+    # a smaller radius, a weaker inner h, no ball: each asks for states the search pruned
+    for weaker in (dict(h, r=5), dict(h, r=0), dict(h, inner="fill"), "forced", "fill"):
+        verdict = check_certificate(inst, dict(cert, h=weaker), tmp_path)
+        assert not verdict.ok and "in no layer" in verdict.reason, (weaker, verdict.reason)
+    # a larger radius is a larger admissible h (Theorem P): the claim stays true, and is accepted
+    assert check_certificate(inst, dict(cert, h=dict(h, r=7)), tmp_path).ok
+    for malformed in (dict(h, r="6"), dict(h, r=-1), dict(h, kind="ball"), dict(h, inner="partial"), {"r": 6}):
+        verdict = check_certificate(inst, dict(cert, h=malformed), tmp_path)
+        assert not verdict.ok, malformed
+    verdict = check_certificate(inst, {k: v for k, v in cert.items() if k != "upper_bound"}, tmp_path)
+    assert not verdict.ok and "upper bound" in verdict.reason
+    # the layers: a state removed, a goal placement added, a claim past the layers
+    with np.load(tmp_path / cert["layers"]) as z:
+        layers = {k: np.cumsum(z[k], dtype=U64) for k in z.files}
+    peak = max(layers, key=lambda k: layers[k].size)
+    verdict = check_certificate(inst, _store(tmp_path, cert, dict(layers, **{peak: layers[peak][1:]})), tmp_path)
+    assert not verdict.ok and "in no layer" in verdict.reason, verdict.reason
+    goal = np.array(sorted(int(g) for g in _space(inst).goal_ranks)[:1], dtype=U64)
+    added = dict(layers, L10=np.union1d(layers["L10"], goal))
+    verdict = check_certificate(inst, _store(tmp_path, cert, added), tmp_path)
+    assert not verdict.ok and "goal placement" in verdict.reason, verdict.reason
+    genuine = _store(tmp_path, cert, layers)
+    assert check_certificate(inst, genuine, tmp_path).ok
+    verdict = check_certificate(inst, dict(genuine, horizon=24), tmp_path)  # "none <= 24": no L24 proves it
+    assert not verdict.ok

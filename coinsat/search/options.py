@@ -108,6 +108,16 @@ class RankbfsOptions:
             "rankbfs with --upper-bound: prune with the forced-supports h (docs/forced-supports.md)",
         ),
     )
+    perimeter: int | None = field(
+        default=None,
+        metadata=flag(
+            "--perimeter",
+            "count",
+            "rankbfs with --upper-bound: prune with the exact distances of the backward ball of radius R "
+            "around the goal, R + 1 outside it (docs/perimeter-search.md)",
+            "R",
+        ),
+    )
     spill_budget: int | None = None
     resume: str | None = field(
         default=None,

@@ -239,7 +239,7 @@ def run(
     start = np.array([space.rank_of_cells(space.instance.start.cells)], dtype=U64)
     stats.update(expanded=0, bound_pruned=0, **exchange.stats)
     if space.upper_bound is not None:
-        stats["h"] = space.h
+        stats["h"] = space.h_record
     clock = Rate(limits)
     with exchange:
         layers, last = exchange.begin(start)
@@ -248,7 +248,7 @@ def run(
 
         def end(kind: Ending, moves: list | None = None, reason: str | None = None) -> Outcome:
             witness = exchange.witness(kind is not Ending.LIMIT, len(layers))
-            witness.heuristic = space.h
+            witness.heuristic = space.h_record
             states = sum(layers)
             stats["bytes_per_state"] = last.nbytes / max(1, states)
             stats["disk_bytes"] = last.disk

@@ -53,6 +53,7 @@ class _Setup:
     deadline: float
     memory_limit: int | None
     storage: Storage
+    perimeter: object = None  # the parent's backward ball (search/rank/backward.py), inherited
 
 
 def _serve(setup: _Setup, conn) -> None:
@@ -96,7 +97,9 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
     of this part's frontier, by owner), "absorb" (this part's next layer), "in_layer", "layer"."""
     from .space import Space
 
-    part = Part(Space(setup.instance, setup.prune, setup.upper_bound, setup.h), visited)
+    space = Space(setup.instance, setup.prune, setup.upper_bound, setup.h)
+    space.perimeter = setup.perimeter
+    part = Part(space, visited)
 
     def poll() -> str | None:
         if time.time() > setup.deadline:
@@ -140,6 +143,7 @@ class Pool:
         limits: Limits,
         storage: Storage,
         h: str = "fill",
+        perimeter: object = None,
     ):
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
         deadline = time.time() + (limits.remaining() or 1e12) if limits.time_limit is not None else float("inf")
@@ -149,7 +153,7 @@ class Pool:
         self.conns, self.procs = [], []
         for p in range(parts):
             a, b = ctx.Pipe()
-            setup = _Setup(instance, prune, upper_bound, h, p, parts, deadline, share, storage.share(parts))
+            setup = _Setup(instance, prune, upper_bound, h, p, parts, deadline, share, storage.share(parts), perimeter)
             proc = ctx.Process(target=_serve, args=(setup, b), daemon=True)
             proc.start()
             self.conns.append(a)

@@ -119,10 +119,14 @@ def solve_rankbfs(
         raise UsageError("--forced-supports prunes with --upper-bound: give one")
     if o.forced_supports and o.resume is not None:  # saved layers do not name their h (fingerprint)
         raise UsageError("--forced-supports does not resume yet: leave out --resume")
+    if o.perimeter is not None and o.upper_bound is None:
+        raise UsageError("--perimeter prunes with --upper-bound: give one")
+    if o.perimeter is not None and o.resume is not None:
+        raise UsageError("--perimeter does not resume yet: leave out --resume")
 
     def forward(work: Instance, horizon, lim, budget, prune_, progress_) -> Outcome:
         bound = o.upper_bound if work.board.exact else None
-        return _forward(work, horizon, lim, budget, prune_, progress_, bound, workers, storage, h)
+        return _forward(work, horizon, lim, budget, prune_, progress_, bound, workers, storage, h, o.perimeter)
 
     if growing:
         cap = max_cells(instance.n_coins)
@@ -145,12 +149,21 @@ def _forward(
     workers: int,
     storage: Storage = Storage(),
     h: str = "fill",
+    perimeter: int | None = None,
 ) -> Outcome:
     """The layered search (``loop.run``) on the exchange ``workers`` asks for: one process
     (1; it alone resumes from ``storage.directory``), worker processes (> 1) or the ranks of
-    the MPI job (CLUSTER); ``layers`` of the outcome is the :class:`Visited` store."""
+    the MPI job (CLUSTER); ``layers`` of the outcome is the :class:`Visited` store.  With a
+    bound, ``perimeter`` R prunes with the perimeter h of the backward ball of radius R
+    (``backward.py``, docs/perimeter-search.md; built here, before the workers fork)."""
     space = Space(instance, prune, upper_bound, h if upper_bound is not None else "fill")
     stats: dict = {"pruning": prune, "upper_bound": upper_bound}
+    if perimeter is not None and upper_bound is not None:
+        from .backward import Ball
+
+        ball = Ball(space, perimeter, limits)
+        space.perimeter = ball
+        stats["ball"] = ball.size
     exchange: Exchange
     if workers == CLUSTER:
         from .mpi import Cluster
@@ -160,7 +173,7 @@ def _forward(
     if workers > 1:
         from .processes import Pool
 
-        exchange = Pool(instance, prune, upper_bound, workers, limits, storage, h=space.h)
+        exchange = Pool(instance, prune, upper_bound, workers, limits, storage, h=space.h, perimeter=space.perimeter)
         return run(space, exchange, horizon, limits, max_states, progress, stats)
     start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
     visited = _store(instance, prune, upper_bound, storage, stats, start)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import comb
+from typing import Any
 
 import numpy as np
 
@@ -214,7 +215,7 @@ class Space:
         step = CHUNK if fast is None else CHUNK * 4
         for i in range(0, ranks.size, step):
             part = ranks[i : i + step]
-            out.append(self._expand_chunk(part) if fast is None else unique(fast.expand(part)))
+            out.append(self._expand_chunk(part) if fast is None else fast.successors(part))
         return union(out[1:])
 
     @property
@@ -268,7 +269,14 @@ class Space:
         return unique(np.concatenate(out)) if out else np.zeros(0, dtype=U64)
 
     #: the backward ball of ``--perimeter`` (``backward.Ball``); None: h is the inner h alone
-    perimeter = None
+    perimeter: Any = None
+
+    @property
+    def h_record(self):
+        """The h as a certificate names it: the inner h's name, or the perimeter's record."""
+        if self.perimeter is None:
+            return self.h
+        return {"kind": "perimeter", "r": self.perimeter.radius, "inner": self.h}
 
     def heuristic(self, ranks: np.ndarray) -> np.ndarray:
         """The h the search prunes with: the inner h, or with a ball set the perimeter h
