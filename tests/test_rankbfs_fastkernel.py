@@ -37,6 +37,9 @@ def _same_successors(inst, prune: bool, ranks: np.ndarray) -> None:
     assert np.array_equal(raw["expand_chunk"], raw["expand_branchfree"])
     shuffled = np.random.default_rng(ranks.size).permutation(ranks)  # its unranking starts from the state before
     assert np.array_equal(np.sort(fast.expand(shuffled)), raw["expand_branchfree"])
+    for dedup in (True, False):  # in place (COINSAT_DEDUP on) and layered.unique (off)
+        fast.dedup = dedup
+        assert np.array_equal(fast.successors(ranks), want)
 
 
 def _states(inst, prune: bool) -> np.ndarray:
@@ -174,23 +177,37 @@ def test_the_expansion_switch_picks_the_kernel(monkeypatch):
 @settings(max_examples=25, deadline=None)
 @given(walked(max_coins=6, kinds=("square", "triangular", "graph")), st.booleans())
 def test_searches_keep_the_same_layers_with_either_compiled_expansion(inst, prune):
-    """Whole searches (every batch compiled: FAST_MIN lowered to 1), COINSAT_EXPAND=chunk against
-    the default: the same answer and the same layers, state for state."""
+    """Whole searches (every batch compiled: FAST_MIN lowered to 1), the defaults against
+    COINSAT_EXPAND=chunk and against COINSAT_DEDUP=numpy: the same answer and the same layers,
+    state for state."""
     if len(inst.labels) > 1 or inst.moves != "jump":
         return
     from coinsat.search.rank import space as rankspace
 
+    runs = []
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(rankspace, "FAST_MIN", 1)
         opts = RankbfsOptions(prune=prune, grow=False, workers=1)
-        mp.delenv(fastkernel.EXPAND_ENV, raising=False)
-        new = solve_rankbfs(inst, max_moves=12, options=opts)
-        mp.setenv(fastkernel.EXPAND_ENV, "chunk")
-        old = solve_rankbfs(inst, max_moves=12, options=opts)
-    assert (new.status, new.length, new.stats["layers"]) == (old.status, old.length, old.stats["layers"])
-    if new.witness is not None:
-        for i in range(new.witness.depths):
-            assert np.array_equal(new.witness.layer(i), old.witness.layer(i))
+        for env, value in ((None, None), (fastkernel.EXPAND_ENV, "chunk"), (fastkernel.DEDUP_ENV, "numpy")):
+            mp.delenv(fastkernel.EXPAND_ENV, raising=False)
+            mp.delenv(fastkernel.DEDUP_ENV, raising=False)
+            if env is not None:
+                mp.setenv(env, value)
+            runs.append(solve_rankbfs(inst, max_moves=12, options=opts))
+    new = runs[0]
+    for old in runs[1:]:
+        assert (new.status, new.length, new.stats["layers"]) == (old.status, old.length, old.stats["layers"])
+        if new.witness is not None:
+            for i in range(new.witness.depths):
+                assert np.array_equal(new.witness.layer(i), old.witness.layer(i))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), max_size=300), st.integers(1, 4))
+def test_dedup_in_place_is_unique(values, copies):
+    a = np.sort(np.array(values * copies, dtype=U64))
+    m = fastkernel.dedup_sorted(a)
+    assert np.array_equal(a[:m], np.unique(np.array(values, dtype=U64)))
 
 
 def test_v22_layers_are_the_same_with_either_kernel(monkeypatch):
@@ -223,7 +240,13 @@ def test_the_loader_compiles_each_kernel_once(monkeypatch):
 
     monkeypatch.setattr(rankbfs, "FAST_MIN", 1)
     solve_rankbfs(vdiag(2, 1, "nwse"), options=RankbfsOptions(upper_bound=24))  # and h, on every batch
-    kernels = (fastkernel.expand_chunk, fastkernel.expand_branchfree, fastkernel.member_sorted, fastkernel.schedule_h)
+    kernels = (
+        fastkernel.expand_chunk,
+        fastkernel.expand_branchfree,
+        fastkernel.dedup_sorted,
+        fastkernel.member_sorted,
+        fastkernel.schedule_h,
+    )
     for kernel in kernels:
         assert len(kernel.signatures) == 1, kernel.signatures
 

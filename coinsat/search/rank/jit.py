@@ -65,6 +65,9 @@ except ImportError:  # pragma: no cover - the numpy path runs
     HAVE_NUMBA = False
 
 
+#: COINSAT_DEDUP=numpy sorts and deduplicates a chunk's successors with ``layered.unique`` (a sorted
+#: copy, then a mask) instead of in place (``FastSpace.successors``)
+DEDUP_ENV = "COINSAT_DEDUP"
 #: COINSAT_EXPAND=chunk runs the first compiled expansion (``expand_chunk``) instead of
 #: ``expand_branchfree`` (the same successors; for comparisons and as a fallback)
 EXPAND_ENV = "COINSAT_EXPAND"
@@ -687,6 +690,7 @@ def warm_up() -> bool:
         expand_branchfree(*args)
         member_sorted(one, one, np.zeros(1, dtype=np.bool_))
         merge_unique(one, one)
+        dedup_sorted(one.copy())
         schedule_h(one[:0], 1, 1, 1, binom, shifts, none, one, 0, none)  # the types FastSpace.heuristic passes
         _warm = True
     return True
@@ -714,6 +718,7 @@ class FastSpace:
         goals = [g[:, 0] for g in space.goal_words]
         self.goals = np.ascontiguousarray(np.stack(goals)) if goals else np.zeros((0, K.W), dtype=np.uint64)
         self.kernel = expand_kernel(self.k)
+        self.dedup = os.environ.get(DEDUP_ENV, "inplace") != "numpy"
 
     def expand(self, ranks: np.ndarray) -> np.ndarray:
         return self.kernel(
@@ -733,6 +738,18 @@ class FastSpace:
             self.rest_edges,
             ranks.size * self.k * 4,
         )
+
+    def successors(self, ranks: np.ndarray) -> np.ndarray:
+        """The sorted distinct successors of ``ranks``: the kernel's output sorted in place, its
+        repeats squeezed out by ``dedup_sorted``, the distinct ones copied out of the kernel's
+        oversized buffer (COINSAT_DEDUP=numpy: ``layered.unique``, a sorted copy and a mask)."""
+        raw = self.expand(ranks)
+        if not self.dedup:
+            from ..layered import unique
+
+            return unique(raw)
+        raw.sort()
+        return raw[: dedup_sorted(raw)].copy()
 
     def heuristic(self, ranks: np.ndarray) -> np.ndarray:
         return schedule_h(
@@ -792,6 +809,20 @@ def member_sorted(run, values, seen):  # pragma: no cover - compiled
                 return
             if run[at] == values[v]:
                 seen[v] = True
+
+
+@_jit
+def dedup_sorted(a):  # pragma: no cover - compiled
+    """Squeeze the repeats out of the sorted ``a`` in place; returns how many distinct values
+    now lead it (one pass, no branch: numpy's mask and compaction cost about a third more)."""
+    if a.size == 0:
+        return 0
+    m = 1
+    for i in range(1, a.size):
+        x = a[i]
+        a[m] = x
+        m += np.int64(x != a[m - 1])
+    return m
 
 
 @_jit
