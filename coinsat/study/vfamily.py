@@ -647,7 +647,8 @@ def plot(path: Path, pts: dict, flip_pts: list | None = None, growth: dict | Non
     ax1.set_xlabel("k (chain length)")
     ax1.set_ylabel("moves")
     ax1.set_title("diagonal flip of a k-chain")
-    ax1.legend(fontsize=8)
+    if flip_pts:
+        ax1.legend(fontsize=8)
     for target, p in pts.items():
         if p:
             ax2.plot(*zip(*p), "o", label=f"proven optima ({target})")
