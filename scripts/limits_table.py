@@ -8,8 +8,8 @@ large ones; R3-11 `construct` of the 200-diagonal; `count` and `improve`), is
 run as a subprocess, exactly as a user would run it, with the report's limit.
 The table gives the wall time (process start to exit), the peak resident
 memory of the process (``wait4``), the exit code, the answer, the ratio of the
-wall time to the limit, and whether the run stayed within the promise of the
-issue: 1.2 x the limit + 1 s.
+wall time to the limit, and whether the run stayed within the promise of
+``--time-limit``: 1.2 x the limit + 1 s.
 
     python3 scripts/limits_table.py                 # all cases -> benchmarks/limits.md
     python3 scripts/limits_table.py --only tri_far  # the cases whose name contains a word
