@@ -41,7 +41,11 @@ carries U and its checker recomputes h (certificates/check/layers.py).
 ``forced_supports=True`` (``--forced-supports``, off by default; not with ``resume``)
 prunes with the forced-supports h instead (docs/forced-supports.md, Theorem H: h_fill
 <= h_forced <= the moves left; ``Space._forced``, numpy); the certificate then names
-``h = "forced"`` and the checker recomputes that h.
+``h = "forced"`` and the checker recomputes that h.  ``perimeter=R`` (``--perimeter R``)
+prunes with the perimeter h over either: the exact distance inside the backward ball of
+radius R around the goal, max(h, R + 1) outside it (``backward.py``, docs/perimeter-search.md,
+Theorem P); the certificate names ``h = {"kind": "perimeter", "r": R, "inner": ...}`` and the
+checker recomputes the ball.
 h is computed for every new state of a layer, most of a bounded search's time in
 numpy, so with numba it runs compiled, one state at a time (``jit.schedule_h``,
 the same numbers: a test compares them; ``benchmarks/rankbfs-heuristic.md``).
