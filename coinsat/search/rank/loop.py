@@ -148,7 +148,7 @@ class Exchange(Protocol):
     ``primary``: this process reports progress (every process returns the outcome);
     ``alone``: a limit raised in this process may end the search here (False on MPI, where
     the other ranks would wait in a collective: the exception goes on up);
-    ``stats``: what the exchange adds to the statistics."""
+    ``stats``: what the exchange adds to the statistics (read when the search ends)."""
 
     primary: bool
     alone: bool
@@ -237,7 +237,7 @@ def run(
     used (a stop reason, or None once checked); ``saved`` names the directory a resumed
     search's layers came from (layers that do not chain are then its damage, a usage error)."""
     start = np.array([space.rank_of_cells(space.instance.start.cells)], dtype=U64)
-    stats.update(expanded=0, bound_pruned=0, **exchange.stats)
+    stats.update(expanded=0, bound_pruned=0)
     if space.upper_bound is not None:
         stats["h"] = space.h_record
     clock = Rate(limits)
@@ -249,6 +249,7 @@ def run(
         def end(kind: Ending, moves: list | None = None, reason: str | None = None) -> Outcome:
             witness = exchange.witness(kind is not Ending.LIMIT, len(layers))
             witness.heuristic = space.h_record
+            stats.update(exchange.stats)
             states = sum(layers)
             stats["bytes_per_state"] = last.nbytes / max(1, states)
             stats["disk_bytes"] = last.disk

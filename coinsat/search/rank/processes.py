@@ -94,7 +94,8 @@ def _exit_on_term(signum, frame) -> None:
 
 def _answer(setup: _Setup, conn, visited: Visited) -> None:
     """The requests of ``_serve`` until "stop": "start" (layer 0), "expand" (the successors
-    of this part's frontier, by owner), "absorb" (this part's next layer), "in_layer", "layer"."""
+    of this part's frontier, by owner), "absorb" (this part's next layer), "in_layer", "layer".
+    The answers to "expand" and "absorb" end with the worker's CPU seconds so far (``Pool.layer``)."""
     from .space import Space
 
     space = Space(setup.instance, setup.prune, setup.upper_bound, setup.h)
@@ -117,15 +118,39 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
         elif op == "expand":
             succ, stopped = part.expand(poll)
             who = owner(succ, setup.parts)
-            conn.send((stopped, [succ[who == U64(p)] for p in range(setup.parts)]))
+            conn.send((stopped, [succ[who == U64(p)] for p in range(setup.parts)], time.process_time()))
         elif op == "absorb":
-            conn.send(part.absorb(msg[2], msg[1]))
+            conn.send((part.absorb(msg[2], msg[1]), time.process_time()))
         elif op == "in_layer":
             conn.send(visited.in_layer(msg[1], msg[2]))
         elif op == "layer":
             conn.send(visited.layer(msg[1]))
         elif op == "stop":
             return
+
+
+class _Clock:
+    """Where the CPU of a worker search goes (``stats["worker_cpu"]``): the workers' CPU seconds
+    in each round (summed over workers), ``critical`` the sum over rounds of the busiest
+    worker's (what the rounds take on as many idle cores as workers), and the ``parent``'s
+    own since the workers started (routing: pickling and pipes).
+    ``scripts/rank_workers_bench.py`` reads them to say where a worker search's time goes."""
+
+    def __init__(self, parts: int):
+        self.last = [0.0] * parts
+        self.spent = {"expand": 0.0, "absorb": 0.0, "critical": 0.0}
+        self.parent0 = time.process_time()
+
+    def round(self, name: str, now: list[float]) -> None:
+        """The workers' CPU counters after a round: each one's seconds since its last answer."""
+        spent = [t - t0 for t, t0 in zip(now, self.last)]
+        self.last = now
+        self.spent[name] += sum(spent)
+        self.spent["critical"] += max(spent)
+
+    def seconds(self) -> dict:
+        parent = time.process_time() - self.parent0
+        return {k: round(v, 3) for k, v in self.spent.items()} | {"parent": round(parent, 3)}
 
 
 class Pool:
@@ -150,6 +175,7 @@ class Pool:
         share = None if limits.memory_limit is None else limits.memory_limit // (parts + 1)
         self.parts, self.upper_bound, self.limits, self.budget = parts, upper_bound, limits, storage.budget
         self.stats: dict = {"workers": parts}
+        self.cpu = _Clock(parts)
         self.conns, self.procs = [], []
         for p in range(parts):
             a, b = ctx.Pipe()
@@ -177,11 +203,15 @@ class Pool:
 
     def layer(self, depth: int) -> tuple[str | None, Answer]:
         out = self.ask([("expand",)] * self.parts)
-        stopped = next((s for s, _ in out if s), None)
+        self.cpu.round("expand", [o[2] for o in out])
+        stopped = next((o[0] for o in out if o[0]), None)
         if stopped:
             return stopped, Answer(0)
         ps = range(self.parts)
-        return None, combine(self.ask([("absorb", depth, [out[q][1][p] for q in ps]) for p in ps]))
+        got = self.ask([("absorb", depth, [out[q][1][p] for q in ps]) for p in ps])
+        self.cpu.round("absorb", [g[1] for g in got])
+        self.stats["worker_cpu"] = self.cpu.seconds()
+        return None, combine([g[0] for g in got])
 
     def in_layer(self, rank: int, t: int) -> bool:
         p = int(owner(np.array([rank], dtype=U64), self.parts)[0])

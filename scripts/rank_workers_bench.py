@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""rankbfs on 1 against N worker processes, in the same run, and where the workers' time goes.
+
+Each instance is solved ``--repeat`` times with each worker count, alternating, every run a
+fresh process (``coinsat.solve(..., "rankbfs", workers=N)``).  A row gives wall and CPU
+seconds (the process and its workers), states expanded per CPU second, and for worker runs
+the search's own account (``stats["worker_cpu"]``, ``search/rank/processes.py``): the
+workers' CPU in the expand and absorb rounds, the *critical path* (per round, the busiest
+worker's CPU, summed) and the parent's CPU (routing successors: pickling and pipes).  On a
+machine with N idle cores a worker run takes about its serial part (its CPU less the
+workers' rounds: start-up, screens, the parent) plus the critical path, so
+``CPU(1 worker) / (serial + critical)`` estimates the wall speed-up of a quiet machine;
+the measured wall ratio is also given, with the load average around each run, since a
+shared machine bounds it by the cores others leave.  Answers and states kept must agree
+(the script exits 1 if not).
+
+    nice -n 10 python3 scripts/rank_workers_bench.py [--instances vdiag-3-3-nwse:53,vdiag-3-2-nwse] \\
+        [--workers 1,2] [--repeat 2] [--out benchmarks/rankbfs-workers.md]
+
+An instance is a name in instances/families/, optionally ``:U`` for ``--upper-bound`` U.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def one(spec: str, workers: int) -> dict:
+    """Solve one instance in this process (the run measured) and report."""
+    import coinsat
+
+    name, _, bound = spec.partition(":")
+    inst = coinsat.read_instance(ROOT / "instances" / "families" / f"{name}.toml")
+    options: dict = {"workers": workers}
+    if bound:
+        options["upper_bound"] = int(bound)
+    t0, c0 = time.perf_counter(), time.process_time()
+    r = coinsat.solve(inst, "rankbfs", **options)
+    wall = time.perf_counter() - t0
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {
+        "status": r.status.value,
+        "length": r.length,
+        "states": r.stats.get("states"),
+        "expanded": r.stats.get("expanded"),
+        "worker_cpu": r.stats.get("worker_cpu"),
+        "wall": wall,
+        "cpu": time.process_time() - c0 + kids.ru_utime + kids.ru_stime,
+    }
+
+
+def _critical(r: dict) -> float:
+    """A worker run's serial CPU (all but the workers' rounds) plus its critical path."""
+    wc = r["worker_cpu"]
+    return r["cpu"] - wc["expand"] - wc["absorb"] + wc["critical"]
+
+
+def run(spec: str, workers: int) -> dict:
+    load0 = os.getloadavg()[0]
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--one", spec, "--workers", str(workers)]
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=str(ROOT))
+    if out.returncode != 0:
+        raise SystemExit(f"{spec} with {workers} workers: {out.stderr[-2000:]}")
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    got["load"] = (load0, os.getloadavg()[0])
+    got["workers"] = workers
+    return got
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--instances", default="vdiag-3-3-nwse:53")
+    ap.add_argument("--workers", default="1,2", help="worker counts, the first is the baseline")
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--one", default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    counts = [int(w) for w in args.workers.split(",")]
+    if args.one:
+        print(json.dumps(one(args.one, counts[0])))
+        return 0
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    runs: dict[str, list[dict]] = {}
+    for spec in args.instances.split(","):
+        runs[spec] = []
+        for _ in range(args.repeat):
+            for w in counts:
+                r = run(spec, w)
+                runs[spec].append(r)
+                print(spec, json.dumps(r), file=sys.stderr, flush=True)
+    lines = [
+        "# rankbfs: one process against worker processes, same run",
+        "",
+        f"Made by `nice -n 10 python3 scripts/rank_workers_bench.py --instances {args.instances}"
+        f" --workers {args.workers} --repeat {args.repeat}" + (f" --out {args.out}" if args.out else "") + "`"
+        f" at `{head.stdout.strip()}` (started {started}; {os.cpu_count()} cores shared with other users:"
+        " the load average before and after each run is in its row). Every run is a fresh process, the"
+        " worker counts alternating; CPU seconds include the workers. *critical* is the search's own"
+        " account of a worker run: per round (expand, absorb) the busiest worker's CPU seconds, summed;"
+        " *parent* is the parent's CPU during the search (routing the successors through pipes). On as"
+        " many idle cores as workers a run would take about its serial part (its CPU less the workers'"
+        " rounds: start-up, screens, the parent) plus the critical path, hence the estimate"
+        " `CPU(1 worker) / (serial + critical)`; the measured wall ratio depends on the load.",
+        "",
+        "| instance | workers | answer | states | wall s | CPU s | M expanded / CPU s | worker CPU s:"
+        " expand / absorb | critical s | parent s | load before / after |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    bad = False
+    summary = []
+    for spec, rs in runs.items():
+        for r in rs:
+            wc = r["worker_cpu"] or {}
+            split = f"{wc['expand']:.1f} / {wc['absorb']:.1f}" if wc else ""
+            lines.append(
+                f"| {spec} | {r['workers']} | {r['status']} {r['length'] if r['length'] is not None else ''} |"
+                f" {r['states']:,} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['expanded'] / r['cpu'] / 1e6:.2f} |"
+                f" {split} | {wc.get('critical', 0):.1f} | {wc.get('parent', 0):.1f} |"
+                f" {r['load'][0]:.1f} / {r['load'][1]:.1f} |"
+            )
+        same = len({(r["status"], r["length"], r["states"]) for r in rs}) == 1
+        bad |= not same
+        base = [r for r in rs if r["workers"] == counts[0]]
+        for w in counts[1:]:
+            mine = [r for r in rs if r["workers"] == w]
+            cpu1 = statistics.median(r["cpu"] for r in base)
+            path = statistics.median(_critical(r) for r in mine)
+            summary.append(
+                f"| {spec} | {w} vs {counts[0]} | {min(r['wall'] for r in base) / min(r['wall'] for r in mine):.2f} |"
+                f" {statistics.median(r['cpu'] for r in mine) / cpu1:.2f} | {cpu1 / path:.2f} |"
+                f" {statistics.median(r['worker_cpu']['parent'] / r['cpu'] for r in mine):.1%} |"
+                f" {'yes' if same else '**NO**'} |"
+            )
+    lines += [
+        "",
+        "Summary (medians over the repeats; wall: best against best):",
+        "",
+        "| instance | workers | wall speed-up, measured (loaded) | CPU ratio | wall speed-up, quiet-machine"
+        " estimate | parent's share of the CPU | same answers and states |",
+        "|---|---|---|---|---|---|---|",
+        *summary,
+    ]
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        Path(args.out).write_text(text)
+    print(text)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
