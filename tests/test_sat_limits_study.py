@@ -104,3 +104,11 @@ def test_only_accepted_scale_proofs_give_an_optimum(tmp_path):
     got = bench.scale_optima(str(path))
     assert set(got) == {"a"} and got["a"][0] == 73
     assert got["a"][1].startswith("layers certificate accepted")
+
+
+def test_the_climb_child_runs_the_sat_engine_to_the_optimum_minus_one():
+    """The climb runs in a child process from a code string: it must still call the engine's
+    current contract (a wrong keyword would answer nothing, silently: 'no call answered')."""
+    families = Path(__file__).resolve().parent.parent / "instances" / "families"
+    proven, cpu, log = limits.climb(limits.Member("v11swne", families / "vdiag-1-1-swne.toml", 13), 60.0)
+    assert proven == 12 and "UNSAT" in log[0], log

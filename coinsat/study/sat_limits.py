@@ -44,9 +44,10 @@ _CLIMB = """
 import json, sys
 from coinsat.io.instance_format import read_instance
 from coinsat.search.driver import solve_sat
+from coinsat.search.options import SatOptions
 def report(r):
     print(json.dumps({"T": r.horizon, "outcome": str(getattr(r.outcome, "value", r.outcome))}), flush=True)
-solve_sat(read_instance(sys.argv[1]), max_moves=int(sys.argv[2]), progress=report)
+solve_sat(read_instance(sys.argv[1]), max_moves=int(sys.argv[2]), options=SatOptions(progress=report))
 """
 
 
