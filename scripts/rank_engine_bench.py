@@ -69,13 +69,64 @@ def one(spec: str, options: dict) -> dict:
     }
 
 
+#: what ``--breakdown`` times: (label, module, attribute), outermost first; nested ones are inside
+#: the one above them ("of which")
+PIECES = (
+    ("expansion (Space.expand: kernel, sort, dedup)", "coinsat.search.rank.space", "Space.expand"),
+    ("  of which: the compiled kernel (expand_branchfree)", "coinsat.search.rank.jit", "expand_branchfree"),
+    ("  of which: the compiled kernel (expand_chunk)", "coinsat.search.rank.jit", "expand_chunk"),
+    ("  of which: in-place dedup (dedup_sorted)", "coinsat.search.rank.jit", "dedup_sorted"),
+    ("union of the chunks (merge_unique)", "coinsat.search.rank.jit", "merge_unique"),
+    ("membership (Visited.contains)", "coinsat.search.rank.visited", "Visited.contains"),
+    ("h (Space.heuristic)", "coinsat.search.rank.space", "Space.heuristic"),
+    ("saving/spilling layers (Visited.add)", "coinsat.search.rank.visited", "Visited.add"),
+)
+
+
+def breakdown(spec: str, options: dict) -> dict:
+    """Solve ``spec`` here with CPU timers around the pieces of ``PIECES`` (those that exist in
+    this revision), one worker; returns their CPU seconds and the run's."""
+    import importlib
+
+    spent: dict[str, float] = {}
+
+    def timed(label, f):
+        def g(*a, **k):
+            c = time.process_time()
+            try:
+                return f(*a, **k)
+            finally:
+                spent[label] = spent.get(label, 0.0) + time.process_time() - c
+
+        return g
+
+    try:  # load (or compile) the kernels first: the timers measure the search, not the loading
+        from coinsat.search.rank.visited import compiled
+
+        compiled()
+    except ImportError:
+        pass
+    for label, module, attr in PIECES:
+        try:
+            owner = importlib.import_module(module)
+        except ImportError:
+            continue
+        *path, name = attr.split(".")
+        for part in path:
+            owner = getattr(owner, part, None)
+        if owner is not None and hasattr(owner, name):
+            setattr(owner, name, timed(label, getattr(owner, name)))
+    r = one(spec, dict(options, workers=1))
+    return {"run": r, "spent": spent}
+
+
 def _disk(r: dict) -> float:
     return (r.get("disk_bytes") or 0) / max(1, r["states"] or 1)
 
 
-def run(path: Path, spec: str, options: dict, extra_env: dict | None = None) -> dict:
+def run(path: Path, spec: str, options: dict, extra_env: dict | None = None, flag: str = "--one") -> dict:
     env = dict(os.environ, PYTHONPATH=str(path), **(extra_env or {}))
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--one", spec, "--options", json.dumps(options)]
+    cmd = [sys.executable, str(Path(__file__).resolve()), flag, spec, "--options", json.dumps(options)]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=str(path))
     if out.returncode != 0:
         raise SystemExit(f"{spec} with {path}: {out.stderr[-2000:]}")
@@ -103,10 +154,19 @@ def main() -> int:
     ap.add_argument("--profile", action="store_true", help="append a cProfile of the contender (first instance)")
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--profile-one", default=None, help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="append where each side's CPU goes on the first instance (timers around the engine's pieces, one worker)",
+    )
+    ap.add_argument("--breakdown-one", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     options = json.loads(args.options)
     if args.one:
         print(json.dumps(one(args.one, options)))
+        return 0
+    if args.breakdown_one:
+        print(json.dumps(breakdown(args.breakdown_one, options)))
         return 0
     if args.profile_one:
         import cProfile
@@ -125,6 +185,8 @@ def main() -> int:
     rev = subprocess.run(["git", "rev-parse", "--short", args.baseline], cwd=ROOT, capture_output=True, text=True)
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     rows, bad = [], False
+    load_start = os.getloadavg()[0]
+    split: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "baseline"
         base.mkdir()
@@ -146,6 +208,11 @@ def main() -> int:
             bad |= not same
             rows.append((spec, b, c, same))
             print(spec, json.dumps(b), json.dumps(c), file=sys.stderr)
+        if args.breakdown:
+            spec = args.instances.split(",")[0]
+            sides = (("baseline", base, options, benv), ("contender", ROOT, contender_options, cenv))
+            for side, path, opts, env in sides:
+                split[side] = run(path, spec, opts, env, flag="--breakdown-one")
     lines = [
         f"# {args.title}",
         "",
@@ -155,12 +222,13 @@ def main() -> int:
         + (f" --baseline-env {args.baseline_env}" if args.baseline_env else "")
         + (f" --contender-env {args.contender_env}" if args.contender_env else "")
         + (f" --out {args.out}{' --append' if args.append else ''}" if args.out else "")
-        + f" --repeat {args.repeat}{' --profile' if args.profile else ''}`:"
+        + f" --repeat {args.repeat}{' --profile' if args.profile else ''}{' --breakdown' if args.breakdown else ''}`:"
         f" baseline = `{rev.stdout.strip()}`, contender = the working tree at"
         f" `{head.stdout.strip()}` (and its uncommitted changes). Each number is the best of {args.repeat} runs,"
         " each a fresh process, baseline and contender alternating, after one unmeasured warm-up run each"
         f" (`{args.warmup}`); CPU seconds include worker processes."
-        f" Machine load at the end: {os.getloadavg()[0]:.1f} (2 cores, shared).",
+        f" Machine load (1-minute average) at the start {load_start:.1f}, at the end {os.getloadavg()[0]:.1f}"
+        " (2 cores, shared: CPU seconds grow with the load, so only the ratios of one run compare).",
         "",
         "| instance | answer | states | expanded | CPU s (base / new) | speedup (base / new CPU)"
         " | M expanded per CPU s (base / new) | peak RSS MB (base / new) | bytes/state in memory (base / new)"
@@ -177,6 +245,31 @@ def main() -> int:
             f" {_disk(b):.2f} / {_disk(c):.2f} |"
             f" {'yes' if same else '**NO**'} |"
         )
+    if split:
+        spec = args.instances.split(",")[0]
+        lines += [
+            "",
+            f"Where the CPU goes on {spec} (`--breakdown`: CPU-second timers around the engine's pieces, one more"
+            " run of each side, one worker; an indented row is part of the row above it):",
+            "",
+            "| piece | baseline CPU s | share | contender CPU s | share | new / base |",
+            "|---|---|---|---|---|---|",
+        ]
+        cpu = {side: split[side]["run"]["cpu"] for side in split}
+        for label, _, _ in PIECES:
+            got = {side: split[side]["spent"].get(label) for side in split}
+            if all(v is None or v < 0.005 for v in got.values()):
+                continue
+            cells = []
+            for side in ("baseline", "contender"):
+                v = got[side]
+                cells += ["–", "–"] if v is None else [f"{v:.2f}", f"{100 * v / cpu[side]:.0f} %"]
+            b_, c_ = got["baseline"], got["contender"]
+            ratio = f"{c_ / b_:.2f}" if b_ and c_ else "–"
+            lines.append(f"| {label.strip()} | {' | '.join(cells)} | {ratio} |".replace("| of which:", "| ↳"))
+        total = [f"{cpu[side]:.2f}" for side in ("baseline", "contender")]
+        ratio = cpu["contender"] / cpu["baseline"]
+        lines.append(f"| whole run | {total[0]} | 100 % | {total[1]} | 100 % | {ratio:.2f} |")
     if args.profile:
         spec = args.instances.split(",")[0]
         cmd = [
