@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from coinsat import read_instance
+from coinsat import Status, read_instance
 from coinsat.errors import LimitReached
 from coinsat.rules import Move, apply_move
 from coinsat.study.commandline import shown
@@ -48,10 +48,10 @@ def engine_run(instance, upper_bound: int, which: str) -> dict:
     t0 = time.process_time()
     r = solve(instance, "rankbfs", upper_bound=upper_bound, forced_supports=which == "forced", workers=1)
     cpu = time.process_time() - t0
-    if r.status.value not in ("optimal", "bounded"):
+    if r.status not in (Status.OPTIMAL, Status.BOUNDED):
         raise SystemExit(f"{instance.name}, U = {upper_bound}, h {which}: rankbfs answered {r.status.value}")
     return {
-        "depth": r.length if r.status.value == "optimal" else None,
+        "depth": r.length if r.status is Status.OPTIMAL else None,
         "states": int(r.stats["states"]),
         "expanded": int(r.stats["expanded"]),
         "cpu": cpu,

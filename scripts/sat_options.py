@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from coinsat import read_instance
+from coinsat import Status, read_instance
 from coinsat.backends.sat_backend import CADICAL_DEFAULTS, SatBackend
 from coinsat.encode.options import EncodingOptions
 from coinsat.encode.sat import Encoder
@@ -195,7 +195,7 @@ def section_crossover(limit) -> list[str]:
         cs = cpu() - c0
         lines.append(
             f"| {name} | {configuration_count(inst)} | {rs.length} | {cb:.2f}"
-            f"{'' if rb.status.value == 'optimal' else ' (' + rb.status.value + ')'} | "
+            f"{'' if rb.status is Status.OPTIMAL else ' (' + rb.status.value + ')'} | "
             f"{rb.stats.get('states')} | {cs:.2f} | {cb / max(cs, 1e-3):.1f}x |"
         )
     return lines + [""]

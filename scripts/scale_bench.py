@@ -51,6 +51,7 @@ from pathlib import Path
 
 import numpy as np
 
+from coinsat import Status
 from coinsat.search.options import RankbfsOptions
 from coinsat.study import proofs
 
@@ -136,7 +137,7 @@ def one(job: dict) -> dict:
         solution_out.parent.mkdir(parents=True, exist_ok=True)  # it may be the cert_dir
         solution_out.write_text(json.dumps(result_to_json(inst, r)) + "\n")
         out["solution_out"] = job["solution_out"]  # keep_solution reads it (relative to SCRATCH)
-    if r.status.value == "unknown":  # a limit stopped it: its layers and CPU are kept, nothing to certify
+    if r.status is Status.UNKNOWN:  # a limit stopped it: its layers and CPU are kept, nothing to certify
         out["stopped"] = r.stats.get("stopped") or r.stats.get("reason")
     elif job.get("cert_dir"):  # write the certificate, check it later in its own process (``check_one``)
         write_certificate(inst, r, scratch(job["cert_dir"]), out)

@@ -38,18 +38,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from .. import draw, load, solve, verify
 from ..commands.progress import Live
-from ..draw import STYLE, replay, start_goal, step_labels, steps
+from ..draw import STYLE, draw_picture, replay, start_goal, step_labels, steps
 from ..draw.html import page
 from ..draw.layout import layout
 from ..draw.scene import frame
 from ..errors import CoinsatError
 from ..instance import Instance
 from ..io.atomic import write_atomic
-from ..io.instance_format import parse_instance
+from ..io.instance_format import parse_instance, read_instance
 from ..io.solution_format import parse_solution, read_solution
-from ..solution import Solution
+from ..result import Status
+from ..solution import Solution, verify
+from ..solve import solve
 
 #: the source checkout the gallery is built from: its instances/ and benchmarks/ (neither ships in a wheel)
 ROOT = Path(__file__).resolve().parents[2]
@@ -343,7 +344,7 @@ def entry(
     if record and record.get("sha256") != sha256(path):
         record = {"stale": True}
     try:
-        instance = load(path)
+        instance = read_instance(path)
     except CoinsatError as e:
         if is_plane(path):
             picture = plane_picture(path)
@@ -373,9 +374,9 @@ def entry(
     proof = []
     if cert:
         proof.append(f"{cert.get('kind')} ({cert.get('scope')} scope), from the solve; not checked here")
-    elif result.status.value in ("optimal", "unsolvable"):
+    elif result.status in (Status.OPTIMAL, Status.UNSOLVABLE):
         proof.append(f"{result.method}: proven by the engine's search; no certificate stored (run --refresh)")
-    if result.lower_bound is not None and result.status.value not in ("optimal", "unsolvable"):
+    if result.lower_bound is not None and result.status not in (Status.OPTIMAL, Status.UNSOLVABLE):
         proof.append(f"lower bound {result.lower_bound}: {result.method} within {solve_missing:g} s")
     answer = Answer(
         result.status.value,
@@ -480,7 +481,7 @@ def refresh(out: Path, time_limit: float, only: list[str] | None, instances: Pat
             print(f"{key}: stored answer is current; skipped (resumed)", file=sys.stderr)
             continue
         try:
-            instance = load(path)
+            instance = read_instance(path)
         except CoinsatError:
             if is_plane(path):  # the plane engine answers through coinsat solve; no certificate kind exists
                 record = refresh_one(path, time_limit, certify=False)
@@ -559,7 +560,10 @@ def write_page(site: Path, entries: list[Entry], k: int) -> None:
     style = STYLE.scaled(picture_scale(instance, lay))
     animation = ""
     if moves:
-        draw(instance, solution, animate=True, output=site / f"{e.slug}-animated.svg", scale=style.cell / STYLE.cell)
+        write_atomic(
+            site / f"{e.slug}-animated.svg",
+            draw_picture(instance, solution, animate=True, scale=style.cell / STYLE.cell).data,
+        )
         animation = (
             f'<h2>Animation</h2><p><img class="animation" src="{_attr(e.slug)}-animated.svg" '
             f'alt="{_attr(e.name)}: the solution, animated"></p>'
@@ -659,7 +663,7 @@ def build(
     site.mkdir(parents=True, exist_ok=True)
     for k, e in enumerate(entries):
         if e.instance is not None:
-            draw(e.instance, output=site / f"{e.slug}.svg")
+            write_atomic(site / f"{e.slug}.svg", draw_picture(e.instance).data)
         write_page(site, entries, k)
     write_index(site, entries, [], titles)
     return entries
