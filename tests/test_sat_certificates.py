@@ -99,20 +99,18 @@ def test_the_core_only_certificate_is_checked_without_the_encoder(tmp_path):
     assert loaded == []
 
 
-def _planted_core_text(instance, horizon):
+def _planted_core_clauses(instance, horizon):
     """The core CNF plus one unsound 'pruning' clause: step 1 is a no-op (n[1])."""
     n1 = (horizon + 1) * instance.board.size + 2 * instance.board.size + 1
-    lines = core_cnf_text(instance, horizon).splitlines()
-    k = next(i for i, line in enumerate(lines) if line.startswith("p cnf "))
-    _, _, nv, nc = lines[k].split()
-    lines[k] = f"p cnf {nv} {int(nc) + 1}"
-    return "\n".join(lines + [f"{n1} 0"]) + "\n"
+    cnf = core_clauses(instance, horizon)
+    cnf.add(n1)
+    return cnf
 
 
 def test_a_planted_unsound_clause_fails_the_core_only_certificate(tmp_path, monkeypatch):
     inst = read_instance(PAPER / "h-to-o.toml")  # optimal: 4 moves, so "none with <= 4" is false
     T = inst.known_optimal
-    monkeypatch.setattr(build_bounded_module, "core_cnf_text", _planted_core_text)
+    monkeypatch.setattr(build_bounded_module, "core_clauses", _planted_core_clauses)
     cert = build_bounded(inst, T, tmp_path, "x", core=True)
     assert cert is not None  # the planted clause made the formula unsatisfiable
     verdict = check_certificate(inst, as_json(cert), tmp_path)
@@ -250,3 +248,56 @@ def test_certify_refutes_a_solution_that_is_not_optimal(tmp_path, capsys):
     code = main(["certify", str(FAMILIES / "vdiag-2-1-swne.toml"), "-o", str(tmp_path / "o"), "--solution", str(sol)])
     assert code == 1 and "not optimal" in capsys.readouterr().out
     assert not list((tmp_path / "o").glob("*.json"))
+
+
+def _read_back(text: str) -> list[list[int]]:
+    return [[int(x) for x in line.split()[:-1]] for line in text.splitlines() if line and line[0] not in "cp"]
+
+
+@pytest.mark.parametrize("name", ["h-to-o", "swap5-a"])
+def test_the_provers_refute_the_clauses_their_text_prints(name):
+    """The builders hand the solver the formula object's clauses, never the text read back: the
+    two must be the same formula (for the core-only CNF and the encoder's, an empty clause too)."""
+    from coinsat.encode.options import DEFAULT_OPTIONS
+    from coinsat.encode.pb import clauses_with_empty
+    from coinsat.encode.sat import encode
+    from coinsat.io.dimacs import cnf_text
+
+    inst = read_instance(PAPER / f"{name}.toml")
+    for horizon in range(inst.known_optimal + 1):
+        cnf = core_clauses(inst, horizon)
+        assert _read_back(core_cnf_text(inst, horizon, cnf)) == cnf.clauses
+        assert core_cnf_text(inst, horizon, cnf) == core_cnf_text(inst, horizon)
+        formula = encode(inst, horizon, DEFAULT_OPTIONS)
+        assert _read_back(cnf_text(inst, formula)) == clauses_with_empty(formula)
+
+
+def _pigeons(n: int) -> list[list[int]]:
+    """n + 1 pigeons in n holes (unsatisfiable, and hard for resolution)."""
+    var = [[p * n + h + 1 for h in range(n)] for p in range(n + 1)]
+    out = [list(row) for row in var]
+    out += [[-var[p][h], -var[q][h]] for h in range(n) for p in range(n + 1) for q in range(p)]
+    return out
+
+
+def test_prove_gives_a_proof_dratify_accepts_none_when_satisfiable_and_unknown_past_its_budget():
+    import dratify
+
+    from coinsat.backends import Outcome
+    from coinsat.backends.sat_backend import PROOF_SOLVERS, prove
+    from coinsat.certificates.check.bounded import PROOF_SOLVERS as CHECKED
+    from coinsat.errors import UsageError
+
+    assert PROOF_SOLVERS == CHECKED  # the solvers the builders use are those the checker trusts
+    clauses = _pigeons(4)
+    text = f"p cnf {5 * 4} {len(clauses)}\n" + "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
+    for solver in PROOF_SOLVERS:
+        refuted = prove(clauses, solver)
+        assert refuted.outcome is Outcome.UNSAT and refuted.proof is not None
+        assert dratify.check_proof(dratify.parse_dimacs(text), "\n".join(refuted.proof) + "\n").ok
+    assert prove(clauses[1:], "cadical195").outcome is Outcome.SAT  # a pigeon fewer: it fits
+    assert prove(clauses[1:], "cadical195").proof is None
+    assert prove(_pigeons(11), "cadical195", cpu_limit=0.05).outcome is Outcome.UNKNOWN
+    assert prove(_pigeons(11), "cadical195", time_limit=0.05).outcome is Outcome.UNKNOWN
+    with pytest.raises(UsageError, match="no trusted proof"):
+        prove(clauses, "minisat22")

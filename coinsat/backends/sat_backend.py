@@ -18,6 +18,11 @@ keyboard interrupt"), not as a KeyboardInterrupt: ``solve`` turns it back into
 one (the solver is left in an unknown state and is not used again).
 ``lingeling`` takes no budget, so it is refused whenever a limit is set
 (``require_limitable``).
+
+Proofs: ``SatBackend(solver, proof=True)`` logs a DRAT proof (``proof()`` after UNSAT;
+``PROOF_SOLVERS`` only), and :func:`prove` refutes a clause list in one fresh call.  The
+certificate builders make every proof here, so this module is the one place that knows PySAT's
+solvers; ``propagate`` serves their look-ahead.
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ MAX_CHUNK = 64_000
 #: the budget while the solver's speed (conflicts per second) is not known yet: some solvers
 #: need over a second for 2000 conflicts on large formulas (maplechrono, measured on V(3,3))
 FIRST_CHUNK = 100
+#: Solvers that log a DRAT proof through PySAT (never MapleSAT: its proofs are not sound).
+PROOF_SOLVERS = ("cadical195", "cadical153", "glucose4")
 #: Solvers PySAT can neither interrupt nor budget: no time or memory limit can stop them.
 UNLIMITABLE = ("lingeling",)
 
@@ -73,13 +80,15 @@ class Answer:
 class SatBackend:
     """One incremental solver: add clauses, solve under assumptions with a time limit."""
 
-    def __init__(self, solver: str = DEFAULT_SOLVER, config: dict[str, int] | None = None):
+    def __init__(self, solver: str = DEFAULT_SOLVER, config: dict[str, int] | None = None, proof: bool = False):
         from pysat.solvers import Solver  # lazy: keep `import coinsat` light
 
         if solver not in SOLVERS:
             raise UsageError(f"unknown SAT solver {solver!r} (choose from {', '.join(SOLVERS)})")
+        if proof and solver not in PROOF_SOLVERS:
+            raise UsageError(f"the SAT solver {solver} gives no trusted proof (choose from {', '.join(PROOF_SOLVERS)})")
         self.name = solver
-        self._solver = Solver(name=solver)
+        self._solver = Solver(name=solver, with_proof=True) if proof else Solver(name=solver)
         if solver.startswith("cadical"):
             cfg = dict(CADICAL_DEFAULTS if config is None else config)
             if cfg:
@@ -101,24 +110,32 @@ class SatBackend:
         return self._solver.nof_vars()
 
     def solve(
-        self, assumptions: Sequence[int] = (), time_limit: float | None = None, limits: Limits | None = None
+        self,
+        assumptions: Sequence[int] = (),
+        time_limit: float | None = None,
+        limits: Limits | None = None,
+        cpu_limit: float | None = None,
     ) -> Answer:
         """SAT | UNSAT | UNKNOWN under ``assumptions``; UNKNOWN once ``time_limit`` seconds
-        pass or ``limits`` (time and memory) is exceeded."""
-        if time_limit is not None and time_limit <= 0:
+        pass, ``cpu_limit`` CPU seconds of this process are spent, or ``limits`` (time and
+        memory) is exceeded."""
+        if (time_limit is not None and time_limit <= 0) or (cpu_limit is not None and cpu_limit <= 0):
             return Answer(Outcome.UNKNOWN, None, 0.0, self._delta())
         t0 = time.perf_counter()
         deadline = math.inf if time_limit is None else t0 + time_limit
+        cpu_deadline = math.inf if cpu_limit is None else time.process_time() + cpu_limit
         if limits is not None:
             deadline = min(deadline, limits.deadline)
-        limited = deadline < math.inf or (limits is not None and limits.memory_limit is not None)
+        limited = (
+            deadline < math.inf or cpu_deadline < math.inf or (limits is not None and limits.memory_limit is not None)
+        )
         try:
             if not limited:
                 res = self._solver.solve(assumptions=list(assumptions))
             elif self.name in UNLIMITABLE:
                 raise UsageError(f"the SAT solver {self.name} cannot be stopped by a limit")
             else:
-                res = self._solve_in_chunks(list(assumptions), deadline, limits)
+                res = self._solve_in_chunks(list(assumptions), deadline, limits, cpu_deadline)
         except Exception as e:  # pysolvers.error: PySAT's own report of a SIGINT inside the solver
             if "keyboard interrupt" in str(e).lower():
                 self._broken = True
@@ -132,16 +149,19 @@ class SatBackend:
             return Answer(Outcome.UNSAT, None, seconds, stats)
         return Answer(Outcome.UNKNOWN, None, seconds, stats)
 
-    def _solve_in_chunks(self, assumptions: list[int], deadline: float, limits: Limits | None = None):
-        """Run conflict budgets (module docstring) until an answer, the deadline or a spent
-        memory budget.  Budgets double up to MAX_CHUNK, from FIRST_CHUNK until the solver's
-        speed is known, then from CHUNK; the search depends on the clock only in the last
-        budget before the deadline, which is shortened to fit."""
+    def _solve_in_chunks(
+        self, assumptions: list[int], deadline: float, limits: Limits | None = None, cpu_deadline: float = math.inf
+    ):
+        """Run conflict budgets (module docstring) until an answer, the deadline (of the wall
+        clock, or of this process's CPU seconds) or a spent memory budget.  Budgets double up
+        to MAX_CHUNK, from FIRST_CHUNK until the solver's speed is known, then from CHUNK; the
+        search depends on the clock only in the last budget before the wall deadline, which is
+        shortened to fit."""
         budget = CHUNK if self._rate is not None else FIRST_CHUNK
         while True:
             now = time.perf_counter()
             left = deadline - now
-            if left <= 0 or (limits is not None and limits.exceeded()):
+            if left <= 0 or time.process_time() >= cpu_deadline or (limits is not None and limits.exceeded()):
                 return None
             rate = self._rate
             b = budget if rate is None or budget <= rate * left else max(FIRST_CHUNK, int(rate * left))
@@ -161,6 +181,15 @@ class SatBackend:
         self._prev = {k: now.get(k, 0) for k in self._prev}
         return out
 
+    def proof(self) -> list[str]:
+        """The DRAT proof lines logged so far (a ``proof=True`` backend, after UNSAT)."""
+        return list(self._solver.get_proof())
+
+    def propagate(self, assumptions: Sequence[int]) -> tuple[bool, list[int]]:
+        """Unit propagation of ``assumptions``: (no conflict, the literals it fixes)."""
+        ok, units = self._solver.propagate(assumptions=list(assumptions))
+        return bool(ok), list(units)
+
     def close(self) -> None:
         if not self._broken:
             self._solver.delete()
@@ -170,3 +199,29 @@ class SatBackend:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+@dataclass(frozen=True)
+class Refutation:
+    """What :func:`prove` found: UNSAT with its DRAT proof, SAT, or UNKNOWN (a budget ran out)."""
+
+    outcome: Outcome
+    proof: list[str] | None  # the DRAT lines when UNSAT
+    seconds: float
+    stats: dict = field(default_factory=dict)
+
+
+def prove(
+    clauses: Iterable[Sequence[int]],
+    solver: str = DEFAULT_SOLVER,
+    time_limit: float | None = None,
+    cpu_limit: float | None = None,
+) -> Refutation:
+    """Refute ``clauses`` in one fresh call of a proof-logging ``solver`` (``PROOF_SOLVERS``),
+    within ``time_limit`` wall seconds and ``cpu_limit`` CPU seconds (None: no limit).  The
+    proof spans the conflict budgets the limits need; an empty clause is refuted at once."""
+    with SatBackend(solver, proof=True) as s:
+        s.add(clauses)
+        answer = s.solve(time_limit=time_limit, cpu_limit=cpu_limit)
+        proof = s.proof() if answer.outcome is Outcome.UNSAT else None
+    return Refutation(answer.outcome, proof, answer.seconds, answer.stats)

@@ -187,8 +187,9 @@ def _goal(cnf: Cnf, instance: Instance, horizon: int, x, y, labels) -> None:
     cnf.add(*selectors)  # no placement: the empty clause
 
 
-def core_cnf_text(instance: Instance, horizon: int) -> str:
-    """DIMACS text of the core-only formula (a comment line, then the clauses)."""
+def core_cnf_text(instance: Instance, horizon: int, cnf: Cnf | None = None) -> str:
+    """DIMACS text of the core-only formula (a comment line, then the clauses); ``cnf``: the
+    formula :func:`core_clauses` built for them, when the caller (a prover) holds it already."""
     name = "".join(ch if " " <= ch <= "~" else "?" for ch in instance.name)  # one line, DIMACS alphabet
     head = f"c coinsat core-only CNF (encodings/sat.md C1-C8, N1): {name}, horizon {horizon}\n"
-    return head + core_clauses(instance, horizon).text()
+    return head + (core_clauses(instance, horizon) if cnf is None else cnf).text()

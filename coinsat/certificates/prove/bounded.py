@@ -2,8 +2,8 @@
 
 The format and its checker are :mod:`coinsat.certificates.check.bounded`.  The
 formula is built in a lattice window exact for T (``exact_margin``) so that the
-claim is global, and solved by a proof-producing solver through PySAT, in one fresh
-call on the closed formula (no climb: the caller names the horizon, and a proof of
+claim is global, and refuted by a proof-producing solver (``backends.sat_backend.prove``), in
+one fresh call on the closed formula (no climb: the caller names the horizon, and a proof of
 the closed formula is what the checker can replay).
 
 ``core=True`` writes the core-only CNF instead (definition families C1–C8 and N1,
@@ -17,6 +17,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from ...backends import Outcome
+from ...backends.sat_backend import prove
 from ...errors import LimitReached
 from ...instance import Instance
 from ...io.atomic import write_atomic
@@ -24,7 +26,7 @@ from ...io.dimacs import gbd_hash
 from ...solution import Solution
 from ..check.bounded import PROOF_SOLVERS, encoding_problem, widened, window_exact
 from ..check.claims import Claim
-from ..check.core_cnf import core_cnf_text
+from ..check.core_cnf import core_clauses, core_cnf_text
 from ..check.format import header, solution_json
 
 
@@ -74,9 +76,8 @@ def build_bounded(
     the budgets) and :class:`~coinsat.errors.LimitReached` is raised past it, before any
     file is written.
     """
-    from pysat.solvers import Solver
-
     from ...encode.options import DEFAULT_OPTIONS
+    from ...encode.pb import clauses_with_empty
     from ...encode.sat import encode
     from ...io.dimacs import cnf_text
 
@@ -91,14 +92,19 @@ def build_bounded(
     target = instance if margin is None else widened(instance, margin)
     out = Path(out_dir)
     cnf_name, proof_name = f"{stem}.h{horizon}.cnf", f"{stem}.h{horizon}.drat"
-    text = core_cnf_text(target, horizon) if core else cnf_text(target, encode(target, horizon, options))
-    clauses = [[int(x) for x in line.split()[:-1]] for line in text.splitlines() if line and line[0] not in "cp"]
-    t0 = time.perf_counter()
-    with Solver(name=solver, bootstrap_with=clauses, with_proof=True) as s:
-        if not _refuted(s, horizon, deadline):
-            return None
-        proof = s.get_proof()
-    solve_seconds = time.perf_counter() - t0
+    if core:  # the text and the clauses it prints: the formula object, never its text read back
+        cnf = core_clauses(target, horizon)
+        text, clauses = core_cnf_text(target, horizon, cnf), cnf.clauses
+    else:
+        formula = encode(target, horizon, options)
+        text, clauses = cnf_text(target, formula), clauses_with_empty(formula)
+    left = None if deadline is None else deadline - time.perf_counter()
+    refutation = prove(clauses, solver, time_limit=left)
+    if refutation.outcome is Outcome.SAT:
+        return None
+    if refutation.proof is None:  # a budget ran out
+        raise LimitReached(f"no proof of 'no solution with <= {horizon} moves' within the time limit")
+    proof, solve_seconds = refutation.proof, refutation.seconds
     write_atomic(out / cnf_name, text)
     proof_text = "\n".join(proof) + "\n"
     write_atomic(out / proof_name, proof_text)
@@ -120,18 +126,3 @@ def build_bounded(
     if solution is not None:
         cert["solution"] = solution_json(instance, solution)
     return cert
-
-
-def _refuted(s, horizon: int, deadline: float | None) -> bool:
-    """Is the solver's formula unsatisfiable?  In doubling conflict budgets under a deadline."""
-    if deadline is None:
-        return not s.solve()
-    budget = 2000
-    while True:
-        if time.perf_counter() > deadline:
-            raise LimitReached(f"no proof of 'no solution with <= {horizon} moves' within the time limit")
-        s.conf_budget(budget)
-        answer = s.solve_limited()
-        if answer is not None:
-            return not answer
-        budget = min(2 * budget, 1 << 20)

@@ -48,6 +48,8 @@ from dataclasses import dataclass
 from itertools import product
 from pathlib import Path
 
+from ...backends import Outcome
+from ...backends.sat_backend import SatBackend, prove
 from ...errors import LimitReached, WorkerLost
 from ...instance import Instance
 from ...io.atomic import write_atomic
@@ -55,7 +57,7 @@ from ...io.dimacs import gbd_hash
 from ...limits import signals_deferred
 from ...solution import Solution
 from ..check.bounded import PROOF_SOLVERS, widened, window_exact
-from ..check.core_cnf import core_cnf_text
+from ..check.core_cnf import core_clauses, core_cnf_text
 from ..check.format import header, solution_json
 from .bounded import claim_text, exact_margin, require_proof_checker
 
@@ -87,6 +89,8 @@ class CubeOutcome:
 
 
 def read_clauses(path: str | Path) -> list[list[int]]:
+    """The clauses of the DIMACS file a :class:`CubeTask` names (a worker's input: any executor
+    that sees the file can run the task)."""
     clauses: list[list[int]] = []
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -96,37 +100,19 @@ def read_clauses(path: str | Path) -> list[list[int]]:
 
 
 def solve_cube(task: CubeTask) -> CubeOutcome:
-    """Refute F ∧ cube with a DRAT proof written to ``task.proof_path`` (a worker's job)."""
-    from pysat.solvers import Solver
-
+    """Refute F ∧ cube with a DRAT proof written to ``task.proof_path`` (a worker's job), within
+    the task's wall and CPU budgets."""
     clauses = read_clauses(task.cnf_path) + [[lit] for lit in task.cube]
     t0, c0 = time.perf_counter(), time.process_time()
-    with Solver(name=task.solver, bootstrap_with=clauses, with_proof=True) as s:
-        answer = _solve(s, task, t0, c0)
-        seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
-        conflicts = (s.accum_stats() or {}).get("conflicts", 0)
-        if answer is not False:
-            return CubeOutcome(task.index, None if answer is None else False, seconds, conflicts, 0, cpu)
-        text = "\n".join(s.get_proof()) + "\n"
+    refutation = prove(clauses, task.solver, time_limit=task.seconds, cpu_limit=task.cpu_seconds)
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+    conflicts = refutation.stats.get("conflicts", 0)
+    if refutation.proof is None:
+        unsat = None if refutation.outcome is Outcome.UNKNOWN else False
+        return CubeOutcome(task.index, unsat, seconds, conflicts, 0, cpu)
+    text = "\n".join(refutation.proof) + "\n"
     write_atomic(task.proof_path, text)
     return CubeOutcome(task.index, True, seconds, conflicts, len(text.encode()), cpu)
-
-
-def _solve(s, task: CubeTask, t0: float, c0: float) -> bool | None:
-    """SAT / UNSAT / None past the task's budgets (doubling conflict budgets: CaDiCaL cannot
-    be interrupted)."""
-    if task.seconds is None and task.cpu_seconds is None:
-        return bool(s.solve())
-    wall = t0 + task.seconds if task.seconds is not None else None
-    cpu = c0 + task.cpu_seconds if task.cpu_seconds is not None else None
-    budget = 2000
-    while (wall is None or time.perf_counter() < wall) and (cpu is None or time.process_time() < cpu):
-        s.conf_budget(budget)
-        answer = s.solve_limited()
-        if answer is not None:
-            return bool(answer)
-        budget = min(2 * budget, 1 << 18)
-    return None
 
 
 def split_variables(clauses: list[list[int]], candidates: list[int], k: int, how: str) -> list[int]:
@@ -135,14 +121,13 @@ def split_variables(clauses: list[list[int]], candidates: list[int], k: int, how
         return candidates[:k]
     if how != "lookahead":
         raise ValueError(f"unknown split {how!r} (choose from {', '.join(SPLITS)})")
-    from pysat.solvers import Solver
-
-    with Solver(name="cadical195", bootstrap_with=clauses) as s:
+    with SatBackend("cadical195") as s:
+        s.add(clauses)
         scored = _scores(s, [], candidates)
     return [v for _, v in scored[:k]]
 
 
-def _scores(s, cube: list[int], candidates: list[int]) -> list[tuple[int, int]]:
+def _scores(s: SatBackend, cube: list[int], candidates: list[int]) -> list[tuple[int, int]]:
     """(score, variable), best first: |units(cube ∧ x)| · |units(cube ∧ ¬x)| for the free
     candidates (a failed literal fixes its variable: no use splitting on it)."""
     scored = []
@@ -166,9 +151,8 @@ def tree_cubes(clauses: list[list[int]], candidates: list[int], leaves: int, poo
     (the scoring is |candidates| propagations per split).  A leaf with no splittable
     variable left is not split again; the result may then hold fewer cubes.
     """
-    from pysat.solvers import Solver
-
-    with Solver(name="cadical195", bootstrap_with=clauses) as s:
+    with SatBackend("cadical195") as s:
+        s.add(clauses)
         pool_vars = [v for _, v in _scores(s, [], candidates)[:pool]]
         open_: list[tuple[int, list[int]]] = [(_fixed(s, []), [])]
         done: list[list[int]] = []
@@ -185,7 +169,7 @@ def tree_cubes(clauses: list[list[int]], candidates: list[int], leaves: int, poo
     return [tuple(c) for _, c in open_] + [tuple(c) for c in done] if (open_ or done) else [()]
 
 
-def _fixed(s, cube: list[int]) -> int:
+def _fixed(s: SatBackend, cube: list[int]) -> int:
     ok, units = s.propagate(assumptions=cube)
     return len(units) if ok else 1 << 30  # a cube refuted by propagation is the easiest
 
@@ -280,27 +264,26 @@ def build_cubes(
     ``cube_cpu_cap`` stops each cube after that many CPU seconds (measurements only: a cube
     stopped is a :class:`~coinsat.errors.LimitReached`, after ``stats`` is filled).
     """
-    from pysat.solvers import Solver
-
     if solver not in PROOF_SOLVERS:
         raise ValueError(f"solver {solver!r} cannot give trusted proofs (use one of {PROOF_SOLVERS})")
     require_proof_checker()
     margin = exact_margin(instance, horizon)
     target = instance if margin is None else widened(instance, margin)
     out = Path(out_dir)
-    if core:
-        text, formula = core_cnf_text(target, horizon), None
+    if core:  # the text and the clauses it prints: the formula object, never its text read back
+        cnf, formula = core_clauses(target, horizon), None
+        text, clauses = core_cnf_text(target, horizon, cnf), cnf.clauses
         encoding: object = "core"
     else:
         from ...encode.options import DEFAULT_OPTIONS
+        from ...encode.pb import clauses_with_empty
         from ...encode.sat import encode
         from ...io.dimacs import cnf_text
 
         formula = encode(target, horizon, DEFAULT_OPTIONS)
-        text, encoding = cnf_text(target, formula), DEFAULT_OPTIONS.as_dict()
+        text, clauses, encoding = cnf_text(target, formula), clauses_with_empty(formula), DEFAULT_OPTIONS.as_dict()
     cnf_name = f"{stem}.h{horizon}.cnf"
     write_atomic(out / cnf_name, text)
-    clauses = read_clauses(out / cnf_name)
     t0 = time.perf_counter()
     candidates = occupancy_candidates(target, horizon, core, formula)
     if split == "tree":
@@ -328,10 +311,10 @@ def build_cubes(
     if not all(o.unsat for o in outcomes):
         return None
     cover_name = f"{stem}.h{horizon}.cover.drat"
-    with Solver(name=solver, bootstrap_with=clauses + [[-lit for lit in c] for c in cubes], with_proof=True) as s:
-        if s.solve():
-            raise ValueError("the cubes do not cover the formula")  # a full split always does
-        write_atomic(out / cover_name, "\n".join(s.get_proof()) + "\n")
+    cover = prove(clauses + [[-lit for lit in c] for c in cubes], solver)
+    if cover.proof is None:
+        raise ValueError("the cubes do not cover the formula")  # a full split always does
+    write_atomic(out / cover_name, "\n".join(cover.proof) + "\n")
     cert = header(instance, "bounded", "horizon", claim_text(target, horizon, solution))
     cert.update(
         horizon=horizon,
