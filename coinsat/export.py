@@ -45,7 +45,7 @@ def export(instance, fmt: str, horizon: int | None, **options):
     """The text (or parts) of ``instance`` in format ``fmt`` (library entry point)."""
     if horizon is not None and horizon < 0:
         raise UsageError(f"the horizon must be >= 0, not {horizon}")
-    if getattr(instance, "moves", "jump") != "jump":  # issue 18: the formats encode jumps only
+    if getattr(instance, "moves", "jump") != "jump":  # the formats encode jumps only
         raise UsageError(f"the export formats encode jump moves; this instance has moves = {instance.moves!r}")
     return get_format(fmt)(instance, horizon, **options)
 

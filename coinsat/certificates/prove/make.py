@@ -119,7 +119,7 @@ def certify(instance: Instance, result: Result, out_dir: str | Path, deadline: f
     value), on Ctrl-C or on any failure the folder is removed, so ``out_dir`` never holds
     a half-made certificate, nor one whose side files belong to another run.
     """
-    if instance.moves != "jump" and result.status != Status.UNSOLVABLE:  # issue 18
+    if instance.moves != "jump" and result.status != Status.UNSOLVABLE:  # slides: bounds are proven for jumps
         raise UsageError(
             f"certificates of bounds are made for jump moves; this instance has moves = {instance.moves!r} "
             "(only its unsolvable answers, which hold for jumps too, can be certified)"
