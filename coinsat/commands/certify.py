@@ -24,6 +24,7 @@ import json
 from pathlib import Path
 
 from ..errors import LimitReached
+from ..result import Status
 from .common import (
     EXIT_ILLEGAL,
     EXIT_INTERNAL,
@@ -79,7 +80,6 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from ..io.instance_format import read_instance
     from ..limits import enforced
-    from ..result import Status
     from ..solve import solve
 
     check_output_dir(args.output_dir)
@@ -174,7 +174,7 @@ def _certify_known(args, instance, limits, solution, hint):
 
 
 def _report_one_shot(args, instance, done) -> int:
-    if isinstance(done, str) or done.result.status.value == "unknown":
+    if isinstance(done, str) or done.result.status is Status.UNKNOWN:
         why = done if isinstance(done, str) else done.result.stats.get("stopped", "a limit was hit")
         if args.json:
             print(json.dumps({"name": instance.name, "status": "unknown", "stopped": why, "accepted": None}))

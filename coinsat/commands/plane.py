@@ -13,6 +13,7 @@ import json
 import sys
 
 from ..errors import InstanceError, UsageError
+from ..result import Status
 from .common import EXIT_ILLEGAL, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
 
 WHAT = 'a board = "plane" puzzle (coins anywhere in the plane)'
@@ -91,7 +92,7 @@ def solve(args, puzzle) -> int:
             lines[0] += f" — {answer.length} moves"
         lines.append(f"  lower bound: {answer.lower_bound}   method: plane   time: {answer.seconds:.3f} s")
         lines.append(f"  {describe(puzzle).split(': ', 1)[1]}; {answer.stats['nodes']} nodes searched")
-        if answer.status.value == "bounded":
+        if answer.status is Status.BOUNDED:
             lines.append(f"  proven: no solution with <= {answer.lower_bound - 1} moves")
             if "beyond" in answer.stats:
                 lines.append(f"  note: {answer.stats['beyond']}")
@@ -102,7 +103,7 @@ def solve(args, puzzle) -> int:
     if error is not None:
         print(f"coinsat: error: {error} (the answer is printed above)", file=sys.stderr)
         return EXIT_USAGE
-    return EXIT_UNKNOWN if answer.status.value == "unknown" else EXIT_OK
+    return EXIT_UNKNOWN if answer.status is Status.UNKNOWN else EXIT_OK
 
 
 def read_moves(path: str) -> list:

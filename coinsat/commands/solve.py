@@ -245,7 +245,7 @@ def human(instance, result: Result, obj: dict) -> str:
         )
     if result.stats.get("window_optimal"):  # the engine searched the instance's own window for the solution
         window = instance.board.window
-        if result.status.value == "optimal":  # the lower bound is global: say so, the window is only where it looked
+        if result.status is Status.OPTIMAL:  # the lower bound is global: say so, the window is only where it looked
             n = result.length or 0
             lines.append(
                 f"  scope: global — no solution with <= {n - 1} moves exists anywhere on the lattice; "
