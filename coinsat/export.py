@@ -33,6 +33,7 @@ FORMATS: dict[str, str] = {
     "pddl": "coinsat.io.pddl:pddl_task",
     "aiger": "coinsat.io.aiger:aiger_format",  # ASCII AIGER, encodings/aiger.md; --horizon optional
     "aig": "coinsat.io.aiger:aig_format",  # binary AIGER (bytes), the same circuit
+    "btor2": "coinsat.io.btor2:btor2_format",  # the same circuit as a BTOR2 model
 }
 SAT_FORMATS = ("cnf", "wcnf", "wcnf-legacy", "opb")  # the formats of coinsat.encode.sat (take --option)
 

@@ -3,10 +3,12 @@
 
 Sections (``--sections``, default all):
 
-* ``bmc``: every paper puzzle (instances/paper): the SAT engine's answer, and ABC's ``bmc3`` on
-  the exported binary AIGER (``coinsat export FILE --format aig``, encodings/aiger.md): its
-  first failing frame must be the optimum (jump puzzles; the window is the instance's own, so
-  on the triangular grid it is the optimum inside that window).
+* ``bmc``: every paper puzzle (instances/paper): the SAT engine's answer, and two BMCs on the
+  exported binary AIGER (``coinsat export FILE --format aig``, encodings/aiger.md): ABC's
+  ``bmc3`` (baseline) and coinsat's own (``coinsat.study.bmc.check_export``: the file read back
+  by ``io/aiger.py``, CaDiCaL through PySAT): the first failing frame must be the optimum (the
+  window is the instance's own, so on the triangular grid it is the optimum inside that window),
+  and coinsat's counterexample must replay with rules.py in that many moves.
 * ``unsolvable``: every jump puzzle under instances/ that is unsolvable (decided by a screen,
   or by BFS within the time limit), against every engine run directly (the screens of
   ``solve`` bypassed): bfs (closed set, states), rankbfs, sat (what its climb proves at the
@@ -20,7 +22,7 @@ Every engine gets ``--time-limit`` seconds and ``--memory-gb`` GiB; runs are seq
 process (ABC in a child process).  Prefix with ``nice -n 10`` on a shared machine.
 
     python3 scripts/model_checking_bench.py [--sections bmc,unsolvable,random] [--time-limit 30]
-        [--bmc-seconds S] [--random 12] [--cache DIR] [--out benchmarks/model_checking.md]
+        [--bmc-seconds S] [--random 12] [--long-seconds 600] [--cache DIR] [--out benchmarks/model_checking.md]
 
 ``--cache DIR`` keeps every finished section in DIR: the same command after a stop reuses them
 (resumable by section).
@@ -32,6 +34,7 @@ import argparse
 import json
 import random
 import re
+import resource
 import sys
 import tempfile
 import time
@@ -47,24 +50,26 @@ from coinsat.errors import CoinsatError, LimitReached
 from coinsat.export import export
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
-from coinsat.limits import Limits
+from coinsat.limits import Limits, cpu_seconds
 from coinsat.rules import legal_moves
 from coinsat.search import methods
+from coinsat.study.bmc import check_export
 from coinsat.theory.reach import configuration_count
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_engine(name: str, instance, seconds: float, memory: int):
-    """An engine by name, directly (no screens), under the limits; (result or None, seconds, error)."""
-    t0 = time.perf_counter()
+    """An engine by name, directly (no screens), under the limits; (result or None, CPU seconds of
+    this process and its ended children (ABC), error).  The machine is shared: wall time is noise."""
+    cpu0 = cpu_seconds()
     try:
         if methods.inapplicable(name, instance):
             return None, 0.0, "n/a"
         r = methods.run(name, instance, limits=Limits(seconds, memory))
     except (CoinsatError, LimitReached) as e:
-        return None, time.perf_counter() - t0, str(e).splitlines()[0][:60]
-    return r, time.perf_counter() - t0, None
+        return None, cpu_seconds() - cpu0, str(e).splitlines()[0][:60]
+    return r, cpu_seconds() - cpu0, None
 
 
 def answer(r, err) -> str:
@@ -83,50 +88,97 @@ def answer(r, err) -> str:
 # --- bmc ---------------------------------------------------------------------------------------
 
 
-def bmc_frame(instance, frames: int, seconds: float) -> tuple[int | None, float, str]:
-    """(first failing frame or None, seconds, how): how is "cex", "none", or "limit after frame N"
-    (bmc3 -v prints a line per frame it finished: frames 0..N hold no goal)."""
+def bmc_frame(instance, frames: int, seconds: float) -> tuple[int | None, float, float, str]:
+    """ABC's ``bmc3`` on the exported binary AIGER: (first failing frame or None, wall seconds, CPU
+    seconds of ABC, how): how is "cex", "none", or "limit after frame N" (bmc3 -v prints a line per
+    frame it finished: frames 0..N hold no goal)."""
+    cpu0 = _children_cpu()
     run = run_abc(export(instance, "aig", None), [f"bmc3 -v -F {frames}"], time_limit=seconds)
+    cpu = _children_cpu() - cpu0
     m = re.search(r"asserted in frame (\d+)", run.output)
     if m:
-        return int(m.group(1)), run.seconds, "cex"
+        return int(m.group(1)), run.seconds, cpu, "cex"
     if run.stopped:
         done = [int(x) for x in re.findall(r"^\s*(\d+) \+ :", run.output, flags=re.M)]
-        return None, run.seconds, f"{run.stopped}: frames 0..{max(done)} hold no goal" if done else run.stopped
-    return None, run.seconds, "none"
+        how = f"{run.stopped}: frames 0..{max(done)} hold no goal" if done else run.stopped
+        return None, run.seconds, cpu, how
+    return None, run.seconds, cpu, "none"
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def section_bmc(args) -> list[str]:
     rows = [
         "## BMC on the exported AIGER against the SAT engine (instances/paper)",
         "",
-        "ABC's `bmc3 -F (optimum + 2)` on `coinsat export FILE --format aig` (no horizon: the property "
-        "'never the goal'); its first failing frame is the length of a shortest solution inside the window. "
         "SAT: `solve --method sat` (its window grows on the triangular grid, so its optimum is global). "
-        "Unsolvable puzzles: `bmc3 -F 30`, no frame may fail.",
+        "Two BMCs on `coinsat export FILE --format aig` (no horizon: the property 'never the goal'); the "
+        "first failing frame is the length of a shortest solution inside the window. "
+        "**ABC** (baseline): `bmc3 -v -F (optimum + 2)`, or `-F 30` on unsolvable puzzles. "
+        "**coinsat BMC** (contender): `coinsat.study.bmc.check_export`: the exported bytes read back by "
+        "`io/aiger.py`'s reader (not the encoder), unrolled into one incremental CNF solved by CaDiCaL 1.9.5 "
+        "(PySAT), one assumption per frame: frames 0..L-1 must be UNSAT and frame L SAT (L the SAT "
+        "optimum), and the counterexample's inputs, decoded through the file's symbol table, must replay "
+        "with rules.py to the goal in exactly L moves; on unsolvable puzzles frames 0..30 must be UNSAT. "
+        f"Each BMC gets {args.bmc_seconds or args.time_limit:g} s; the machine is shared, so the seconds are "
+        "CPU seconds (ABC's measured as this process's children).",
         "",
-        "| puzzle | board | cells | SAT answer | SAT s | BMC first failing frame | BMC s | agree |",
-        "|---|---|---|---|---|---|---|---|",
+        "| puzzle | board | cells | SAT answer | SAT CPU s | ABC bmc3 first failing frame | ABC CPU s | ABC agrees "
+        "| coinsat BMC first failing frame | replayed moves | coinsat CPU s | coinsat agrees | CPU ratio ABC/coinsat |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
+    agree_abc = agree_own = total = 0
     for f in sorted((ROOT / "instances" / "paper").glob("*.toml")):
         inst = read_instance(f)
-        r, secs, err = run_engine("sat", inst, args.time_limit, args.memory)
+        total += 1
+        r, sat_cpu, err = run_engine("sat", inst, args.time_limit, args.memory)
         opt = r.length if r is not None and r.status.value == "optimal" else None
+        unsolvable = r is not None and r.status.value == "unsolvable"
         frames = opt + 2 if opt is not None else 30
-        frame, bsecs, how = bmc_frame(inst, frames, args.bmc_seconds or args.time_limit)
+        limit = args.bmc_seconds or args.time_limit
+        frame, _, abc_cpu, how = bmc_frame(inst, frames, limit)
         if opt is not None and frame is None and how != "none":  # stopped by the limit
             cleared = re.search(r"frames 0\.\.(\d+)", how)
-            agree = "not decided (consistent so far)" if cleared and int(cleared.group(1)) < opt else "not decided"
+            a_abc = "not decided (consistent so far)" if cleared and int(cleared.group(1)) < opt else "not decided"
         elif opt is not None:
-            agree = "yes" if frame == opt else "NO"
+            a_abc = "yes" if frame == opt else "NO"
         else:
-            agree = "yes" if (r is not None and r.status.value == "unsolvable" and frame is None) else "?"
+            a_abc = "yes" if (unsolvable and frame is None) else "?"
+        agree_abc += a_abc == "yes"
         shown = frame if frame is not None else f"none in {frames} frames" if how == "none" else how
+        if opt is None and not unsolvable:
+            own, a_own, own_shown, replayed, own_cpu = None, "? (no SAT answer)", "—", "—", 0.0
+        else:
+            own = check_export(inst, opt, 30, "aig", time.perf_counter() + limit)
+            own_cpu = own.cpu
+            ans = own.answer
+            if ans.stopped:
+                own_shown = f"time limit: frames 0..{ans.cleared - 1} hold no goal"
+                a_own = "not decided"
+            elif ans.failing_frame is None:
+                own_shown = f"none in frames 0..{ans.cleared - 1}"
+                a_own = "yes" if own.problem is None else f"NO: {own.problem}"
+            else:
+                own_shown = str(ans.failing_frame)
+                a_own = "yes" if own.problem is None else f"NO: {own.problem}"
+            replayed = str(own.replayed) if own.replayed is not None else "—"
+        agree_own += a_own == "yes"
+        ratio = f"{abc_cpu / own_cpu:.1f}x" if own_cpu > 0 and a_own == "yes" and a_abc == "yes" else "—"
+        if a_own == "yes" and a_abc != "yes" and own_cpu > 0:
+            ratio = f"> {abc_cpu / own_cpu:.1f}x (ABC undecided)"
         rows.append(
-            f"| {inst.name} | {inst.board.kind.value} | {inst.board.size} | {answer(r, err)} | {secs:.2f} | "
-            f"{shown} | {bsecs:.2f} | {agree} |"
+            f"| {inst.name} | {inst.board.kind.value} | {inst.board.size} | {answer(r, err)} | {sat_cpu:.2f} | "
+            f"{shown} | {abc_cpu:.2f} | {a_abc} | {own_shown} | {replayed} | {own_cpu:.2f} | {a_own} | {ratio} |"
         )
         print(rows[-1], flush=True)
+    rows += [
+        "",
+        f"Agreement with the SAT engine on the {total} paper puzzles: ABC's bmc3 {agree_abc}/{total}, "
+        f"coinsat BMC {agree_own}/{total}.",
+    ]
     return rows
 
 
@@ -143,9 +195,9 @@ def pdr_certificate(instance, r) -> tuple[str, str]:
         cert = Certificate.from_json(build_inductive(instance, r.witness, tmp, "x"))
         text = cert.text()
         size = len(text.encode()) + sum(p.stat().st_size for p in Path(tmp).iterdir())
-        t0 = time.perf_counter()
+        t0 = cpu_seconds()
         verdict = check_certificate(instance, json.loads(text), tmp)
-        secs = time.perf_counter() - t0
+        secs = cpu_seconds() - t0
     return f"{size:,}", f"{secs:.2f}" + ("" if verdict.ok else " REJECTED")
 
 
@@ -157,13 +209,16 @@ def closed_set_bytes(instance, seconds: float) -> str:
     return "—" if cert is None else f"{len(json.dumps(cert)):,}"
 
 
-def engine_rows(insts: list, args, title: str) -> list[str]:
+def engine_rows(insts: list, args, title: str, seconds: float | None = None) -> list[str]:
+    """Every engine on every puzzle, ``seconds`` each (default ``--time-limit``)."""
+    seconds = seconds or args.time_limit
     collected: list = []
     rows = [
         title,
         "",
         "Each engine run directly (no screens), "
-        f"{args.time_limit:g} s and {args.memory // (1 << 30)} GiB each. "
+        f"{seconds:g} s and {args.memory // (1 << 30)} GiB each; every 's' column is CPU seconds "
+        "(this process and its children, ABC included: the machine is shared). "
         "bfs states: configurations held; closed set: bytes of the closed-set certificate JSON (the "
         "reachable set); pdr: invariant clauses (ABC's plus one per goal placement), certificate bytes "
         "(JSON and three DRAT proofs), check seconds; kind: the k of the successful induction.",
@@ -178,7 +233,7 @@ def engine_rows(insts: list, args, title: str) -> list[str]:
         cells.append(scr.method.split(":", 1)[1] if scr is not None else "—")
         res = {}
         for name in ENGINES:
-            r, secs, err = run_engine(name, inst, args.time_limit, args.memory)
+            r, secs, err = run_engine(name, inst, seconds, args.memory)
             res[name] = (r, secs)
             cells += [answer(r, err), f"{secs:.2f}"]
             if name == "bfs":
@@ -349,7 +404,7 @@ def section_random(args) -> list[str]:
         "| board | box | coins | d | goal | screened | solvable | unsolvable, no screen | undecided | refused |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    hard = []
+    hard, undecided = [], []
     for kind, w, h, n, d, mode in RANDOM_KINDS:
         counts = {"screen": 0, "solvable": 0, "unsolvable": 0, "undecided": 0, "refused": 0}
         for seed in range(args.random):
@@ -369,19 +424,38 @@ def section_random(args) -> list[str]:
                 hard.append(inst)
             else:
                 counts["undecided"] += 1
+                undecided.append(inst)
         rows.append(
             f"| {kind} | {w}x{h} | {n} | {d} | {mode} | {counts['screen']} | {counts['solvable']} | "
             f"{counts['unsolvable']} | {counts['undecided']} | {counts['refused']} |"
         )
         print(rows[-1], flush=True)
+    if undecided and args.long_seconds > args.time_limit:
+        rows += [
+            "",
+            f"The {len(undecided)} undecided at {args.time_limit:g} s, given {args.long_seconds:g} s of `pdr` "
+            "(CPU seconds of ABC and this process):",
+            "",
+            "| puzzle | cells | coins | pdr | pdr CPU s |",
+            "|---|---|---|---|---|",
+        ]
+        for inst in undecided:
+            r, cpu, err = run_engine("pdr", inst, args.long_seconds, args.memory)
+            rows.append(f"| {inst.name} | {inst.board.size} | {inst.n_coins} | {answer(r, err)} | {cpu:.1f} |")
+            print(rows[-1], flush=True)
+            if r is not None and r.status.value == "unsolvable":
+                hard.append(inst)
+    retried = bool(undecided) and args.long_seconds > args.time_limit
     if hard:
-        rows += ["", *engine_rows(hard, args, "### The unsolvable ones no screen decides")]
+        long = args.long_seconds if args.long_seconds > args.time_limit else None
+        rows += ["", *engine_rows(hard, args, "### The unsolvable ones no screen decides", long)]
     else:
         rows += [
             "",
             f"None of the {args.random * len(RANDOM_KINDS)} sampled puzzles is unsolvable without a screen "
             "deciding it: each was refused, screened, solved (a counterexample replayed by rules.py) or left "
-            "undecided at the limit.",
+            "undecided at the limit"
+            + (f" ({args.long_seconds:g} s of pdr for the ones undecided at first)." if retried else "."),
         ]
     return rows
 
@@ -394,6 +468,12 @@ def main(argv=None) -> int:
     ap.add_argument("--sections", default=",".join(SECTIONS))
     ap.add_argument("--time-limit", type=float, default=30.0, help="seconds per engine and puzzle")
     ap.add_argument("--bmc-seconds", type=float, default=None, help="ABC's bmc3 seconds (default: --time-limit)")
+    ap.add_argument(
+        "--long-seconds",
+        type=float,
+        default=0.0,
+        help="random section: pdr's seconds on the puzzles undecided at --time-limit (0: no second try)",
+    )
     ap.add_argument("--scan-seconds", type=float, default=10.0, help="bfs seconds per file when scanning")
     ap.add_argument("--memory-gb", type=float, default=4.0)
     ap.add_argument("--random", type=int, default=12, help="seeds per random row")

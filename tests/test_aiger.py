@@ -211,3 +211,170 @@ def test_bmc_on_the_export_finds_the_optimum(name):
     assert bmc_frame(export(inst, "aig", None), opt + 2) == opt
     assert bmc_frame(export(inst, "aig", opt - 1), opt + 2) is None  # the bounded variant
     assert bmc_frame(export(inst, "aig", opt), opt + 2) == opt
+
+
+# --- the readers and the project's own BMC (no ABC needed) ------------------------------------------
+
+
+def test_the_reader_gives_back_the_circuit_from_both_forms():
+    """io/aiger.py's reader, written from the format (not the encoder), reads what was written."""
+    from coinsat.io.aiger import read_aiger
+
+    for name in ("h-to-o", "rhomboid"):
+        inst = read_instance(PAPER / f"{name}.toml")
+        for horizon in (None, 5):
+            aig = build_aig(inst, horizon)
+            text = read_aiger(export(inst, "aiger", horizon).encode(), "x.aag")
+            binary = read_aiger(export(inst, "aig", horizon), "x.aig")
+            assert text == binary
+            ni, nl = len(aig.inputs), len(aig.latches)
+            assert text.inputs == tuple(2 * (k + 1) for k in range(ni))
+            assert [n for _, n, _ in text.latches] == [n for _, n in aig.latches]
+            assert all(reset == 0 for _, _, reset in text.latches)
+            assert [(a, b) for _, a, b in text.ands] == aig.ands and text.outputs == (aig.outputs[0][1],)
+            assert text.input_names()[0] == "src0" and text.symbols["l0"].startswith("occ(")
+            assert text.max_var == ni + nl + len(aig.ands)
+
+
+@pytest.mark.parametrize(
+    "data, where",
+    [
+        (b"aag 1 1 0 0 0\n", "x.aag:2"),  # the input line is missing
+        (b"agg 1 1 0 0 0\n2\n", "x.aag:1"),
+        (b"aag 1 1 0 1 0\n2\n9\n", "x.aag:3"),  # literal past 2M + 1
+        (b"aag 2 1 0 1 0\n2\n4\n", "x.aag"),  # variable 2 is never defined
+        (b"aag 3 1 0 1 2\n2\n6\n4 6 2\n6 4 2\n", "x.aag"),  # a loop of gates
+        (b"aig 2 1 0 1 1\n4\n", "x.aag"),  # the binary gate section is cut
+        (b"aag 1 0 1 0 0\n2 2 5\n", "x.aag:2"),  # a reset that is not 0, 1 or the latch
+        (b"aag 1 1 0 0 0 0 0 1\n2\n", "x.aag:1"),  # justice properties
+    ],
+)
+def test_a_malformed_file_names_the_file_and_line(data, where):
+    from coinsat.errors import InstanceError
+    from coinsat.io.aiger import read_aiger
+
+    with pytest.raises(InstanceError) as e:
+        read_aiger(data, "x.aag")
+    assert str(e.value).startswith(where + ": "), str(e.value)
+
+
+def test_the_reader_orders_gates_listed_out_of_order():
+    from coinsat.backends.aigbmc import bmc
+    from coinsat.io.aiger import read_aiger
+
+    # latch 4 toggles: next = NOT(latch); output = latch AND input, its gate listed after the one it needs
+    text = b"aag 4 1 1 1 2\n2\n4 5\n8\n8 6 2\n6 4 4\n"
+    c = read_aiger(text, "x.aag")
+    assert [lhs for lhs, _, _ in c.ands] == [6, 8]
+    assert bmc(c, 5).failing_frame == 1  # the latch is 1 from frame 1 on
+
+
+def test_bmc_sees_uninitialised_latches_and_constraints():
+    from coinsat.backends.aigbmc import bmc
+    from coinsat.io.aiger import read_aiger
+
+    free = read_aiger(b"aag 1 0 1 1 0\n2 2 2\n2\n", "x.aag")  # a latch with a free start value
+    assert bmc(free, 3).failing_frame == 0
+    held = read_aiger(b"aag 2 1 1 0 0 1 1\n2\n4 4 4\n4\n3\n", "x.aag")  # bad = latch, constraint: input 0
+    assert bmc(held, 3).failing_frame == 0
+    never = read_aiger(b"aag 1 1 0 0 0 1 1\n2\n2\n3\n", "x.aag")  # bad = input, constraint: input is 0
+    assert bmc(never, 3).failing_frame is None
+
+
+@pytest.mark.parametrize("fmt", ["aig", "aiger", "btor2"])
+@pytest.mark.parametrize("name", SMALL + ["o-to-h", "zero-extra"])
+def test_our_bmc_on_the_exported_file_agrees_with_sat(name, fmt):
+    """coinsat's BMC (the file read back, CaDiCaL): frames 0..L-1 clear, frame L fails, and the
+    counterexample replays with rules.py in L moves; unsolvable puzzles: 0..30 clear."""
+    from coinsat.search.driver import solve_sat
+    from coinsat.study.bmc import check_export
+
+    inst = read_instance(PAPER / f"{name}.toml")
+    r = solve_sat(inst)
+    opt = r.length if r.solution is not None else None
+    assert opt is not None or r.status.value == "unsolvable"
+    c = check_export(inst, opt, 30, fmt)
+    assert c.problem is None and not c.answer.stopped
+    assert c.answer.failing_frame == opt and c.replayed == opt
+
+
+def test_check_export_reports_a_wrong_optimum():
+    from coinsat.study.bmc import check_export
+
+    inst = read_instance(PAPER / "h-to-o.toml")  # optimum 4
+    assert "first failing frame 4" in (check_export(inst, 5, 30).problem or "")
+    assert "no failing frame" in (check_export(inst, 3, 30).problem or "")
+    assert "fails on an unsolvable" in (check_export(inst, None, 30).problem or "")
+
+
+def test_btor2_is_the_same_transition_system():
+    """The BTOR2 file read back (io/btor2.py) against the circuit: one step from sampled states and
+    every input gives the same next occupancy and the same bad signal."""
+    from coinsat.io.btor2 import read_btor2
+
+    rng = random.Random(7)
+    for _ in range(4):
+        inst = random_instance(rng)
+        if len(inst.labels) > 1:
+            continue
+        aig = build_aig(inst)
+        c = read_btor2(export(inst, "btor2", None), "x.btor2")
+        assert len(c.latches) == len(aig.latches) and len(c.inputs) == len(aig.inputs)
+        assert [reset for _, _, reset in c.latches] == [int(flip) for _, _, flip in aig.meaning]
+        for _ in range(5):
+            cells = rng.sample(range(inst.board.size), inst.n_coins)
+            config = Configuration(tuple(sorted((cell, "o") for cell in cells)))
+            state = state_of(aig, inst, config)
+            occ = [int(cell in config.cell_set) for cell, _, _ in aig.meaning]
+            for s, p in itertools.product(range(1 << index_bits(inst.board.size)), repeat=2):
+                bits = input_bits(inst, s, p)
+                nxt, out = simulate(aig, state, bits)
+                nxt2, out2 = simulate_circuit(c, occ, bits)
+                assert nxt2 == [v ^ int(flip) for v, (_, _, flip) in zip(nxt, aig.meaning)] and out2 == out
+
+
+def simulate_circuit(c, latches: list[int], inputs: list[int]) -> tuple[list[int], list[int]]:
+    val = {0: 0}
+    for lit, b in zip(c.inputs, inputs):
+        val[lit >> 1] = b
+    for (lit, _, _), b in zip(c.latches, latches):
+        val[lit >> 1] = b
+
+    def lit(x: int) -> int:
+        return val[x >> 1] ^ (x & 1)
+
+    for lhs, r0, r1 in c.ands:
+        val[lhs >> 1] = lit(r0) & lit(r1)
+    return [lit(n) for _, n, _ in c.latches], [lit(o) for o in c.properties]
+
+
+def test_btor2_on_the_command_line(tmp_path, capsys):
+    from coinsat.cli import main
+
+    out = tmp_path / "h.btor2"
+    assert main(["export", str(PAPER / "h-to-o.toml"), "--format", "btor2", "--horizon", "4", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "input 2 src" in text and "bad" in text and "goal_within_4" in text
+    with pytest.raises(SystemExit) as e:
+        main(["export", str(PAPER / "h-to-o.toml"), "--format", "btor2", "--horizon", "-1"])
+    assert e.value.code == 2
+
+
+def test_a_malformed_btor2_file_names_the_line():
+    from coinsat.errors import InstanceError
+    from coinsat.io.btor2 import read_btor2
+
+    with pytest.raises(InstanceError, match=r"x.btor2:3: .*not in the subset"):
+        read_btor2("1 sort bitvec 1\n2 input 1 a\n3 add 1 2 2\n", "x.btor2")
+    with pytest.raises(InstanceError, match=r"x.btor2:2: node 5 is used before"):
+        read_btor2("1 sort bitvec 1\n2 bad 5\n", "x.btor2")
+
+
+@pytest.mark.slow
+def test_our_bmc_agrees_on_vee_2_2():
+    """The puzzle ABC's bmc3 does not finish in 600 s (benchmarks/model_checking.md)."""
+    from coinsat.study.bmc import check_export
+
+    inst = read_instance(PAPER / "vee-2-2.toml")
+    c = check_export(inst, 24, 30)
+    assert c.problem is None and c.answer.failing_frame == 24 and c.replayed == 24

@@ -249,6 +249,33 @@ def test_certify_and_check_certificate_on_the_command_line(tmp_path, capsys):
     assert obj["status"] == "optimal" and obj["length"] == 4 and obj["engine"] == "kind"
 
 
+@pytest.mark.parametrize("name", UNSOLVABLE_PAPER)
+def test_solve_method_pdr_certifies_every_unsolvable_paper_puzzle(name, tmp_path, capsys):
+    """Issue 33's first done-when, on the command line: `coinsat solve FILE --method pdr --certify`
+    answers unsolvable with an accepted certificate, which check-certificate accepts again.  (solve
+    runs the screens first, and on these three puzzles a screen answers; the engine itself, with
+    its invariant, is the test above.)"""
+    from coinsat.cli import main
+
+    f = str(PAPER / f"{name}.toml")
+    assert main(["solve", f, "--method", "pdr", "--certify", str(tmp_path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "unsolvable" and out["certificate_check"]["accepted"] is True
+    assert main(["check-certificate", f, out["certificate_check"]["file"]]) == 0
+
+
+def test_certify_on_a_kind_answer_gets_pdrs_invariant(tmp_path):
+    """ABC's k-induction prints no invariant; certify asks pdr for one instead of enumerating the
+    reachable set (encodings/aiger.md section 5)."""
+    from coinsat.certificates.prove.make import certify
+
+    inst = read_instance(ROOT / "instances" / "open-problems" / "cubic-2x2x2-d3-n6-hypothesis.toml")
+    r = solve_kind(inst, limits=Limits(60))
+    assert r.status is Status.UNSOLVABLE and r.witness is None
+    done = certify(inst, r, tmp_path)
+    assert done.check.ok and done.certificate.to_json()["kind"] == "inductive"
+
+
 def test_a_missing_abc_is_one_line_and_exit_2(monkeypatch, capsys):
     from coinsat.cli import main
 

@@ -31,14 +31,14 @@ def add_parser(sub) -> None:
         type=nonneg_int,
         default=None,
         metavar="T",
-        help="number of moves T (required by every format except pddl; optional for aiger/aig)",
+        help="number of moves T (required by every format except pddl; optional for aiger/aig/btor2)",
     )
     e.add_argument(
         "--format",
         choices=tuple(FORMATS),
         required=True,
         help="cnf/wcnf/wcnf-legacy (DIMACS, with a symbol table), opb, lp/mps (pip install 'coinsat[ilp]'), "
-        "pddl (a planning task), aiger/aig (a circuit)",
+        "pddl (a planning task), aiger/aig/btor2 (a circuit)",
     )
     e.add_argument(
         "--option",

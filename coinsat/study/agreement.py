@@ -1,6 +1,7 @@
 """Do the engines agree?  What an engine's answer claims, and the rules that answers obey.
 
-Why: the engines (``bfs``, ``spanbfs``, ``sat``, ``ilp``) share only rules.py, so
+Why: the engines (``bfs``, ``spanbfs``, ``sat``, ``ilp``, and ``pdr``/``kind`` where ABC is
+installed) share only rules.py, so
 answers that agree on thousands of unrelated instances are evidence for each of
 them, and one that disagrees is a bug in at least one.  ``scripts/crosscheck.py``
 runs these rules on random instances (``families.random_case``) in parallel;
@@ -57,13 +58,21 @@ from ..result import Result, Scope, Status
 from ..search.methods import METHODS, inapplicable, run
 from ..solution import verify
 
-ENGINES = ("bfs", "spanbfs", "rankbfs", "sat", "ilp")
+ENGINES = ("bfs", "spanbfs", "rankbfs", "sat", "ilp", "pdr", "kind")
 FOUND = (Status.OPTIMAL, Status.FEASIBLE)
+#: the model checkers (ABC through ``search/pdr.py``): cross-checked where ABC is installed, on
+#: windows of at most ``MC_MAX_CELLS`` cells (each run is a process; their circuit is the
+#: instance's window as given, so their answers are window answers or bounded ones)
+MODEL_CHECKERS = ("pdr", "kind")
+MC_MAX_CELLS = 48
 
 
 def engines() -> tuple[str, ...]:
-    """The cross-checked engines this installation has."""
-    return tuple(e for e in ENGINES if e in METHODS)
+    """The cross-checked engines this installation has (pdr and kind need ABC)."""
+    from ..backends.abc import abc_binary
+
+    abc = abc_binary() is not None
+    return tuple(e for e in ENGINES if e in METHODS and (abc or e not in MODEL_CHECKERS))
 
 
 Decision = tuple  # ("none",) or ("len", L): the answer to "the optimum, if <= T"
@@ -173,7 +182,7 @@ def run_engines(
     more voice when they answer.  An engine that raises is a problem."""
     results, errors = {}, []
     for e in names:
-        if inapplicable(e, instance):
+        if inapplicable(e, instance) or (e in MODEL_CHECKERS and instance.board.size > MC_MAX_CELLS):
             continue
         try:
             results[e] = run(e, instance, limits=Limits(time_limit), max_moves=horizon)

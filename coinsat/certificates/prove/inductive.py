@@ -79,3 +79,23 @@ def build_inductive(
     if not closed:
         cert["window"] = instance.board.window
     return cert
+
+
+def pdr_invariant(instance: Instance, deadline: float | None = None):
+    """An inductive invariant for an ``unsolvable`` answer that carries none (``kind``: ABC's
+    k-induction proves the property but prints no invariant; its inductive step is strengthened
+    by uniqueness constraints over k frames, which no clause set over one frame records): ask the
+    ``pdr`` engine for one.  None when PDR does not prove the property before ``deadline`` or the
+    instance has labels (no invariant certificate exists for them); a PDR counterexample means
+    the two engines contradict each other (InternalError)."""
+    from ...limits import Limits
+    from ...result import Status
+    from ...search.pdr import solve_pdr
+
+    if len(instance.labels) > 1:
+        return None
+    left = None if deadline is None else max(0.5, deadline - time.perf_counter())
+    r = solve_pdr(instance, limits=Limits(left))
+    if r.solution is not None:
+        raise InternalError(f"'unsolvable' was answered, but pdr found a solution of {len(r.solution)} moves")
+    return r.witness if r.status is Status.UNSOLVABLE else None

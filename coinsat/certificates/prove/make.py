@@ -3,9 +3,10 @@
 What each status gets:
 
 * ``unsolvable`` — the screens' invariant (or Theorem 1 closed set) when one
-  applies, else the inductive invariant of a ``pdr`` answer (``inductive.py``), else a
-  closed set: the forward closure of the start in the window
-  (scope global on exact windows and graphs, window otherwise);
+  applies, else the inductive invariant of a ``pdr`` answer (``inductive.py``; a
+  ``kind`` answer carries no invariant, so PDR is asked for one), else a closed set:
+  the forward closure of the start in the window (scope global on exact windows and
+  graphs, window otherwise);
 * ``optimal`` with T moves — the bounded certificate for T − 1 carrying the
   solution (for T = 0, the solution alone); when the answer came from
   ``spanbfs`` on an exact window, the layers certificate for T − 1 instead
@@ -74,10 +75,12 @@ def _build(instance: Instance, result: Result, out_dir: str | Path, deadline: fl
     status = result.status
     if status is Status.UNSOLVABLE:
         cert = find_screen_certificate(instance)
-        if cert is None and result.method == "pdr" and result.witness is not None:  # PDR's invariant
-            from .inductive import build_inductive
+        if cert is None and result.method in ("pdr", "kind"):  # PDR's invariant (kind's proof has none)
+            from .inductive import build_inductive, pdr_invariant
 
-            cert = build_inductive(instance, result.witness, out_dir, stem(instance), deadline=deadline)
+            invariant = result.witness if result.method == "pdr" else pdr_invariant(instance, deadline)
+            if invariant is not None:
+                cert = build_inductive(instance, invariant, out_dir, stem(instance), deadline=deadline)
         cert = cert or forward_closure(instance, deadline=deadline)
         if cert is None:
             raise InternalError("a goal placement is reachable, yet the answer was 'unsolvable'")
