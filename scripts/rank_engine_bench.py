@@ -120,6 +120,20 @@ def breakdown(spec: str, options: dict) -> dict:
     return {"run": r, "spent": spent}
 
 
+def _short(rev: str) -> str:
+    return subprocess.run(["git", "rev-parse", "--short", rev], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+
+def _unpack(rev: str, where: Path) -> Path:
+    """``git archive REV coinsat instances`` unpacked into ``where`` (a revision to run)."""
+    where.mkdir()
+    archive = subprocess.run(["git", "archive", rev, "coinsat", "instances"], cwd=ROOT, capture_output=True)
+    if archive.returncode != 0:
+        raise SystemExit(f"git archive {rev}: {archive.stderr.decode(errors='replace').strip()}")
+    subprocess.run(["tar", "-x", "-C", str(where)], input=archive.stdout, check=True)
+    return where
+
+
 def _disk(r: dict) -> float:
     return (r.get("disk_bytes") or 0) / max(1, r["states"] or 1)
 
@@ -136,6 +150,11 @@ def run(path: Path, spec: str, options: dict, extra_env: dict | None = None, fla
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--baseline", default="HEAD", help="git revision of the baseline (default HEAD)")
+    ap.add_argument(
+        "--contender",
+        default=None,
+        help="git revision of the contender (default: the working tree; a revision keeps others' unfinished edits out)",
+    )
     ap.add_argument("--instances", default="vdiag-3-2-nwse")
     ap.add_argument("--options", default="{}", help="JSON keyword options of solve_rankbfs for both")
     ap.add_argument("--contender-options", default=None, help="JSON options for the contender only")
@@ -184,24 +203,21 @@ def main() -> int:
     benv = dict(kv.split("=", 1) for kv in args.baseline_env.split(",") if kv)
     rev = subprocess.run(["git", "rev-parse", "--short", args.baseline], cwd=ROOT, capture_output=True, text=True)
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    crev = "" if args.contender is None else _short(args.contender)
     rows, bad = [], False
     load_start = os.getloadavg()[0]
     split: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp) / "baseline"
-        base.mkdir()
-        archive = subprocess.run(
-            ["git", "archive", args.baseline, "coinsat", "instances"], cwd=ROOT, capture_output=True
-        )
-        subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
+        base = _unpack(args.baseline, Path(tmp) / "baseline")
+        new = ROOT if args.contender is None else _unpack(args.contender, Path(tmp) / "contender")
         if args.warmup:
             run(base, args.warmup, options, benv)
-            run(ROOT, args.warmup, contender_options, cenv)
+            run(new, args.warmup, contender_options, cenv)
         for spec in args.instances.split(","):
             got: dict[str, list[dict]] = {"baseline": [], "contender": []}
             for _ in range(args.repeat):
                 got["baseline"].append(run(base, spec, options, benv))
-                got["contender"].append(run(ROOT, spec, contender_options, cenv))
+                got["contender"].append(run(new, spec, contender_options, cenv))
             b = min(got["baseline"], key=lambda r: r["cpu"])
             c = min(got["contender"], key=lambda r: r["cpu"])
             same = all(b[k] == c[k] for k in ("status", "length", "lower_bound", "states"))
@@ -210,7 +226,7 @@ def main() -> int:
             print(spec, json.dumps(b), json.dumps(c), file=sys.stderr)
         if args.breakdown:
             spec = args.instances.split(",")[0]
-            sides = (("baseline", base, options, benv), ("contender", ROOT, contender_options, cenv))
+            sides = (("baseline", base, options, benv), ("contender", new, contender_options, cenv))
             for side, path, opts, env in sides:
                 split[side] = run(path, spec, opts, env, flag="--breakdown-one")
     lines = [
@@ -218,13 +234,19 @@ def main() -> int:
         "",
         f"Made by `scripts/rank_engine_bench.py --baseline {args.baseline} --instances {args.instances}"
         f" --options '{args.options}'"
+        + (f" --contender {args.contender}" if args.contender else "")
         + (f" --contender-options '{args.contender_options}'" if args.contender_options else "")
         + (f" --baseline-env {args.baseline_env}" if args.baseline_env else "")
         + (f" --contender-env {args.contender_env}" if args.contender_env else "")
         + (f" --out {args.out}{' --append' if args.append else ''}" if args.out else "")
         + f" --repeat {args.repeat}{' --profile' if args.profile else ''}{' --breakdown' if args.breakdown else ''}`:"
-        f" baseline = `{rev.stdout.strip()}`, contender = the working tree at"
-        f" `{head.stdout.strip()}` (and its uncommitted changes). Each number is the best of {args.repeat} runs,"
+        f" baseline = `{rev.stdout.strip()}`, contender = "
+        + (
+            f"`{crev}`."
+            if args.contender
+            else f"the working tree at `{head.stdout.strip()}` (and its uncommitted changes)."
+        )
+        + f" Each number is the best of {args.repeat} runs,"
         " each a fresh process, baseline and contender alternating, after one unmeasured warm-up run each"
         f" (`{args.warmup}`); CPU seconds include worker processes."
         f" Machine load (1-minute average) at the start {load_start:.1f}, at the end {os.getloadavg()[0]:.1f}"
