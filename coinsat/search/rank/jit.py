@@ -477,13 +477,17 @@ def expand_branchfree(
             edges2 += e
         # which coins may move (a bitmask over j): held ones at once, the rest by the budget and the closure
         movable = np.uint64(0)
+        ask = np.uint64(0)  # the coins whose closure decides
         for j in range(k):
             held = np.uint64(d > 0 and deg[j] >= d)
+            tight = np.uint64(has_budget and edges2 // 2 - deg[j] > rest_edges)
             movable |= held << np.uint64(j)
+            ask |= (np.uint64(1) - held) * (np.uint64(1) - tight) << np.uint64(j)
         if use_need:
-            for j in range(k):
-                if (movable >> np.uint64(j)) & np.uint64(1) or (has_budget and edges2 // 2 - deg[j] > rest_edges):
-                    continue
+            while ask:
+                low = ask & (~ask + np.uint64(1))
+                j = np.int64(_popcount(low - np.uint64(1)))
+                ask ^= low
                 s = coins[j]
                 sw, sb = s >> 6, np.uint64(1) << np.uint64(s & 63)
                 for w in range(W):
