@@ -152,7 +152,10 @@ def run(args) -> int:
         line = options.get("progress")
         with Live(f"solving ({args.method})", quiet=args.json or isinstance(line, Progress)) as live:
             if isinstance(line, RankLine):  # rankbfs: depth, layer, states/s, memory, disk in the live line
-                line.live = live
+                if live.enabled:
+                    line.live = live
+                else:  # not a terminal: plain lines on stderr, only for a long run (rank_progress.py)
+                    line.plain = sys.stderr
             try:
                 result = solve(instance, args.method, max_moves=args.max_moves, limits=limits, **options)
             finally:
