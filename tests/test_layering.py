@@ -197,9 +197,8 @@ def solver_imports(module: str, source: str) -> list[str]:
     return bad
 
 
-#: solver imports still outside backends/ (both are being moved to backends.sat_backend.prove)
+#: solver imports still outside backends/ (to be moved to backends.sat_backend)
 KNOWN_SOLVER_IMPORTS = {
-    "coinsat.certificates.prove.inductive imports pysat.solvers",
     "coinsat.study.sat_limits imports pysat.solvers",
 }
 

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from coinsat.backends.abc import abc_binary
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.format import Certificate
-from coinsat.certificates.check.inductive import formulas
+from coinsat.certificates.check.inductive import formula_cnfs
 from coinsat.certificates.prove.inductive import _refutation, build_inductive
 from coinsat.errors import UsageError
 from coinsat.io.instance_format import read_instance
@@ -163,10 +163,10 @@ def _with_proofs(inst, cert: dict, d: Path, clauses: list[list[int]]) -> dict:
     is refutable, the old proof where it is not (a forger has no proof of a satisfiable one)."""
     index = [inst.board.cell(tuple(c) if isinstance(c, list) else c) for c in cert["cells"]]
     over_cells = [[(index[abs(lit) - 1] + 1) * (1 if lit > 0 else -1) for lit in c] for c in clauses]
-    texts = formulas(inst, over_cells)
+    cnfs = formula_cnfs(inst, over_cells)
     forged = dict(cert, clauses=clauses, proofs=dict(cert["proofs"]))
-    for name, text in texts.items():
-        proof = _refutation(text, None)
+    for name, cnf in cnfs.items():
+        proof = _refutation(cnf.clauses, None)
         if proof is not None:
             (d / f"forged-{name}.drat").write_text("\n".join(proof) + "\n")
             forged["proofs"][name] = f"forged-{name}.drat"

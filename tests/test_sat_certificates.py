@@ -272,6 +272,17 @@ def test_the_provers_refute_the_clauses_their_text_prints(name):
         assert _read_back(cnf_text(inst, formula)) == clauses_with_empty(formula)
 
 
+def test_the_invariant_prover_refutes_the_clauses_the_checker_prints():
+    from coinsat.certificates.check.inductive import formula_cnfs, formulas
+
+    inst = read_instance(PAPER / "h-to-o.toml")
+    invariant = [[1, -2], [3], [-4, 5, -6]]  # any clauses over cells: the formulas are built the same way
+    texts, cnfs = formulas(inst, invariant), formula_cnfs(inst, invariant)
+    assert set(texts) == set(cnfs) == {"init", "step", "goal"}
+    for name, cnf in cnfs.items():
+        assert _read_back(texts[name]) == cnf.clauses
+
+
 def _pigeons(n: int) -> list[list[int]]:
     """n + 1 pigeons in n holes (unsatisfiable, and hard for resolution)."""
     var = [[p * n + h + 1 for h in range(n)] for p in range(n + 1)]

@@ -102,6 +102,14 @@ def _trans(cnf: Cnf, instance: Instance, x: list[int], y: list[int]) -> None:
 def formulas(instance: Instance, clauses: list[list[int]]) -> dict[str, str]:
     """The three DIMACS texts (module docstring), keyed by ``PROOF_NAMES``.  ``clauses`` use
     literals +-(c + 1) over the window's cell indices."""
+    return {
+        name: f"c coinsat inductive-invariant check '{name}' (encodings/aiger.md section 5)\n" + cnf.text()
+        for name, cnf in formula_cnfs(instance, clauses).items()
+    }
+
+
+def formula_cnfs(instance: Instance, clauses: list[list[int]]) -> dict[str, Cnf]:
+    """The three formulas as clause lists, which :func:`formulas` prints (a prover refutes these)."""
     N = instance.board.size
     out = {}
     for name in PROOF_NAMES:
@@ -127,8 +135,7 @@ def formulas(instance: Instance, clauses: list[list[int]]) -> dict[str, str]:
                 for c in range(N):
                     cnf.add(-z, x[c] if c in coins else -x[c])
             cnf.add(*selectors)
-        head = f"c coinsat inductive-invariant check '{name}' (encodings/aiger.md section 5)\n"
-        out[name] = head + cnf.text()
+        out[name] = cnf
     return out
 
 

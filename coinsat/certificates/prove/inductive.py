@@ -4,7 +4,9 @@ The format and its checker are :mod:`coinsat.certificates.check.inductive`.  The
 comes from the ``pdr`` engine (``Result.witness``, a :class:`coinsat.search.pdr.Invariant`:
 clauses over cell indices); the three formulas are the checker's own texts
 (:func:`~coinsat.certificates.check.inductive.formulas`), each refuted here by a
-proof-producing solver through PySAT, and the proofs written beside the certificate.
+proof-producing solver (``backends.sat_backend.prove``, handed the clauses those texts print:
+:func:`~coinsat.certificates.check.inductive.formula_cnfs`), and the proofs written beside the
+certificate.
 """
 
 from __future__ import annotations
@@ -12,31 +14,24 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from ...backends import Outcome
+from ...backends.sat_backend import prove
 from ...errors import InternalError, LimitReached
 from ...instance import Instance
 from ...io.atomic import write_atomic
 from ..check.claims import Claim
 from ..check.format import cell_json, header
-from ..check.inductive import PROOF_NAMES, formulas, window_closed
+from ..check.inductive import PROOF_NAMES, formula_cnfs, window_closed
 
 SOLVER = "cadical195"
 
 
-def _refutation(text: str, deadline: float | None) -> list[str] | None:
-    """A DRAT proof of the DIMACS ``text``'s unsatisfiability (None: it is satisfiable)."""
-    from pysat.solvers import Solver
-
-    clauses = [[int(x) for x in line.split()[:-1]] for line in text.splitlines() if line and line[0] not in "cp"]
-    with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as s:
-        budget = 2000
-        while True:
-            if deadline is not None and time.perf_counter() > deadline:
-                raise LimitReached("time limit (the invariant's proofs were not made in time)")
-            s.conf_budget(budget)
-            answer = s.solve_limited()
-            if answer is not None:
-                return None if answer else list(s.get_proof())
-            budget = min(2 * budget, 1 << 20)
+def _refutation(clauses: list[list[int]], deadline: float | None) -> list[str] | None:
+    """A DRAT proof that ``clauses`` are unsatisfiable (None: they are satisfiable)."""
+    refutation = prove(clauses, SOLVER, time_limit=None if deadline is None else deadline - time.perf_counter())
+    if refutation.outcome is Outcome.UNKNOWN:
+        raise LimitReached("time limit (the invariant's proofs were not made in time)")
+    return refutation.proof
 
 
 def build_inductive(
@@ -51,12 +46,12 @@ def build_inductive(
     clauses = [list(c) for c in invariant.clauses]
     used = sorted({abs(lit) - 1 for c in clauses for lit in c})
     local = {cell: i + 1 for i, cell in enumerate(used)}
-    texts = formulas(instance, clauses)
+    cnfs = formula_cnfs(instance, clauses)
     out = Path(out_dir)
     names = {}
     sizes = {}
     for name in PROOF_NAMES:
-        proof = _refutation(texts[name], deadline)
+        proof = _refutation(cnfs[name].clauses, deadline)
         if proof is None:
             raise InternalError(f"PDR's invariant fails the '{name}' check: the formula is satisfiable")
         names[name] = f"{stem}.inv-{name}.drat"
