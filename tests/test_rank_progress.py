@@ -8,7 +8,7 @@ import json
 
 from coinsat.cli import main
 from coinsat.commands import rank_progress
-from coinsat.commands.rank_progress import RankLine
+from coinsat.commands.rank_progress import RankLine, short, text
 from coinsat.search.rank.space import RankReport
 
 
@@ -24,7 +24,23 @@ def test_plain_lines_are_throttled_and_start_only_in_a_long_run():
         line(_report(depth, seconds))
     lines = out.getvalue().splitlines()
     assert [ln.split()[2] for ln in lines] == ["3", "6", "7"]  # the depths printed
-    assert lines[0] == "rankbfs: depth 3  layer 30  states 300  25 expanded/s  memory 40.0 MB  disk 0 B  (10 s)"
+    assert lines[0] == "rankbfs: depth 3  layer 30  states 300  25 expanded/s  memory 40.0 MB  (10 s)"
+
+
+def test_large_counts_are_short():
+    assert [short(n) for n in (0, 9_999, 10_000, 12_345, 999_499, 1_234_567, 36_092_420, 4.2e9, 2e12)] == [
+        "0",
+        "9,999",
+        "10 k",
+        "12.3 k",
+        "999 k",
+        "1.23 M",
+        "36.1 M",
+        "4.2 G",
+        "2,000 G",
+    ]
+    big = RankReport(73, 55_012_345, 1_078_205_698, 3485.0, 600_000_000, 1_234_567.0, 9 << 30, 2 << 30)
+    assert text(big) == "depth 73  layer 55 M  states 1.08 G  1.23 M expanded/s  memory 9.0 GB  disk 2.0 GB"
 
 
 def test_the_live_line_wins_over_plain_lines():

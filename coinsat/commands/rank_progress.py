@@ -38,10 +38,24 @@ class RankLine:
 
 
 def text(r: Any) -> str:
-    """One report as the line's text (a plain LayerReport shows depth and sizes only)."""
+    """One report as the line's text (a plain LayerReport shows depth and sizes only); counts of
+    10,000 and more in k, M, G (three digits) and the disk only once layers are on it, so the
+    line fits a terminal's width."""
     from ..limits import format_bytes
 
-    line = f"depth {r.depth}  layer {r.size:,}  states {r.states:,}"
+    line = f"depth {r.depth}  layer {short(r.size)}  states {short(r.states)}"
     if hasattr(r, "per_second"):
-        line += f"  {r.per_second:,.0f} expanded/s  memory {format_bytes(r.memory)}  disk {format_bytes(r.disk)}"
+        line += f"  {short(r.per_second)} expanded/s  memory {format_bytes(r.memory)}"
+        line += f"  disk {format_bytes(r.disk)}" if r.disk else ""  # layers spilled or saved
     return line
+
+
+def short(n: float) -> str:
+    """1,234 as itself; 12,345 as '12.3 k', 1,234,567 as '1.23 M' (three significant digits)."""
+    if n < 10_000:
+        return f"{n:,.0f}"
+    for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if n >= size:
+            v = n / size
+            return f"{v:.3g} {unit}" if v < 1000 else f"{v:,.0f} {unit}"
+    return f"{n:,.0f}"  # pragma: no cover - n >= 10,000 has a unit
