@@ -3,10 +3,11 @@
 
 Each instance is solved ``--repeat`` times with each worker count, alternating, every run a
 fresh process (``coinsat.solve(..., "rankbfs", workers=N)``).  A row gives wall and CPU
-seconds (the process and its workers), states expanded per CPU second, and for worker runs
-the search's own account (``stats["worker_cpu"]``, ``search/rank/processes.py``): the
-workers' CPU in the expand and absorb rounds, the *critical path* (per round, the busiest
-worker's CPU, summed) and the parent's CPU (routing successors: pickling and pipes).  On a
+seconds (the process and its workers), states expanded per CPU second, and the search's own
+account (``stats["round_cpu"]``, ``search/rank/loop.py`` and ``processes.py``): the CPU of
+the expand and absorb rounds (summed over the workers), and for worker runs the *critical
+path* (per round, the busiest worker's CPU, summed) and the parent's CPU (routing
+successors: pickling and pipes).  On a
 machine with N idle cores a worker run takes about its serial part (its CPU less the
 workers' rounds: start-up, screens, the parent) plus the critical path, so
 ``CPU(1 worker) / (serial + critical)`` estimates the wall speed-up of a quiet machine;
@@ -53,15 +54,20 @@ def one(spec: str, workers: int) -> dict:
         "length": r.length,
         "states": r.stats.get("states"),
         "expanded": r.stats.get("expanded"),
-        "worker_cpu": r.stats.get("worker_cpu"),
+        "round_cpu": r.stats.get("round_cpu"),
         "wall": wall,
         "cpu": time.process_time() - c0 + kids.ru_utime + kids.ru_stime,
     }
 
 
+def _rounds(r: dict) -> float:
+    """The CPU of a run's expand and absorb rounds (summed over its workers)."""
+    return r["round_cpu"]["expand"] + r["round_cpu"]["absorb"]
+
+
 def _critical(r: dict) -> float:
     """A worker run's serial CPU (all but the workers' rounds) plus its critical path."""
-    wc = r["worker_cpu"]
+    wc = r["round_cpu"]
     return r["cpu"] - wc["expand"] - wc["absorb"] + wc["critical"]
 
 
@@ -113,7 +119,7 @@ def main() -> int:
         " rounds: start-up, screens, the parent) plus the critical path, hence the estimate"
         " `CPU(1 worker) / (serial + critical)`; the measured wall ratio depends on the load.",
         "",
-        "| instance | workers | answer | states | wall s | CPU s | M expanded / CPU s | worker CPU s:"
+        "| instance | workers | answer | states | wall s | CPU s | M expanded / CPU s | rounds' CPU s:"
         " expand / absorb | critical s | parent s | load before / after |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
@@ -121,12 +127,13 @@ def main() -> int:
     summary = []
     for spec, rs in runs.items():
         for r in rs:
-            wc = r["worker_cpu"] or {}
+            wc = r["round_cpu"] or {}
             split = f"{wc['expand']:.1f} / {wc['absorb']:.1f}" if wc else ""
+            crit = f"{wc['critical']:.1f} | {wc['parent']:.1f}" if "critical" in wc else " | "
             lines.append(
                 f"| {spec} | {r['workers']} | {r['status']} {r['length'] if r['length'] is not None else ''} |"
                 f" {r['states']:,} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['expanded'] / r['cpu'] / 1e6:.2f} |"
-                f" {split} | {wc.get('critical', 0):.1f} | {wc.get('parent', 0):.1f} |"
+                f" {split} | {crit} |"
                 f" {r['load'][0]:.1f} / {r['load'][1]:.1f} |"
             )
         same = len({(r["status"], r["length"], r["states"]) for r in rs}) == 1
@@ -136,19 +143,20 @@ def main() -> int:
             mine = [r for r in rs if r["workers"] == w]
             cpu1 = statistics.median(r["cpu"] for r in base)
             path = statistics.median(_critical(r) for r in mine)
+            rounds = statistics.median(_rounds(r) for r in mine) / statistics.median(_rounds(r) for r in base)
             summary.append(
                 f"| {spec} | {w} vs {counts[0]} | {min(r['wall'] for r in base) / min(r['wall'] for r in mine):.2f} |"
-                f" {statistics.median(r['cpu'] for r in mine) / cpu1:.2f} | {cpu1 / path:.2f} |"
-                f" {statistics.median(r['worker_cpu']['parent'] / r['cpu'] for r in mine):.1%} |"
+                f" {statistics.median(r['cpu'] for r in mine) / cpu1:.2f} | {rounds:.2f} | {cpu1 / path:.2f} |"
+                f" {statistics.median(r['round_cpu']['parent'] / r['cpu'] for r in mine):.1%} |"
                 f" {'yes' if same else '**NO**'} |"
             )
     lines += [
         "",
         "Summary (medians over the repeats; wall: best against best):",
         "",
-        "| instance | workers | wall speed-up, measured (loaded) | CPU ratio | wall speed-up, quiet-machine"
-        " estimate | parent's share of the CPU | same answers and states |",
-        "|---|---|---|---|---|---|---|",
+        "| instance | workers | wall speed-up, measured (loaded) | CPU ratio | rounds' CPU ratio | wall"
+        " speed-up, quiet-machine estimate | parent's share of the CPU | same answers and states |",
+        "|---|---|---|---|---|---|---|---|",
         *summary,
     ]
     text = "\n".join(lines) + "\n"

@@ -130,7 +130,7 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
 
 
 class _Clock:
-    """Where the CPU of a worker search goes (``stats["worker_cpu"]``): the workers' CPU seconds
+    """Where the CPU of a worker search goes (``stats["round_cpu"]``): the workers' CPU seconds
     in each round (summed over workers), ``critical`` the sum over rounds of the busiest
     worker's (what the rounds take on as many idle cores as workers), and the ``parent``'s
     own since the workers started (routing: pickling and pipes).
@@ -210,7 +210,7 @@ class Pool:
         ps = range(self.parts)
         got = self.ask([("absorb", depth, [out[q][1][p] for q in ps]) for p in ps])
         self.cpu.round("absorb", [g[1] for g in got])
-        self.stats["worker_cpu"] = self.cpu.seconds()
+        self.stats["round_cpu"] = self.cpu.seconds()
         return None, combine([g[0] for g in got])
 
     def in_layer(self, rank: int, t: int) -> bool:
