@@ -89,6 +89,45 @@ def engine_run(instance, upper_bound: int, inner: str, radius: int | None) -> di
     }
 
 
+def certificate_row(name: str, U: int, inner: str, radius: int | None, where: Path) -> list:
+    """Search (this process), certificate written and checked (``certify``), then checked again by
+    ``coinsat check-certificate --workers 1`` in a fresh process: CPU seconds of each."""
+    import resource
+    import subprocess
+
+    from coinsat.certificates.prove.make import certify
+
+    inst = read_instance(FAMILIES / f"{name}.toml")
+    t0 = time.process_time()
+    r = solve(inst, "rankbfs", upper_bound=U, forced_supports=inner == "forced", perimeter=radius, workers=1)
+    search = time.process_time() - t0
+    t0 = time.process_time()
+    done = certify(inst, r, where)
+    made = time.process_time() - t0
+    if not done.check.ok:
+        raise SystemExit(f"{name}: the certificate was rejected: {done.check.reason}")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cmd = ["coinsat", "check-certificate", "--workers", "1", str(FAMILIES / f"{name}.toml"), str(done.path)]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    check = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if out.returncode != 0:
+        raise SystemExit(f"{name}: check-certificate exit {out.returncode}: {out.stdout}{out.stderr}")
+    cert = json.loads(done.path.read_text())
+    return [
+        name,
+        U,
+        inner,
+        radius,
+        done.check.claim,
+        int(cert["states"]),
+        int(r.stats.get("ball", 0)),
+        search,
+        made,
+        check,
+    ]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ball-members", nargs="*", default=["vdiag-3-3-swne", "vdiag-3-3-nwse"])
@@ -97,9 +136,19 @@ def main() -> int:
     ap.add_argument("--radii", nargs="+", type=int, default=[6, 8, 10])
     ap.add_argument("--inner", nargs="+", choices=("fill", "forced"), default=["fill", "forced"])
     ap.add_argument("--proof", action="store_true", help="also U = L - 1 (the search that proves L optimal)")
+    ap.add_argument("--only-proof", action="store_true", help="U = L - 1 only")
     ap.add_argument("--rows", default=None, help="JSON lines: search rows done are read and skipped, new ones appended")
     ap.add_argument("--out", default=None, help="write the Markdown tables here (default: print only)")
+    ap.add_argument(
+        "--certificates",
+        metavar="DIR",
+        default=None,
+        help="instead: certificates of --members at U = L (layers to L - 1) for each --inner and --radii, "
+        "written to DIR and checked in a fresh process; one table of CPU seconds",
+    )
     args = ap.parse_args()
+    if args.certificates:
+        return certificates(args)
     balls = []
     for name in args.ball_members:
         for row in ball_rows(name, args.ball_radius):
@@ -115,7 +164,7 @@ def main() -> int:
     for name in args.members:
         inst = read_instance(FAMILIES / f"{name}.toml")
         L = stored_length(name)
-        for U in [L] + ([L - 1] if args.proof else []):
+        for U in [L - 1] if args.only_proof else [L] + ([L - 1] if args.proof else []):
             answers = set()
             for inner in args.inner:
                 for radius in [None] + list(args.radii):
@@ -147,13 +196,53 @@ def main() -> int:
             *[_ball_line(b) for b in balls],
             "\n## The search: states kept\n",
             "'ratio' = states / states of the fill row (today's h, same instance and U); 'vs inner' = "
-            "states / states of the same inner h without the ball. CPU s include the ball.\n",
-            "| instance | U | answer | h | r | ball | states | ratio | vs inner | last layer | CPU s | CPU ratio |",
-            "|---|---|---|---|---|---|---|---|---|---|---|---|",
+            "states / states of the same inner h without the ball; '(states + ball) / fill' counts the "
+            "ball's configurations too (the memory it holds). 'last layer' = the deepest nonempty layer. "
+            "CPU s include the ball.\n",
+            "| instance | U | answer | h | r | ball | states | ratio | vs inner | (states + ball) / fill | "
+            "last layer | CPU s | CPU ratio |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         text += [_search_line(r, rows) for r in rows]
         Path(args.out).write_text("\n".join(text) + "\n")
     return 0
+
+
+def certificates(args) -> int:
+    solve(read_instance(FAMILIES / "vdiag-2-2-swne.toml"), "rankbfs", upper_bound=35, workers=1)  # numba compiles here
+    rows = []
+    for name in args.members:
+        L = stored_length(name)
+        for inner in args.inner:
+            for radius in [None] + list(args.radii):
+                where = Path(args.certificates) / f"{name}-{inner}-{radius}"
+                rows.append(certificate_row(name, L, inner, radius, where))
+                print(_certificate_line(rows[-1]), flush=True)
+    if args.out:
+        cmd = shown("scripts/perimeter_search.py", sys.argv[1:], ROOT)
+        text = [
+            "# Perimeter search: certificates and the CPU of their check\n",
+            f"Made by `{cmd}` (nice -n 10, one core, the machine shared). Each row: the ranked engine with "
+            "U = L (one process, this script's process: 'search'), then `certify` (the layers 0 .. L - 1 "
+            "written and checked: 'write + check'), then `coinsat check-certificate --workers 1` in a fresh "
+            "process ('check'; the checker recomputes the h, the ball included). CPU seconds; 'check / "
+            "search' is the criterion of issue 32 (at most 2).\n",
+            "| instance | U | h | r | claim checked | configurations in the layers | ball | search CPU s | "
+            "write + check CPU s | check CPU s (fresh process) | check / search |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
+            *[_certificate_line(r) for r in rows],
+        ]
+        Path(args.out).write_text("\n".join(text) + "\n")
+    return 0
+
+
+def _certificate_line(row) -> str:
+    name, U, inner, radius, claim, states, ball, search, made, check = row
+    r = "-" if radius is None else radius
+    return (
+        f"| {name} | {U} | {inner} | {r} | {claim} | {states:,} | {ball:,} | {search:.1f} | {made:.1f} | "
+        f"{check:.1f} | {check / max(search, 1e-9):.2f} |"
+    )
 
 
 def _ball_line(row) -> str:
@@ -167,10 +256,12 @@ def _search_line(row, rows) -> str:
     base = next((x[7] for x in rows if x[0] == name and x[1] == U and x[2] == "fill" and x[3] is None), run)
     same = next((x[7] for x in rows if x[0] == name and x[1] == U and x[2] == inner and x[3] is None), run)
     answer = f"optimal {run['answer']}" if run["answer"] is not None else f"none <= {U}"
+    held = (run["states"] + run["ball"]) / max(base["states"], 1)
     return (
         f"| {name} | {U} | {answer} | {inner} | {'-' if radius is None else radius} | {run['ball']:,} | "
         f"{run['states']:,} | {run['states'] / max(base['states'], 1):.3f} | "
-        f"{run['states'] / max(same['states'], 1):.3f} | {run['depth']} | {run['cpu']:.1f} | "
+        f"{run['states'] / max(same['states'], 1):.3f} | {held:.3f} | "
+        f"{run['depth']} | {run['cpu']:.1f} | "
         f"{run['cpu'] / max(base['cpu'], 1e-9):.2f} |"
     )
 
