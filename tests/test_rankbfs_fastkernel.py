@@ -178,8 +178,8 @@ def test_the_expansion_switch_picks_the_kernel(monkeypatch):
 @given(walked(max_coins=6, kinds=("square", "triangular", "graph")), st.booleans())
 def test_searches_keep_the_same_layers_with_either_compiled_expansion(inst, prune):
     """Whole searches (every batch compiled: FAST_MIN lowered to 1), the defaults against
-    COINSAT_EXPAND=chunk and against COINSAT_DEDUP=numpy: the same answer and the same layers,
-    state for state."""
+    COINSAT_EXPAND=chunk, COINSAT_DEDUP=numpy and COINSAT_MERGE=branchy: the same answer and the
+    same layers, state for state."""
     if len(inst.labels) > 1 or inst.moves != "jump":
         return
     from coinsat.search.rank import space as rankspace
@@ -188,9 +188,10 @@ def test_searches_keep_the_same_layers_with_either_compiled_expansion(inst, prun
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(rankspace, "FAST_MIN", 1)
         opts = RankbfsOptions(prune=prune, grow=False, workers=1)
-        for env, value in ((None, None), (fastkernel.EXPAND_ENV, "chunk"), (fastkernel.DEDUP_ENV, "numpy")):
-            mp.delenv(fastkernel.EXPAND_ENV, raising=False)
-            mp.delenv(fastkernel.DEDUP_ENV, raising=False)
+        switches = (fastkernel.EXPAND_ENV, "chunk"), (fastkernel.DEDUP_ENV, "numpy"), (fastkernel.MERGE_ENV, "branchy")
+        for env, value in ((None, None), *switches):
+            for off, _ in switches:
+                mp.delenv(off, raising=False)
             if env is not None:
                 mp.setenv(env, value)
             runs.append(solve_rankbfs(inst, max_moves=12, options=opts))
@@ -244,6 +245,8 @@ def test_the_loader_compiles_each_kernel_once(monkeypatch):
         fastkernel.expand_chunk,
         fastkernel.expand_branchfree,
         fastkernel.dedup_sorted,
+        fastkernel.merge_branchfree,
+        fastkernel.merge_branchy,
         fastkernel.member_sorted,
         fastkernel.schedule_h,
     )
@@ -266,3 +269,6 @@ def test_merging_sorted_parts_is_sorting_their_union(parts, scale):
     assert np.array_equal(union(arrays), want)
     a, b = arrays[0], arrays[-1]
     assert np.array_equal(fastkernel.merge_unique(a, b), np.union1d(a, b))
+    for merge in (fastkernel.merge_branchy, fastkernel.merge_branchfree):  # COINSAT_MERGE off and on
+        assert np.array_equal(merge(a, b), np.union1d(a, b))
+        assert np.array_equal(merge(b, a), np.union1d(a, b))
