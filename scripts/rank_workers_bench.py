@@ -16,9 +16,11 @@ shared machine bounds it by the cores others leave.  Answers and states kept mus
 (the script exits 1 if not).
 
     nice -n 10 python3 scripts/rank_workers_bench.py [--instances vdiag-3-3-nwse:53,vdiag-3-2-nwse] \\
-        [--workers 1,2] [--repeat 2] [--out benchmarks/rankbfs-workers.md]
+        [--workers 1,2,2/pipes] [--repeat 2] [--out benchmarks/rankbfs-workers.md]
 
-An instance is a name in instances/families/, optionally ``:U`` for ``--upper-bound`` U.
+An instance is a name in instances/families/, optionally ``:U`` for ``--upper-bound`` U; a
+worker count N, optionally ``/pipes`` (``COINSAT_ROUTE=pipes``: successors through the
+parent's pipes instead of the workers' memory files, ``search/rank/processes.py``).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ def one(spec: str, workers: int) -> dict:
         "states": r.stats.get("states"),
         "expanded": r.stats.get("expanded"),
         "round_cpu": r.stats.get("round_cpu"),
+        "route": r.stats.get("route", ""),
         "wall": wall,
         "cpu": time.process_time() - c0 + kids.ru_utime + kids.ru_stime,
     }
@@ -71,10 +74,13 @@ def _critical(r: dict) -> float:
     return r["cpu"] - wc["expand"] - wc["absorb"] + wc["critical"]
 
 
-def run(spec: str, workers: int) -> dict:
+def run(spec: str, workers: str) -> dict:
+    """One measured run in a fresh process; ``workers`` is N or N/pipes."""
     load0 = os.getloadavg()[0]
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--one", spec, "--workers", str(workers)]
-    out = subprocess.run(cmd, capture_output=True, text=True, cwd=str(ROOT))
+    count, _, route = workers.partition("/")
+    env = dict(os.environ, COINSAT_ROUTE=route) if route else None
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--one", spec, "--workers", count]
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=str(ROOT), env=env)
     if out.returncode != 0:
         raise SystemExit(f"{spec} with {workers} workers: {out.stderr[-2000:]}")
     got = json.loads(out.stdout.strip().splitlines()[-1])
@@ -86,14 +92,14 @@ def run(spec: str, workers: int) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--instances", default="vdiag-3-3-nwse:53")
-    ap.add_argument("--workers", default="1,2", help="worker counts, the first is the baseline")
+    ap.add_argument("--workers", default="1,2,2/pipes", help="worker counts (N or N/pipes), the first the baseline")
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--out", default=None)
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
-    counts = [int(w) for w in args.workers.split(",")]
+    counts = args.workers.split(",")
     if args.one:
-        print(json.dumps(one(args.one, counts[0])))
+        print(json.dumps(one(args.one, int(counts[0]))))
         return 0
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
@@ -130,8 +136,10 @@ def main() -> int:
             wc = r["round_cpu"] or {}
             split = f"{wc['expand']:.1f} / {wc['absorb']:.1f}" if wc else ""
             crit = f"{wc['critical']:.1f} | {wc['parent']:.1f}" if "critical" in wc else " | "
+            length = r["length"] if r["length"] is not None else ""
+            who = r["workers"].partition("/")[0] + (f" ({r['route']})" if r["route"] else "")
             lines.append(
-                f"| {spec} | {r['workers']} | {r['status']} {r['length'] if r['length'] is not None else ''} |"
+                f"| {spec} | {who} | {r['status']} {length} |"
                 f" {r['states']:,} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['expanded'] / r['cpu'] / 1e6:.2f} |"
                 f" {split} | {crit} |"
                 f" {r['load'][0]:.1f} / {r['load'][1]:.1f} |"

@@ -81,13 +81,20 @@ def test_forced_h_on_workers_keeps_fewer_states_and_certifies(U, tmp_path):
     assert verdict.ok, verdict.reason
 
 
-def test_every_exchange_returns_the_same_moves_on_v21():
-    """Both exchanges walk back from the smallest goal rank of the goal's layer."""
+@pytest.mark.parametrize("route", ["memfd", "pipes"])
+def test_every_exchange_returns_the_same_moves_on_v21(route, monkeypatch):
+    """Both exchanges walk back from the smallest goal rank of the goal's layer; the workers'
+    successors travel through memory files or through the parent's pipes, with the same layers."""
+    from coinsat.search.rank import processes
+
+    monkeypatch.setenv(processes.ROUTE_ENV, route)
+    want = route if route == "pipes" or processes.route() == "memfd" else "pipes"  # memfd: Linux only
     inst = vdiag(2, 1, "nwse")
     for kw in ({}, {"upper_bound": 24}):
         one, two = _both(inst, **kw)
         _same_search(one, two)
         assert one.status is Status.OPTIMAL and one.length == 24
+        assert two.stats["route"] == want
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -6,9 +6,20 @@ runs in the parent, which keeps nothing but sizes.  One layer (``Pool.layer``) i
 
 1. *expand*: every worker expands its part of the frontier (``Part.expand``, polling its
    own share of the limits) and splits the successors by owner;
-2. *absorb*: the parent hands every worker the successors it owns from all workers, and
-   the worker keeps the new ones (``Part.absorb``: not visited, and with bound-and-prune
-   depth + h <= U with the search's h).
+2. *absorb*: every worker receives the successors it owns from all workers and keeps the
+   new ones (``Part.absorb``: not visited, and with bound-and-prune depth + h <= U with the
+   search's h).
+
+**How successors travel** (``route``).  On Linux the parent makes one memory file per
+worker (``memfd_create``) before it forks, so every worker holds every file: a worker
+writes its successors, owner by owner, into its own file and tells the parent where each
+owner's slice lies; the parent passes those offsets to the owners, which read their slices
+straight from the writers' files.  The data is copied twice (written, read) and never
+pickled nor passed through the parent; a file is emptied when its writer expands again
+(the owners have read it by then) and goes away with the last process holding it, so
+nothing is left behind however the search ends.  Elsewhere (or with ``COINSAT_ROUTE=pipes``)
+the successor arrays are pickled through the parent's pipes.  The bytes in a worker's file
+count against its share of the memory limit (its RSS does not show them).
 
 A solution path is rebuilt by asking the owner of each candidate predecessor its depth
 (``Pool.in_layer``); a finished search gathers every worker's layers into one visited set
@@ -16,15 +27,17 @@ A solution path is rebuilt by asking the owner of each candidate predecessor its
 ``WorkerLost`` (exit 4, one line) and the others are stopped and reaped; a limit a worker
 meets inside itself (a full disk while spilling) is a limit of the search.
 
-Why processes and pipes: numpy releases the GIL only inside single calls, so threads
-would serialise the many small calls of an expansion; processes with ``fork`` start in
-milliseconds and share nothing mutable.  Routing through the parent costs two copies of
-each successor (8 bytes each); ``benchmarks/`` has the measurements of 2 workers against 1.
+Why processes: numpy releases the GIL only inside single calls, so threads would
+serialise the many small calls of an expansion; processes with ``fork`` start in
+milliseconds and share nothing mutable.  ``scripts/rank_workers_bench.py`` measures 1
+against 2 workers and both routes (``benchmarks/rankbfs-workers.md``); each worker search
+reports where its CPU went (``stats["round_cpu"]``).
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import signal
 import time
 from dataclasses import dataclass
@@ -40,6 +53,43 @@ from .visited import Storage, Visited
 
 #: how long a stopped worker may take to remove its spilled layers and exit before it is killed
 STOP_SECONDS = 600
+#: COINSAT_ROUTE=pipes sends the successors through the parent's pipes even where memfd exists
+ROUTE_ENV = "COINSAT_ROUTE"
+
+
+def route() -> str:
+    """How successors travel: "memfd" (Linux with fork: each worker writes its successors into
+    a memory file that every worker inherited, the owners read their slices from it, the parent
+    passes offsets only) or "pipes" (pickled, through the parent)."""
+    fork = "fork" in mp.get_all_start_methods()
+    if fork and hasattr(os, "memfd_create") and os.environ.get(ROUTE_ENV, "memfd") != "pipes":
+        return "memfd"
+    return "pipes"
+
+
+def _put(fd: int, a: np.ndarray, pos: int) -> None:
+    """Write the array ``a`` at byte ``pos`` of the file ``fd`` (whole: pwrite may write less);
+    memory the system cannot give the file is a limit of the search, as for a spilled layer."""
+    view = np.ascontiguousarray(a).data.cast("B")
+    done = 0
+    try:
+        while done < len(view):
+            done += os.pwrite(fd, view[done:], pos + done)
+    except OSError as e:
+        raise LimitReached(f"memory limit (successors file: {e.strerror or e})") from None
+
+
+def _get(fd: int, pos: int, count: int) -> np.ndarray:
+    """``count`` ranks read from byte ``pos`` of the file ``fd``."""
+    out = np.empty(count, dtype=U64)
+    view = out.data.cast("B")
+    done = 0
+    while done < len(view):
+        n = os.preadv(fd, [view[done:]], pos + done)
+        if n <= 0:
+            raise OSError(f"the successors file of a worker ends {len(view) - done} bytes early")
+        done += n
+    return out
 
 
 @dataclass(frozen=True)
@@ -53,6 +103,7 @@ class _Setup:
     deadline: float
     memory_limit: int | None
     storage: Storage
+    files: tuple[int, ...] | None = None  # the successors files of every worker (route "memfd")
     perimeter: object = None  # the parent's backward ball (search/rank/backward.py), inherited
 
 
@@ -102,11 +153,15 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
     space.perimeter = setup.perimeter
     part = Part(space, visited)
 
+    files = setup.files or ()
+    mine = files[setup.part] if files else None
+    held = 0  # bytes in this worker's successors file (memory its RSS does not show)
+
     def poll() -> str | None:
         if time.time() > setup.deadline:
             return "time limit"
         rss = rss_bytes()
-        if setup.memory_limit is not None and rss is not None and rss > setup.memory_limit:
+        if setup.memory_limit is not None and rss is not None and rss + held > setup.memory_limit:
             return "memory limit"
         return None
 
@@ -116,11 +171,24 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
         if op == "start":
             conn.send(part.begin(msg[1]))
         elif op == "expand":
+            if mine is not None:  # the owners have read the last layer's successors
+                os.ftruncate(mine, 0)
+                held = 0
             succ, stopped = part.expand(poll)
             who = owner(succ, setup.parts)
-            conn.send((stopped, [succ[who == U64(p)] for p in range(setup.parts)], time.process_time()))
+            buckets = [succ[who == U64(p)] for p in range(setup.parts)]
+            del succ, who
+            if mine is not None:  # (byte offset, count) of each owner's successors in the file
+                where = []
+                for b in buckets:
+                    _put(mine, b, held)
+                    where.append((held, int(b.size)))
+                    held += b.nbytes
+                buckets = where
+            conn.send((stopped, buckets, time.process_time()))
         elif op == "absorb":
-            conn.send((part.absorb(msg[2], msg[1]), time.process_time()))
+            runs = [r if isinstance(r, np.ndarray) else _get(files[r[0]], r[1], r[2]) for r in msg[2]]
+            conn.send((part.absorb(runs, msg[1]), time.process_time()))
         elif op == "in_layer":
             conn.send(visited.in_layer(msg[1], msg[2]))
         elif op == "layer":
@@ -176,14 +244,23 @@ class Pool:
         self.parts, self.upper_bound, self.limits, self.budget = parts, upper_bound, limits, storage.budget
         self.stats: dict = {"workers": parts}
         self.cpu = _Clock(parts)
+        self.route = route()
+        self.stats["route"] = self.route
+        files = None
+        if self.route == "memfd":
+            files = tuple(os.memfd_create(f"coinsat-successors-{p}") for p in range(parts))
         self.conns, self.procs = [], []
         for p in range(parts):
             a, b = ctx.Pipe()
-            setup = _Setup(instance, prune, upper_bound, h, p, parts, deadline, share, storage.share(parts), perimeter)
+            setup = _Setup(
+                instance, prune, upper_bound, h, p, parts, deadline, share, storage.share(parts), files, perimeter
+            )
             proc = ctx.Process(target=_serve, args=(setup, b), daemon=True)
             proc.start()
             self.conns.append(a)
             self.procs.append(proc)
+        for fd in files or ():  # the workers hold them now: a file goes with the last of them
+            os.close(fd)
 
     # --- the exchange of loop.run -----------------------------------------------------------------
 
@@ -208,7 +285,12 @@ class Pool:
         if stopped:
             return stopped, Answer(0)
         ps = range(self.parts)
-        got = self.ask([("absorb", depth, [out[q][1][p] for q in ps]) for p in ps])
+        if self.route == "memfd":  # (writer, byte offset, count): the owner reads them itself
+            runs = [[(q, *out[q][1][p]) for q in ps] for p in ps]
+        else:
+            runs = [[out[q][1][p] for q in ps] for p in ps]
+        del out
+        got = self.ask([("absorb", depth, runs[p]) for p in ps])
         self.cpu.round("absorb", [g[1] for g in got])
         self.stats["round_cpu"] = self.cpu.seconds()
         return None, combine([g[0] for g in got])
