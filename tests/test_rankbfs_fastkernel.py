@@ -178,8 +178,8 @@ def test_the_expansion_switch_picks_the_kernel(monkeypatch):
 @given(walked(max_coins=6, kinds=("square", "triangular", "graph")), st.booleans())
 def test_searches_keep_the_same_layers_with_either_compiled_expansion(inst, prune):
     """Whole searches (every batch compiled: FAST_MIN lowered to 1), the defaults against
-    COINSAT_EXPAND=chunk, COINSAT_DEDUP=numpy and COINSAT_MERGE=branchy: the same answer and the
-    same layers, state for state."""
+    COINSAT_EXPAND=chunk, COINSAT_DEDUP=numpy, COINSAT_MERGE=branchy and COINSAT_MEMBER=gallop: the
+    same answer and the same layers, state for state."""
     if len(inst.labels) > 1 or inst.moves != "jump":
         return
     from coinsat.search.rank import space as rankspace
@@ -188,7 +188,12 @@ def test_searches_keep_the_same_layers_with_either_compiled_expansion(inst, prun
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(rankspace, "FAST_MIN", 1)
         opts = RankbfsOptions(prune=prune, grow=False, workers=1)
-        switches = (fastkernel.EXPAND_ENV, "chunk"), (fastkernel.DEDUP_ENV, "numpy"), (fastkernel.MERGE_ENV, "branchy")
+        switches = (
+            (fastkernel.EXPAND_ENV, "chunk"),
+            (fastkernel.DEDUP_ENV, "numpy"),
+            (fastkernel.MERGE_ENV, "branchy"),
+            (fastkernel.MEMBER_ENV, "gallop"),
+        )
         for env, value in ((None, None), *switches):
             for off, _ in switches:
                 mp.delenv(off, raising=False)
@@ -225,9 +230,17 @@ def test_v22_layers_are_the_same_with_either_kernel(monkeypatch):
 def test_galloping_membership_is_isin(run, values):
     run_a = np.unique(np.array(run, dtype=U64))
     vals = np.unique(np.array(values + run[::3], dtype=U64))
+    want = np.isin(vals, run_a)
+    for ratio in (0, 1, 8, 1 << 20):  # gallop always, ..., walk always
+        seen = np.zeros(vals.shape, dtype=bool)
+        fastkernel.member_scan(run_a, vals, seen, ratio)
+        assert np.array_equal(seen, want)
+        seen = np.zeros(run_a.shape, dtype=bool)
+        fastkernel.member_scan(vals, run_a, seen, ratio)
+        assert np.array_equal(seen, np.isin(run_a, vals))
     seen = np.zeros(vals.shape, dtype=bool)
-    fastkernel.member_sorted(run_a, vals, seen)
-    assert np.array_equal(seen, np.isin(vals, run_a))
+    fastkernel.member_gallop(run_a, vals, seen)  # COINSAT_MEMBER=gallop
+    assert np.array_equal(seen, want)
 
 
 def test_the_loader_compiles_each_kernel_once(monkeypatch):
@@ -247,7 +260,8 @@ def test_the_loader_compiles_each_kernel_once(monkeypatch):
         fastkernel.dedup_sorted,
         fastkernel.merge_branchfree,
         fastkernel.merge_branchy,
-        fastkernel.member_sorted,
+        fastkernel.member_gallop,
+        fastkernel.member_scan,
         fastkernel.schedule_h,
     )
     for kernel in kernels:

@@ -692,7 +692,8 @@ def warm_up() -> bool:
         args = (one[:0], 1, 1, 1, binom, shifts, none, one, one.reshape(1, 1), 0, none, False, False, 0, 0)
         expand_chunk(*args)  # the types FastSpace.expand passes
         expand_branchfree(*args)
-        member_sorted(one, one, np.zeros(1, dtype=np.bool_))
+        member_gallop(one, one, np.zeros(1, dtype=np.bool_))
+        member_scan(one, one, np.zeros(1, dtype=np.bool_), SCAN_RATIO)
         merge_branchy(one, one)
         merge_branchfree(one, one)
         dedup_sorted(one.copy())
@@ -792,8 +793,56 @@ def _gallop(a, lo, x):  # pragma: no cover - compiled
     return lo
 
 
+#: COINSAT_MEMBER=gallop: every membership check gallops (``member_gallop``, the first kernel),
+#: also between arrays of similar sizes, which ``member_scan`` walks
+MEMBER_ENV = "COINSAT_MEMBER"
+#: ``member_scan`` walks when the larger array has at most this many times the smaller one's size
+SCAN_RATIO = 8
+
+
+def member_sorted(run, values, seen) -> None:
+    """seen[i] |= values[i] in run (both sorted, distinct): ``member_scan``, or ``member_gallop``
+    with COINSAT_MEMBER=gallop."""
+    if os.environ.get(MEMBER_ENV) == "gallop":
+        member_gallop(run, values, seen)
+    else:
+        member_scan(run, values, seen, SCAN_RATIO)
+
+
 @_jit
-def member_sorted(run, values, seen):  # pragma: no cover - compiled
+def member_scan(run, values, seen, ratio):  # pragma: no cover - compiled
+    """``member_gallop``'s answer; when the two sizes are within ``ratio`` of each other, each
+    element of the smaller array walks the larger one element at a time instead of galloping (a
+    walk of a few steps mispredicts once, a gallop at each of its doublings and halvings): 200
+    against 233 ms for the membership of 6.2 M successors in the 46 layers of V(3,3) before them."""
+    if run.size == 0 or values.size == 0:
+        return
+    if run.size <= values.size and values.size <= ratio * run.size:
+        at = 0
+        nv = values.size
+        for r in range(run.size):
+            x = run[r]
+            while at < nv and values[at] < x:
+                at += 1
+            if at == nv:
+                return
+            seen[at] |= values[at] == x
+    elif values.size < run.size and run.size <= ratio * values.size:
+        at = 0
+        nr = run.size
+        for v in range(values.size):
+            x = values[v]
+            while at < nr and run[at] < x:
+                at += 1
+            if at == nr:
+                return
+            seen[v] |= run[at] == x
+    else:
+        member_gallop(run, values, seen)
+
+
+@_jit
+def member_gallop(run, values, seen):  # pragma: no cover - compiled
     """seen[i] |= values[i] in run (both sorted, distinct): each element of the smaller array
     gallops forward in the larger from where the previous one stopped."""
     if run.size == 0 or values.size == 0:

@@ -7,7 +7,11 @@ in, not a field of its own) and adding a layer appends one array: nothing is
 ever inserted into, or copied with, the rest of the set, so there are never
 two copies of it (``np.insert`` into one sorted array, the earlier store,
 briefly held two).  Membership asks every run with one ``searchsorted`` of the
-sorted queries (numpy narrows each search from the previous one).
+sorted queries (numpy narrows each search from the previous one); with numba,
+``jit.member_sorted`` goes through both sorted arrays at once, walking when their
+sizes are close and galloping when they are not.  Its cost is the size of the runs
+it is asked against (about 20 ns a visited state on V(3,3)), so each layer's check
+costs in proportion to all that was visited before it.
 
 **Spilling.**  When the runs held in memory pass ``budget`` bytes, the oldest
 are written to disk and dropped from memory, the newest (the frontier being
