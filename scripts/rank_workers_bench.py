@@ -94,6 +94,12 @@ def main() -> int:
     ap.add_argument("--instances", default="vdiag-3-3-nwse:53")
     ap.add_argument("--workers", default="1,2,2/pipes", help="worker counts (N or N/pipes), the first the baseline")
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument(
+        "--warmup",
+        default=None,
+        help="an instance solved once with one worker first, not measured, so that the compiled kernels are"
+        " cached (default: the first instance; '' for none)",
+    )
     ap.add_argument("--out", default=None)
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -103,6 +109,9 @@ def main() -> int:
         return 0
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    warmup = args.instances.split(",")[0] if args.warmup is None else args.warmup
+    if warmup:
+        run(warmup, "1")
     runs: dict[str, list[dict]] = {}
     for spec in args.instances.split(","):
         runs[spec] = []
@@ -115,12 +124,17 @@ def main() -> int:
         "# rankbfs: one process against worker processes, same run",
         "",
         f"Made by `nice -n 10 python3 scripts/rank_workers_bench.py --instances {args.instances}"
-        f" --workers {args.workers} --repeat {args.repeat}" + (f" --out {args.out}" if args.out else "") + "`"
+        f" --workers {args.workers} --repeat {args.repeat}"
+        + (f" --warmup '{args.warmup}'" if args.warmup is not None else "")
+        + (f" --out {args.out}" if args.out else "")
+        + "`"
         f" at `{head.stdout.strip()}` (started {started}; {os.cpu_count()} cores shared with other users:"
         " the load average before and after each run is in its row). Every run is a fresh process, the"
-        " worker counts alternating; CPU seconds include the workers. *critical* is the search's own"
-        " account of a worker run: per round (expand, absorb) the busiest worker's CPU seconds, summed;"
-        " *parent* is the parent's CPU during the search (routing the successors through pipes). On as"
+        f" worker counts alternating, after one unmeasured run of `{warmup}` with one worker; CPU seconds"
+        " include the workers. *critical* is the search's own account of a worker run: per round"
+        " (expand, absorb) the busiest worker's CPU seconds, summed; *parent* is the parent's CPU during"
+        " the search (routing: the successors themselves through pipes, or their offsets in the workers'"
+        " memory files). On as"
         " many idle cores as workers a run would take about its serial part (its CPU less the workers'"
         " rounds: start-up, screens, the parent) plus the critical path, hence the estimate"
         " `CPU(1 worker) / (serial + critical)`; the measured wall ratio depends on the load.",
