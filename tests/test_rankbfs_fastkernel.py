@@ -117,11 +117,22 @@ def test_the_compiled_expansion_of_random_states_on_one_word(case, prune):
 
 
 def _same_h(inst, ranks: np.ndarray) -> None:
+    """numpy's schedule, schedule_h and schedule_h_words (COINSAT_H on and off, where it applies):
+    the same h, state for state, also in a shuffled order (its unranking starts from the state before)."""
     space = Space(inst, True, 10**6)
     space._fast = None  # the numpy schedule
     want = space.heuristic(ranks)
-    got = fastkernel.FastSpace(space).heuristic(ranks)
-    assert got.dtype == want.dtype and np.array_equal(want, got)
+    fast = fastkernel.FastSpace(space)
+    kernels = [fastkernel.schedule_h]
+    if fast.W <= 2 and 1 <= fast.d <= 3:
+        kernels.append(fastkernel.schedule_h_words)
+        assert fast.h_kernel is fastkernel.schedule_h_words
+    for kernel in kernels:
+        fast.h_kernel = kernel
+        got = fast.heuristic(ranks)
+        assert got.dtype == want.dtype and np.array_equal(want, got), kernel.__name__
+        order = np.random.default_rng(ranks.size).permutation(ranks.size)
+        assert np.array_equal(fast.heuristic(ranks[order]), want[order]), kernel.__name__
 
 
 @settings(max_examples=40, deadline=None)
@@ -216,6 +227,34 @@ def test_dedup_in_place_is_unique(values, copies):
     assert np.array_equal(a[:m], np.unique(np.array(values, dtype=U64)))
 
 
+def test_the_h_switch_picks_the_kernel(monkeypatch):
+    monkeypatch.delenv(fastkernel.H_ENV, raising=False)
+    assert fastkernel.heuristic_kernel(1, 2) is fastkernel.schedule_h_words
+    assert fastkernel.heuristic_kernel(2, 3) is fastkernel.schedule_h_words
+    assert fastkernel.heuristic_kernel(3, 2) is fastkernel.schedule_h  # three words: the loops
+    assert fastkernel.heuristic_kernel(1, 4) is fastkernel.schedule_h  # d = 4: the loops
+    monkeypatch.setenv(fastkernel.H_ENV, "loops")
+    assert fastkernel.heuristic_kernel(1, 2) is fastkernel.schedule_h
+
+
+@pytest.mark.parametrize("upper_bound", [24, 23])
+def test_a_bounded_search_is_the_same_with_either_compiled_h(monkeypatch, upper_bound):
+    """V(2,1) -> NW-SE at U = its optimum and one less, every batch compiled: COINSAT_H=loops
+    (schedule_h) and the default (schedule_h_words) keep the same layers and prune the same."""
+    from coinsat.search.rank import space as rankspace
+
+    monkeypatch.setattr(rankspace, "FAST_MIN", 1)
+    inst = vdiag(2, 1, "nwse")
+    monkeypatch.delenv(fastkernel.H_ENV, raising=False)
+    new = solve_rankbfs(inst, options=RankbfsOptions(upper_bound=upper_bound, workers=1))
+    monkeypatch.setenv(fastkernel.H_ENV, "loops")
+    old = solve_rankbfs(inst, options=RankbfsOptions(upper_bound=upper_bound, workers=1))
+    assert new.stats["bound_pruned"] == old.stats["bound_pruned"] > 0
+    assert (new.status, new.length, new.stats["layers"]) == (old.status, old.length, old.stats["layers"])
+    for i in range(new.witness.depths):
+        assert np.array_equal(new.witness.layer(i), old.witness.layer(i))
+
+
 def test_v22_layers_are_the_same_with_either_kernel(monkeypatch):
     inst = vdiag(2, 2, "nwse")
     fast = solve_rankbfs(inst)
@@ -263,6 +302,7 @@ def test_the_loader_compiles_each_kernel_once(monkeypatch):
         fastkernel.member_gallop,
         fastkernel.member_scan,
         fastkernel.schedule_h,
+        fastkernel.schedule_h_words,
     )
     for kernel in kernels:
         assert len(kernel.signatures) == 1, kernel.signatures

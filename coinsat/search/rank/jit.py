@@ -675,6 +675,109 @@ def schedule_h(ranks, k, n, W, binom, shifts, masks, full, d, goals):  # pragma:
     return out
 
 
+@_jit
+def schedule_h_words(ranks, k, n, W, binom, shifts, masks, full, d, goals):  # pragma: no cover - compiled
+    """``schedule_h``'s numbers for one or two words and 1 <= d <= 3, with the board, the goal
+    cells still empty and the span layer in scalars (no arrays of words, no helper writing
+    through memory), the h update without a branch and the unranking of ``expand_branchfree``:
+    1.1 us a state became about a tenth of it on V(3,3) (benchmarks/rankbfs-throughput.md).
+    ``heuristic_kernel`` chooses it."""
+    N = ranks.size
+    BIG = np.int64(1 << 30)
+    two = W == 2
+    four = d == 2 and shifts.size == 4
+    rs = np.zeros(shifts.size, dtype=np.uint64)
+    ls = np.zeros(shifts.size, dtype=np.uint64)
+    for t in range(shifts.size):
+        rs[t] = max(shifts[t], 0)
+        ls[t] = max(-shifts[t], 0)
+    K4 = np.zeros(4, dtype=np.int64)
+    R4 = np.zeros(4, dtype=np.uint64)
+    L4 = np.zeros(4, dtype=np.uint64)
+    M4 = np.zeros(4, dtype=np.uint64)
+    H4 = np.zeros(4, dtype=np.uint64)
+    for t in range(min(4, shifts.size)):
+        K4[t], R4[t], L4[t], M4[t], H4[t] = shifts[t], rs[t], ls[t], masks[t, 0], masks[t, W - 1]
+    K = (K4[0], K4[1], K4[2], K4[3])
+    R = (R4[0], R4[1], R4[2], R4[3])
+    L = (L4[0], L4[1], L4[2], L4[3])
+    M = (M4[0], M4[1], M4[2], M4[3])
+    MH = (H4[0], H4[1], H4[2], H4[3])
+    full0 = full[0]
+    full1 = full[W - 1] if two else np.uint64(0)
+    zero = np.uint64(0)
+    out = np.empty(N, dtype=np.int64)
+    coins = np.empty(k, dtype=np.int64)
+    for t in range(k):
+        coins[t] = t
+    for i in range(N):
+        r = ranks[i]
+        for t in range(k, 0, -1):  # the unranking of expand_branchfree (any start is right)
+            c = coins[t - 1]
+            if binom[c, t] <= r:
+                while binom[c + 1, t] <= r:
+                    c += 1
+            else:
+                c -= 1
+                while binom[c, t] > r:
+                    c -= 1
+            coins[t - 1] = c
+            r -= binom[c, t]
+        mlo = zero
+        mhi = zero
+        for t in range(k):
+            bit = np.uint64(1) << np.uint64(coins[t] & 63)
+            if coins[t] >= 64:
+                mhi |= bit
+            else:
+                mlo |= bit
+        best = BIG
+        for g in range(goals.shape[0]):
+            elo = goals[g, 0] & ~mlo
+            ehi = (goals[g, W - 1] & ~mhi) if two else zero
+            left = np.int64(_popcount(elo)) + np.int64(_popcount(ehi))
+            clo = mlo
+            chi = mhi
+            h = np.int64(0)
+            j = np.int64(0)
+            while left > 0:
+                j += 1
+                if two:
+                    if four:
+                        slo, shi = _two_of_four2(clo, chi, K, M, MH)
+                    else:
+                        slo, shi = _supported2(clo, chi, shifts, masks, d)
+                    glo = clo | (slo & full0)
+                    ghi = chi | (shi & full1)
+                else:
+                    sup = _two_of_four1(clo, R, L, M) if four else _supported1(clo, rs, ls, masks, d)
+                    glo = clo | (sup & full0)
+                    ghi = zero
+                new = np.int64(_popcount(glo & ~clo & elo)) + np.int64(_popcount(ghi & ~chi & ehi))
+                if new == 0 and glo == clo and ghi == chi:  # stuck with goal cells left
+                    h = BIG
+                    break
+                h = max(h, (j - 1 + left) * np.int64(new > 0))
+                left -= new
+                clo = glo
+                chi = ghi
+            if h < best:
+                best = h
+        out[i] = best
+    return out
+
+
+#: COINSAT_H=loops computes h with ``schedule_h`` (arrays of words) even where ``schedule_h_words`` applies
+H_ENV = "COINSAT_H"
+
+
+def heuristic_kernel(W: int, d: int):
+    """``schedule_h_words`` for one or two words and 1 <= d <= 3 (unless COINSAT_H=loops), else ``schedule_h``."""
+    if W <= 2 and 1 <= d <= 3 and os.environ.get(H_ENV) != "loops":
+        return schedule_h_words
+    return schedule_h
+
+
 _warm = False
 
 
@@ -698,6 +801,7 @@ def warm_up() -> bool:
         merge_branchfree(one, one)
         dedup_sorted(one.copy())
         schedule_h(one[:0], 1, 1, 1, binom, shifts, none, one, 0, none)  # the types FastSpace.heuristic passes
+        schedule_h_words(one[:0], 1, 1, 1, binom, shifts, none, one, 0, none)
         _warm = True
     return True
 
@@ -725,6 +829,7 @@ class FastSpace:
         self.goals = np.ascontiguousarray(np.stack(goals)) if goals else np.zeros((0, K.W), dtype=np.uint64)
         self.kernel = expand_kernel(self.k)
         self.dedup = os.environ.get(DEDUP_ENV, "inplace") != "numpy"
+        self.h_kernel = heuristic_kernel(self.W, self.d)
 
     def expand(self, ranks: np.ndarray) -> np.ndarray:
         return self.kernel(
@@ -758,7 +863,7 @@ class FastSpace:
         return raw[: dedup_sorted(raw)].copy()
 
     def heuristic(self, ranks: np.ndarray) -> np.ndarray:
-        return schedule_h(
+        return self.h_kernel(
             np.ascontiguousarray(ranks, dtype=np.uint64),
             self.k,
             self.n,
