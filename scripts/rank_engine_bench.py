@@ -79,6 +79,8 @@ PIECES = (
     ("union of the chunks (merge_unique)", "coinsat.search.rank.jit", "merge_unique"),
     ("membership (Visited.contains)", "coinsat.search.rank.visited", "Visited.contains"),
     ("h (Space.heuristic)", "coinsat.search.rank.space", "Space.heuristic"),
+    ("  of which: the compiled h (schedule_h_words)", "coinsat.search.rank.jit", "schedule_h_words"),
+    ("  of which: the compiled h (schedule_h)", "coinsat.search.rank.jit", "schedule_h"),
     ("saving/spilling layers (Visited.add)", "coinsat.search.rank.visited", "Visited.add"),
 )
 
