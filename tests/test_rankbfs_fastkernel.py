@@ -189,8 +189,8 @@ def test_the_expansion_switch_picks_the_kernel(monkeypatch):
 @given(walked(max_coins=6, kinds=("square", "triangular", "graph")), st.booleans())
 def test_searches_keep_the_same_layers_with_either_compiled_expansion(inst, prune):
     """Whole searches (every batch compiled: FAST_MIN lowered to 1), the defaults against
-    COINSAT_EXPAND=chunk, COINSAT_DEDUP=numpy, COINSAT_MERGE=branchy and COINSAT_MEMBER=gallop: the
-    same answer and the same layers, state for state."""
+    COINSAT_EXPAND=chunk, COINSAT_DEDUP=numpy and COINSAT_MEMBER=gallop: the same answer and the
+    same layers, state for state."""
     if len(inst.labels) > 1 or inst.moves != "jump":
         return
     from coinsat.search.rank import space as rankspace
@@ -202,7 +202,6 @@ def test_searches_keep_the_same_layers_with_either_compiled_expansion(inst, prun
         switches = (
             (fastkernel.EXPAND_ENV, "chunk"),
             (fastkernel.DEDUP_ENV, "numpy"),
-            (fastkernel.MERGE_ENV, "branchy"),
             (fastkernel.MEMBER_ENV, "gallop"),
         )
         for env, value in ((None, None), *switches):
@@ -297,8 +296,7 @@ def test_the_loader_compiles_each_kernel_once(monkeypatch):
         fastkernel.expand_chunk,
         fastkernel.expand_branchfree,
         fastkernel.dedup_sorted,
-        fastkernel.merge_branchfree,
-        fastkernel.merge_branchy,
+        fastkernel.merge_unique,
         fastkernel.member_gallop,
         fastkernel.member_scan,
         fastkernel.schedule_h,
@@ -323,6 +321,4 @@ def test_merging_sorted_parts_is_sorting_their_union(parts, scale):
     assert np.array_equal(union(arrays), want)
     a, b = arrays[0], arrays[-1]
     assert np.array_equal(fastkernel.merge_unique(a, b), np.union1d(a, b))
-    for merge in (fastkernel.merge_branchy, fastkernel.merge_branchfree):  # COINSAT_MERGE off and on
-        assert np.array_equal(merge(a, b), np.union1d(a, b))
-        assert np.array_equal(merge(b, a), np.union1d(a, b))
+    assert np.array_equal(fastkernel.merge_unique(b, a), np.union1d(a, b))

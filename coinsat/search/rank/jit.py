@@ -797,8 +797,7 @@ def warm_up() -> bool:
         expand_branchfree(*args)
         member_gallop(one, one, np.zeros(1, dtype=np.bool_))
         member_scan(one, one, np.zeros(1, dtype=np.bool_), SCAN_RATIO)
-        merge_branchy(one, one)
-        merge_branchfree(one, one)
+        merge_unique(one, one)
         dedup_sorted(one.copy())
         schedule_h(one[:0], 1, 1, 1, binom, shifts, none, one, 0, none)  # the types FastSpace.heuristic passes
         schedule_h_words(one[:0], 1, 1, 1, binom, shifts, none, one, 0, none)
@@ -987,50 +986,14 @@ def dedup_sorted(a):  # pragma: no cover - compiled
     return m
 
 
-#: COINSAT_MERGE=branchy merges with ``merge_branchy`` (the first merge) instead of ``merge_branchfree``
-MERGE_ENV = "COINSAT_MERGE"
-
-
-def merge_unique(a, b):
+@_jit
+def merge_unique(a, b):  # pragma: no cover - compiled
     """The sorted distinct union of two sorted distinct arrays, in one pass (numpy has no merge:
-    sorting their concatenation again cost about five times as much on a layer of V(3,3)):
-    ``merge_branchfree``, or ``merge_branchy`` with COINSAT_MERGE=branchy."""
-    return (merge_branchy if os.environ.get(MERGE_ENV) == "branchy" else merge_branchfree)(a, b)
-
-
-@_jit
-def merge_branchfree(a, b):  # pragma: no cover - compiled
-    """``merge_branchy`` with the smaller head chosen by a select instead of a branch (which of
-    two interleaved runs comes next is a coin toss for the branch predictor): 7.8 against 9.9 ms
-    for two runs of 1.46 M and 1.24 M ranks of V(3,3)."""
-    out = np.empty(a.size + b.size, dtype=np.uint64)
-    i = 0
-    j = 0
-    m = 0
-    na = a.size
-    nb = b.size
-    while i < na and j < nb:
-        x = a[i]
-        y = b[j]
-        le = x <= y
-        out[m] = x if le else y
-        i += np.int64(le)
-        j += np.int64(y <= x)
-        m += 1
-    while i < na:
-        out[m] = a[i]
-        i += 1
-        m += 1
-    while j < nb:
-        out[m] = b[j]
-        j += 1
-        m += 1
-    return out[:m]
-
-
-@_jit
-def merge_branchy(a, b):  # pragma: no cover - compiled
-    """The first compiled merge of ``merge_unique`` (a branch per element)."""
+    sorting their concatenation again cost about five times as much on a layer of V(3,3)).  A
+    branch per element, on purpose: the parts of a layer come in long stretches from one side,
+    which the branch predictor learns; a branch-free select was slower on them (101.8 against
+    69.6 ms for the 14 parts of V(3,3)'s depth 45, best of 5), though faster on finely
+    interleaved runs."""
     out = np.empty(a.size + b.size, dtype=np.uint64)
     i = 0
     j = 0
