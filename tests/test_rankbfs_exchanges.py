@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.prove.make import certify
@@ -123,3 +124,28 @@ def test_the_command_runs_forced_h_on_two_workers():
     got = json.loads(out.stdout)
     assert (got["status"], got["length"]) == ("optimal", 24)
     assert "one process" not in out.stderr
+
+
+def test_a_worker_search_says_where_its_cpu_went():
+    """stats round_cpu: the rounds' CPU summed over the workers, the critical path (per round the
+    busiest worker's) between a half of it and all of it, the parent's own; one process: its rounds."""
+    one, two = _both(vdiag(2, 2, "nwse"), upper_bound=24)
+    rounds = two.stats["round_cpu"]
+    total = rounds["expand"] + rounds["absorb"]
+    assert 0 < total / 2 - 0.01 <= rounds["critical"] <= total + 0.01
+    assert rounds["parent"] >= 0
+    assert set(one.stats["round_cpu"]) == {"expand", "absorb"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), max_size=300, unique=True), st.integers(1, 9))
+def test_split_cuts_sorted_ranks_by_owner(values, parts):
+    from coinsat.search.rank.loop import owner, split
+
+    ranks = np.array(sorted(values), dtype=np.uint64)
+    pieces = split(ranks, parts)
+    assert len(pieces) == parts
+    assert np.array_equal(np.sort(np.concatenate(pieces)), ranks)
+    for p, piece in enumerate(pieces):
+        assert np.all(owner(piece, parts) == p)
+        assert np.all(piece[1:] > piece[:-1])

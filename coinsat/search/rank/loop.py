@@ -62,8 +62,28 @@ BATCH = CHUNK * 4
 
 
 def owner(ranks: np.ndarray, parts: int) -> np.ndarray:
-    """The part that owns each rank (a multiplicative hash, so neighbouring ranks spread)."""
-    return ((ranks * GOLDEN) >> U64(40)) % U64(parts)
+    """The part that owns each rank: a multiplicative hash, so neighbouring ranks spread, mapped
+    onto 0 .. parts - 1 by its top 32 bits times ``parts`` (no division; in place, one copy)."""
+    h = ranks * GOLDEN
+    h >>= U64(32)
+    h *= U64(parts)
+    h >>= U64(32)
+    return h
+
+
+def split(ranks: np.ndarray, parts: int) -> list[np.ndarray]:
+    """``ranks`` (sorted) cut by owner: item p holds, still sorted, those part p owns.  A few
+    parts: one ``compress`` pass each (twice as fast as boolean indexing); many: one stable
+    sort of the owners and slices."""
+    if parts == 1:
+        return [ranks]
+    who = owner(ranks, parts)
+    if parts <= 4:
+        return [np.compress(who == U64(p), ranks) for p in range(parts)]
+    order = np.argsort(who, kind="stable")
+    ends = np.cumsum(np.bincount(who.astype(np.intp), minlength=parts))
+    ordered = ranks[order]
+    return np.split(ordered, ends[:-1])
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,7 @@ from ...errors import UsageError
 from ...limits import Limits
 from ..layered import unique
 from .colex import U64
-from .loop import Answer, Part, combine, owner
+from .loop import Answer, Part, combine, owner, split
 from .space import Space
 from .visited import Storage, Visited
 
@@ -85,10 +85,9 @@ def send_to_owners(comm: Any, succ: np.ndarray, parts: int) -> np.ndarray:
     """Send every rank the successors it owns (``succ`` sorted); returns those this rank owns."""
     from mpi4py import MPI
 
-    who = owner(succ, parts).astype(np.int64)
-    order = np.argsort(who, kind="stable")
-    send = np.ascontiguousarray(succ[order])
-    counts = np.bincount(who, minlength=parts).astype(np.int64)
+    pieces = split(succ, parts)
+    send = np.concatenate(pieces) if len(pieces) > 1 else np.ascontiguousarray(succ)
+    counts = np.array([piece.size for piece in pieces], dtype=np.int64)
     got = np.array(comm.alltoall(counts.tolist()), dtype=np.int64)
     recv = np.empty(int(got.sum()), dtype=U64)
     sdispl = np.concatenate([[0], np.cumsum(counts)[:-1]])

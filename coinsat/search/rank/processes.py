@@ -48,7 +48,7 @@ from ...errors import LimitReached, WorkerLost
 from ...instance import Instance
 from ...limits import Limits, rss_bytes
 from .colex import U64
-from .loop import Answer, Part, combine, owner
+from .loop import Answer, Part, combine, owner, split
 from .visited import Storage, Visited
 
 #: how long a stopped worker may take to remove its spilled layers and exit before it is killed
@@ -175,17 +175,17 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
                 os.ftruncate(mine, 0)
                 held = 0
             succ, stopped = part.expand(poll)
-            who = owner(succ, setup.parts)
-            buckets = [succ[who == U64(p)] for p in range(setup.parts)]
-            del succ, who
-            if mine is not None:  # (byte offset, count) of each owner's successors in the file
-                where = []
-                for b in buckets:
-                    _put(mine, b, held)
-                    where.append((held, int(b.size)))
-                    held += b.nbytes
-                buckets = where
-            conn.send((stopped, buckets, time.process_time()))
+            buckets = split(succ, setup.parts)
+            del succ
+            if mine is None:
+                conn.send((stopped, buckets, time.process_time()))
+                continue
+            where = []  # (byte offset, count) of each owner's successors in the file
+            for b in buckets:
+                _put(mine, b, held)
+                where.append((held, int(b.size)))
+                held += b.nbytes
+            conn.send((stopped, where, time.process_time()))
         elif op == "absorb":
             runs = [r if isinstance(r, np.ndarray) else _get(files[r[0]], r[1], r[2]) for r in msg[2]]
             conn.send((part.absorb(runs, msg[1]), time.process_time()))
