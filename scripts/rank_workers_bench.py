@@ -101,6 +101,9 @@ def main() -> int:
         " cached (default: the first instance; '' for none)",
     )
     ap.add_argument("--out", default=None)
+    ap.add_argument(
+        "--commit", default=None, help="the commit measured, when run from a `git archive` copy (no .git to ask)"
+    )
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     counts = args.workers.split(",")
@@ -109,6 +112,7 @@ def main() -> int:
         return 0
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    commit = head.stdout.strip() or args.commit or "(not a git checkout)"
     warmup = args.instances.split(",")[0] if args.warmup is None else args.warmup
     if warmup:
         run(warmup, "1")
@@ -126,9 +130,10 @@ def main() -> int:
         f"Made by `nice -n 10 python3 scripts/rank_workers_bench.py --instances {args.instances}"
         f" --workers {args.workers} --repeat {args.repeat}"
         + (f" --warmup '{args.warmup}'" if args.warmup is not None else "")
+        + (f" --commit {args.commit}" if args.commit else "")
         + (f" --out {args.out}" if args.out else "")
         + "`"
-        f" at `{head.stdout.strip()}` (started {started}; {os.cpu_count()} cores shared with other users:"
+        f" at `{commit}` (started {started}; {os.cpu_count()} cores shared with other users:"
         " the load average before and after each run is in its row). Every run is a fresh process, the"
         f" worker counts alternating, after one unmeasured run of `{warmup}` with one worker; CPU seconds"
         " include the workers. *critical* is the search's own account of a worker run: per round"
