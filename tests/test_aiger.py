@@ -279,6 +279,8 @@ def test_bmc_sees_uninitialised_latches_and_constraints():
     assert bmc(held, 3).failing_frame == 0
     never = read_aiger(b"aag 1 1 0 0 0 1 1\n2\n2\n3\n", "x.aag")  # bad = input, constraint: input is 0
     assert bmc(never, 3).failing_frame is None
+    assert bmc(read_aiger(b"aag 0 0 0 1 0\n1\n", "x.aag"), 3).failing_frame == 0  # constant true
+    assert bmc(read_aiger(b"aag 0 0 0 1 0\n0\n", "x.aag"), 3).failing_frame is None  # constant false
 
 
 @pytest.mark.parametrize("fmt", ["aig", "aiger", "btor2"])

@@ -77,8 +77,7 @@ class _Unroller:
 
     def lit(self, frame: dict[int, int], aig_lit: int) -> int:
         v = aig_lit >> 1
-        x = 1 if v == 0 else frame[v]  # var 0 is the constant false: literal 0 -> -1, 1 -> 1
-        x = -x if v == 0 else x
+        x = -1 if v == 0 else frame[v]  # AIGER's variable 0 is false; CNF variable 1 is true
         return -x if aig_lit & 1 else x
 
     def frame(self) -> dict[int, int]:
