@@ -137,6 +137,7 @@ def main() -> int:
     ap.add_argument("--inner", nargs="+", choices=("fill", "forced"), default=["fill", "forced"])
     ap.add_argument("--proof", action="store_true", help="also U = L - 1 (the search that proves L optimal)")
     ap.add_argument("--only-proof", action="store_true", help="U = L - 1 only")
+    ap.add_argument("--no-baseline", action="store_true", help="--certificates: the --radii rows only")
     ap.add_argument("--rows", default=None, help="JSON lines: search rows done are read and skipped, new ones appended")
     ap.add_argument("--out", default=None, help="write the Markdown tables here (default: print only)")
     ap.add_argument(
@@ -214,7 +215,7 @@ def certificates(args) -> int:
     for name in args.members:
         L = stored_length(name)
         for inner in args.inner:
-            for radius in [None] + list(args.radii):
+            for radius in ([] if args.no_baseline else [None]) + list(args.radii):
                 where = Path(args.certificates) / f"{name}-{inner}-{radius}"
                 rows.append(certificate_row(name, L, inner, radius, where))
                 print(_certificate_line(rows[-1]), flush=True)
