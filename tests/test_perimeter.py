@@ -249,3 +249,24 @@ def test_certificate_accepted_and_tampering_rejected(tmp_path):
     assert check_certificate(inst, genuine, tmp_path).ok
     verdict = check_certificate(inst, dict(genuine, horizon=24), tmp_path)  # "none <= 24": no L24 proves it
     assert not verdict.ok
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(square_puzzles(max_side=4, max_coins=5), st.integers(0, 5), st.booleans())
+def test_pruned_search_same_optimum_on_random_puzzles(instance, r, forced):
+    """Theorems P and E on random puzzles: with U = the exact optimum L the perimeter-pruned search
+    finds L, with U = L - 1 it answers bounded; the unpruned search agrees."""
+    if not instance.board.exact:
+        return
+    dist, _ = exact_distances(instance)
+    L = dist[instance.start.mask]
+    plain = solve(instance, "rankbfs", workers=1)
+    if L == float("inf"):
+        assert plain.status.value == "unsolvable"
+        return
+    assert plain.status.value == "optimal" and plain.length == L
+    run = solve(instance, "rankbfs", upper_bound=int(L), perimeter=r, forced_supports=forced, workers=1)
+    assert run.status.value == "optimal" and run.length == L
+    if L >= 1:
+        below = solve(instance, "rankbfs", upper_bound=int(L) - 1, perimeter=r, forced_supports=forced, workers=1)
+        assert below.status.value == "bounded"
