@@ -270,3 +270,11 @@ def test_pruned_search_same_optimum_on_random_puzzles(instance, r, forced):
     if L >= 1:
         below = solve(instance, "rankbfs", upper_bound=int(L) - 1, perimeter=r, forced_supports=forced, workers=1)
         assert below.status.value == "bounded"
+
+
+def test_checker_ball_equals_engine_ball_on_two_words():
+    """V(4,3)->NW-SE: 81 cells, two words a configuration: the same shells (engine and checker)."""
+    inst = read_instance(ROOT / "instances" / "families" / "vdiag-4-3-nwse.toml")
+    engine = backward.Ball(_space(inst), 3)
+    assert [s.size for s in engine.shells] == [1, 280, 5910, 9912]
+    assert [s.tolist() for s in _checker_ball(inst, 3).shells] == [s.tolist() for s in engine.shells]
