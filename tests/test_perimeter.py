@@ -278,3 +278,17 @@ def test_checker_ball_equals_engine_ball_on_two_words():
     engine = backward.Ball(_space(inst), 3)
     assert [s.size for s in engine.shells] == [1, 280, 5910, 9912]
     assert [s.tolist() for s in _checker_ball(inst, 3).shells] == [s.tolist() for s in engine.shells]
+
+
+def test_theorem_m_first_layer_meeting_the_ball_gives_the_optimum():
+    """Theorem M on the engine's layers (V(2,2)->SW-NE, optimum 36, R = 8, U = 36 and a looser U = 40):
+    the first layer holding a ball configuration gives min(t + dist) = 36."""
+    inst = read_instance(ROOT / "instances" / "families" / "vdiag-2-2-swne.toml")
+    for U in (36, 40):
+        run = solve(inst, "rankbfs", upper_bound=U, perimeter=8, workers=1)
+        assert run.status.value == "optimal" and run.length == 36
+        ball = backward.Ball(_space(inst), 8)
+        w = run.witness
+        met = next(t for t in range(w.depths) if (ball.distance(w.layer(t)) >= 0).any())
+        d = ball.distance(w.layer(met))
+        assert 0 < met <= U - 8 and met + int(d[d >= 0].min()) == 36
