@@ -48,42 +48,50 @@ def region_of(space: Space) -> np.ndarray:
     return space.kernel.span(start)
 
 
+def _set_bits(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(column, cell) of every set bit of the bitboards m (W, N): the lowest set bit of every
+    nonzero word per round (x & -x; its cell is the count of the bits below it)."""
+    rows, cells = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+    for w in range(m.shape[0]):
+        idx = np.flatnonzero(m[w])
+        vals = m[w][idx]
+        while idx.size:
+            low = vals & (~vals + U64(1))
+            rows.append(idx)
+            cells.append(np.bitwise_count(low - U64(1)).astype(np.int64) + 64 * w)
+            vals = vals ^ low
+            more = vals != 0
+            idx, vals = idx[more], vals[more]
+    return np.concatenate(rows), np.concatenate(cells)
+
+
 def predecessors(space: Space, ranks: np.ndarray, region: np.ndarray) -> tuple[np.ndarray, int]:
     """The sorted distinct ranks of the predecessors inside ``region`` of the configurations
     ``ranks`` (Lemma U), and how many were generated before repeats were removed."""
     K, colex = space.kernel, space.colex
     out = [np.zeros(0, dtype=U64)]
     made = 0
+    d = K.d if K.d is not None else 1 << 30
     for i in range(0, ranks.size, CHUNK):
         part = ranks[i : i + CHUNK]
         coins = np.ascontiguousarray(colex.unrank(part).T)  # (k, N)
         words = to_words(coins.T, K.W)
         ranked = Ranks(colex, coins, part)
-        d = K.d if K.d is not None else 1 << 30
+        here = []
         for j in range(space.k):
-            deg = K.count0(K.nbr[:, coins[j]] & words)
-            rows = np.flatnonzero(deg >= d)  # coin j can be lifted: it was the last move's target
+            rows = np.flatnonzero(K.count0(K.nbr[:, coins[j]] & words) >= d)  # coin j was the last drop
             if rows.size == 0:
                 continue
             w = words[:, rows]
-            empty = region & ~w  # (W, N') targets of the undone move: any empty cell of S
-            for s in range(space.n):
-                word, bit = divmod(s, 64)
-                if not int(region[word, 0]) >> bit & 1:
-                    continue
-                cell = U64(1 << bit)
-                sel = np.flatnonzero(empty[word] & cell)
-                if sel.size == 0:
-                    continue
-                r = rows[sel]
-                sb = np.zeros((K.W, 1), dtype=U64)
-                sb[word, 0] = cell
-                coin = np.zeros((K.W, r.size), dtype=U64)
-                cj = coins[j][r]
-                coin[cj >> 6, np.arange(r.size)] = U64(1) << (cj & 63).astype(U64)
-                rest = w[:, sel] & ~coin
-                made += int(r.size)
-                out.append(unique(ranked.successors(j, r, np.full(r.size, s, dtype=np.int64), rest, K.below)))
+            r, s = _set_bits(region & ~w)  # the undone move's source: any empty cell of S
+            cj = coins[j][rows[r]]
+            coin = np.zeros((K.W, r.size), dtype=U64)
+            coin[cj >> 6, np.arange(r.size)] = U64(1) << (cj & 63).astype(U64)
+            rest = w[:, r] & ~coin
+            made += int(r.size)
+            here.append(ranked.successors(j, rows[r], s, rest, K.below))
+        if here:
+            out.append(unique(np.concatenate(here)))
     return union(out[1:]) if len(out) > 1 else out[0], made
 
 
