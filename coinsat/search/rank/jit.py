@@ -41,6 +41,10 @@ before.  Two kernels compute them: ``expand_chunk``, the first, and
 found as a bitmask first and branch-free ranks: on V(3,3) about half the CPU, since
 mispredicted branches, not arithmetic, were most of the first one's time
 (``benchmarks/rankbfs-throughput.md``; ``COINSAT_EXPAND=chunk`` runs the first).
+Likewise ``schedule_h_words`` computes bound-and-prune's h on one or two words in
+scalars, about a ninth of ``schedule_h``'s CPU (``COINSAT_H=loops``), and
+``member_scan`` walks instead of galloping between arrays of similar sizes
+(``COINSAT_MEMBER=gallop``); ``scripts/rank_kernel_bench.py`` times each pair.
 Without numba the numpy path runs (``available()`` is False) and
 answers the same.
 """
