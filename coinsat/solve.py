@@ -40,11 +40,13 @@ def solve(
     time_limit: float | None = None,
     memory_limit: int | None = None,
     limits: Limits | None = None,
+    screens: bool = True,
     **options,
 ) -> Result:
     """Run the screens, then engine ``method`` with ``options`` (the fields of its options
     dataclass, ``search/options.py``; an unknown one is a UsageError).  ``limits`` (or
-    ``time_limit`` and ``memory_limit``) bound the whole call.
+    ``time_limit`` and ``memory_limit``) bound the whole call.  ``screens=False`` runs the
+    engine alone (to measure it, or to get its own certificate where a screen would answer).
 
     Returns a :class:`~coinsat.result.Result`: ``optimal`` (a solution and a proof that none is
     shorter), ``feasible``, ``unsolvable``, ``bounded`` (no solution within ``max_moves``) or
@@ -67,7 +69,7 @@ def solve(
         floor = fill_count_bound(instance)  # what a stop can report; raised below while it is cheap
         try:
             floor = max(floor, distance_bound(instance) or 0)
-            screened = screen(instance)
+            screened = screen(instance) if screens else None
             if screened is not None:
                 return _measured(screened, budget)
             return engine(instance, limits=budget, max_moves=max_moves, options=opts)

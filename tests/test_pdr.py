@@ -249,18 +249,23 @@ def test_certify_and_check_certificate_on_the_command_line(tmp_path, capsys):
     assert obj["status"] == "optimal" and obj["length"] == 4 and obj["engine"] == "kind"
 
 
+@pytest.mark.parametrize("screens", [True, False])
 @pytest.mark.parametrize("name", UNSOLVABLE_PAPER)
-def test_solve_method_pdr_certifies_every_unsolvable_paper_puzzle(name, tmp_path, capsys):
-    """Issue 33's first done-when, on the command line: `coinsat solve FILE --method pdr --certify`
-    answers unsolvable with an accepted certificate, which check-certificate accepts again.  (solve
-    runs the screens first, and on these three puzzles a screen answers; the engine itself, with
-    its invariant, is the test above.)"""
+def test_solve_method_pdr_certifies_every_unsolvable_paper_puzzle(name, screens, tmp_path, capsys):
+    """On the command line, `coinsat solve FILE --method pdr --certify` answers unsolvable with an
+    accepted certificate, which check-certificate accepts again.  With the screens (the default) a
+    screen answers on these three puzzles, with its invariant; with --no-screens pdr runs, and the
+    certificate is its own inductive invariant."""
     from coinsat.cli import main
 
     f = str(PAPER / f"{name}.toml")
-    assert main(["solve", f, "--method", "pdr", "--certify", str(tmp_path), "--json"]) == 0
+    skip = [] if screens else ["--no-screens"]
+    assert main(["solve", f, "--method", "pdr", *skip, "--certify", str(tmp_path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "unsolvable" and out["certificate_check"]["accepted"] is True
+    assert out["engine"] == ("pdr" if not screens else out["engine"])
+    kind = json.loads(Path(out["certificate_check"]["file"]).read_text())["kind"]
+    assert (kind == "inductive") is (not screens)
     assert main(["check-certificate", f, out["certificate_check"]["file"]]) == 0
 
 

@@ -35,6 +35,13 @@ def add_parser(sub) -> None:
         metavar="N",
         help="look for solutions of at most N moves (answer 'bounded' if none)",
     )
+    s.add_argument(
+        "--no-screens",
+        dest="screens",
+        action="store_false",
+        help="run the engine alone, without the cheap screens first (invariants, closed sets): "
+        "to measure an engine, or to get its own certificate where a screen would answer",
+    )
     add_limit_arguments(s)
     s.add_argument("--json", action="store_true", help="print one JSON object (the contract)")
     s.add_argument("-o", "--output", metavar="PATH", help="also write the JSON object to PATH")
@@ -157,7 +164,9 @@ def run(args) -> int:
                 else:  # not a terminal: plain lines on stderr, only for a long run (rank_progress.py)
                     line.plain = sys.stderr
             try:
-                result = solve(instance, args.method, max_moves=args.max_moves, limits=limits, **options)
+                result = solve(
+                    instance, args.method, max_moves=args.max_moves, limits=limits, screens=args.screens, **options
+                )
             finally:
                 if isinstance(line, Progress):  # the run is over: a line still held back stays unprinted
                     line.close()

@@ -74,13 +74,17 @@ def _build(instance: Instance, result: Result, out_dir: str | Path, deadline: fl
     """The certificate object of the kind that fits ``result`` (module docstring)."""
     status = result.status
     if status is Status.UNSOLVABLE:
-        cert = find_screen_certificate(instance)
-        if cert is None and result.method in ("pdr", "kind"):  # PDR's invariant (kind's proof has none)
-            from .inductive import build_inductive, pdr_invariant
+        # pdr's own invariant first: it is there only when pdr ran, i.e. no screen answered before
+        # it or the screens were skipped (solve --no-screens: the engine's own certificate asked for)
+        invariant = result.witness if result.method == "pdr" else None
+        cert = None if invariant is None else _inductive(instance, invariant, out_dir, deadline)
+        cert = cert or find_screen_certificate(instance)
+        if cert is None and result.method == "kind":  # kind's proof has no invariant: ask pdr for one
+            from .inductive import pdr_invariant
 
-            invariant = result.witness if result.method == "pdr" else pdr_invariant(instance, deadline)
+            invariant = pdr_invariant(instance, deadline)
             if invariant is not None:
-                cert = build_inductive(instance, invariant, out_dir, stem(instance), deadline=deadline)
+                cert = _inductive(instance, invariant, out_dir, deadline)
         cert = cert or forward_closure(instance, deadline=deadline)
         if cert is None:
             raise InternalError("a goal placement is reachable, yet the answer was 'unsolvable'")
@@ -112,6 +116,12 @@ def _build(instance: Instance, result: Result, out_dir: str | Path, deadline: fl
     if cert is None:
         raise InternalError(f"the formula for horizon {horizon} is satisfiable: the lower bound was wrong")
     return cert
+
+
+def _inductive(instance: Instance, invariant, out_dir: str | Path, deadline: float | None) -> dict:
+    from .inductive import build_inductive
+
+    return build_inductive(instance, invariant, out_dir, stem(instance), deadline=deadline)
 
 
 def certify(instance: Instance, result: Result, out_dir: str | Path, deadline: float | None = None) -> Certified:
