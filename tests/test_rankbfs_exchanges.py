@@ -108,10 +108,12 @@ def test_a_state_budget_stops_either_exchange_with_forced_h_honestly(workers):
     assert sum(r.stats["layers"]) > 300
 
 
-def test_forced_h_does_not_resume_yet(tmp_path):
-    """Saved layers do not name the h that pruned them, so a resumed run could mix two."""
+def test_forced_h_resumes_on_one_process_only(tmp_path):
+    """The saved layers name their h (tests/test_resume_pruning.py); workers do not resume."""
     opts = RankbfsOptions(workers=1, upper_bound=24, forced_supports=True, resume=str(tmp_path))
-    with pytest.raises(UsageError, match="does not resume yet"):
+    assert solve_rankbfs(vdiag(2, 1, "nwse"), options=opts).length == 24
+    opts = RankbfsOptions(workers=2, upper_bound=24, forced_supports=True, resume=str(tmp_path))
+    with pytest.raises(UsageError, match="one process"):
         solve_rankbfs(vdiag(2, 1, "nwse"), options=opts)
 
 

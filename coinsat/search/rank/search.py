@@ -38,7 +38,7 @@ moves" for T <= U, and an empty layer proves "no solution with <= U moves"
 (``bounded``, never ``unsolvable``: U need not be achievable for any of this,
 so a wrong U makes answers weaker, never false).  The layers certificate
 carries U and its checker recomputes h (certificates/check/layers.py).
-``forced_supports=True`` (``--forced-supports``, off by default; not with ``resume``)
+``forced_supports=True`` (``--forced-supports``, off by default)
 prunes with the forced-supports h instead (docs/forced-supports.md, Theorem H: h_fill
 <= h_forced <= the moves left; ``Space._forced``, numpy); the certificate then names
 ``h = "forced"`` and the checker recomputes that h.  ``perimeter=R`` (``--perimeter R``)
@@ -55,7 +55,10 @@ state, ``search/rank/visited.py``), which a certificate reads back; past a budge
 (``spill_budget``, by default half the memory limit) the oldest layers go to
 disk by hash partition as width-packed first differences; the search goes on,
 bounded by disk.  With ``resume=DIR`` every layer is saved there as it
-completes and a later run continues from the last complete one.
+completes and a later run continues from the last complete one.  The saved
+manifest names the pruning that made the layers (U and the h record, the ball's
+radius with it: the ball is rebuilt on resume, deterministically), and a run with
+another U or h is refused, so no search continues from layers pruned otherwise.
 
 **One layer loop, three exchanges** (``search/rank/loop.py``).  The loop (horizon,
 limits, layers, statistics, goal, path, witness) is written once; where the states live
@@ -121,12 +124,8 @@ def solve_rankbfs(
     h = "forced" if o.forced_supports else "fill"
     if o.forced_supports and o.upper_bound is None:
         raise UsageError("--forced-supports prunes with --upper-bound: give one")
-    if o.forced_supports and o.resume is not None:  # saved layers do not name their h (fingerprint)
-        raise UsageError("--forced-supports does not resume yet: leave out --resume")
     if o.perimeter is not None and o.upper_bound is None:
         raise UsageError("--perimeter prunes with --upper-bound: give one")
-    if o.perimeter is not None and o.resume is not None:
-        raise UsageError("--perimeter does not resume yet: leave out --resume")
 
     def forward(work: Instance, horizon, lim, budget, prune_, progress_) -> Outcome:
         bound = o.upper_bound if work.board.exact else None
@@ -180,7 +179,7 @@ def _forward(
         exchange = Pool(instance, prune, upper_bound, workers, limits, storage, h=space.h, perimeter=space.perimeter)
         return run(space, exchange, horizon, limits, max_states, progress, stats)
     start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
-    visited = _store(instance, prune, upper_bound, storage, stats, start)
+    visited = _store(instance, prune, upper_bound, storage, stats, start, space.h_record)
     if "resumed" not in stats:
         return run(space, Local(Part(space, visited), limits), horizon, limits, max_states, progress, stats)
     depth = visited.depths - 1
@@ -238,13 +237,21 @@ RESUME_CHECKED = (
 
 
 def _store(
-    instance: Instance, prune: bool, upper_bound: int | None, storage: Storage, stats: dict, start: np.ndarray
+    instance: Instance,
+    prune: bool,
+    upper_bound: int | None,
+    storage: Storage,
+    stats: dict,
+    start: np.ndarray,
+    h_record=None,
 ) -> Visited:
     """A new visited set, or the one saved in ``storage.directory`` by the same search (from
-    ``start``: its layer 0 must be it)."""
+    ``start``: its layer 0 must be it).  The saved search is the same one when its instance,
+    span pruning, file format, bound U and h (``h_record``: ``"fill"``, ``"forced"`` or the
+    perimeter's record, None without a bound) are all this run's (``Visited.resume``)."""
     if storage.directory is None:
         return Visited(upper_bound=upper_bound, budget=storage.budget)
-    mark = fingerprint(instance, prune)
+    mark = dict(fingerprint(instance, prune), h=h_record if upper_bound is not None else None)
     old = Visited.resume(storage.directory, mark, upper_bound, storage.budget)
     if old is None:
         return Visited(upper_bound, storage.budget, storage.directory, mark)

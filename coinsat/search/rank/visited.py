@@ -29,12 +29,17 @@ layers smaller but cost far more CPU than it saved (``benchmarks/rankbfs-spill.m
 
 **Saved layers and resume.**  With ``directory`` given, every layer is
 written there as it completes (the same files) and ``manifest.json`` is
-replaced atomically after it, naming the search (instance fingerprint,
-pruning, bound), the last complete depth and the sha256 of every layer file.
-:func:`Visited.resume` reads a directory back, checks that it belongs to the
-same search, and drops any layer written after the manifest (a run killed
-mid-layer), so a resumed search continues from the last complete layer and
-meets exactly the states the uninterrupted one would.
+replaced atomically after it, naming the search (instance fingerprint, span
+pruning, file format, the bound U and the h that pruned with it: ``"fill"``,
+``"forced"`` or ``{"kind": "perimeter", "r": R, "inner": ...}``), the last
+complete depth and the sha256 of every layer file.  :func:`Visited.resume`
+reads a directory back, checks that it belongs to the same search (another
+instance, U or h is a UsageError naming the directory and both values: layers
+pruned one way are never continued another way), and drops any layer written
+after the manifest (a run killed mid-layer), so a resumed search continues
+from the last complete layer and meets exactly the states the uninterrupted
+one would.  A manifest without an h was saved when only the fill h resumed:
+it reads as ``"fill"`` (None without a bound).
 
 **Trusting saved layers.**  A resumed answer (``optimal``, or a global
 ``unsolvable``) is only as good as the layers it continues from, so before any
@@ -45,8 +50,10 @@ of ranks of its own partition, and every layer has the size the manifest says
 and is not empty (a search never saves an empty layer: it stops there).  The
 hashes catch damage (a truncated or flipped file, an edited size or frontier);
 they cannot catch an edit made together with new hashes, since the manifest
-sits beside the files; so ``rankbfs`` also re-derives the frontier from the
-layer before it (what a resumed search continues from).  An answer from a
+sits beside the files, and they do not cover the manifest's own fields (U, h);
+so ``rankbfs`` also re-derives the frontier from the layer before it with this
+run's U and h (what a resumed search continues from): a manifest whose h was
+edited to the run's catches there whenever the two h keep different frontiers.  An answer from a
 resumed search says so (``resumed`` in its statistics, shown by ``solve`` in
 its JSON and human output), and ``--certify`` checks every layer
 independently, from the start.
@@ -397,10 +404,13 @@ class Visited:
         if not isinstance(manifest, dict):
             raise UsageError(f"{base / MANIFEST}: not a saved rankbfs search (not a JSON object)")
         theirs = {k: manifest.get(k) for k in fingerprint} | {"upper_bound": manifest.get("upper_bound")}
+        if "h" in fingerprint and "h" not in manifest:  # saved before the manifest named its h, when
+            theirs["h"] = None if theirs["upper_bound"] is None else "fill"  # only the fill h resumed
         ours = dict(fingerprint, upper_bound=upper_bound)
         if theirs != ours:
             diff = sorted(k for k in ours if theirs.get(k) != ours[k])
-            raise UsageError(f"{base}: saved layers of another search (differs in {', '.join(diff)})")
+            said = "; ".join(f"{k}: saved {_shown(theirs.get(k))}, this run {_shown(ours[k])}" for k in diff)
+            raise UsageError(f"{base}: saved layers of another search ({said}): resume into a new directory")
         sizes, parts, hashes = _saved_layers(base, manifest)
         v = cls(upper_bound=upper_bound, budget=budget, directory=base, fingerprint=fingerprint)
         for i in range(len(sizes), 1 << 20):  # layers written after the manifest: a killed run's
@@ -443,6 +453,13 @@ def _saved_layers(base: Path, manifest) -> tuple[list[int], list[int], list[list
     if not ok:
         raise UsageError(f"{where}: malformed (layers, parts and sha256 must describe the same layer files)")
     return sizes, parts, hashes
+
+
+def _shown(value) -> str:
+    """A manifest value in an error message: compact JSON, a long digest cut to 12 characters."""
+    if isinstance(value, str) and len(value) == 64:
+        return value[:12] + "..."
+    return json.dumps(value, sort_keys=True)
 
 
 def _count(x) -> int:
