@@ -288,3 +288,20 @@ def _killed():
 
 def _out_of_memory():
     raise MemoryError
+
+
+def test_running_out_of_memory_is_a_limit_never_a_rejection(monkeypatch):
+    """A checker that runs out of memory (an address-space limit, a small machine) says nothing
+    about the certificate: check_certificate raises LimitReached (the CLI: unknown, exit 3), it
+    does not reject a certificate that may be true."""
+    from coinsat.certificates import check as check_module
+    from coinsat.errors import LimitReached
+
+    inst = read_instance(ROOT / "instances" / "paper" / "diagonal.toml")
+
+    def out_of_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(check_module, "_check", out_of_memory)
+    with pytest.raises(LimitReached, match="memory limit"):
+        check_certificate(inst, {"kind": "layers", "claim": "optimal: 18 moves"}, ".")

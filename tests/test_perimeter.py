@@ -230,6 +230,11 @@ def test_certificate_accepted_and_tampering_rejected(tmp_path):
         assert not verdict.ok and "in no layer" in verdict.reason, (weaker, verdict.reason)
     # a larger radius is a larger admissible h (Theorem P): the claim stays true, and is accepted
     assert check_certificate(inst, dict(cert, h=dict(h, r=7)), tmp_path).ok
+    # ... and past U - 1 = 23 every radius decides alike: the checker's ball stops there, so the
+    # cost of a check does not grow with the radius a file names
+    at_23, at_250 = (check_certificate(inst, dict(cert, h=dict(h, r=r)), tmp_path) for r in (23, 250))
+    assert at_23.ok and at_250.ok
+    assert at_23.reason.split("ball of")[1] == at_250.reason.split("ball of")[1]
     for malformed in (dict(h, r="6"), dict(h, r=-1), dict(h, kind="ball"), dict(h, inner="partial"), {"r": 6}):
         verdict = check_certificate(inst, dict(cert, h=malformed), tmp_path)
         assert not verdict.ok, malformed

@@ -53,7 +53,10 @@ THREADED = frozenset({"layers"})
 
 KindChecker = Callable[[Instance, dict, Path, "float | None"], "tuple[bool, str, Claim | None]"]
 
-#: what a malformed certificate can make the kind checkers raise; each means "rejected"
+#: what a malformed certificate can make the kind checkers raise; each means "rejected".  Not
+#: MemoryError: running out of memory says nothing about the certificate (a true one is checked with
+#: less memory than the machine had), so it is a limit, "unknown", like the time limit.  A file that
+#: declares more than it could hold is rejected before anything is allocated (layers: C(cells, coins)).
 _MALFORMED = (
     KeyError,
     TypeError,
@@ -65,7 +68,6 @@ _MALFORMED = (
     OSError,
     EOFError,
     zipfile.BadZipFile,
-    MemoryError,
 )
 
 
@@ -96,6 +98,8 @@ def check_certificate(
             reason = reason if ok else why
     except LimitReached:
         raise
+    except MemoryError:
+        raise LimitReached("memory limit (the check ran out of memory)") from None
     except _MALFORMED as e:
         ok, reason, proven = False, f"malformed certificate: {type(e).__name__}: {e}", None
     if not ok:

@@ -83,7 +83,10 @@ bound on the moves left from every configuration inside span(start) (outside the
 dist(y) > R), which is all the argument below uses.  The proof: docs/perimeter-search.md
 (Theorem P).  A radius other than the search's is not a forgery by itself: a larger R gives a
 larger h that is still a lower bound (the claim stays true), a smaller R asks for successors
-the search did not keep (rejected).
+the search did not keep (rejected, unless the layers happen to hold them).  A radius past U - 1
+decides exactly as U - 1 does (a configuration at depth i + 1 >= 1 is asked for iff
+h <= U - 1 - i: inside radius U - 1 both h are dist, past it both are >= U), so the ball is
+computed to min(R, U - 1): the check's cost does not grow with the R a file names.
 
 **Threads** (``workers``).  Condition (3) is a statement about each
 configuration of L_i alone, so the chunks of a layer are checked
@@ -428,7 +431,12 @@ def _check_ranked(
             return False, f"L{i} holds a goal placement"
     fast = _compiled(sum(int(layer.size) for layer in layers), ker)
     jit = None if fast is None else fast.Expander(dec, ker, need, goals, cap)
-    ball = None if radius is None else perimeter.Ball(dec, ker, start, goal_pos, radius, deadline)
+    # (3) asks for y at depth i + 1 >= 1 iff h(y) <= U - 1 - i, so radii R >= U - 1 decide alike
+    # (docs/perimeter-search.md, "The certificate"): the ball stops at U - 1, whatever R the file names
+    ball = None
+    if radius is not None:
+        reach = radius if bound is None else min(radius, max(0, bound - 1))
+        ball = perimeter.Ball(dec, ker, start, goal_pos, reach, deadline)
 
     def inner(ranks: np.ndarray) -> np.ndarray:
         if h_name == "forced":
