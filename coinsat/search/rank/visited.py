@@ -410,7 +410,9 @@ class Visited:
         if theirs != ours:
             diff = sorted(k for k in ours if theirs.get(k) != ours[k])
             said = "; ".join(f"{k}: saved {_shown(theirs.get(k))}, this run {_shown(ours[k])}" for k in diff)
-            raise UsageError(f"{base}: saved layers of another search ({said}): resume into a new directory")
+            raise UsageError(
+                f"{base}: saved layers of another search ({said}): give the saved options or a new directory"
+            )
         sizes, parts, hashes = _saved_layers(base, manifest)
         v = cls(upper_bound=upper_bound, budget=budget, directory=base, fingerprint=fingerprint)
         for i in range(len(sizes), 1 << 20):  # layers written after the manifest: a killed run's
