@@ -20,7 +20,9 @@ shared machine bounds it by the cores others leave.  Answers and states kept mus
 
 An instance is a name in instances/families/, optionally ``:U`` for ``--upper-bound`` U; a
 worker count N, optionally ``/pipes`` (``COINSAT_ROUTE=pipes``: successors through the
-parent's pipes instead of the workers' memory files, ``search/rank/processes.py``).
+parent's pipes instead of the workers' memory files, ``search/rank/processes.py``) or
+``/before`` (``VARIANTS``: the kernels loaded by each worker, numpy's owner split, gathered
+layers sorted: the workers as they were before those three changes).
 """
 
 from __future__ import annotations
@@ -74,11 +76,17 @@ def _critical(r: dict) -> float:
     return r["cpu"] - wc["expand"] - wc["absorb"] + wc["critical"]
 
 
+#: named worker variants (``--workers 2/before``): the switches of ``search/rank/processes.py``
+#: and ``loop.split`` set back, each worker loading the kernels itself, numpy's owner split and
+#: the gathered layers sorted; any other name after the slash is a route (``COINSAT_ROUTE``)
+VARIANTS = {"before": {"COINSAT_PRELOAD": "no", "COINSAT_SPLIT": "numpy", "COINSAT_GATHER": "sort"}}
+
+
 def run(spec: str, workers: str) -> dict:
     """One measured run in a fresh process; ``workers`` is N or N/pipes."""
     load0 = os.getloadavg()[0]
     count, _, route = workers.partition("/")
-    env = dict(os.environ, COINSAT_ROUTE=route) if route else None
+    env = dict(os.environ, **VARIANTS.get(route, {"COINSAT_ROUTE": route})) if route else None
     cmd = [sys.executable, str(Path(__file__).resolve()), "--one", spec, "--workers", count]
     out = subprocess.run(cmd, capture_output=True, text=True, cwd=str(ROOT), env=env)
     if out.returncode != 0:
@@ -156,7 +164,10 @@ def main() -> int:
             split = f"{wc['expand']:.1f} / {wc['absorb']:.1f}" if wc else ""
             crit = f"{wc['critical']:.1f} | {wc['parent']:.1f}" if "critical" in wc else " | "
             length = r["length"] if r["length"] is not None else ""
-            who = r["workers"].partition("/")[0] + (f" ({r['route']})" if r["route"] else "")
+            count, _, variant = r["workers"].partition("/")
+            tags = [r["route"]] if r["route"] else []
+            tags += [variant] if variant in VARIANTS else []
+            who = count + (f" ({', '.join(tags)})" if tags else "")
             lines.append(
                 f"| {spec} | {who} | {r['status']} {length} |"
                 f" {r['states']:,} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['expanded'] / r['cpu'] / 1e6:.2f} |"

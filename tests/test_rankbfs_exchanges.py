@@ -151,3 +151,90 @@ def test_split_cuts_sorted_ranks_by_owner(values, parts):
     for p, piece in enumerate(pieces):
         assert np.all(owner(piece, parts) == p)
         assert np.all(piece[1:] > piece[:-1])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), max_size=300, unique=True), st.integers(1, 9))
+def test_the_compiled_split_cuts_as_numpy_does(values, parts):
+    """jit.split_owned (two parts: two cursors, no count array; more: count, then scatter) gives
+    loop.split's numpy pieces, each a sorted slice of one array."""
+    from coinsat.search.rank import jit
+    from coinsat.search.rank.loop import split
+
+    if not jit.available():
+        pytest.skip("numba is not installed")
+    ranks = np.array(sorted(values), dtype=np.uint64)
+    out, ends = jit.split_owned(ranks, parts)
+    assert ends[0] == 0 and ends[-1] == ranks.size and len(ends) == parts + 1
+    for p, piece in enumerate(split(ranks, parts)):  # small: the numpy passes
+        assert np.array_equal(out[ends[p] : ends[p + 1]], piece)
+
+
+@pytest.mark.parametrize("parts", [2, 3])
+def test_split_is_the_same_compiled_or_not_on_a_large_array(parts, monkeypatch):
+    from coinsat.search.rank import loop
+
+    ranks = np.unique(np.random.default_rng(parts).integers(0, 2**64 - 1, 50_000, dtype=np.uint64))
+    fast = loop.split(ranks, parts)
+    monkeypatch.setenv(loop.SPLIT_ENV, "numpy")
+    slow = loop.split(ranks, parts)
+    assert len(fast) == len(slow) == parts
+    assert all(np.array_equal(a, b) for a, b in zip(fast, slow))
+
+
+def test_a_forked_worker_inherits_the_loaded_kernels():
+    """processes.preload loads the kernels before the fork: a forked child then calls every one
+    without numba compiling or loading anything (its compile entry point is made to fail there)."""
+    import multiprocessing as mp
+
+    from coinsat.search.rank import jit
+    from coinsat.search.rank.visited import compiled
+
+    if not jit.available() or "fork" not in mp.get_all_start_methods():
+        pytest.skip("numba or fork missing")
+    compiled()
+
+    def child(q) -> None:
+        from numba.core.dispatcher import Dispatcher
+
+        def refuse(*a, **k):
+            raise AssertionError("compiled in the worker")
+
+        Dispatcher._compile_for_args = refuse  # what a call with no loaded overload goes through
+        try:
+            assert compiled() is jit
+            u = np.arange(40_000, dtype=np.uint64)
+            jit.split_owned(u, 2)
+            jit.merge_unique(u, u[::2].copy())
+            jit.dedup_sorted(u.copy())
+            jit.member_sorted(u, u, np.zeros(u.size, dtype=np.bool_))
+            q.put("ok")
+        except BaseException as e:  # noqa: BLE001 - reported to the test
+            q.put(repr(e))
+
+    ctx = mp.get_context("fork")
+    q = ctx.Queue()
+    proc = ctx.Process(target=child, args=(q,))
+    proc.start()
+    got = q.get(timeout=60)
+    proc.join(timeout=60)
+    assert got == "ok"
+
+
+@pytest.mark.parametrize("U", [None, 36])
+def test_the_worker_switches_keep_the_same_layers(U, monkeypatch):
+    """The kernels loaded before the fork, the compiled owner split and the merged gather against
+    each worker loading them, numpy's split and the sorted gather (COINSAT_PRELOAD=no,
+    COINSAT_SPLIT=numpy, COINSAT_GATHER=sort): the same search state for state, on an instance
+    whose layers are large enough for the compiled split (V(3,2)->SW-NE, optimum 36: layers of up
+    to 234,317 states)."""
+    from coinsat.search.rank import processes
+
+    inst = vdiag(3, 2, "swne")
+    kw = {} if U is None else {"upper_bound": U}
+    new = solve_rankbfs(inst, options=RankbfsOptions(workers=2, **kw))
+    for env in (processes.PRELOAD_ENV, "COINSAT_SPLIT", processes.GATHER_ENV):
+        monkeypatch.setenv(env, {"COINSAT_SPLIT": "numpy", processes.GATHER_ENV: "sort"}.get(env, "no"))
+    old = solve_rankbfs(inst, options=RankbfsOptions(workers=2, **kw))
+    _same_search(new, old)
+    assert new.status is Status.OPTIMAL and new.length == 36

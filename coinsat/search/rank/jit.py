@@ -803,6 +803,7 @@ def warm_up() -> bool:
         member_scan(one, one, np.zeros(1, dtype=np.bool_), SCAN_RATIO)
         merge_unique(one, one)
         dedup_sorted(one.copy())
+        split_owned(one, 2)  # the types loop.split passes
         schedule_h(one[:0], 1, 1, 1, binom, shifts, none, one, 0, none)  # the types FastSpace.heuristic passes
         schedule_h_words(one[:0], 1, 1, 1, binom, shifts, none, one, 0, none)
         _warm = True
@@ -1023,3 +1024,44 @@ def merge_unique(a, b):  # pragma: no cover - compiled
         j += 1
         m += 1
     return out[:m]
+
+
+@_jit
+def split_owned(ranks, parts):  # pragma: no cover - compiled
+    """``ranks`` (sorted) cut by owner (``loop.owner``'s hash, recomputed here) in two passes:
+    the count of each owner, then every rank scattered to its owner's stretch of one new array
+    (a stretch stays sorted: ranks are visited in order).  Returns (the array, ``ends``): part p
+    holds ``out[ends[p] : ends[p + 1]]``.  Replaces one hash pass, one comparison and one
+    ``compress`` pass per owner (``loop.split``, COINSAT_SPLIT=numpy)."""
+    n = ranks.size
+    golden = np.uint64(0x9E3779B97F4A7C15)
+    P = np.uint64(parts)
+    s32 = np.uint64(32)
+    ends = np.zeros(parts + 1, dtype=np.int64)
+    out = np.empty(n, dtype=np.uint64)
+    if parts == 2:  # two cursors in registers, no branch: the count lives in ``a`` and ``b``
+        ones = np.int64(0)
+        for i in range(n):
+            ones += np.int64((ranks[i] * golden) >> np.uint64(63))
+        a = np.int64(0)
+        b = n - ones
+        for i in range(n):
+            x = ranks[i]
+            q = np.int64((x * golden) >> np.uint64(63))
+            out[a + q * (b - a)] = x
+            a += 1 - q
+            b += q
+        ends[1] = n - ones
+        ends[2] = n
+        return out, ends
+    for i in range(n):
+        ends[np.int64((((ranks[i] * golden) >> s32) * P) >> s32) + 1] += 1
+    for p in range(parts):
+        ends[p + 1] += ends[p]
+    at = ends[:parts].copy()
+    for i in range(n):
+        x = ranks[i]
+        p = np.int64((((x * golden) >> s32) * P) >> s32)
+        out[at[p]] = x
+        at[p] += 1
+    return out, ends

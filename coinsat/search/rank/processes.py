@@ -21,6 +21,11 @@ nothing is left behind however the search ends.  Elsewhere (or with ``COINSAT_RO
 the successor arrays are pickled through the parent's pipes.  The bytes in a worker's file
 count against its share of the memory limit (its RSS does not show them).
 
+**What the workers inherit.**  The parent loads the compiled kernels before it forks
+(``preload``), so no worker loads them itself, and a worker cuts its successors by owner
+with the compiled ``jit.split_owned`` (``loop.split``); ``COINSAT_PRELOAD=no`` and
+``COINSAT_SPLIT=numpy`` switch each back (a test compares the layers both ways).
+
 A solution path is rebuilt by asking the owner of each candidate predecessor its depth
 (``Pool.in_layer``); a finished search gathers every worker's layers into one visited set
 (the witness a certificate reads), after which the workers exit.  A worker that dies is a
@@ -41,6 +46,7 @@ import os
 import signal
 import time
 from dataclasses import dataclass
+from math import comb
 
 import numpy as np
 
@@ -49,10 +55,15 @@ from ...instance import Instance
 from ...limits import Limits, rss_bytes
 from .colex import U64
 from .loop import Answer, Part, combine, owner, split
-from .visited import Storage, Visited
+from .space import FAST_MIN, union
+from .visited import Storage, Visited, compiled
 
 #: how long a stopped worker may take to remove its spilled layers and exit before it is killed
 STOP_SECONDS = 600
+#: COINSAT_PRELOAD=no lets every worker load the compiled kernels itself (``preload``)
+PRELOAD_ENV = "COINSAT_PRELOAD"
+#: COINSAT_GATHER=sort sorts a gathered layer's concatenated parts instead of merging them (``Pool.gather``)
+GATHER_ENV = "COINSAT_GATHER"
 #: COINSAT_ROUTE=pipes sends the successors through the parent's pipes even where memfd exists
 ROUTE_ENV = "COINSAT_ROUTE"
 
@@ -65,6 +76,17 @@ def route() -> str:
     if fork and hasattr(os, "memfd_create") and os.environ.get(ROUTE_ENV, "memfd") != "pipes":
         return "memfd"
     return "pipes"
+
+
+def preload(ctx, instance: Instance) -> bool:
+    """Load the compiled kernels in the parent before the workers fork (``visited.compiled``), so
+    that they inherit them (numba's dispatchers keep their loaded overloads in the process's
+    memory, which a forked child shares) instead of each loading them itself (about 0.6 CPU s a
+    worker on V(3,3)).  Only with ``fork``, when the state space is large enough for the workers
+    to use them (C(n, k) >= ``space.FAST_MIN``), and unless COINSAT_PRELOAD=no."""
+    if ctx.get_start_method() != "fork" or os.environ.get(PRELOAD_ENV, "yes") == "no":
+        return False
+    return comb(instance.board.size, instance.n_coins) >= FAST_MIN
 
 
 def _put(fd: int, a: np.ndarray, pos: int) -> None:
@@ -239,6 +261,8 @@ class Pool:
         perimeter: object = None,
     ):
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+        if preload(ctx, instance):  # before the fork: the workers inherit the loaded kernels
+            compiled()
         deadline = time.time() + (limits.remaining() or 1e12) if limits.time_limit is not None else float("inf")
         share = None if limits.memory_limit is None else limits.memory_limit // (parts + 1)
         self.parts, self.upper_bound, self.limits, self.budget = parts, upper_bound, limits, storage.budget
@@ -346,11 +370,14 @@ class Pool:
         return WorkerLost(f"rankbfs worker {p + 1} of {self.parts} (pid {proc.pid}) {how}; the search cannot go on")
 
     def gather(self, depths: int, budget: int | None) -> Visited:
-        """Every worker's layers, merged layer by layer into one visited set (the workers then exit)."""
+        """Every worker's layers, merged layer by layer into one visited set (the workers then exit):
+        the parts of a layer are sorted, distinct and disjoint, so ``space.union`` merges them in
+        one linear pass each (COINSAT_GATHER=sort: one sort of their concatenation, as before)."""
         visited = Visited(upper_bound=self.upper_bound, budget=budget)
+        merge = os.environ.get(GATHER_ENV) != "sort"
         for i in range(depths):
             parts = self.ask([("layer", i)] * self.parts)
-            visited.add(np.sort(np.concatenate(parts)), i)
+            visited.add(union(parts) if merge else np.sort(np.concatenate(parts)), i)
         self.close()
         return visited
 
