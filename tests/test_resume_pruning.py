@@ -12,6 +12,7 @@ manifest's own fields)."""
 from __future__ import annotations
 
 import json
+import shutil
 import signal
 import subprocess
 import sys
@@ -181,3 +182,24 @@ def test_a_killed_forced_perimeter_run_resumes_to_the_same_answer(tmp_path):
     opts = RankbfsOptions(upper_bound=bound, forced_supports=True, perimeter=2)
     fresh = solve_rankbfs(vdiag(2, 2, "nwse"), options=opts)
     assert manifest(tmp_path)["layers"] == fresh.stats["layers"]
+
+
+def test_a_resumed_perimeter_run_writes_an_accepted_certificate_of_its_h(tmp_path, capsys):
+    """--certify after a resume checks every layer from the start, with the h the manifest names."""
+    d, cert = tmp_path / "R", tmp_path / "C"
+    base = ["solve", FILE, "--method", "rankbfs", "--upper-bound", "construct", "--forced-supports"]
+    base += ["--perimeter", "3", "--resume", str(d), "--json"]
+    assert main(base) == 0
+    u = manifest(d)["upper_bound"]
+    capsys.readouterr()
+    fresh = run(upper_bound=u, forced_supports=True, perimeter=3)
+    for layer in range(8, len(fresh.stats["layers"])):  # back to a stop after layer 7, as if killed there
+        shutil.rmtree(d / f"L{layer:05d}")
+    m = manifest(d)
+    m.update(layers=m["layers"][:8], parts=m["parts"][:8], sha256=m["sha256"][:8])
+    (d / MANIFEST).write_text(json.dumps(m))
+    assert main([*base, "--certify", str(cert)]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert (got["status"], got["length"], got["resumed"]["depth"]) == ("optimal", 24, 7)
+    check = got["certificate_check"]
+    assert check["accepted"] is True and "perimeter r = 3 over forced" in check["reason"], check
