@@ -21,8 +21,8 @@ shared machine bounds it by the cores others leave.  Answers and states kept mus
 An instance is a name in instances/families/, optionally ``:U`` for ``--upper-bound`` U; a
 worker count N, optionally ``/pipes`` (``COINSAT_ROUTE=pipes``: successors through the
 parent's pipes instead of the workers' memory files, ``search/rank/processes.py``) or
-``/before`` (``VARIANTS``: the kernels loaded by each worker, numpy's owner split, gathered
-layers sorted: the workers as they were before those three changes).
+``/before`` (``VARIANTS``: the kernels loaded by each worker, numpy's owner split, a worker's
+own successors through its file, gathered layers sorted: the workers before those changes).
 """
 
 from __future__ import annotations
@@ -77,9 +77,12 @@ def _critical(r: dict) -> float:
 
 
 #: named worker variants (``--workers 2/before``): the switches of ``search/rank/processes.py``
-#: and ``loop.split`` set back, each worker loading the kernels itself, numpy's owner split and
-#: the gathered layers sorted; any other name after the slash is a route (``COINSAT_ROUTE``)
-VARIANTS = {"before": {"COINSAT_PRELOAD": "no", "COINSAT_SPLIT": "numpy", "COINSAT_GATHER": "sort"}}
+#: and ``loop.split`` set back: each worker loading the kernels itself, numpy's owner split, its
+#: own successors through its file, the gathered layers sorted; any other name after the slash
+#: is a route (``COINSAT_ROUTE``)
+VARIANTS = {
+    "before": {"COINSAT_PRELOAD": "no", "COINSAT_SPLIT": "numpy", "COINSAT_OWN": "file", "COINSAT_GATHER": "sort"}
+}
 
 
 def run(spec: str, workers: str) -> dict:

@@ -223,9 +223,10 @@ def test_a_forked_worker_inherits_the_loaded_kernels():
 
 @pytest.mark.parametrize("U", [None, 36])
 def test_the_worker_switches_keep_the_same_layers(U, monkeypatch):
-    """The kernels loaded before the fork, the compiled owner split and the merged gather against
-    each worker loading them, numpy's split and the sorted gather (COINSAT_PRELOAD=no,
-    COINSAT_SPLIT=numpy, COINSAT_GATHER=sort): the same search state for state, on an instance
+    """The kernels loaded before the fork, the compiled owner split, a worker's own successors kept
+    in memory and the merged gather against each worker loading them, numpy's split, its own
+    successors through its file and the sorted gather (COINSAT_PRELOAD=no, COINSAT_SPLIT=numpy,
+    COINSAT_OWN=file, COINSAT_GATHER=sort): the same search state for state, on an instance
     whose layers are large enough for the compiled split (V(3,2)->SW-NE, optimum 36: layers of up
     to 234,317 states)."""
     from coinsat.search.rank import processes
@@ -233,8 +234,9 @@ def test_the_worker_switches_keep_the_same_layers(U, monkeypatch):
     inst = vdiag(3, 2, "swne")
     kw = {} if U is None else {"upper_bound": U}
     new = solve_rankbfs(inst, options=RankbfsOptions(workers=2, **kw))
-    for env in (processes.PRELOAD_ENV, "COINSAT_SPLIT", processes.GATHER_ENV):
-        monkeypatch.setenv(env, {"COINSAT_SPLIT": "numpy", processes.GATHER_ENV: "sort"}.get(env, "no"))
+    old_ways = {processes.PRELOAD_ENV: "no", "COINSAT_SPLIT": "numpy", processes.OWN_ENV: "file"}
+    for env, value in (old_ways | {processes.GATHER_ENV: "sort"}).items():
+        monkeypatch.setenv(env, value)
     old = solve_rankbfs(inst, options=RankbfsOptions(workers=2, **kw))
     _same_search(new, old)
     assert new.status is Status.OPTIMAL and new.length == 36

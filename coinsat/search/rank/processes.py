@@ -23,8 +23,10 @@ count against its share of the memory limit (its RSS does not show them).
 
 **What the workers inherit.**  The parent loads the compiled kernels before it forks
 (``preload``), so no worker loads them itself, and a worker cuts its successors by owner
-with the compiled ``jit.split_owned`` (``loop.split``); ``COINSAT_PRELOAD=no`` and
-``COINSAT_SPLIT=numpy`` switch each back (a test compares the layers both ways).
+with the compiled ``jit.split_owned`` (``loop.split``), keeps those it owns itself in memory
+(only the others' go through its file) and the parent merges the gathered layers
+(``Pool.gather``); ``COINSAT_PRELOAD=no``, ``COINSAT_SPLIT=numpy``, ``COINSAT_OWN=file`` and
+``COINSAT_GATHER=sort`` switch each back (a test compares the layers both ways).
 
 A solution path is rebuilt by asking the owner of each candidate predecessor its depth
 (``Pool.in_layer``); a finished search gathers every worker's layers into one visited set
@@ -64,6 +66,9 @@ STOP_SECONDS = 600
 PRELOAD_ENV = "COINSAT_PRELOAD"
 #: COINSAT_GATHER=sort sorts a gathered layer's concatenated parts instead of merging them (``Pool.gather``)
 GATHER_ENV = "COINSAT_GATHER"
+#: COINSAT_OWN=file: a worker writes the successors it owns itself into its memory file and reads
+#: them back, as those of the others (by default it keeps them in memory)
+OWN_ENV = "COINSAT_OWN"
 #: COINSAT_ROUTE=pipes sends the successors through the parent's pipes even where memfd exists
 ROUTE_ENV = "COINSAT_ROUTE"
 
@@ -178,6 +183,8 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
     files = setup.files or ()
     mine = files[setup.part] if files else None
     held = 0  # bytes in this worker's successors file (memory its RSS does not show)
+    keep_own = os.environ.get(OWN_ENV) != "file"
+    own = None  # the successors it owns itself, between its expand and absorb (route "memfd")
 
     def poll() -> str | None:
         if time.time() > setup.deadline:
@@ -203,13 +210,24 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
                 conn.send((stopped, buckets, time.process_time()))
                 continue
             where = []  # (byte offset, count) of each owner's successors in the file
-            for b in buckets:
+            for p, b in enumerate(buckets):
+                if p == setup.part and keep_own:  # its own: kept in memory, not written and read back
+                    own = b
+                    where.append((0, int(b.size)))
+                    continue
                 _put(mine, b, held)
                 where.append((held, int(b.size)))
                 held += b.nbytes
+            del buckets
             conn.send((stopped, where, time.process_time()))
         elif op == "absorb":
-            runs = [r if isinstance(r, np.ndarray) else _get(files[r[0]], r[1], r[2]) for r in msg[2]]
+            runs = [
+                r
+                if isinstance(r, np.ndarray)
+                else (own if r[0] == setup.part and own is not None else _get(files[r[0]], r[1], r[2]))
+                for r in msg[2]
+            ]
+            own = None
             conn.send((part.absorb(runs, msg[1]), time.process_time()))
         elif op == "in_layer":
             conn.send(visited.in_layer(msg[1], msg[2]))
