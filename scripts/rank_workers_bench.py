@@ -44,6 +44,8 @@ def one(spec: str, workers: int) -> dict:
     """Solve one instance in this process (the run measured) and report."""
     import coinsat
 
+    if not Path(coinsat.__file__).resolve().is_relative_to(ROOT):
+        raise SystemExit(f"measured {coinsat.__file__}, not the coinsat of {ROOT}")
     name, _, bound = spec.partition(":")
     inst = coinsat.read_instance(ROOT / "instances" / "families" / f"{name}.toml")
     options: dict = {"workers": workers}
@@ -89,7 +91,8 @@ def run(spec: str, workers: str) -> dict:
     """One measured run in a fresh process; ``workers`` is N or N/pipes."""
     load0 = os.getloadavg()[0]
     count, _, route = workers.partition("/")
-    env = dict(os.environ, **VARIANTS.get(route, {"COINSAT_ROUTE": route})) if route else None
+    env = dict(os.environ, PYTHONPATH=str(ROOT))  # this tree's coinsat (a `git archive` copy's), not the installed one
+    env.update(VARIANTS.get(route, {"COINSAT_ROUTE": route}) if route else {})
     cmd = [sys.executable, str(Path(__file__).resolve()), "--one", spec, "--workers", count]
     out = subprocess.run(cmd, capture_output=True, text=True, cwd=str(ROOT), env=env)
     if out.returncode != 0:
