@@ -90,3 +90,17 @@ def test_v43_layers_missing_a_state_are_rejected(v43_certificate):
 
     verdict = check_certificate(inst, _rewrite_ranks(folder, cert, drop), folder)
     assert not verdict.ok and "in no layer" in verdict.reason
+
+
+def test_a_bound_on_a_growing_window_is_refused_not_dropped():
+    """h bounds the moves left on an exact window (the span of the start is closed); where the
+    span is unbounded the search grows its window and cannot prune: asking for it is a usage
+    error, never a silent search without the bound."""
+    from coinsat.errors import UsageError
+
+    inst = make_instance("square", [(0, 0), (1, 0), (2, 0)], [(0, 0), (1, 0), (0, 1)], adjacency=1)
+    assert not inst.board.exact
+    assert solve(inst, "rankbfs", workers=1).status is Status.OPTIMAL
+    for extra in ({}, {"forced_supports": True}, {"perimeter": 1}):
+        with pytest.raises(UsageError, match="exact window only"):
+            solve(inst, "rankbfs", workers=1, upper_bound=5, **extra)

@@ -126,6 +126,11 @@ def solve_rankbfs(
         raise UsageError("--forced-supports prunes with --upper-bound: give one")
     if o.perimeter is not None and o.upper_bound is None:
         raise UsageError("--perimeter prunes with --upper-bound: give one")
+    if growing and o.upper_bound is not None:  # h is a bound on the exact window only (span closed)
+        raise UsageError(
+            "--upper-bound prunes on an exact window only (the span of the start is finite); here the span "
+            "is unbounded and the search grows its window: solve this instance without the bound"
+        )
 
     def forward(work: Instance, horizon, lim, budget, prune_, progress_) -> Outcome:
         bound = o.upper_bound if work.board.exact else None
