@@ -297,3 +297,15 @@ def test_theorem_m_first_layer_meeting_the_ball_gives_the_optimum():
         met = next(t for t in range(w.depths) if (ball.distance(w.layer(t)) >= 0).any())
         d = ball.distance(w.layer(met))
         assert 0 < met <= U - 8 and met + int(d[d >= 0].min()) == 36
+
+
+def test_ctrl_c_while_the_ball_is_built_is_an_unknown_answer(monkeypatch):
+    """Ctrl-C before the first layer (while the ball is built) ends as a limit does: an 'unknown'
+    answer with the lower bound proven so far, not an exception past the front door."""
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(backward, "Ball", interrupted)
+    run = solve(_vee(), "rankbfs", upper_bound=24, perimeter=3, workers=1)
+    assert run.status.value == "unknown" and run.stats["stopped"] == "interrupted"

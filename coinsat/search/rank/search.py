@@ -169,7 +169,10 @@ def _forward(
     if perimeter is not None and upper_bound is not None:
         from .backward import Ball
 
-        ball = Ball(space, perimeter, limits)
+        try:
+            ball = Ball(space, perimeter, limits)
+        except KeyboardInterrupt:  # an answer as for a limit (unknown, the lower bound so far), as in the loop
+            raise LimitReached("interrupted") from None
         space.perimeter = ball
         stats["ball"] = ball.size
     exchange: Exchange
