@@ -104,3 +104,13 @@ def test_a_bound_on_a_growing_window_is_refused_not_dropped():
     for extra in ({}, {"forced_supports": True}, {"perimeter": 1}):
         with pytest.raises(UsageError, match="exact window only"):
             solve(inst, "rankbfs", workers=1, upper_bound=5, **extra)
+
+
+def test_a_negative_bound_or_radius_is_a_usage_error():
+    from coinsat.errors import UsageError
+
+    inst = read_instance("instances/paper/diagonal.toml")
+    with pytest.raises(UsageError, match="upper_bound must be"):
+        solve(inst, "rankbfs", workers=1, upper_bound=-1)
+    with pytest.raises(UsageError, match="perimeter must be"):
+        solve(inst, "rankbfs", workers=1, upper_bound=18, perimeter=-2)

@@ -122,6 +122,10 @@ def solve_rankbfs(
     if o.resume is not None and (workers != 1 or growing):
         raise UsageError("--resume needs one process (--workers 1, no --cluster) and an exact window")
     h = "forced" if o.forced_supports else "fill"
+    if o.upper_bound is not None and o.upper_bound < 0:
+        raise UsageError(f"upper_bound must be a number of moves >= 0, not {o.upper_bound}")
+    if o.perimeter is not None and o.perimeter < 0:
+        raise UsageError(f"perimeter must be a radius >= 0, not {o.perimeter}")
     if o.forced_supports and o.upper_bound is None:
         raise UsageError("--forced-supports prunes with --upper-bound: give one")
     if o.perimeter is not None and o.upper_bound is None:
