@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ..backends.aigbmc import BmcAnswer, Circuit, bmc
 from ..export import export
 from ..instance import Instance
-from ..rules import Move, check_move
+from ..search.pdr import replay
 from ..solution import verify
 
 _BIT = re.compile(r"^(src|dst)\[?(\d+)\]?$")
@@ -64,24 +64,6 @@ def trace_moves(circuit: Circuit, trace) -> list[tuple[int, int]]:
     return out
 
 
-def replay_trace(instance: Instance, frames: list[tuple[int, int]]) -> list[Move] | None:
-    """rules.py on each frame: a legal move is played, anything else is a stutter; the moves up to
-    the first goal placement (None: never reached)."""
-    config = instance.start
-    moves: list[Move] = []
-    if instance.is_goal(config):
-        return moves
-    for s, p in frames:
-        move = Move(s, p)
-        if check_move(instance.board, config, move, instance.d, instance.moves) is not None:
-            continue
-        config = config.moved(s, p)
-        moves.append(move)
-        if instance.is_goal(config):
-            return moves
-    return None
-
-
 def check_export(
     instance: Instance, optimum: int | None, frames: int, fmt: str = "aig", deadline: float | None = None
 ) -> BmcCheck:
@@ -97,12 +79,11 @@ def check_export(
     if answer.failing_frame is None:
         problem = None if optimum is None else f"no failing frame up to the optimum {optimum}"
         return BmcCheck(answer, cpu, None, problem)
-    moves = replay_trace(instance, trace_moves(circuit, answer.trace))
-    if moves is None:
+    solution = replay(instance, trace_moves(circuit, answer.trace))  # rules.py on each frame, as for pdr
+    if solution is None:
         return BmcCheck(answer, cpu, None, "the counterexample does not reach the goal under rules.py")
-    from ..solution import Solution
-
-    verdict = verify(instance, Solution.of(moves))
+    moves = solution.moves
+    verdict = verify(instance, solution)
     if not verdict.ok:
         return BmcCheck(answer, cpu, None, f"the replayed moves fail verification: {verdict.reason}")
     if optimum is None:
