@@ -231,6 +231,12 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
             conn.send((part.absorb(runs, msg[1]), time.process_time()))
         elif op == "in_layer":
             conn.send(visited.in_layer(msg[1], msg[2]))
+        elif op == "dump" and mine is not None:  # layer msg[1] into this worker's file, for Pool.gather
+            layer = visited.layer(msg[1])
+            os.ftruncate(mine, 0)
+            _put(mine, layer, 0)
+            held = layer.nbytes
+            conn.send(int(layer.size))
         elif op == "layer":
             conn.send(visited.layer(msg[1]))
         elif op == "stop":
@@ -301,7 +307,10 @@ class Pool:
             proc.start()
             self.conns.append(a)
             self.procs.append(proc)
-        for fd in files or ():  # the workers hold them now: a file goes with the last of them
+        # the workers hold them now: a file goes with the last of them; the parent keeps them
+        # only to read the gathered layers from them (Pool.gather), and closes them in ``end``
+        self.files = files if files is not None and os.environ.get(GATHER_ENV) != "sort" else None
+        for fd in () if files is None or self.files is not None else files:
             os.close(fd)
 
     # --- the exchange of loop.run -----------------------------------------------------------------
@@ -389,12 +398,18 @@ class Pool:
 
     def gather(self, depths: int, budget: int | None) -> Visited:
         """Every worker's layers, merged layer by layer into one visited set (the workers then exit):
-        the parts of a layer are sorted, distinct and disjoint, so ``space.union`` merges them in
-        one linear pass each (COINSAT_GATHER=sort: one sort of their concatenation, as before)."""
+        with route "memfd" each worker writes its part of a layer into its memory file and the
+        parent reads it (no pickling); the parts are sorted, distinct and disjoint, so
+        ``space.union`` merges them in one linear pass (COINSAT_GATHER=sort: through the pipes and
+        one sort of their concatenation, as before)."""
         visited = Visited(upper_bound=self.upper_bound, budget=budget)
         merge = os.environ.get(GATHER_ENV) != "sort"
         for i in range(depths):
-            parts = self.ask([("layer", i)] * self.parts)
+            if self.files is not None:  # each worker writes the layer into its file, the parent reads it
+                sizes = self.ask([("dump", i)] * self.parts)
+                parts = [_get(fd, 0, n) for fd, n in zip(self.files, sizes)]
+            else:
+                parts = self.ask([("layer", i)] * self.parts)
             visited.add(union(parts) if merge else np.sort(np.concatenate(parts)), i)
         self.close()
         return visited
@@ -424,3 +439,6 @@ class Pool:
             if proc.is_alive():
                 proc.kill()
                 proc.join()
+        for fd in self.files or ():  # the memory files the parent kept for gathering
+            os.close(fd)
+        self.files = None
