@@ -1,4 +1,4 @@
-"""BMC on the exported file against the SAT engine's optimum (issue 33, ``encodings/aiger.md`` §4).
+"""BMC on the exported file against the SAT engine's optimum (``encodings/aiger.md`` §4).
 
 :func:`check_export` exports an instance (``aig``, ``aiger`` or ``btor2``), reads the bytes back
 with this project's own readers (``io/aiger.py``, ``io/btor2.py``: the file's format, not the
