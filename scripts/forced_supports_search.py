@@ -32,9 +32,9 @@ import numpy as np
 
 from coinsat import Status, read_instance
 from coinsat.errors import LimitReached
-from coinsat.rules import Move, apply_move
 from coinsat.study.commandline import shown
 from coinsat.study.forced_supports import search
+from coinsat.study.proofs import known_length
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ROOT / "instances" / "families"
@@ -60,15 +60,11 @@ def engine_run(instance, upper_bound: int, which: str) -> dict:
 
 
 def stored_length(name: str) -> int:
-    """The length of the stored solution of ``name``, after replaying it with rules.apply_move."""
-    sol = json.loads((FAMILIES / "solutions" / f"{name}.json").read_text())
-    inst = read_instance(FAMILIES / f"{name}.toml")
-    config = inst.start
-    for src, dst in sol["moves"]:
-        config = apply_move(inst.board, config, Move(inst.board.cell(tuple(src)), inst.board.cell(tuple(dst))), inst.d)
-    if not inst.is_goal(config):
-        raise SystemExit(f"{name}: the stored solution does not end on a goal placement")
-    return len(sol["moves"])
+    """The length of the stored solution of ``name``, replayed by rules.py (study.proofs.known_length)."""
+    length = known_length(read_instance(FAMILIES / f"{name}.toml"), FAMILIES / "solutions" / f"{name}.json")
+    if length is None:
+        raise SystemExit(f"{name}: no stored solution, or it does not end on a goal placement")
+    return length
 
 
 def main() -> int:

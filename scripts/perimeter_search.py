@@ -32,26 +32,22 @@ import time
 from pathlib import Path
 
 from coinsat.io.instance_format import read_instance
-from coinsat.rules import Move, apply_move
 from coinsat.search.rank.backward import Ball
 from coinsat.search.rank.space import Space
 from coinsat.solve import solve
 from coinsat.study.commandline import shown
+from coinsat.study.proofs import known_length
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ROOT / "instances" / "families"
 
 
 def stored_length(name: str) -> int:
-    """The length of the stored solution of ``name``, after replaying it with rules.apply_move."""
-    sol = json.loads((FAMILIES / "solutions" / f"{name}.json").read_text())
-    inst = read_instance(FAMILIES / f"{name}.toml")
-    config = inst.start
-    for src, dst in sol["moves"]:
-        config = apply_move(inst.board, config, Move(inst.board.cell(tuple(src)), inst.board.cell(tuple(dst))), inst.d)
-    if not inst.is_goal(config):
-        raise SystemExit(f"{name}: the stored solution does not end on a goal placement")
-    return len(sol["moves"])
+    """The length of the stored solution of ``name``, replayed by rules.py (study.proofs.known_length)."""
+    length = known_length(read_instance(FAMILIES / f"{name}.toml"), FAMILIES / "solutions" / f"{name}.json")
+    if length is None:
+        raise SystemExit(f"{name}: no stored solution, or it does not end on a goal placement")
+    return length
 
 
 def ball_rows(name: str, radius: int) -> list[tuple]:
