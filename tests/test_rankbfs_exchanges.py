@@ -108,12 +108,16 @@ def test_a_state_budget_stops_either_exchange_with_forced_h_honestly(workers):
     assert sum(r.stats["layers"]) > 300
 
 
-def test_forced_h_resumes_on_one_process_only(tmp_path):
-    """The saved layers name their h (tests/test_resume_pruning.py); workers do not resume."""
+def test_forced_h_saved_by_one_process_resumes_on_workers(tmp_path):
+    """The saved layers name their h (tests/test_resume_pruning.py) and workers resume them
+    (more in tests/test_resume_workers.py); the cluster does not resume."""
     opts = RankbfsOptions(workers=1, upper_bound=24, forced_supports=True, resume=str(tmp_path))
     assert solve_rankbfs(vdiag(2, 1, "nwse"), options=opts).length == 24
     opts = RankbfsOptions(workers=2, upper_bound=24, forced_supports=True, resume=str(tmp_path))
-    with pytest.raises(UsageError, match="one process"):
+    again = solve_rankbfs(vdiag(2, 1, "nwse"), options=opts)
+    assert again.length == 24 and again.stats["workers"] == 2 and "resumed" in again.stats
+    opts = RankbfsOptions(upper_bound=24, forced_supports=True, resume=str(tmp_path), cluster=True)
+    with pytest.raises(UsageError, match="no --cluster"):
         solve_rankbfs(vdiag(2, 1, "nwse"), options=opts)
 
 

@@ -116,8 +116,8 @@ def test_layers_of_another_search_are_refused(tmp_path):
         solve_rankbfs(vdiag(2, 1, "swne"), options=RankbfsOptions(resume=str(tmp_path)))
     with pytest.raises(UsageError, match="another search"):
         solve_rankbfs(vdiag(2, 1, "nwse"), options=RankbfsOptions(resume=str(tmp_path), upper_bound=30))
-    with pytest.raises(UsageError, match="one process"):
-        solve_rankbfs(vdiag(2, 1, "nwse"), options=RankbfsOptions(resume=str(tmp_path), workers=2))
+    with pytest.raises(UsageError, match="another search"):  # on workers too (tests/test_resume_workers.py)
+        solve_rankbfs(vdiag(2, 1, "swne"), options=RankbfsOptions(resume=str(tmp_path), workers=2))
 
 
 def test_a_killed_run_resumes_to_the_same_answer(tmp_path):

@@ -30,7 +30,18 @@ with the compiled ``jit.split_owned`` (``loop.split``), keeps those it owns itse
 
 A solution path is rebuilt by asking the owner of each candidate predecessor its depth
 (``Pool.in_layer``); a finished search gathers every worker's layers into one visited set
-(the witness a certificate reads), after which the workers exit.  A worker that dies is a
+(the witness a certificate reads), after which the workers exit.
+
+**Saved layers (``--resume DIR``).**  The parent gathers each layer as soon as the workers
+have completed it (``Pool.collect``, the same route as the final gathering) and saves it in
+DIR through a :class:`~.visited.Visited` of its own (``saved``): the same files and the same
+manifest as the one-process search, then drops it from memory (``Visited.forget``: the parent
+holds one gathered layer at a time, about twice its size while merging).  A resumed search
+reads the saved layers back (checked by ``Visited.resume``) and hands each worker its own part
+of every one of them (``Pool.load``: cut by ``loop.owner`` for this run's number of workers),
+so a search saved on P workers, or on one process, continues on any number; the frontier is
+re-derived by the parent (``search._check_frontier``).  The saved directory is then the
+witness: nothing is gathered at the end.  A worker that dies is a
 ``WorkerLost`` (exit 4, one line) and the others are stopped and reaped; a limit a worker
 meets inside itself (a full disk while spilling) is a limit of the search.
 
@@ -52,7 +63,7 @@ from math import comb
 
 import numpy as np
 
-from ...errors import LimitReached, WorkerLost
+from ...errors import InternalError, LimitReached, WorkerLost
 from ...instance import Instance
 from ...limits import Limits, rss_bytes
 from .colex import U64
@@ -229,6 +240,14 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
             ]
             own = None
             conn.send((part.absorb(runs, msg[1]), time.process_time()))
+        elif op == "load":  # its part of saved layer msg[1] (a resumed search), from its own file or the pipe
+            if isinstance(msg[2], np.ndarray) or mine is None:
+                got = msg[2]
+            else:  # the parent wrote it at the start of this worker's file
+                got = _get(mine, 0, msg[2])
+                os.ftruncate(mine, 0)
+            visited.add(got, msg[1])
+            conn.send(int(got.size))
         elif op == "in_layer":
             conn.send(visited.in_layer(msg[1], msg[2]))
         elif op == "dump" and mine is not None:  # layer msg[1] into this worker's file, for Pool.gather
@@ -283,6 +302,7 @@ class Pool:
         storage: Storage,
         h: str = "fill",
         perimeter: object = None,
+        saved: Visited | None = None,
     ):
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
         if preload(ctx, instance):  # before the fork: the workers inherit the loaded kernels
@@ -291,6 +311,7 @@ class Pool:
         share = None if limits.memory_limit is None else limits.memory_limit // (parts + 1)
         self.parts, self.upper_bound, self.limits, self.budget = parts, upper_bound, limits, storage.budget
         self.stats: dict = {"workers": parts}
+        self.saved = saved  # the layers saved in --resume DIR, by the parent (``Pool.save``)
         self.cpu = _Clock(parts)
         self.route = route()
         self.stats["route"] = self.route
@@ -322,9 +343,46 @@ class Pool:
         self.end()  # whatever ended the search, no worker is left behind (a no-op once they exited)
 
     def begin(self, start: np.ndarray) -> tuple[list[int], Answer]:
+        """Layer 0 to the owner of the start (saved as layer 0 with --resume), or, resumed, every
+        saved layer to the workers, each its own part (``load``)."""
+        resumed = self.saved is not None and self.saved.depths > 0
+        if resumed:
+            self.load()
         who = int(owner(start, self.parts)[0])
-        got = self.ask([("start", start if p == who else np.zeros(0, dtype=U64)) for p in range(self.parts)])
-        return [1], combine(got)
+        empty = np.zeros(0, dtype=U64)
+        got = self.ask([("start", start if p == who and not resumed else empty) for p in range(self.parts)])
+        if self.saved is None:
+            return [1], combine(got)
+        if not resumed:
+            self.saved.add(start, 0)
+        self.saved.forget()
+        return [self.saved.layer_size(i) for i in range(self.saved.depths)], combine(got)
+
+    def load(self) -> None:
+        """Hand every worker its part of each saved layer (read back from disk one layer at a time,
+        cut by ``owner`` for this run's number of workers, whatever the saving run's was)."""
+        assert self.saved is not None
+        for i in range(self.saved.depths):
+            pieces = split(self.saved.layer(i), self.parts)
+            if self.files is not None:  # through the worker's own memory file, which is idle now
+                for fd, piece in zip(self.files, pieces):
+                    os.ftruncate(fd, 0)
+                    _put(fd, piece, 0)
+                got = self.ask([("load", i, int(piece.size)) for piece in pieces])
+            else:
+                got = self.ask([("load", i, piece) for piece in pieces])
+            want = self.saved.layer_size(i)
+            if sum(got) != want:
+                raise InternalError(f"the workers hold {sum(got)} states of saved layer {i}, not {want}")
+
+    def save(self, depth: int) -> None:
+        """Layer ``depth``, complete in the workers, gathered (``collect``) and saved in the
+        --resume directory as the one-process search saves it (same files, same manifest), then
+        dropped from the parent's memory."""
+        if self.saved is None:
+            return
+        self.saved.add(self.collect(depth), depth)
+        self.saved.forget()
 
     def poll(self) -> str | None:
         return self.limits.exceeded()
@@ -343,8 +401,11 @@ class Pool:
         del out
         got = self.ask([("absorb", depth, runs[p]) for p in ps])
         self.cpu.round("absorb", [g[1] for g in got])
+        answer = combine([g[0] for g in got])
+        if answer.size:  # an empty layer is never saved (the search stops there)
+            self.save(depth)
         self.stats["round_cpu"] = self.cpu.seconds()
-        return None, combine([g[0] for g in got])
+        return None, answer
 
     def in_layer(self, rank: int, t: int) -> bool:
         p = int(owner(np.array([rank], dtype=U64), self.parts)[0])
@@ -354,6 +415,12 @@ class Pool:
     def witness(self, complete: bool, depths: int) -> Visited:
         """The gathered layers of a finished search; an empty set after a limit (a request may
         be unanswered, a Ctrl-C in the middle: the workers are stopped)."""
+        if self.saved is not None:  # every layer is on disk already
+            if complete:
+                self.close()
+            else:
+                self.end()
+            return self.saved
         if complete:
             return self.gather(depths, self.budget)
         self.end()
@@ -397,22 +464,25 @@ class Pool:
         return WorkerLost(f"rankbfs worker {p + 1} of {self.parts} (pid {proc.pid}) {how}; the search cannot go on")
 
     def gather(self, depths: int, budget: int | None) -> Visited:
-        """Every worker's layers, merged layer by layer into one visited set (the workers then exit):
-        with route "memfd" each worker writes its part of a layer into its memory file and the
-        parent reads it (no pickling); the parts are sorted, distinct and disjoint, so
-        ``space.union`` merges them in one linear pass (COINSAT_GATHER=sort: through the pipes and
-        one sort of their concatenation, as before)."""
+        """Every worker's layers, merged layer by layer (``collect``) into one visited set (the
+        workers then exit)."""
         visited = Visited(upper_bound=self.upper_bound, budget=budget)
-        merge = os.environ.get(GATHER_ENV) != "sort"
         for i in range(depths):
-            if self.files is not None:  # each worker writes the layer into its file, the parent reads it
-                sizes = self.ask([("dump", i)] * self.parts)
-                parts = [_get(fd, 0, n) for fd, n in zip(self.files, sizes)]
-            else:
-                parts = self.ask([("layer", i)] * self.parts)
-            visited.add(union(parts) if merge else np.sort(np.concatenate(parts)), i)
+            visited.add(self.collect(i), i)
         self.close()
         return visited
+
+    def collect(self, i: int) -> np.ndarray:
+        """Layer i, sorted, from the workers' parts: with route "memfd" each worker writes its part
+        into its memory file and the parent reads it (no pickling); the parts are sorted, distinct
+        and disjoint, so ``space.union`` merges them in one linear pass (COINSAT_GATHER=sort:
+        through the pipes and one sort of their concatenation)."""
+        if self.files is not None:
+            sizes = self.ask([("dump", i)] * self.parts)
+            parts = [_get(fd, 0, n) for fd, n in zip(self.files, sizes)]
+        else:
+            parts = self.ask([("layer", i)] * self.parts)
+        return union(parts) if os.environ.get(GATHER_ENV) != "sort" else np.sort(np.concatenate(parts))
 
     def close(self) -> None:
         """Stop the workers and wait until each has removed its spilled layers and exited."""

@@ -62,10 +62,13 @@ another U or h is refused, so no search continues from layers pruned otherwise.
 
 **One layer loop, three exchanges** (``search/rank/loop.py``).  The loop (horizon,
 limits, layers, statistics, goal, path, witness) is written once; where the states live
-is the exchange's part: one process (``workers=1``, the only one that resumes), worker
-processes (``workers=N``, ``processes.py``: the states split by a hash of their rank, each
-worker owning one part, the parent routing successors to their owners) or the ranks of an
-MPI job (``cluster``, ``mpi.py``).  Every exchange keeps the same states, state for state.
+is the exchange's part: one process (``workers=1``), worker processes (``workers=N``,
+``processes.py``: the states split by a hash of their rank, each worker owning one part, the
+parent routing successors to their owners) or the ranks of an MPI job (``cluster``,
+``mpi.py``).  Every exchange keeps the same states, state for state.  ``resume=DIR`` runs on
+the first two: with workers the parent saves each layer they complete, in the same files and
+manifest, and a resumed search hands each worker its part of the saved layers, so a search
+saved on P workers continues on any number (the MPI ranks do not save: a UsageError).
 """
 
 from __future__ import annotations
@@ -108,6 +111,10 @@ def solve_rankbfs(
     workers = o.workers
     if workers is None:
         workers = 1 if o.resume is not None else os.cpu_count() or 1
+    if o.cluster and o.resume is not None:
+        raise UsageError(
+            "--resume runs on one machine (--workers N, no --cluster): the MPI ranks do not save their layers"
+        )
     if o.cluster:
         from .mpi import comm_world
 
@@ -119,8 +126,8 @@ def solve_rankbfs(
     storage = Storage(spill_budget, o.resume)
     keep_freed_memory()  # fewer page faults (search/rank/heap.py); forked workers inherit it
     growing = o.grow and instance.board.is_lattice and not instance.board.exact
-    if o.resume is not None and (workers != 1 or growing):
-        raise UsageError("--resume needs one process (--workers 1, no --cluster) and an exact window")
+    if o.resume is not None and growing:
+        raise UsageError("--resume needs an exact window (here the search grows its window)")
     h = "forced" if o.forced_supports else "fill"
     if o.upper_bound is not None and o.upper_bound < 0:
         raise UsageError(f"upper_bound must be a number of moves >= 0, not {o.upper_bound}")
@@ -164,8 +171,9 @@ def _forward(
     perimeter: int | None = None,
 ) -> Outcome:
     """The layered search (``loop.run``) on the exchange ``workers`` asks for: one process
-    (1; it alone resumes from ``storage.directory``), worker processes (> 1) or the ranks of
-    the MPI job (CLUSTER); ``layers`` of the outcome is the :class:`Visited` store.  With a
+    (1), worker processes (> 1; both save in and resume from ``storage.directory``) or the
+    ranks of the MPI job (CLUSTER); ``layers`` of the outcome is the :class:`Visited` store
+    (with a directory: the saved layers, read back from disk when asked for).  With a
     bound, ``perimeter`` R prunes with the perimeter h of the backward ball of radius R
     (``backward.py``, docs/perimeter-search.md; built here, before the workers fork)."""
     space = Space(instance, prune, upper_bound, h if upper_bound is not None else "fill")
@@ -185,15 +193,21 @@ def _forward(
 
         exchange = Cluster(space, limits, storage)
         return run(space, exchange, horizon, limits, max_states, progress, stats)
+    start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
+    visited: Visited | None = None
+    if storage.directory is not None or workers == 1:  # read (and checked) before any worker forks
+        visited = _store(instance, prune, upper_bound, storage, stats, start, space.h_record)
     if workers > 1:
         from .processes import Pool
 
-        exchange = Pool(instance, prune, upper_bound, workers, limits, storage, h=space.h, perimeter=space.perimeter)
-        return run(space, exchange, horizon, limits, max_states, progress, stats)
-    start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
-    visited = _store(instance, prune, upper_bound, storage, stats, start, space.h_record)
+        h_, ball = space.h, space.perimeter
+        exchange = Pool(instance, prune, upper_bound, workers, limits, storage, h=h_, perimeter=ball, saved=visited)
+    else:
+        assert visited is not None
+        exchange = Local(Part(space, visited), limits)
     if "resumed" not in stats:
-        return run(space, Local(Part(space, visited), limits), horizon, limits, max_states, progress, stats)
+        return run(space, exchange, horizon, limits, max_states, progress, stats)
+    assert visited is not None
     depth = visited.depths - 1
 
     def check() -> str | None:  # the frontier must be what its layer gives (visited.py)
@@ -202,7 +216,6 @@ def _forward(
             stats["resumed"]["checked"] = RESUME_CHECKED
         return reason
 
-    exchange = Local(Part(space, visited), limits)
     return run(space, exchange, horizon, limits, max_states, progress, stats, check, str(storage.directory))
 
 

@@ -39,7 +39,10 @@ pruned one way are never continued another way), and drops any layer written
 after the manifest (a run killed mid-layer), so a resumed search continues
 from the last complete layer and meets exactly the states the uninterrupted
 one would.  A manifest without an h was saved when only the fill h resumed:
-it reads as ``"fill"`` (None without a bound).
+it reads as ``"fill"`` (None without a bound).  Worker processes save through
+one such set in their parent (``processes.Pool.save``), which keeps none of the
+layers in memory (:meth:`Visited.forget`): the directory does not depend on the
+number of workers that wrote it.
 
 **Trusting saved layers.**  A resumed answer (``optimal``, or a global
 ``unsolvable``) is only as good as the layers it continues from, so before any
@@ -290,6 +293,12 @@ class Visited:
                 self._runs[i] = None
                 self.spilled += 1
             i += 1
+
+    def forget(self) -> None:
+        """Drop every saved layer from memory (they are read back from disk when asked for): the
+        parent of worker processes saves the layers it gathers and keeps none of them."""
+        for i in range(min(self._saved, len(self._runs))):
+            self._runs[i] = None
 
     # --- reading ----------------------------------------------------------------------------------
 
