@@ -73,7 +73,20 @@ proof, lemma by lemma: docs/forced-supports.md (Theorem H).  The checker
 recomputes this h itself (``ranked.Kernel.h_forced``, numpy, also when the
 successors are compiled).
 
-**Perimeter** (field ``h`` = ``{"kind": "perimeter", "r": R, "inner": "fill" | "forced"}``,
+**LM-cut** (field ``h`` = ``"lmcut"``, ranked layers with U only, adjacency d >= 1).  h is
+min over the goal placements G of max(h_fill(y, G), LM(y, G)), LM the number of rounds of the
+LM-cut procedure on the game without lifts (a filled cell stays filled; a cell of span(y) is
+filled when d of its neighbours in span(y) are): each round finds a set of fills that every
+plan of that game must use and makes them free.  Every path from y to G gives such a plan of
+at most as many steps (its first fills, in order), so LM(y, G) <= h+(y, G) <= the moves left;
+the proof, lemma by lemma: docs/lm-cut.md (Theorem LM).  The checker recomputes it with a
+kernel of its own (:mod:`.lmcut`, compiled), following §3 of that document with its tie-breaks
+(cell numbers: the window's bit order), so that it finds the same values as the search; a
+value it finds smaller asks for a successor the search did not keep, and is a rejection, never
+a false acceptance.  The kernel only decides (i + 1) + h(y) <= U, so it stops its rounds past
+U - (i + 1).
+
+**Perimeter** (field ``h`` = ``{"kind": "perimeter", "r": R, "inner": "fill" | "forced" | "lmcut"}``,
 ranked layers with U only).  The checker computes the backward ball B_R itself (:mod:`.perimeter`:
 a breadth-first search backwards from the goal placements inside span(start), over
 configurations inside span(start); undoing a move lifts a coin with >= d coins beside it and
@@ -396,10 +409,13 @@ def _check_ranked(
     """Conditions (2) and (3) of the module docstring on colex-ranked layers, pruned by h with
     ``bound`` U when given (decoder and kernel: :mod:`.ranked`), the chunks of each layer on
     ``workers`` threads when the compiled kernel runs; ``h_name`` "forced": the forced-supports
-    h (module docstring), computed by the numpy kernel; ``radius`` r: the perimeter h over that
-    inner h (module docstring, "Perimeter"; the ball recomputed here by :mod:`.perimeter`)."""
+    h (module docstring), computed by the numpy kernel; "lmcut": the LM-cut h, computed by
+    :mod:`.lmcut`; ``radius`` r: the perimeter h over that inner h (module docstring,
+    "Perimeter"; the ball recomputed here by :mod:`.perimeter`)."""
     if len(instance.labels) > 1:
         return False, "layers certificates are for unlabeled coins"
+    if h_name == "lmcut" and instance.d < 1:
+        return False, "the h 'lmcut' needs adjacency d >= 1 (docs/lm-cut.md §3)"
     b = instance.board
     index = {c: i for i, c in enumerate(cells)}
     k = len(instance.start)
@@ -438,7 +454,12 @@ def _check_ranked(
         reach = radius if bound is None else min(radius, max(0, bound - 1))
         ball = perimeter.Ball(dec, ker, start, goal_pos, reach, deadline)
 
-    def inner(ranks: np.ndarray) -> np.ndarray:
+    lm = _lm_kernel(dec, ker, goals) if h_name == "lmcut" else None
+
+    def inner(ranks: np.ndarray, budget: int) -> np.ndarray:
+        """h of ``ranks``, or for "lmcut" min(h, budget + 1): the same decision h <= budget."""
+        if lm is not None:
+            return lm.h(ranks, budget)
         if h_name == "forced":
             return ker.h_forced(ker.words(dec.positions(ranks)), goals)
         return ker.h(ker.words(dec.positions(ranks)), goals) if jit is None else jit.h(ranks)
@@ -455,8 +476,9 @@ def _check_ranked(
         for j in range(i + 1, max(-1, i - 2), -1):  # the layers a successor is usually in
             out = _absent(out, layers[j])
         if bound is not None and out.size:  # only successors with (i + 1) + h <= U are asked for
-            h = inner(out) if ball is None else ball.h(out, inner)
-            out = out[(i + 1) + h <= bound]
+            budget = bound - (i + 1)
+            h = inner(out, budget) if ball is None else ball.h(out, lambda r: inner(r, budget))
+            out = out[h <= budget]
         for j in range(i - 2, -1, -1):
             if out.size == 0:
                 break
@@ -520,6 +542,17 @@ def _compiled(states: int, ker: Kernel):
         from . import rankedjit
 
         return rankedjit if rankedjit.warm_up() else None
+
+
+def _lm_kernel(dec: Decoder, ker: Kernel, goals: list):
+    """:mod:`.lmcut`'s kernel for this certificate, loaded (numba imported and the kernel compiled or
+    read from numba's cache) with SIGINT and the alarm held back, as in :func:`_compiled`; without
+    numba the same functions run as Python."""
+    with signals_deferred():
+        from . import lmcut
+
+        lmcut.warm_up()
+        return lmcut.LMCut(dec, ker, goals)
 
 
 def _distinct(values: np.ndarray) -> np.ndarray:

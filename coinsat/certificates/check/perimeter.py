@@ -1,5 +1,5 @@
 """The perimeter h of a ranked layers certificate, recomputed by the checker (``"h": {"kind":
-"perimeter", "r": R, "inner": "fill" | "forced"}``).
+"perimeter", "r": R, "inner": "fill" | "forced" | "lmcut"}``).
 
 The argument is ``docs/perimeter-search.md`` (Lemmas U and B, Theorem P); it is restated here
 so that this file can be read alone, and nothing here imports ``coinsat.search`` or
@@ -16,7 +16,7 @@ S, therefore meets every configuration of S first at its exact number of moves t
 goal placement, dist(C); B_r is that search to depth r.
 
 *The h.*  h(C) = dist(C) for C in B_r, max(h_inner(C), r + 1) otherwise: outside the ball
-dist(C) >= r + 1, and h_inner (the fill schedule or the forced-supports bound of :mod:`.layers`)
+dist(C) >= r + 1, and h_inner (the fill schedule, the forced-supports bound or the LM-cut of :mod:`.layers`)
 is a lower bound on dist(C).  So h <= dist(C) on every configuration inside S, which is all the
 layers checker's argument needs ("Why this proves the claim" in :mod:`.layers`).
 """
@@ -36,23 +36,24 @@ U64 = np.uint64
 CHUNK = 1 << 15
 #: the largest radius a certificate may name (distances are kept as one byte)
 MAX_RADIUS = 250
-INNER = ("fill", "forced")
+INNER = ("fill", "forced", "lmcut")
 
 
 def parse(value, encoding: str, bound) -> tuple[str, int | None, str]:
     """(inner h, radius or None, why not) of a certificate's ``h`` field; ``why`` is "" when the
     field is well formed."""
     if isinstance(value, str):
-        if value not in INNER or (value == "forced" and (encoding != "rank" or bound is None)):
-            return "", None, f"unknown h {value!r} (fill, or forced on ranked layers with an upper bound)"
+        if value not in INNER or (value != "fill" and (encoding != "rank" or bound is None)):
+            return "", None, f"unknown h {value!r} (fill, or forced or lmcut on ranked layers with an upper bound)"
         return value, None, ""
     if not isinstance(value, dict) or set(value) != {"kind", "r", "inner"} or value["kind"] != "perimeter":
-        return "", None, f"unknown h {value!r} (a name, or {{'kind': 'perimeter', 'r': R, 'inner': NAME}})"
+        names = ", ".join(INNER)
+        return "", None, f"unknown h {value!r} ({names}, or {{'kind': 'perimeter', 'r': R, 'inner': NAME}})"
     r, inner = value["r"], value["inner"]
     if not isinstance(r, int) or isinstance(r, bool) or not 0 <= r <= MAX_RADIUS:
         return "", None, f"the perimeter radius must be an integer 0 .. {MAX_RADIUS}, not {r!r}"
     if inner not in INNER:
-        return "", None, f"unknown inner h {inner!r} (fill or forced)"
+        return "", None, f"unknown inner h {inner!r} (fill, forced or lmcut)"
     if encoding != "rank" or bound is None:
         return "", None, "a perimeter h needs ranked layers and an upper bound"
     return inner, r, ""

@@ -24,7 +24,7 @@ certificates.
 What one call computes.  ``successors`` walks a chunk of ranks from a given
 index: each rank is decoded (top coin down, a binary search per coin in the
 binomial table), put on W <= 4 words (padded by P zero words on each side, so
-that a shifted word never needs a bounds test: ``_planes``), and for each coin s the span test of
+that a shifted word never needs a bounds test: ``plane_arrays``), and for each coin s the span test of
 C - s is decided as in :mod:`.ranked` (at once when s has >= d coins of C - s
 around it; dropped by the perimeter cap; else a closure grown until it holds a
 goal span, reaches s, or stops).  Each destination p (>= d coins of C - s
@@ -66,11 +66,11 @@ except ImportError:  # pragma: no cover - the numpy kernel runs
 u0, u1 = np.uint64(0), np.uint64(1)
 
 
-def _jit(f):
+def jit_compiled(f):
     return numba.njit(cache=True, nogil=True)(f) if HAVE_NUMBA else f
 
 
-@_jit
+@jit_compiled
 def popcount(x):
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
@@ -78,7 +78,7 @@ def popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@_jit
+@jit_compiled
 def supported(out, m, P, off, near, right, r, masks, d, W, ge):
     """out = the positions with >= d set neighbours in m (boards padded by P zero words on each
     side): a threshold counter over the planes, ge[t] |= ge[t - 1] & plane from the top level
@@ -109,7 +109,7 @@ def supported(out, m, P, off, near, right, r, masks, d, W, ge):
         out[P + w] = g1 if d == 1 else (g2 if d == 2 else (g3 if d == 3 else ge[d]))
 
 
-@_jit
+@jit_compiled
 def holds_need(cur, P, need, W):
     for g in range(need.shape[0]):
         inside = True
@@ -122,7 +122,7 @@ def holds_need(cur, P, need, W):
     return False
 
 
-@_jit
+@jit_compiled
 def closure_meets(cur, P, need, stop, s_word, s_bit, planes, d, W, ge, sup):
     """Grow ``cur`` (in place) to its span: 1 if it comes to hold a goal span, 2 if it reaches
     the stop cell first (``stop``: s_bit in word s_word), 0 if it stops growing."""
@@ -143,7 +143,7 @@ def closure_meets(cur, P, need, stop, s_word, s_bit, planes, d, W, ge, sup):
             return 0
 
 
-@_jit
+@jit_compiled
 def decode(rank, binom, n, k, pos):
     """pos[0 .. k-1]: the ascending positions of the colex rank (top coin first)."""
     r = rank
@@ -161,8 +161,8 @@ def decode(rank, binom, n, k, pos):
         hi = lo - 1
 
 
-@_jit
-def _board(m, P, W, pos, k):
+@jit_compiled
+def board_words(m, P, W, pos, k):
     """m = the padded board of the cells pos[0 .. k-1] (the padding words stay zero)."""
     for w in range(m.size):
         m[w] = u0
@@ -170,7 +170,7 @@ def _board(m, P, W, pos, k):
         m[P + (pos[i] >> 6)] |= u1 << np.uint64(pos[i] & 63)
 
 
-@_jit
+@jit_compiled
 def successors(ranks, first, binom, n, k, planes, P, d, W, nbr, need, cap, out):
     """The successor ranks of ranks[first:] into ``out`` (module docstring); returns (how many
     written, the index of the first rank not expanded)."""
@@ -187,7 +187,7 @@ def successors(ranks, first, binom, n, k, planes, P, d, W, nbr, need, cap, out):
         if out.size - count < k * n:
             return count, idx
         decode(ranks[idx], binom, n, k, pos)
-        _board(words, P, W, pos, k)
+        board_words(words, P, W, pos, k)
         cur[:] = words
         whole = closure_meets(cur, P, need, False, 0, u0, planes, d, W, ge, sup) == 1
         edges = 0
@@ -241,7 +241,7 @@ def successors(ranks, first, binom, n, k, planes, P, d, W, nbr, need, cap, out):
     return count, ranks.size
 
 
-@_jit
+@jit_compiled
 def h_values(ranks, binom, n, k, planes, P, d, W, goals, out):
     """out[i] = h of ranks[i] (:meth:`.ranked.Kernel.h`: the fill schedule over the span
     layers, the minimum over the goal placements; BIG when a goal cell is never reached)."""
@@ -254,7 +254,7 @@ def h_values(ranks, binom, n, k, planes, P, d, W, goals, out):
     ge = np.empty(d + 1, dtype=np.uint64)
     for idx in range(ranks.size):
         decode(ranks[idx], binom, n, k, pos)
-        _board(m, P, W, pos, k)
+        board_words(m, P, W, pos, k)
         best = BIG
         for g in range(goals.shape[0]):
             left = 0
@@ -294,10 +294,10 @@ class Expander:
     def __init__(self, dec, ker, need: list[np.ndarray], goals: list[np.ndarray], cap: int | None):
         self.n, self.k, self.d, self.W = dec.n, dec.k, ker.d, ker.W
         self.binom = np.ascontiguousarray(dec.binom)
-        self.planes, self.P = _planes(ker.planes, ker.W)
+        self.planes, self.P = plane_arrays(ker.planes, ker.W)
         self.nbr = np.ascontiguousarray(ker.nbr.T)  # (n, W)
-        self.need = _rows(need, ker.W)
-        self.goals = _rows(goals, ker.W)
+        self.need = as_rows(need, ker.W)
+        self.goals = as_rows(goals, ker.W)
         self.cap = -1 if cap is None else int(cap)
         self._local = threading.local()  # one output buffer per thread (the layers checker's threads)
 
@@ -335,7 +335,7 @@ class Expander:
         return out
 
 
-def _planes(planes: list, W: int) -> tuple[tuple, int]:
+def plane_arrays(planes: list, W: int) -> tuple[tuple, int]:
     """:class:`.ranked.Kernel`'s planes (delta, (W, 1) mask) as the arrays ``supported`` reads, and
     the padding P: on a board padded by P zero words, word w of m shifted by delta = q * 64 + r
     (q, r >= 0) is word w + P + q shifted right by r with the low bits of word w + P + q + 1
@@ -368,13 +368,13 @@ def warm_up() -> bool:
     binom = np.array([[1, i, i * (i - 1) // 2] for i in range(3)], dtype=np.uint64)
     ranks = np.zeros(1, dtype=np.uint64)
     rows = np.zeros((1, 2), dtype=np.uint64)
-    planes, P = _planes([(1, np.zeros((2, 1), dtype=np.uint64))], 2)
+    planes, P = plane_arrays([(1, np.zeros((2, 1), dtype=np.uint64))], 2)
     successors(ranks, 0, binom, 2, 1, planes, P, 2, 2, rows, rows, -1, np.zeros(4, dtype=np.uint64))
     h_values(ranks, binom, 2, 1, planes, P, 2, 2, rows, np.zeros(1, dtype=np.int64))
     return True
 
 
-def _rows(columns: list[np.ndarray], W: int) -> np.ndarray:
+def as_rows(columns: list[np.ndarray], W: int) -> np.ndarray:
     """(W, 1) bitboard columns as the rows of a (len, W) array."""
     if not columns:
         return np.zeros((0, W), dtype=np.uint64)

@@ -1,0 +1,385 @@
+"""The layers checker's own LM-cut h (certificate field ``"h": "lmcut"``), compiled with numba.
+
+What it computes.  For a configuration C and each goal placement G: h_fill(C, G) (the fill
+schedule of :mod:`.layers`) and LM(C, G), the number of rounds of the LM-cut procedure on the
+game without lifts, and h_lm(C) = min over G of max(h_fill(C, G), LM(C, G)).  The procedure is
+the one of ``docs/lm-cut.md`` §3, with its tie-breaks, restated here so that this file can be
+read alone (the proof that h_lm never exceeds the moves left, Theorem LM, is in that document):
+
+0. S = span(C) in the window, T = G - C (0 if empty; infinite if T is not inside S).  The actions
+   are the (P -> c), c in S - C, P a d-subset of the neighbours of c inside S; every cost is 1.
+1. V = 0 on C and V(c) = min over (P -> c) of cost + max V(P): the least fixpoint.
+2. If max V over T is 0, the answer is the number of rounds done.
+3. pcf(P -> c) = the cell of P with the largest V, ties to the smallest cell number; t* = the
+   cell of T with the largest V, ties to the smallest.
+4. Z: the least set holding t* and pcf(a) for every action a of cost 0 into a cell of Z.
+5. B: the least set holding C and c for every (P -> c) with pcf in B and c not in Z.
+6. The cut: the actions with pcf in B and effect in Z; their costs become 0; one more round.
+
+Cells are numbered by the certificate's window (bit i: ``cells[i]``), the numbering of the
+search that wrote the layers.  ``docs/lm-cut.md`` proves every cut non-empty with all its costs 1
+(Lemma LC); the kernel raises if either fails (a bug, never a verdict).
+
+Only the decision matters.  Condition (3) of :mod:`.layers` asks for a successor y at depth
+i + 1 iff (i + 1) + h(y) <= U, so the kernel takes a budget b = U - (i + 1) and returns
+min(h_lm, b + 1): exact up to b, and "more than b" as b + 1.  That lets it stop early: a goal
+placement whose h_fill is already past the best value so far is skipped, and its rounds stop
+when they reach it (every round adds one to LM).  ``budget`` = ``BIG`` - 1 gives h_lm itself
+(``BIG`` when no goal placement can be reached), which the tests compare with the reference
+``coinsat.theory.relaxed.h_lm`` (imported by the tests only: nothing here imports
+``coinsat.search`` or ``coinsat.theory``).
+
+How.  One configuration at a time: decoded from its colex rank and put on the padded bitboards
+of :mod:`.rankedjit` (whose ``supported`` threshold counter grows the span layer by layer and
+gives every cell its entry layer, which h_fill reads), the cells of S numbered in increasing
+order (so "the smallest cell" is the smallest local number), the actions listed once per
+configuration, grouped by the cell they fill, with the list of actions each cell is a
+support of.  Step 1 is a generalised Dijkstra with two buckets (costs are 0 or 1): a cell is
+final when it leaves the current bucket, an action fires when its last support is final, at
+that bucket's value plus its cost.  Steps 4 and 5 are two graph searches, step 5 over the
+actions grouped by pcf (a counting sort per round).  Each round costs O(d · actions).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .rankedjit import BIG, HAVE_NUMBA, as_rows, board_words, decode, jit_compiled, plane_arrays, popcount, supported
+
+
+@jit_compiled
+def _entry_layers(m, cur, sup, ge, P, W, n, pos, k, planes, d, layer):
+    """layer[c] = j for the cells c first in R_j (0 on the coins of m), -1 outside span(m)."""
+    off, near, right, r, masks = planes
+    for c in range(n):
+        layer[c] = -1
+    for i in range(k):
+        layer[pos[i]] = 0
+    cur[:] = m
+    j = 0
+    while True:
+        supported(sup, cur, P, off, near, right, r, masks, d, W, ge)
+        j += 1
+        changed = False
+        for w in range(W):
+            add = sup[P + w] & ~cur[P + w]
+            if add:
+                changed = True
+                cur[P + w] |= add
+                while add:
+                    low = add & (~add + np.uint64(1))
+                    layer[64 * w + popcount(low - np.uint64(1))] = j
+                    add ^= low
+        if not changed:
+            return
+
+
+@jit_compiled
+def _fill(goal, m, P, W, layer, cnt):
+    """The fill schedule of the empty cells of ``goal``: max over the entry layers j of
+    j - 1 + #(empty goal cells entering at j or later); BIG when one never enters."""
+    left = 0
+    top = 0
+    bad = False
+    for w in range(W):
+        e = goal[w] & ~m[P + w]
+        while e:
+            low = e & (~e + np.uint64(1))
+            e ^= low
+            f = layer[64 * w + popcount(low - np.uint64(1))]
+            if f < 0:
+                bad = True
+            else:
+                cnt[f] += 1
+                left += 1
+                top = max(top, f)
+    h = 0
+    for j in range(1, top + 1):
+        if cnt[j]:
+            h = max(h, j - 1 + left)
+            left -= cnt[j]
+            cnt[j] = 0
+    return BIG if bad else h
+
+
+@jit_compiled
+def _rounds(limit, ms, d, in_c, pre, eff, first, by_pre_start, by_pre, n_act, tgt, nt, work):
+    """LM(C, G) of §3 on the actions built by ``h_lm_values`` if it is below ``limit``, else
+    ``limit`` (the rounds stop there).  ``work``: the scratch arrays."""
+    cost, rem, pcf, V, done, in_z, in_b, sa, sb, bp_start, bp, cursor = work
+    for a in range(n_act):
+        cost[a] = 1
+    rounds = 0
+    while True:
+        # step 1: h^max, a two-bucket Dijkstra over the AND/OR graph (costs 0 or 1)
+        for x in range(ms):
+            V[x] = BIG
+            done[x] = False
+        for a in range(n_act):
+            rem[a] = d
+        na = 0
+        nb = 0
+        for x in range(ms):
+            if in_c[x]:
+                V[x] = 0
+                sa[na] = x
+                na += 1
+        level = 0
+        while na > 0 or nb > 0:
+            if na == 0:
+                sa, sb = sb, sa
+                na, nb = nb, 0
+                level += 1
+            na -= 1
+            x = sa[na]
+            if done[x]:
+                continue
+            done[x] = True  # V[x] == level
+            for t in range(by_pre_start[x], by_pre_start[x + 1]):
+                a = by_pre[t]
+                rem[a] -= 1
+                if rem[a] == 0:
+                    e = eff[a]
+                    val = level + cost[a]
+                    if not done[e] and val < V[e]:
+                        V[e] = val
+                        if cost[a] == 0:
+                            sa[na] = e
+                            na += 1
+                        else:
+                            sb[nb] = e
+                            nb += 1
+        # steps 2 and 3
+        top = -1
+        star = -1
+        for i in range(nt):  # tgt ascending: the first of the largest is the smallest cell
+            if V[tgt[i]] > top:
+                top = V[tgt[i]]
+                star = tgt[i]
+        if top == 0:
+            return rounds
+        if rounds + 1 >= limit:
+            return limit
+        for a in range(n_act):
+            p = pre[a, 0]
+            for j in range(1, d):  # pre ascending: a later cell wins only with a larger V
+                q = pre[a, j]
+                if V[q] > V[p]:
+                    p = q
+            pcf[a] = p
+        # step 4: the goal zone
+        for x in range(ms):
+            in_z[x] = False
+            in_b[x] = False
+        in_z[star] = True
+        na = 1
+        sa[0] = star
+        while na > 0:
+            na -= 1
+            c = sa[na]
+            for a in range(first[c], first[c + 1]):
+                if cost[a] == 0:
+                    p = pcf[a]
+                    if not in_z[p]:
+                        in_z[p] = True
+                        sa[na] = p
+                        na += 1
+        # step 5: the before zone, over the actions grouped by pcf; step 6: the cut
+        for x in range(ms + 1):
+            bp_start[x] = 0
+        for a in range(n_act):
+            bp_start[pcf[a] + 1] += 1
+        for x in range(ms):
+            bp_start[x + 1] += bp_start[x]
+            cursor[x] = bp_start[x]
+        for a in range(n_act):
+            bp[cursor[pcf[a]]] = a
+            cursor[pcf[a]] += 1
+        na = 0
+        for x in range(ms):
+            if in_c[x]:
+                in_b[x] = True
+                sa[na] = x
+                na += 1
+        cut = 0
+        while na > 0:
+            na -= 1
+            p = sa[na]
+            for t in range(bp_start[p], bp_start[p + 1]):
+                a = bp[t]
+                e = eff[a]
+                if in_z[e]:
+                    if cost[a] != 1:
+                        raise AssertionError("LM-cut: a cut action of cost 0 (Lemma LC excludes it)")
+                    cost[a] = 0
+                    cut += 1
+                elif not in_b[e]:
+                    in_b[e] = True
+                    sa[na] = e
+                    na += 1
+        if cut == 0:
+            raise AssertionError("LM-cut: an empty cut (Lemma LC excludes it)")
+        rounds += 1
+
+
+@jit_compiled
+def h_lm_values(ranks, budget, binom, n, k, planes, P, d, W, goals, nb_start, nb_idx, max_act, out):
+    """out[i] = min(h_lm(ranks[i]), budget + 1) (module docstring); budget <= BIG - 1."""
+    pos = np.empty(k, dtype=np.int64)
+    m = np.zeros(W + 2 * P, dtype=np.uint64)
+    cur = np.zeros(W + 2 * P, dtype=np.uint64)
+    sup = np.zeros(W + 2 * P, dtype=np.uint64)
+    ge = np.empty(d + 1, dtype=np.uint64)
+    layer = np.empty(n, dtype=np.int64)
+    cnt = np.zeros(n + 2, dtype=np.int64)
+    G = goals.shape[0]
+    fill = np.empty(G, dtype=np.int64)
+    loc = np.full(n, -1, dtype=np.int64)
+    cells = np.empty(n, dtype=np.int64)
+    in_c = np.zeros(n, dtype=np.bool_)
+    nbl = np.empty(n, dtype=np.int64)
+    idx = np.empty(d, dtype=np.int64)
+    tgt = np.empty(n, dtype=np.int64)
+    A = max(max_act, 1)
+    pre = np.empty((A, d), dtype=np.int64)
+    eff = np.empty(A, dtype=np.int64)
+    first = np.empty(n + 1, dtype=np.int64)
+    by_pre_start = np.empty(n + 2, dtype=np.int64)
+    by_pre = np.empty(A * d, dtype=np.int64)
+    work = (
+        np.empty(A, dtype=np.int64),  # cost
+        np.empty(A, dtype=np.int64),  # rem
+        np.empty(A, dtype=np.int64),  # pcf
+        np.empty(n, dtype=np.int64),  # V
+        np.zeros(n, dtype=np.bool_),  # done
+        np.zeros(n, dtype=np.bool_),  # in_z
+        np.zeros(n, dtype=np.bool_),  # in_b
+        np.empty(A + n, dtype=np.int64),  # stack (the current bucket)
+        np.empty(A + n, dtype=np.int64),  # stack (the next bucket)
+        np.empty(n + 2, dtype=np.int64),  # actions by pcf: starts
+        np.empty(A, dtype=np.int64),  # actions by pcf
+        np.empty(n + 1, dtype=np.int64),  # cursor
+    )
+    for i in range(ranks.size):
+        decode(ranks[i], binom, n, k, pos)
+        board_words(m, P, W, pos, k)
+        _entry_layers(m, cur, sup, ge, P, W, n, pos, k, planes, d, layer)
+        best = budget + 1
+        for g in range(G):
+            fill[g] = _fill(goals[g], m, P, W, layer, cnt)
+            if fill[g] < best and fill[g] == 0:
+                best = 0  # a goal placement itself
+        built = False
+        ms = 0
+        n_act = 0
+        for g in range(G):
+            if fill[g] >= best or fill[g] >= BIG:
+                continue
+            if not built:  # step 0: S, its cells in increasing order, the actions
+                built = True
+                for c in range(n):
+                    if layer[c] >= 0:
+                        loc[c] = ms
+                        cells[ms] = c
+                        in_c[ms] = layer[c] == 0
+                        ms += 1
+                for x in range(ms):
+                    first[x] = n_act
+                    if in_c[x]:
+                        continue
+                    c = cells[x]
+                    q = 0
+                    for t in range(nb_start[c], nb_start[c + 1]):
+                        y = loc[nb_idx[t]]
+                        if y >= 0:
+                            nbl[q] = y
+                            q += 1
+                    if q < d:
+                        continue
+                    for j in range(d):
+                        idx[j] = j
+                    while True:  # the d-subsets of nbl[:q], each ascending
+                        for j in range(d):
+                            pre[n_act, j] = nbl[idx[j]]
+                        eff[n_act] = x
+                        n_act += 1
+                        j = d - 1
+                        while j >= 0 and idx[j] == q - d + j:
+                            j -= 1
+                        if j < 0:
+                            break
+                        idx[j] += 1
+                        for t in range(j + 1, d):
+                            idx[t] = idx[t - 1] + 1
+                first[ms] = n_act
+                for x in range(ms + 2):
+                    by_pre_start[x] = 0
+                for a in range(n_act):
+                    for j in range(d):
+                        by_pre_start[pre[a, j] + 2] += 1
+                for x in range(ms):
+                    by_pre_start[x + 2] += by_pre_start[x + 1]
+                for a in range(n_act):  # by_pre_start[x + 1]: the cursor of x while filling
+                    for j in range(d):
+                        x = pre[a, j]
+                        by_pre[by_pre_start[x + 1]] = a
+                        by_pre_start[x + 1] += 1
+            nt = 0
+            for w in range(W):
+                e = goals[g, w] & ~m[P + w]
+                while e:
+                    low = e & (~e + np.uint64(1))
+                    e ^= low
+                    tgt[nt] = loc[64 * w + popcount(low - np.uint64(1))]
+                    nt += 1
+            lm = _rounds(best, ms, d, in_c, pre, eff, first, by_pre_start, by_pre, n_act, tgt, nt, work)
+            best = min(best, max(fill[g], lm))
+        if built:
+            for x in range(ms):
+                loc[cells[x]] = -1
+        out[i] = best
+
+
+class LMCut:
+    """The compiled kernel's arguments for one certificate (the window of :class:`.ranked.Kernel`,
+    the decoder of :class:`.ranked.Decoder`, the goal placements as (W, 1) bitboards)."""
+
+    def __init__(self, dec, ker, goals: list[np.ndarray]):
+        if ker.d < 1:
+            raise ValueError("the LM-cut h needs adjacency d >= 1 (docs/lm-cut.md §3: pcf of an action)")
+        self.n, self.k, self.d, self.W = dec.n, dec.k, ker.d, ker.W
+        self.binom = np.ascontiguousarray(dec.binom)
+        self.planes, self.P = plane_arrays(ker.planes, ker.W)
+        self.goals = as_rows(goals, ker.W)
+        nbr = [sum(int(ker.nbr[w, c]) << (64 * w) for w in range(ker.W)) for c in range(self.n)]
+        lists = [[q for q in range(self.n) if mask >> q & 1] for mask in nbr]
+        self.nb_start = np.cumsum([0] + [len(x) for x in lists], dtype=np.int64)
+        self.nb_idx = np.array([q for x in lists for q in x], dtype=np.int64)
+        self.max_act = sum(math.comb(len(x), self.d) for x in lists)
+
+    def h(self, ranks: np.ndarray, budget: int = BIG - 1) -> np.ndarray:
+        """min(h_lm, budget + 1) of each rank (module docstring); budget at most BIG - 1."""
+        out = np.empty(ranks.size, dtype=np.int64)
+        if ranks.size:
+            h_lm_values(
+                np.ascontiguousarray(ranks, dtype=np.uint64), min(int(budget), BIG - 1), self.binom, self.n,
+                self.k, self.planes, self.P, self.d, self.W, self.goals, self.nb_start, self.nb_idx,
+                self.max_act, out,
+            )  # fmt: skip
+        return out
+
+
+def warm_up() -> bool:
+    """Compile (or load from numba's cache) the kernel with the argument types of every later call;
+    False without numba (the same functions then run as Python, slowly)."""
+    if not HAVE_NUMBA:
+        return False
+    binom = np.array([[1, i, i * (i - 1) // 2] for i in range(3)], dtype=np.uint64)
+    planes, P = plane_arrays([(1, np.array([[1]], dtype=np.uint64))], 1)
+    h_lm_values(
+        np.zeros(1, dtype=np.uint64), 0, binom, 2, 1, planes, P, 1, 1, np.array([[2]], dtype=np.uint64),
+        np.array([0, 1, 1], dtype=np.int64), np.array([1], dtype=np.int64), 1, np.zeros(1, dtype=np.int64),
+    )  # fmt: skip
+    return True
