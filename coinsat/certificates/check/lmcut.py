@@ -24,10 +24,11 @@ Only the decision matters.  Condition (3) of :mod:`.layers` asks for a successor
 i + 1 iff (i + 1) + h(y) <= U, so the kernel takes a budget b = U - (i + 1) and returns
 min(h_lm, b + 1): exact up to b, and "more than b" as b + 1.  That lets it stop early: a goal
 placement whose h_fill is already past the best value so far is skipped, and its rounds stop
-when they reach it (every round adds one to LM).  ``budget`` = ``BIG`` - 1 gives h_lm itself
-(``BIG`` when no goal placement can be reached), which the tests compare with the reference
-``coinsat.theory.relaxed.h_lm`` (imported by the tests only: nothing here imports
-``coinsat.search`` or ``coinsat.theory``).
+as soon as r + max_T V reaches it, r the rounds done (``docs/lm-cut.md``, Lemma ES: max_T V falls
+by at most one a round, so the answer is at least r + max_T V at every round).
+``budget`` = ``BIG`` - 1 gives h_lm itself (``BIG`` when no goal placement can be reached),
+which the tests compare with the reference ``coinsat.theory.relaxed.h_lm`` (imported by the
+tests only: nothing here imports ``coinsat.search`` or ``coinsat.theory``).
 
 How.  One configuration at a time: decoded from its colex rank and put on the padded bitboards
 of :mod:`.rankedjit` (whose ``supported`` threshold counter grows the span layer by layer and
@@ -160,7 +161,7 @@ def _rounds(limit, ms, d, in_c, pre, eff, first, by_pre_start, by_pre, n_act, tg
                 star = tgt[i]
         if top == 0:
             return rounds
-        if rounds + 1 >= limit:
+        if rounds + top >= limit:  # Lemma ES: the answer is at least rounds + top
             return limit
         for a in range(n_act):
             p = pre[a, 0]
