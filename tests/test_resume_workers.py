@@ -211,8 +211,8 @@ def test_the_layers_of_another_instance_are_refused_under_workers(tmp_path, caps
 @pytest.mark.slow
 @pytest.mark.parametrize("resumed_on", ["2", "1"])
 def test_a_killed_worker_run_resumes_to_the_same_answer(tmp_path, resumed_on):
-    """SIGKILL to the parent and its two workers mid-search (after some layers are saved), then
-    the command again on ``resumed_on`` workers (V(3,2) -> NW-SE, 53 moves, some seconds: slow)."""
+    """SIGKILL to the parent mid-search (after some layers are saved): its two workers end too;
+    then the command again on ``resumed_on`` workers (V(3,2) -> NW-SE, 53 moves, some seconds: slow)."""
     file = str(ROOT / "instances/families/vdiag-3-2-nwse.toml")
     bound = str(ROOT / "instances/families/solutions/vdiag-3-2-nwse.json")
     base = [sys.executable, "-m", "coinsat", "solve", file, "--method", "rankbfs", "--resume", str(tmp_path)]
@@ -224,14 +224,17 @@ def test_a_killed_worker_run_resumes_to_the_same_answer(tmp_path, resumed_on):
             break
         time.sleep(0.005)
     workers = _children(proc.pid)
-    proc.send_signal(signal.SIGKILL)  # the whole machine lost: the workers too
-    for pid in workers:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+    assert len(workers) == 2
+    proc.send_signal(signal.SIGKILL)  # the parent only: its workers end with it (processes._die_with_parent)
     proc.wait()
     assert proc.returncode == -signal.SIGKILL, "the search ended before it could be killed"
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 10 and any(_running(pid) for pid in workers):
+        time.sleep(0.05)
+    left = [pid for pid in workers if _running(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "workers outlived their killed parent"
     done = manifest(tmp_path)
     out = subprocess.run([*base, "--workers", resumed_on], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
@@ -251,3 +254,12 @@ def _children(pid: int) -> list[int]:
     except OSError:
         return []
     return [int(x) for x in text.split()]
+
+
+def _running(pid: int) -> bool:
+    """Is ``pid`` alive and not a zombie (a worker whose parent died waits for init to reap it)?"""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")

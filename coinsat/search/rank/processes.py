@@ -143,6 +143,7 @@ class _Setup:
     storage: Storage
     files: tuple[int, ...] | None = None  # the successors files of every worker (route "memfd")
     perimeter: object = None  # the parent's backward ball (search/rank/backward.py), inherited
+    parent: int = 0  # the parent's pid (``_die_with_parent``)
 
 
 def _serve(setup: _Setup, conn) -> None:
@@ -150,6 +151,8 @@ def _serve(setup: _Setup, conn) -> None:
     and say so (``Pool.close`` waits for that: a worker killed while deleting them left them behind)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops us
     signal.signal(signal.SIGTERM, _exit_on_term)  # ... or terminates us: the spilled layers still go
+    if not _die_with_parent(setup.parent):
+        return
     visited = Visited(budget=setup.storage.budget)
     try:
         _answer(setup, conn, visited)
@@ -179,6 +182,19 @@ def _tell(conn, msg) -> None:
 
 def _exit_on_term(signum, frame) -> None:
     raise SystemExit(0)
+
+
+def _die_with_parent(parent: int) -> bool:
+    """On Linux, have SIGTERM sent to this worker when its parent dies (``prctl(PR_SET_PDEATHSIG)``):
+    a search killed with SIGKILL (or a lost session) leaves no worker expanding a layer nobody
+    will read, competing with the run that resumes it.  False if the parent is gone already."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: a worker ends at its next message instead
+        pass
+    return os.getppid() == parent
 
 
 def _answer(setup: _Setup, conn, visited: Visited) -> None:
@@ -322,7 +338,18 @@ class Pool:
         for p in range(parts):
             a, b = ctx.Pipe()
             setup = _Setup(
-                instance, prune, upper_bound, h, p, parts, deadline, share, storage.share(parts), files, perimeter
+                instance,
+                prune,
+                upper_bound,
+                h,
+                p,
+                parts,
+                deadline,
+                share,
+                storage.share(parts),
+                files,
+                perimeter,
+                os.getpid(),
             )
             proc = ctx.Process(target=_serve, args=(setup, b), daemon=True)
             proc.start()
