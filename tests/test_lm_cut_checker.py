@@ -183,6 +183,8 @@ def test_lmcut_certificate_accepted(lm_certificate):
     assert verdict.ok, verdict.reason
     assert verdict.claim == "optimal: 18 moves (no solution with <= 17 moves)"
     assert "pruned by h (lmcut)" in verdict.reason
+    threaded = check_certificate(DIAG, _store(tmp, cert, layers), tmp, workers=2)
+    assert threaded.ok and threaded.claim == verdict.claim
 
 
 def test_lmcut_keeps_fewer_states_than_fill():

@@ -84,7 +84,8 @@ kernel of its own (:mod:`.lmcut`, compiled), following §3 of that document with
 (cell numbers: the window's bit order), so that it finds the same values as the search; a
 value it finds smaller asks for a successor the search did not keep, and is a rejection, never
 a false acceptance.  The kernel only decides (i + 1) + h(y) <= U, so it stops its rounds past
-U - (i + 1).
+U - (i + 1); and as it costs more than a lookup, a successor is looked up in every layer before
+its h is computed (for the other h, after the three nearest layers).
 
 **Perimeter** (field ``h`` = ``{"kind": "perimeter", "r": R, "inner": "fill" | "forced" | "lmcut"}``,
 ranked layers with U only).  The checker computes the backward ball B_R itself (:mod:`.perimeter`:
@@ -109,7 +110,8 @@ read only; each thread has its own output buffer).  The chunks' answers are
 read in order, so the first failing chunk is the one reported, whatever the
 number of threads.  The numpy kernel runs on one thread: it is a chain of many
 small array operations with the GIL taken between them (it is the kernel of
-small checks, where threads would not pay).
+small checks, where threads would not pay), unless the h is "lmcut": its compiled kernel,
+which releases the GIL, then takes most of the time.
 
 *Why this proves the claim.*  Let x_0 = start, ..., x_k be a solution with
 k <= T.  Each x_j spans a goal placement's span (spans only shrink along moves:
@@ -473,7 +475,10 @@ def _check_ranked(
         if not parts:
             return None
         out = _distinct(np.concatenate(parts))
-        for j in range(i + 1, max(-1, i - 2), -1):  # the layers a successor is usually in
+        # the layers a successor is usually in; all of them first when h costs more than a lookup
+        for j in range(i + 1, -1 if lm is not None else max(-1, i - 2), -1):
+            if out.size == 0:
+                break
             out = _absent(out, layers[j])
         if bound is not None and out.size:  # only successors with (i + 1) + h <= U are asked for
             budget = bound - (i + 1)
@@ -485,7 +490,8 @@ def _check_ranked(
             out = _absent(out, layers[j])
         return int(out[0]) if out.size else None
 
-    threads = workers if jit is not None else 1  # the numpy kernel: one thread (module docstring)
+    # the numpy kernel: one thread (module docstring), unless the compiled LM-cut h takes the time
+    threads = workers if jit is not None or lm is not None else 1
     for i in range(len(layers) - 1):
         with closing(_in_order(missing, i, range(0, layers[i].size, CHUNK), threads)) as answers:
             for rank in answers:

@@ -35,10 +35,23 @@ of :mod:`.rankedjit` (whose ``supported`` threshold counter grows the span layer
 gives every cell its entry layer, which h_fill reads), the cells of S numbered in increasing
 order (so "the smallest cell" is the smallest local number), the actions listed once per
 configuration, grouped by the cell they fill, with the list of actions each cell is a
-support of.  Step 1 is a generalised Dijkstra with two buckets (costs are 0 or 1): a cell is
-final when it leaves the current bucket, an action fires when its last support is final, at
-that bucket's value plus its cost.  Steps 4 and 5 are two graph searches, step 5 over the
-actions grouped by pcf (a counting sort per round).  Each round costs O(d · actions).
+support of.  The values and sets are those the text defines, whatever the order of the work:
+
+* Step 1, first round: a generalised Dijkstra with two buckets (every cost is 1): a cell is
+  final when it leaves the current bucket, an action fires when its last support is final.
+* Step 1, later rounds: the costs only fell (the cut's, from 1 to 0), so the old V is >= the new
+  least fixpoint V* and satisfies V(c) >= cost + max V(P) for every action; lowering V from the
+  cut actions' effects, a bucket queue settling the lowered cells in increasing order and
+  re-evaluating the actions they support, ends at V* (every value stays >= V*, and an action
+  whose supports did not change keeps a value >= its effect's).  Each round touches only the
+  cells whose V falls.
+* Step 5: every cell with V < top = max_T V is in B.  By induction along a Dijkstra order: a
+  cell of C is; another has an action a with V(c) = cost(a) + V(pcf(a)) whose supports come
+  earlier, so pcf(a), with V <= V(c) < top, is in B, and c is not in Z, whose cells all have
+  V >= top (docs/lm-cut.md, Lemma LC (i)), so c is in B.  B is therefore found among the cells
+  with V >= top only: those outside Z with an action whose pcf has V < top, closed forward
+  through the actions whose pcf is one of them (step 5's rule restricted to them).
+* Step 6: the actions into Z whose pcf is in B (V < top, or found above).
 """
 
 from __future__ import annotations
@@ -106,52 +119,68 @@ def _fill(goal, m, P, W, layer, cnt):
 
 
 @jit_compiled
+def _pcf(pre, a, d, V):
+    """Step 3: the support of action a with the largest V, ties to the smallest cell (the
+    supports are listed in increasing order: a later one wins only with a larger V)."""
+    p = pre[a, 0]
+    for j in range(1, d):
+        q = pre[a, j]
+        if V[q] > V[p]:
+            p = q
+    return p
+
+
+@jit_compiled
+def _push(x, v, head, nxt, node_cell, nn):
+    """Put cell x in bucket v of the bucket queue (linked lists in flat arrays); returns nn + 1."""
+    node_cell[nn] = x
+    nxt[nn] = head[v]
+    head[v] = nn
+    return nn + 1
+
+
+@jit_compiled
 def _rounds(limit, ms, d, in_c, pre, eff, first, by_pre_start, by_pre, n_act, tgt, nt, work):
     """LM(C, G) of §3 on the actions built by ``h_lm_values`` if it is below ``limit``, else
     ``limit`` (the rounds stop there).  ``work``: the scratch arrays."""
-    cost, rem, pcf, V, done, in_z, in_b, sa, sb, bp_start, bp, cursor = work
+    cost, rem, V, done, in_z, in_bh, sa, sb, zone, cut, head, nxt, node_cell, stamp = work
+    # step 1 of the first round: h^max, a two-bucket Dijkstra over the AND/OR graph (costs 1)
     for a in range(n_act):
         cost[a] = 1
+        rem[a] = d
+    for x in range(ms):
+        V[x] = BIG
+        done[x] = False
+        stamp[x] = -1
+    na = 0
+    nb = 0
+    for x in range(ms):
+        if in_c[x]:
+            V[x] = 0
+            sa[na] = x
+            na += 1
+    level = 0
+    while na > 0 or nb > 0:
+        if na == 0:
+            sa, sb = sb, sa
+            na, nb = nb, 0
+            level += 1
+        na -= 1
+        x = sa[na]
+        if done[x]:
+            continue
+        done[x] = True  # V[x] == level
+        for t in range(by_pre_start[x], by_pre_start[x + 1]):
+            a = by_pre[t]
+            rem[a] -= 1
+            if rem[a] == 0:
+                e = eff[a]
+                if not done[e] and level + 1 < V[e]:
+                    V[e] = level + 1
+                    sb[nb] = e
+                    nb += 1
     rounds = 0
     while True:
-        # step 1: h^max, a two-bucket Dijkstra over the AND/OR graph (costs 0 or 1)
-        for x in range(ms):
-            V[x] = BIG
-            done[x] = False
-        for a in range(n_act):
-            rem[a] = d
-        na = 0
-        nb = 0
-        for x in range(ms):
-            if in_c[x]:
-                V[x] = 0
-                sa[na] = x
-                na += 1
-        level = 0
-        while na > 0 or nb > 0:
-            if na == 0:
-                sa, sb = sb, sa
-                na, nb = nb, 0
-                level += 1
-            na -= 1
-            x = sa[na]
-            if done[x]:
-                continue
-            done[x] = True  # V[x] == level
-            for t in range(by_pre_start[x], by_pre_start[x + 1]):
-                a = by_pre[t]
-                rem[a] -= 1
-                if rem[a] == 0:
-                    e = eff[a]
-                    val = level + cost[a]
-                    if not done[e] and val < V[e]:
-                        V[e] = val
-                        if cost[a] == 0:
-                            sa[na] = e
-                            na += 1
-                        else:
-                            sb[nb] = e
-                            nb += 1
         # steps 2 and 3
         top = -1
         star = -1
@@ -163,66 +192,93 @@ def _rounds(limit, ms, d, in_c, pre, eff, first, by_pre_start, by_pre, n_act, tg
             return rounds
         if rounds + top >= limit:  # Lemma ES: the answer is at least rounds + top
             return limit
-        for a in range(n_act):
-            p = pre[a, 0]
-            for j in range(1, d):  # pre ascending: a later cell wins only with a larger V
-                q = pre[a, j]
-                if V[q] > V[p]:
-                    p = q
-            pcf[a] = p
-        # step 4: the goal zone
+        # step 4: the goal zone, back from t* through the free actions (its cells have V >= top)
         for x in range(ms):
             in_z[x] = False
-            in_b[x] = False
+            in_bh[x] = False
         in_z[star] = True
-        na = 1
-        sa[0] = star
-        while na > 0:
-            na -= 1
-            c = sa[na]
+        zone[0] = star
+        nz = 1
+        i = 0
+        while i < nz:
+            c = zone[i]
+            i += 1
             for a in range(first[c], first[c + 1]):
                 if cost[a] == 0:
-                    p = pcf[a]
+                    p = _pcf(pre, a, d, V)
                     if not in_z[p]:
                         in_z[p] = True
-                        sa[na] = p
-                        na += 1
-        # step 5: the before zone, over the actions grouped by pcf; step 6: the cut
-        for x in range(ms + 1):
-            bp_start[x] = 0
-        for a in range(n_act):
-            bp_start[pcf[a] + 1] += 1
-        for x in range(ms):
-            bp_start[x + 1] += bp_start[x]
-            cursor[x] = bp_start[x]
-        for a in range(n_act):
-            bp[cursor[pcf[a]]] = a
-            cursor[pcf[a]] += 1
+                        zone[nz] = p
+                        nz += 1
+        # step 5: every cell with V < top is in B (the module docstring); the cells with V >= top
+        # outside Z that are in B (in_bh): those with an action whose pcf has V < top, closed
+        # forward through the actions whose pcf is one of them
         na = 0
-        for x in range(ms):
-            if in_c[x]:
-                in_b[x] = True
-                sa[na] = x
-                na += 1
-        cut = 0
+        for e in range(ms):
+            if V[e] >= top and not in_z[e]:
+                for a in range(first[e], first[e + 1]):
+                    if V[_pcf(pre, a, d, V)] < top:
+                        in_bh[e] = True
+                        sa[na] = e
+                        na += 1
+                        break
         while na > 0:
             na -= 1
             p = sa[na]
-            for t in range(bp_start[p], bp_start[p + 1]):
-                a = bp[t]
+            for t in range(by_pre_start[p], by_pre_start[p + 1]):
+                a = by_pre[t]
                 e = eff[a]
-                if in_z[e]:
-                    if cost[a] != 1:
-                        raise AssertionError("LM-cut: a cut action of cost 0 (Lemma LC excludes it)")
-                    cost[a] = 0
-                    cut += 1
-                elif not in_b[e]:
-                    in_b[e] = True
+                if V[e] >= top and not in_z[e] and not in_bh[e] and _pcf(pre, a, d, V) == p:
+                    in_bh[e] = True
                     sa[na] = e
                     na += 1
-        if cut == 0:
+        # step 6: the cut, the actions into Z whose pcf is in B
+        nk = 0
+        for i in range(nz):
+            c = zone[i]
+            for a in range(first[c], first[c + 1]):
+                p = _pcf(pre, a, d, V)
+                if V[p] < top or in_bh[p]:
+                    if cost[a] != 1:
+                        raise AssertionError("LM-cut: a cut action of cost 0 (Lemma LC excludes it)")
+                    cut[nk] = a
+                    nk += 1
+        if nk == 0:
             raise AssertionError("LM-cut: an empty cut (Lemma LC excludes it)")
+        for i in range(nk):
+            cost[cut[i]] = 0
         rounds += 1
+        # step 1 of the next round, from this one's V: costs only fell, so V only falls; a bucket
+        # queue from the cut actions' effects, each lowered cell settled once, at its new value
+        for v in range(ms + 1):
+            head[v] = -1
+        nn = 0
+        lo = BIG
+        for i in range(nk):
+            a = cut[i]
+            e = eff[a]
+            val = V[_pcf(pre, a, d, V)]  # cost 0 now: the largest V of its supports
+            if val < V[e]:
+                V[e] = val
+                nn = _push(e, val, head, nxt, node_cell, nn)
+                lo = min(lo, val)
+        v = lo
+        while v <= ms:
+            while head[v] != -1:
+                node = head[v]
+                head[v] = nxt[node]
+                x = node_cell[node]
+                if V[x] != v or stamp[x] == rounds:
+                    continue
+                stamp[x] = rounds
+                for t in range(by_pre_start[x], by_pre_start[x + 1]):
+                    a = by_pre[t]
+                    e = eff[a]
+                    val = cost[a] + V[_pcf(pre, a, d, V)]
+                    if val < V[e]:
+                        V[e] = val
+                        nn = _push(e, val, head, nxt, node_cell, nn)
+            v += 1
 
 
 @jit_compiled
@@ -252,16 +308,18 @@ def h_lm_values(ranks, budget, binom, n, k, planes, P, d, W, goals, nb_start, nb
     work = (
         np.empty(A, dtype=np.int64),  # cost
         np.empty(A, dtype=np.int64),  # rem
-        np.empty(A, dtype=np.int64),  # pcf
         np.empty(n, dtype=np.int64),  # V
         np.zeros(n, dtype=np.bool_),  # done
         np.zeros(n, dtype=np.bool_),  # in_z
-        np.zeros(n, dtype=np.bool_),  # in_b
+        np.zeros(n, dtype=np.bool_),  # in_bh
         np.empty(A + n, dtype=np.int64),  # stack (the current bucket)
         np.empty(A + n, dtype=np.int64),  # stack (the next bucket)
-        np.empty(n + 2, dtype=np.int64),  # actions by pcf: starts
-        np.empty(A, dtype=np.int64),  # actions by pcf
-        np.empty(n + 1, dtype=np.int64),  # cursor
+        np.empty(n, dtype=np.int64),  # the cells of Z
+        np.empty(A, dtype=np.int64),  # the cut
+        np.empty(n + 2, dtype=np.int64),  # bucket queue: the first node of each value
+        np.empty(A * (d + 1) + n, dtype=np.int64),  # bucket queue: the next node
+        np.empty(A * (d + 1) + n, dtype=np.int64),  # bucket queue: the node's cell
+        np.empty(n, dtype=np.int64),  # the round in which a cell was last settled
     )
     for i in range(ranks.size):
         decode(ranks[i], binom, n, k, pos)
