@@ -111,6 +111,33 @@ def test_kernel_is_the_reference_on_reachable_states_of_vdiag_2_2_swne():
     assert len(finite) > 100 and len({w for w in want if w < BIG}) >= 5  # not one value for all
 
 
+def test_kernel_is_the_reference_along_a_solution_of_vdiag_2_2_swne():
+    """The 37 configurations of the stored optimal solution (h from 22 down to 0) and, from each,
+    two random walks of 1 to 4 moves keeping every goal cell in the span (h_fill finite)."""
+    moves = json.loads((ROOT / "instances" / "families" / "solutions" / "vdiag-2-2-swne.json").read_text())["moves"]
+    goals = [g.mask for g in SWNE.goal_configurations]
+    path = [SWNE.start.mask]
+    for src, dst in moves:
+        path.append(path[-1] ^ 1 << SWNE.board.cell(tuple(src)) ^ 1 << SWNE.board.cell(tuple(dst)))
+    assert path[-1] in goals
+    rnd = random.Random(3236)
+    sample = list(path)
+    for x0 in path:
+        for _ in range(2):
+            x = x0
+            for _ in range(rnd.randint(1, 4)):
+                nxt = [y for _, (y,) in successors(SWNE.board, SWNE.d, (x,))]
+                nxt = [y for y in nxt if h_fill(SWNE.board, SWNE.d, y, goals) < BIG]
+                if not nxt:
+                    break
+                x = rnd.choice(nxt)
+            sample.append(x)
+    dec, lm = _kernel(SWNE)
+    want = _reference(SWNE, sample)
+    assert lm.h(_ranks(dec, sample, SWNE.board.size, SWNE.n_coins)).tolist() == want
+    assert want[0] == 22 and want[len(path) - 1] == 0 and len(set(want)) >= 20
+
+
 def test_kernel_needs_adjacency_at_least_one():
     inst = read_instance(ROOT / "instances" / "paper" / "diagonal.toml")
     dec = Decoder(inst.board.size, inst.n_coins)
