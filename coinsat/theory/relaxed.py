@@ -11,13 +11,14 @@ each round finds a set of actions every plan must use (a cut, Lemma LC), counts 
 them free (Lemma CP).  ``h_lm`` = min over the goal placements of max(h_fill, LM-cut)
 (Theorem LM): h_fill <= h_lm <= h+ <= the distance to the goal.
 
-One configuration as a Python bitmask, any board and any d: the reference, clear before fast.
+One configuration as a Python bitmask, any board, any d >= 1: the reference, clear before fast.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from ..board import Board
 from ..configuration import bits
@@ -33,9 +34,9 @@ def actions(nbr: Sequence[int], d: int, C: int, span: int) -> list[Action]:
 
 
 def h_max(acts: Sequence[Action], cost: Sequence[int], C: int, span: int) -> dict[int, int]:
-    """Step 1: V, the least fixpoint of V(c) = min over (P -> c) of cost + max V(P); 0 on C.
-    Costs are 0 or 1 (Lemma LC), so a 0-1 breadth-first sweep: every level is closed under the
-    free actions before the next level starts."""
+    """Step 1: V by the 0-1 sweep (costs are 0 or 1, Lemma LC): level k is closed under the free
+    actions before the paid actions of level k + 1 start (Lemma HM; not "the least fixpoint",
+    which would value a cycle of free actions 0)."""
     V = {q: 0 for q in bits(C)}
     level, todo = 0, set(bits(span & ~C))
     while todo:
@@ -58,24 +59,36 @@ def h_max(acts: Sequence[Action], cost: Sequence[int], C: int, span: int) -> dic
     return V
 
 
-def lm_cut_one(nbr: Sequence[int], d: int, C: int, goal: int) -> int:
-    """docs/lm-cut.md §3 for one goal placement: the number of rounds (BIG: a goal cell lies
-    outside span(C), so no path reaches the goal)."""
+@dataclass(frozen=True)
+class Round:
+    """One round of docs/lm-cut.md §3: step 1's values, the goal's top value max_T V, and (when
+    top > 0) the goal zone Z, the before zone B and the cut K that steps 4-6 found."""
+
+    values: dict[int, int]
+    top: int
+    zone: frozenset[int] = frozenset()
+    before: frozenset[int] = frozenset()
+    cut: tuple[Action, ...] = ()
+
+
+def lm_rounds(nbr: Sequence[int], d: int, C: int, goal: int) -> Iterator[Round]:
+    """The rounds of §3 for one goal placement whose empty cells lie in span(C), the last one
+    with top 0 (no cut): the answer is the number of rounds before it."""
+    if d < 1:
+        raise ValueError("the relaxed game needs adjacency d >= 1 (an action needs a support)")
     T = goal & ~C
-    if not T:
-        return 0
     span = span_of(nbr, d, C)
     if T & ~span:
-        return BIG
+        raise ValueError("a goal cell lies outside span(C): no plan, no rounds")
     acts = actions(nbr, d, C, span)
     cost = [1] * len(acts)
-    rounds = 0
+    targets = list(bits(T))
     while True:
         V = h_max(acts, cost, C, span)
-        targets = list(bits(T))
-        top = max(V[t] for t in targets)
+        top = max((V[t] for t in targets), default=0)
         if top == 0:
-            return rounds
+            yield Round(V, 0)
+            return
         t_star = min(t for t in targets if V[t] == top)  # step 3: ties to the smallest cell
         pcf = [max(P, key=lambda p: (V[p], -p)) for P, _ in acts]
         zone = {t_star}  # step 4
@@ -107,9 +120,19 @@ def lm_cut_one(nbr: Sequence[int], d: int, C: int, goal: int) -> int:
                     stack.append(c)
         if not cut or any(cost[i] != 1 for i in cut):  # Lemma LC says neither happens
             raise AssertionError("LM-cut: a cut that Lemma LC excludes")
+        yield Round(V, top, frozenset(zone), frozenset(before), tuple(acts[i] for i in cut))
         for i in cut:  # step 6
             cost[i] = 0
-        rounds += 1
+
+
+def lm_cut_one(nbr: Sequence[int], d: int, C: int, goal: int) -> int:
+    """docs/lm-cut.md §3 for one goal placement: the number of rounds (BIG: a goal cell lies
+    outside span(C), so no path reaches the goal)."""
+    if not goal & ~C:
+        return 0
+    if goal & ~C & ~span_of(nbr, d, C):
+        return BIG
+    return sum(1 for r in lm_rounds(nbr, d, C, goal) if r.top > 0)
 
 
 def h_lm_one(nbr: Sequence[int], d: int, C: int, goal: int) -> int:

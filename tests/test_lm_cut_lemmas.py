@@ -1,0 +1,88 @@
+"""docs/lm-cut.md, the lemmas about the rounds of §3 (the reference, coinsat/theory/relaxed.py).
+
+Lemma ES: the goal's top value falls by at most one a round (so r + top never falls and the
+answer is max_r (r + top_r): the kernels' early stop).  Lemma BZ: every cell valued below the
+top is in the before zone.  Lemma LC's checkable parts: every cut is non-empty, leads from the
+before zone into the goal zone, and the zones are disjoint.  On random graphs (d = 1, 2) and on
+the two regressions a review found (a cycle of free actions, which "the least fixpoint" of
+step 1 would value 0).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from coinsat.io.instance_format import read_instance
+from coinsat.theory.relaxed import lm_cut_one, lm_rounds
+from coinsat.theory.supports import span_of
+
+ROOT = Path(__file__).resolve().parent.parent
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@st.composite
+def relaxed_tasks(draw):
+    """A random graph on <= 9 cells, d in {1, 2}, a configuration C and a goal inside span(C)."""
+    n = draw(st.integers(3, 9))
+    edges = draw(st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n))
+    nbr = [0] * n
+    for a, b in edges:
+        if a != b:
+            nbr[a] |= 1 << b
+            nbr[b] |= 1 << a
+    d = draw(st.sampled_from((1, 2)))
+    C = draw(st.integers(1, (1 << n) - 1))
+    span = span_of(nbr, d, C)
+    goal = draw(st.integers(0, (1 << n) - 1)) & span
+    return nbr, d, C, goal
+
+
+def check_rounds(nbr, d, C, goal) -> int:
+    """Assert Lemmas ES, BZ and LC's checkable parts on every round; return the answer."""
+    rounds = list(lm_rounds(nbr, d, C, goal))
+    tops = [r.top for r in rounds]
+    assert tops[-1] == 0 and all(t > 0 for t in tops[:-1])
+    for a, b in zip(tops, tops[1:]):
+        assert b >= a - 1, f"Lemma ES: top fell from {a} to {b}"
+    answer = len(rounds) - 1
+    assert answer == max(r + t for r, t in enumerate(tops)), "the answer is max_r (r + top_r)"
+    for r in rounds[:-1]:
+        assert r.cut, "Lemma LC: a cut is never empty"
+        assert not r.zone & r.before, "Lemma LC: Z and B are disjoint"
+        for P, c in r.cut:
+            pcf = max(P, key=lambda p: (r.values[p], -p))
+            assert pcf in r.before and c in r.zone
+        low = {c for c, v in r.values.items() if v < r.top}
+        assert low <= r.before, f"Lemma BZ: cells {sorted(low - r.before)} valued below the top are not in B"
+    return answer
+
+
+@SETTINGS
+@given(relaxed_tasks())
+def test_lemma_es_early_stop(task):
+    check_rounds(*task)
+
+
+@SETTINGS
+@given(relaxed_tasks())
+def test_lemma_bz_before_zone(task):
+    nbr, d, C, goal = task
+    assert check_rounds(nbr, d, C, goal) == lm_cut_one(nbr, d, C, goal)
+
+
+def test_free_cycle_regression_d1():
+    """Cells 0-3, edges 0-2, 0-3, 1-2, 2-3, d = 1, C = {1}, goal {0, 3}: after two rounds the
+    free actions form a cycle; the sweep's values give 3 (= h+), a least fixpoint would give 2."""
+    nbr = [0b1100, 0b0100, 0b1011, 0b0101]
+    assert check_rounds(nbr, 1, 0b0010, 0b1001) == 3
+
+
+def test_free_cycle_regression_square_grid():
+    """The review's d = 2 case on the V(2,2) board: the answer is 7 (a least fixpoint: 5)."""
+    inst = read_instance(ROOT / "instances/families/vdiag-2-2-swne.toml")
+    nbr = inst.board.neighbour_masks
+    C = 0b11000010001000010000100110000010
+    assert check_rounds(nbr, 2, C, 1 << 12) == 7
