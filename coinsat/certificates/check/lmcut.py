@@ -8,7 +8,10 @@ read alone (the proof that h_lm never exceeds the moves left, Theorem LM, is in 
 
 0. S = span(C) in the window, T = G - C (0 if empty; infinite if T is not inside S).  The actions
    are the (P -> c), c in S - C, P a d-subset of the neighbours of c inside S; every cost is 1.
-1. V = 0 on C and V(c) = min over (P -> c) of cost + max V(P): the least fixpoint.
+1. V by the 0-1 sweep: L_0 = C closed under the actions of cost 0, L_k = L_{k-1} and the effects
+   of the cost-1 actions with supports in L_{k-1}, closed under the cost-0 actions; V(c) = the
+   least k with c in L_k.  (Not "the least fixpoint of V(c) = min cost + max V(P)", which may
+   value a cycle of free actions 0.)
 2. If max V over T is 0, the answer is the number of rounds done.
 3. pcf(P -> c) = the cell of P with the largest V, ties to the smallest cell number; t* = the
    cell of T with the largest V, ties to the smallest.
@@ -37,20 +40,21 @@ order (so "the smallest cell" is the smallest local number), the actions listed 
 configuration, grouped by the cell they fill, with the list of actions each cell is a
 support of.  The values and sets are those the text defines, whatever the order of the work:
 
-* Step 1, first round: a generalised Dijkstra with two buckets (every cost is 1): a cell is
-  final when it leaves the current bucket, an action fires when its last support is final.
-* Step 1, later rounds: the costs only fell (the cut's, from 1 to 0), so the old V is >= the new
-  least fixpoint V* and satisfies V(c) >= cost + max V(P) for every action; lowering V from the
-  cut actions' effects, a bucket queue settling the lowered cells in increasing order and
-  re-evaluating the actions they support, ends at V* (every value stays >= V*, and an action
-  whose supports did not change keeps a value >= its effect's).  Each round touches only the
-  cells whose V falls.
-* Step 5: every cell with V < top = max_T V is in B.  By induction along a Dijkstra order: a
-  cell of C is; another has an action a with V(c) = cost(a) + V(pcf(a)) whose supports come
-  earlier, so pcf(a), with V <= V(c) < top, is in B, and c is not in Z, whose cells all have
-  V >= top (docs/lm-cut.md, Lemma LC (i)), so c is in B.  B is therefore found among the cells
-  with V >= top only: those outside Z with an action whose pcf has V < top, closed forward
-  through the actions whose pcf is one of them (step 5's rule restricted to them).
+* Step 1, first round: every cost is 1, so L_k = L_{k-1} and the cells of S - C with d
+  neighbours in L_{k-1}: the span layers R_k, and V is the entry layer h_fill already read.
+* Step 1, later rounds (``docs/lm-cut.md``, Lemma HM (d)): the costs only fell (the cut's, from
+  1 to 0), so the new values V' are <= V, and V may be lowered, one violated inequality
+  V(c) <= cost(a) + max V(P) at a time, until none is: every value stays >= V' and the end is V'.
+  Here a bucket queue from the cut actions' effects settles the lowered cells in increasing
+  order and re-evaluates the actions they support (an action is re-evaluated after the last
+  change of its supports, so none is left violated).  Each round touches only the cells whose V
+  falls.
+* Step 5 (Lemma BZ): every cell with V < top = max_T V is in B.  Along the sweep's settling
+  order: a cell of C is; another has an action a with V(c) = cost(a) + V(pcf(a)) whose supports
+  come earlier, so pcf(a), with V <= V(c) < top, is in B, and c is not in Z, whose cells all have
+  V >= top (Lemma LC (i)), so c is in B.  B is therefore found among the cells with V >= top
+  only: those outside Z with an action whose pcf has V < top, closed forward through the
+  actions whose pcf is one of them (step 5's rule restricted to them).
 * Step 6: the actions into Z whose pcf is in B (V < top, or found above).
 """
 
@@ -140,45 +144,17 @@ def _push(x, v, head, nxt, node_cell, nn):
 
 
 @jit_compiled
-def _rounds(limit, ms, d, in_c, pre, eff, first, by_pre_start, by_pre, n_act, tgt, nt, work):
+def _rounds(limit, ms, d, cells, layer, pre, eff, first, by_pre_start, by_pre, n_act, tgt, nt, work):
     """LM(C, G) of §3 on the actions built by ``h_lm_values`` if it is below ``limit``, else
     ``limit`` (the rounds stop there).  ``work``: the scratch arrays."""
-    cost, rem, V, done, in_z, in_bh, sa, sb, zone, cut, head, nxt, node_cell, stamp = work
-    # step 1 of the first round: h^max, a two-bucket Dijkstra over the AND/OR graph (costs 1)
+    cost, V, in_z, in_bh, stack, zone, cut, head, nxt, node_cell, stamp = work
+    # step 1 of the first round: every cost is 1, so the sweep's L_k are the span layers R_k
+    # (a cell of S - C joins when d of its neighbours are in the layer before): V = entry layer
     for a in range(n_act):
         cost[a] = 1
-        rem[a] = d
     for x in range(ms):
-        V[x] = BIG
-        done[x] = False
+        V[x] = layer[cells[x]]
         stamp[x] = -1
-    na = 0
-    nb = 0
-    for x in range(ms):
-        if in_c[x]:
-            V[x] = 0
-            sa[na] = x
-            na += 1
-    level = 0
-    while na > 0 or nb > 0:
-        if na == 0:
-            sa, sb = sb, sa
-            na, nb = nb, 0
-            level += 1
-        na -= 1
-        x = sa[na]
-        if done[x]:
-            continue
-        done[x] = True  # V[x] == level
-        for t in range(by_pre_start[x], by_pre_start[x + 1]):
-            a = by_pre[t]
-            rem[a] -= 1
-            if rem[a] == 0:
-                e = eff[a]
-                if not done[e] and level + 1 < V[e]:
-                    V[e] = level + 1
-                    sb[nb] = e
-                    nb += 1
     rounds = 0
     while True:
         # steps 2 and 3
@@ -219,18 +195,18 @@ def _rounds(limit, ms, d, in_c, pre, eff, first, by_pre_start, by_pre, n_act, tg
                 for a in range(first[e], first[e + 1]):
                     if V[_pcf(pre, a, d, V)] < top:
                         in_bh[e] = True
-                        sa[na] = e
+                        stack[na] = e
                         na += 1
                         break
         while na > 0:
             na -= 1
-            p = sa[na]
+            p = stack[na]
             for t in range(by_pre_start[p], by_pre_start[p + 1]):
                 a = by_pre[t]
                 e = eff[a]
                 if V[e] >= top and not in_z[e] and not in_bh[e] and _pcf(pre, a, d, V) == p:
                     in_bh[e] = True
-                    sa[na] = e
+                    stack[na] = e
                     na += 1
         # step 6: the cut, the actions into Z whose pcf is in B
         nk = 0
@@ -307,13 +283,10 @@ def h_lm_values(ranks, budget, binom, n, k, planes, P, d, W, goals, nb_start, nb
     by_pre = np.empty(A * d, dtype=np.int64)
     work = (
         np.empty(A, dtype=np.int64),  # cost
-        np.empty(A, dtype=np.int64),  # rem
         np.empty(n, dtype=np.int64),  # V
-        np.zeros(n, dtype=np.bool_),  # done
         np.zeros(n, dtype=np.bool_),  # in_z
         np.zeros(n, dtype=np.bool_),  # in_bh
-        np.empty(A + n, dtype=np.int64),  # stack (the current bucket)
-        np.empty(A + n, dtype=np.int64),  # stack (the next bucket)
+        np.empty(n, dtype=np.int64),  # a stack of cells
         np.empty(n, dtype=np.int64),  # the cells of Z
         np.empty(A, dtype=np.int64),  # the cut
         np.empty(n + 2, dtype=np.int64),  # bucket queue: the first node of each value
@@ -393,7 +366,7 @@ def h_lm_values(ranks, budget, binom, n, k, planes, P, d, W, goals, nb_start, nb
                     e ^= low
                     tgt[nt] = loc[64 * w + popcount(low - np.uint64(1))]
                     nt += 1
-            lm = _rounds(best, ms, d, in_c, pre, eff, first, by_pre_start, by_pre, n_act, tgt, nt, work)
+            lm = _rounds(best, ms, d, cells, layer, pre, eff, first, by_pre_start, by_pre, n_act, tgt, nt, work)
             best = min(best, max(fill[g], lm))
         if built:
             for x in range(ms):
