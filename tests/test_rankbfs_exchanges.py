@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.prove.make import certify
-from coinsat.errors import UsageError
 from coinsat.families import vdiag
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
@@ -110,15 +109,12 @@ def test_a_state_budget_stops_either_exchange_with_forced_h_honestly(workers):
 
 def test_forced_h_saved_by_one_process_resumes_on_workers(tmp_path):
     """The saved layers name their h (tests/test_resume_pruning.py) and workers resume them
-    (more in tests/test_resume_workers.py); the cluster does not resume."""
+    (more, and the MPI ranks, in tests/test_resume_workers.py)."""
     opts = RankbfsOptions(workers=1, upper_bound=24, forced_supports=True, resume=str(tmp_path))
     assert solve_rankbfs(vdiag(2, 1, "nwse"), options=opts).length == 24
     opts = RankbfsOptions(workers=2, upper_bound=24, forced_supports=True, resume=str(tmp_path))
     again = solve_rankbfs(vdiag(2, 1, "nwse"), options=opts)
     assert again.length == 24 and again.stats["workers"] == 2 and "resumed" in again.stats
-    opts = RankbfsOptions(upper_bound=24, forced_supports=True, resume=str(tmp_path), cluster=True)
-    with pytest.raises(UsageError, match="no --cluster"):
-        solve_rankbfs(vdiag(2, 1, "nwse"), options=opts)
 
 
 def test_the_command_runs_forced_h_on_two_workers():

@@ -263,3 +263,40 @@ def _running(pid: int) -> bool:
     except (OSError, IndexError):
         return False
     return state not in ("Z", "X")
+
+
+# --- the ranks of an MPI job (--cluster) ------------------------------------------------------------------
+
+
+def test_a_stopped_cluster_search_resumes_on_the_ranks_and_across_exchanges(tmp_path):
+    """Two real MPI ranks (tests/cluster_resume_job.py): rank 0 saves, a resumed job scatters
+    the saved layers; fill and forced h; a directory saved by one process resumes on the ranks
+    and the other way round; a forged frontier is refused on every rank with the same line."""
+    from .test_rankbfs_cluster import _run
+
+    out = _run([sys.executable, "-m", "mpi4py", "tests/cluster_resume_job.py", str(tmp_path)])
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = {line["case"]: line for line in map(json.loads, out.stdout.splitlines()) if "case" in line}
+    assert set(lines) == {"fill", "forced", "across", "forged"}, out.stdout
+    for name in ("fill", "forced"):
+        got = lines[name]
+        assert got["fresh"] == ["optimal", 24] and got["stopped"] == "unknown", got
+        assert got["resumed_at"] == 12 and got["same"] and got["replays"] and got["ranks"] == 2, got
+    assert lines["across"] == {"case": "across", "ranks_from_one": True, "one_from_ranks": True}
+    said = lines["forged"]["refused"]
+    assert len(said) == 2 and said[0] == said[1] and "is not the layer that layer" in said[0], said
+
+
+def test_the_cluster_command_saves_and_answers_from_its_saved_layers(tmp_path):
+    from .test_rankbfs_cluster import _run
+
+    cmd = [sys.executable, "-m", "coinsat", "solve", FILE, "--method", "rankbfs", "--cluster", "--json"]
+    cmd += ["--upper-bound", SOLUTION, "--resume", str(tmp_path)]
+    first = _run(cmd)
+    assert first.returncode == 0, first.stderr[-2000:]
+    again = _run(cmd)
+    assert again.returncode == 0, again.stderr[-2000:]
+    printed = [json.loads(line) for line in again.stdout.splitlines() if line.startswith("{")]
+    assert len(printed) == 1  # rank 0 alone reports
+    assert (printed[0]["status"], printed[0]["length"]) == ("optimal", 24)
+    assert printed[0]["resumed"]["depth"] == 24 == len(manifest(tmp_path)["layers"]) - 1

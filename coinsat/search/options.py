@@ -74,9 +74,9 @@ class RankbfsOptions:
     ``cluster`` runs on the ranks of the MPI job this process belongs to; ``spill_budget``
     bytes of layers stay in memory, the rest goes to disk (default: half the memory
     limit); ``resume`` a directory where every layer is saved and from whose last complete
-    layer a search of the same instance, bound U and h continues (one process or any number
-    of workers, whatever the saving run's; not ``cluster``; an exact window; the manifest
-    names U and h, and layers pruned otherwise are refused)."""
+    layer a search of the same instance, bound U and h continues (one process, workers or
+    the MPI ranks, whatever the saving run's; an exact window; the manifest names U and h,
+    and layers pruned otherwise are refused)."""
 
     max_states: int = 2_000_000_000
     prune: bool = True
@@ -127,7 +127,7 @@ class RankbfsOptions:
             "--resume",
             "path",
             "rankbfs: save every layer in DIR; if DIR holds layers of this search (same instance, "
-            "--upper-bound and h: --forced-supports, --perimeter), continue from the last (any --workers)",
+            "--upper-bound and h: --forced-supports, --perimeter), continue from the last (any --workers, --cluster)",
             "DIR",
         ),
     )

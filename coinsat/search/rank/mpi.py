@@ -37,24 +37,39 @@ while Ray is a far larger wheel that starts a head node (object store,
 scheduler, dashboard) taking GBs on the 2-core CI machine.  On a real cluster
 ``mpiexec``/``srun`` and host files are what the machines already have.
 
+**Saved layers (``--resume DIR``).**  Rank 0 alone reads, checks and writes DIR (it must be on
+rank 0's machine): after each layer every rank sends its part to rank 0 (one ``gather``), which
+saves the merged layer as one process saves it (same files, same manifest) and keeps none of it
+in memory; a resumed job reads the saved layers on rank 0 (``Visited.resume``: sha256, order,
+then the frontier re-derived) and ``scatter``s each rank its own part of every layer, cut for
+this job's number of ranks.  So a job saved on N ranks continues on any number, or on one
+machine (``--workers``), and the other way round.  An error or a limit met on rank 0 there
+(a damaged directory, a full disk) is told to every rank (``on_primary``), which all stop with
+the same message.
+
 Limits: an ``Alltoallv`` count is a C int, so one rank sends and receives fewer
-than 2**31 successors per layer (about 16 GB); layers past that need more ranks.
+than 2**31 successors per layer (about 16 GB); layers past that need more ranks.  The gather
+and scatter of saved layers are pickled (mpi4py's lowercase calls, as the final gathering of
+the witness): an MPI library without large counts may cap a message at 2**31 bytes, one rank's
+part of one layer at 268 M states (not measured here).
 """
 
 from __future__ import annotations
 
 import signal
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 
-from ...errors import UsageError
+from ...errors import LimitReached, UsageError
 from ...limits import Limits
 from ..layered import unique
 from .colex import U64
 from .loop import Answer, Part, combine, owner, split
-from .space import Space
+from .space import Space, union
 from .visited import Storage, Visited
+
+T = TypeVar("T")
 
 #: stop requests, ordered so that an allreduce(MAX) picks one reason for every rank
 REASONS = ("", "state limit", "time limit", "memory limit", "interrupted")
@@ -79,6 +94,21 @@ def is_primary() -> bool:
     except ImportError:
         return True
     return MPI.COMM_WORLD.Get_rank() == 0
+
+
+def on_primary(comm: Any, work: Callable[[], T]) -> T | None:
+    """``work()`` on rank 0 (None elsewhere); a usage error or a limit it raises is raised on every
+    rank, with the same message (the others would wait in the next collective forever)."""
+    value, error = None, None
+    if comm.Get_rank() == 0:
+        try:
+            value = work()
+        except (UsageError, LimitReached) as e:
+            error = (isinstance(e, LimitReached), str(e))
+    error = comm.bcast(error, root=0)
+    if error is not None:
+        raise LimitReached(error[1]) if error[0] else UsageError(error[1])
+    return value
 
 
 def send_to_owners(comm: Any, succ: np.ndarray, parts: int) -> np.ndarray:
@@ -127,7 +157,7 @@ class Cluster:
 
     alone = False  # a limit raised on one rank cannot stop the others: they wait in a collective
 
-    def __init__(self, space: Space, limits: Limits, storage: Storage):
+    def __init__(self, space: Space, limits: Limits, storage: Storage, saved: Visited | None = None):
         self.comm = comm = comm_world()
         self.me, self.parts = comm.Get_rank(), comm.Get_size()
         self.primary = self.me == 0
@@ -139,6 +169,8 @@ class Cluster:
         self.limits, self.upper_bound, self.budget = limits, space.upper_bound, storage.budget
         self.part = Part(space, Visited(upper_bound=space.upper_bound, budget=storage.share(local).budget))
         self.ctrl_c = _Interrupt()
+        # --resume DIR: rank 0 saves every layer there (``saved``, its Visited; None on the others)
+        self.saving, self.saved = storage.directory is not None, saved
 
     def __enter__(self) -> "Cluster":
         self.ctrl_c.__enter__()
@@ -148,8 +180,28 @@ class Cluster:
         self.ctrl_c.__exit__(*exc)
 
     def begin(self, start: np.ndarray) -> tuple[list[int], Answer]:
+        """Layer 0 to the owner of the start (rank 0 saves it with --resume), or, resumed, every
+        saved layer from rank 0 to the ranks, each its own part (one ``scatter`` a layer)."""
+        saved = self.saved
+        sizes = None
+        if self.saving:
+            held = [saved.layer_size(i) for i in range(saved.depths)] if saved is not None else []
+            sizes = self.comm.bcast(held or None, root=0)
         mine = start if int(owner(start, self.parts)[0]) == self.me else np.zeros(0, dtype=U64)
-        return [1], combine(self.comm.allgather(self.part.begin(mine)))
+        for i in range(len(sizes or ())):
+            pieces = split(saved.layer(i), self.parts) if saved is not None else None
+            self.part.visited.add(self.comm.scatter(pieces, root=0), i)
+            mine = np.zeros(0, dtype=U64)
+        got = combine(self.comm.allgather(self.part.begin(mine)))
+        if self.saving and not sizes:
+            on_primary(self.comm, lambda: self._save(start, 0))
+        return sizes or [1], got
+
+    def _save(self, layer: np.ndarray, depth: int) -> None:
+        """Rank 0: layer ``depth`` into the --resume directory, then out of memory."""
+        assert self.saved is not None
+        self.saved.add(layer, depth)
+        self.saved.forget()
 
     def _stop(self) -> str | None:
         """This rank's stop request (None: none)."""
@@ -170,7 +222,14 @@ class Cluster:
             return reason, Answer(0)
         mine = unique(send_to_owners(self.comm, succ, self.parts))
         del succ
-        return None, combine(self.comm.allgather(self.part.absorb([mine], depth)))
+        got = combine(self.comm.allgather(self.part.absorb([mine], depth)))
+        if self.saving and got.size:  # the complete layer to rank 0, which saves it
+            parts = self.comm.gather(self.part.front, root=0)
+            try:
+                on_primary(self.comm, lambda: self._save(union(parts), depth))
+            except LimitReached as e:  # a full disk on rank 0: every rank stops after the last saved layer
+                return str(e), Answer(0)
+        return None, got
 
     def in_layer(self, rank: int, t: int) -> bool:
         """Collective: every rank asks the same states in the same order; the owner answers."""
@@ -180,8 +239,10 @@ class Cluster:
     def witness(self, complete: bool, depths: int) -> Visited:
         """A finished search: every rank's layers, merged layer by layer on rank 0 (an empty set
         elsewhere); after a limit an empty set everywhere."""
+        if self.saved is not None:  # rank 0 with --resume: every layer is on disk already
+            return self.saved
         out = Visited(upper_bound=self.upper_bound, budget=self.budget)
-        if not complete:
+        if not complete or self.saving:
             return out
         for i in range(depths):
             got = self.comm.gather(self.part.visited.layer(i), root=0)

@@ -66,9 +66,10 @@ is the exchange's part: one process (``workers=1``), worker processes (``workers
 ``processes.py``: the states split by a hash of their rank, each worker owning one part, the
 parent routing successors to their owners) or the ranks of an MPI job (``cluster``,
 ``mpi.py``).  Every exchange keeps the same states, state for state.  ``resume=DIR`` runs on
-the first two: with workers the parent saves each layer they complete, in the same files and
-manifest, and a resumed search hands each worker its part of the saved layers, so a search
-saved on P workers continues on any number (the MPI ranks do not save: a UsageError).
+all three: with workers the parent, on MPI rank 0, saves each layer the parts complete, in
+the same files and manifest as one process, and a resumed search hands each part its own
+share of the saved layers, so a search saved on P workers or ranks continues on any number,
+on any of the three.
 """
 
 from __future__ import annotations
@@ -111,10 +112,6 @@ def solve_rankbfs(
     workers = o.workers
     if workers is None:
         workers = 1 if o.resume is not None else os.cpu_count() or 1
-    if o.cluster and o.resume is not None:
-        raise UsageError(
-            "--resume runs on one machine (--workers N, no --cluster): the MPI ranks do not save their layers"
-        )
     if o.cluster:
         from .mpi import comm_world
 
@@ -171,9 +168,10 @@ def _forward(
     perimeter: int | None = None,
 ) -> Outcome:
     """The layered search (``loop.run``) on the exchange ``workers`` asks for: one process
-    (1), worker processes (> 1; both save in and resume from ``storage.directory``) or the
-    ranks of the MPI job (CLUSTER); ``layers`` of the outcome is the :class:`Visited` store
-    (with a directory: the saved layers, read back from disk when asked for).  With a
+    (1), worker processes (> 1) or the ranks of the MPI job (CLUSTER; rank 0 alone reads,
+    checks and writes ``storage.directory``, and tells the others); each saves in and resumes
+    from ``storage.directory``.  ``layers`` of the outcome is the :class:`Visited` store (with
+    a directory: the saved layers, read back from disk when asked for).  With a
     bound, ``perimeter`` R prunes with the perimeter h of the backward ball of radius R
     (``backward.py``, docs/perimeter-search.md; built here, before the workers fork)."""
     space = Space(instance, prune, upper_bound, h if upper_bound is not None else "fill")
@@ -188,16 +186,27 @@ def _forward(
         space.perimeter = ball
         stats["ball"] = ball.size
     exchange: Exchange
+    start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
+    visited: Visited | None = None
+    comm = None
+    if workers == CLUSTER:  # rank 0 alone reads (and checks) and writes the saved layers
+        from .mpi import comm_world, on_primary
+
+        comm = comm_world()
+        if storage.directory is not None:
+            visited = on_primary(
+                comm, lambda: _store(instance, prune, upper_bound, storage, stats, start, space.h_record)
+            )
+            resumed = comm.bcast(stats.get("resumed"), root=0)
+            if resumed is not None:
+                stats.update(resumed=resumed, resumed_at=resumed["depth"])
+    elif storage.directory is not None or workers == 1:  # read (and checked) before any worker forks
+        visited = _store(instance, prune, upper_bound, storage, stats, start, space.h_record)
     if workers == CLUSTER:
         from .mpi import Cluster
 
-        exchange = Cluster(space, limits, storage)
-        return run(space, exchange, horizon, limits, max_states, progress, stats)
-    start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
-    visited: Visited | None = None
-    if storage.directory is not None or workers == 1:  # read (and checked) before any worker forks
-        visited = _store(instance, prune, upper_bound, storage, stats, start, space.h_record)
-    if workers > 1:
+        exchange = Cluster(space, limits, storage, visited)
+    elif workers > 1:
         from .processes import Pool
 
         h_, ball = space.h, space.perimeter
@@ -207,11 +216,17 @@ def _forward(
         exchange = Local(Part(space, visited), limits)
     if "resumed" not in stats:
         return run(space, exchange, horizon, limits, max_states, progress, stats)
-    assert visited is not None
-    depth = visited.depths - 1
+    depth = stats["resumed"]["depth"]
 
-    def check() -> str | None:  # the frontier must be what its layer gives (visited.py)
-        reason = _check_frontier(space, visited, visited.layer(depth), depth, upper_bound, limits, storage.directory)
+    def frontier() -> str | None:  # the frontier must be what its layer gives (visited.py)
+        assert visited is not None
+        return _check_frontier(space, visited, visited.layer(depth), depth, upper_bound, limits, storage.directory)
+
+    def check() -> str | None:
+        if comm is None:
+            reason = frontier()
+        else:  # rank 0 checks; every rank gets its verdict
+            reason = comm.bcast(on_primary(comm, frontier), root=0)
         if not reason:
             stats["resumed"]["checked"] = RESUME_CHECKED
         return reason
