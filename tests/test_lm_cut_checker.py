@@ -25,7 +25,7 @@ from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.lmcut import BIG, LMCut
 from coinsat.certificates.check.ranked import Decoder, Kernel
 from coinsat.certificates.prove.make import certify
-from coinsat.instance import Instance
+from coinsat.instance import Instance, make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.rules import predecessors, successors
 from coinsat.solve import solve
@@ -136,6 +136,18 @@ def test_kernel_is_the_reference_along_a_solution_of_vdiag_2_2_swne():
     want = _reference(SWNE, sample)
     assert lm.h(_ranks(dec, sample, SWNE.board.size, SWNE.n_coins)).tolist() == want
     assert want[0] == 22 and want[len(path) - 1] == 0 and len(set(want)) >= 20
+
+
+def test_kernel_free_cycle_regression():
+    """tests/test_lm_cut_lemmas.py's square-grid case (a review's): after a few rounds the free
+    actions form a cycle, which a least fixpoint of step 1 would value 0.  As an instance: its 9
+    coins, one of them moved to (0, 2).  The sweep gives LM = 7 (a least fixpoint: 5), h_fill 6."""
+    coins = [(1, 0), (1, 1), (2, 1), (5, 1), (4, 2), (3, 3), (1, 4), (0, 5), (1, 5)]
+    inst = make_instance("square", coins, coins[1:] + [(0, 2)], name="free-cycle")
+    dec, lm = _kernel(inst)
+    ranks = _ranks(dec, [inst.start.mask], inst.board.size, inst.n_coins)
+    assert lm.h(ranks).tolist() == _reference(inst, [inst.start.mask]) == [7]
+    assert lm.h(ranks, 6).tolist() == [7] and lm.h(ranks, 7).tolist() == [7]
 
 
 def test_kernel_needs_adjacency_at_least_one():
