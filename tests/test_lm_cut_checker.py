@@ -138,6 +138,20 @@ def test_kernel_is_the_reference_along_a_solution_of_vdiag_2_2_swne():
     assert want[0] == 22 and want[len(path) - 1] == 0 and len(set(want)) >= 20
 
 
+def test_kernel_is_the_reference_on_two_words():
+    """V(4,3) -> NW-SE: 81 cells, two words a configuration; the start and 20 states within 3
+    moves of it that keep every goal cell in the span."""
+    inst = read_instance(ROOT / "instances" / "families" / "vdiag-4-3-nwse.toml")
+    goals = [g.mask for g in inst.goal_configurations]
+    masks = [x for x in _reachable(inst, 3) if h_fill(inst.board, inst.d, x, goals) < BIG]
+    sample = [inst.start.mask] + random.Random(81).sample(masks, 20)
+    dec, lm = _kernel(inst)
+    assert lm.W == 2
+    want = _reference(inst, sample)
+    assert lm.h(_ranks(dec, sample, inst.board.size, inst.n_coins)).tolist() == want
+    assert want[0] == 55
+
+
 def test_kernel_free_cycle_regression():
     """tests/test_lm_cut_lemmas.py's square-grid case (a review's): after a few rounds the free
     actions form a cycle, which a least fixpoint of step 1 would value 0.  As an instance: its 9
