@@ -7,7 +7,8 @@ workers.  So a search saved on two workers resumes on one or two, and one saved 
 process resumes on two, with the answer, the moves (replayed by ``solution.verify``, i.e.
 ``rules.py``) and the layers of a run without a stop, state for state.  What one process
 refuses, workers refuse: a damaged layer file, a frontier forged with a new sha256, the
-layers of another search."""
+layers of another search.  A resumed worker run's certificate is accepted.  The ranks of an
+MPI job (``--cluster``) save through rank 0 and resume the same way (tests/cluster_resume_job.py)."""
 
 from __future__ import annotations
 
@@ -300,3 +301,17 @@ def test_the_cluster_command_saves_and_answers_from_its_saved_layers(tmp_path):
     assert len(printed) == 1  # rank 0 alone reports
     assert (printed[0]["status"], printed[0]["length"]) == ("optimal", 24)
     assert printed[0]["resumed"]["depth"] == 24 == len(manifest(tmp_path)["layers"]) - 1
+
+
+def test_a_resumed_worker_run_writes_an_accepted_certificate(tmp_path, capsys):
+    """--certify after a resume on workers reads the saved layers (the witness) and the checker
+    accepts them; the certificate's layers are those of a run without a stop."""
+    d, cert = tmp_path / "R", tmp_path / "C"
+    inst, U = INSTANCES["V(2,1)"]
+    fresh = run(inst, workers=1, upper_bound=U)
+    stop_after(inst, d, 10, fresh, 2, upper_bound=U)
+    base = ["solve", FILE, "--method", "rankbfs", "--workers", "2", "--upper-bound", SOLUTION]
+    assert main([*base, "--resume", str(d), "--certify", str(cert), "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert (got["status"], got["length"], got["resumed"]["depth"]) == ("optimal", 24, 10)
+    assert got["certificate_check"]["accepted"] is True, got["certificate_check"]
