@@ -110,6 +110,16 @@ class RankbfsOptions:
             "rankbfs with --upper-bound: prune with the forced-supports h (docs/forced-supports.md)",
         ),
     )
+    heuristic: str | None = field(
+        default=None,
+        metadata=flag(
+            "--heuristic",
+            "choice",
+            "rankbfs with --upper-bound: the h it prunes with: fill (the default), forced (as "
+            "--forced-supports, docs/forced-supports.md) or lmcut (docs/lm-cut.md)",
+            choices=("fill", "forced", "lmcut"),
+        ),
+    )
     perimeter: int | None = field(
         default=None,
         metadata=flag(
@@ -127,7 +137,7 @@ class RankbfsOptions:
             "--resume",
             "path",
             "rankbfs: save every layer in DIR; if DIR holds layers of this search (same instance, "
-            "--upper-bound and h: --forced-supports, --perimeter), continue from the last (any --workers, --cluster)",
+            "--upper-bound and h: --heuristic, --perimeter), continue from the last (any --workers, --cluster)",
             "DIR",
         ),
     )

@@ -20,7 +20,7 @@ its rank).  A :class:`Part` holds the states it owns: its share of the visited s
 of the frontier.  It expands its frontier (:meth:`Part.expand`), and, given every
 successor it owns, keeps those it has not visited and that the bound does not prune
 (:meth:`Part.absorb`: t + h > U drops a state, with the h the search was asked for,
-"fill" or "forced").  Only the owner of a state decides whether it is new, so the union
+"fill", "forced" or "lmcut").  Only the owner of a state decides whether it is new, so the union
 of the parts is exactly the layer one part computes alone: the kept states are the same
 state for state whatever the exchange (tests check it for worker processes and for two
 real MPI ranks, with both h).
@@ -161,7 +161,7 @@ class Part:
         nxt = nxt[~self.visited.contains(nxt)]
         pruned = 0
         if space.upper_bound is not None and nxt.size:
-            ok = depth + space.heuristic(nxt) <= space.upper_bound
+            ok = depth + space.heuristic(nxt, depth) <= space.upper_bound
             pruned = int(nxt.size - ok.sum())
             nxt = nxt[ok]
         if nxt.size:  # an empty layer is never stored (a saved search never holds one)

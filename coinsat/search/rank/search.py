@@ -41,7 +41,10 @@ carries U and its checker recomputes h (certificates/check/layers.py).
 ``forced_supports=True`` (``--forced-supports``, off by default)
 prunes with the forced-supports h instead (docs/forced-supports.md, Theorem H: h_fill
 <= h_forced <= the moves left; ``Space._forced``, numpy); the certificate then names
-``h = "forced"`` and the checker recomputes that h.  ``perimeter=R`` (``--perimeter R``)
+``h = "forced"`` and the checker recomputes that h.  ``heuristic="lmcut"`` (``--heuristic
+lmcut``; ``--heuristic forced`` is ``--forced-supports``) prunes with the LM-cut of the relaxed
+game (docs/lm-cut.md, Theorem LM: h_fill <= h_lm <= the moves left; compiled, ``lmcut.py``),
+certificates naming ``h = "lmcut"``.  ``perimeter=R`` (``--perimeter R``)
 prunes with the perimeter h over either: the exact distance inside the backward ball of
 radius R around the goal, max(h, R + 1) outside it (``backward.py``, docs/perimeter-search.md,
 Theorem P); the certificate names ``h = {"kind": "perimeter", "r": R, "inner": ...}`` and the
@@ -125,13 +128,15 @@ def solve_rankbfs(
     growing = o.grow and instance.board.is_lattice and not instance.board.exact
     if o.resume is not None and growing:
         raise UsageError("--resume needs an exact window (here the search grows its window)")
-    h = "forced" if o.forced_supports else "fill"
+    h = o.heuristic or ("forced" if o.forced_supports else "fill")
+    if o.forced_supports and h != "forced":
+        raise UsageError(f"--forced-supports is --heuristic forced, not --heuristic {h}: give one of them")
     if o.upper_bound is not None and o.upper_bound < 0:
         raise UsageError(f"upper_bound must be a number of moves >= 0, not {o.upper_bound}")
     if o.perimeter is not None and o.perimeter < 0:
         raise UsageError(f"perimeter must be a radius >= 0, not {o.perimeter}")
-    if o.forced_supports and o.upper_bound is None:
-        raise UsageError("--forced-supports prunes with --upper-bound: give one")
+    if h != "fill" and o.upper_bound is None:
+        raise UsageError(f"--heuristic {h} prunes with --upper-bound: give one")
     if o.perimeter is not None and o.upper_bound is None:
         raise UsageError("--perimeter prunes with --upper-bound: give one")
     if growing and o.upper_bound is not None:  # h is a bound on the exact window only (span closed)
@@ -259,7 +264,7 @@ def _check_frontier(space, visited: Visited, front, depth: int, upper_bound, lim
         again = union(parts)
         again = again[~visited.contains(again) | np.isin(again, front, assume_unique=True)]
         if upper_bound is not None and again.size:
-            again = again[depth + space.heuristic(again) <= upper_bound]
+            again = again[depth + space.heuristic(again, depth) <= upper_bound]
     except LimitReached as e:
         return str(e)
     except KeyboardInterrupt:

@@ -21,7 +21,7 @@ import numpy as np
 
 from ...errors import InternalError
 from ...instance import Instance
-from ...limits import Limits
+from ...limits import Limits, signals_deferred
 from ...rules import predecessors
 from ...theory.reach import edge_budget
 from ..layered import LayerReport, unique
@@ -34,6 +34,8 @@ ONE = U64(1)
 CHUNK = 1 << 15
 #: bitboards of at most this many words (256 cells)
 MAX_WORDS = 4
+#: the h the ranked search prunes with (``--heuristic``): the fill schedule, forced supports, LM-cut
+HEURISTICS = ("fill", "forced", "lmcut")
 #: frontiers this large use the compiled expansion when numba is installed (smaller ones are
 #: done before numba would have loaded)
 FAST_MIN = 1 << 14
@@ -171,9 +173,11 @@ class Space:
     """What expanding a layer needs: the ranking, the kernel, the span targets and h."""
 
     def __init__(self, instance: Instance, prune: bool = True, upper_bound: int | None = None, h: str = "fill"):
-        if h not in ("fill", "forced"):
+        if h not in HEURISTICS:
             raise InternalError(f"rankbfs: no h named {h!r}")
-        self.h = h  # "forced": the forced-supports bound (docs/forced-supports.md), numpy only
+        # "forced": the forced-supports bound (docs/forced-supports.md), numpy only; "lmcut": the
+        # LM-cut of the relaxed game (docs/lm-cut.md, Theorem LM), compiled (``lmcut.py``)
+        self.h = h
         self.instance = instance
         self.kernel = Kernel(instance)
         self.k = instance.n_coins
@@ -196,6 +200,7 @@ class Space:
         self.rest_edges = None if budget is None else budget - 2
         self.goal_words = [gw[:, i : i + 1] for i in range(gw.shape[1])]
         self._fast: object = False  # not decided yet (see ``fast``)
+        self._lm: Any = None  # the LM-cut kernel's tables (``lmcut.LmCut``), built on first use
 
     def kernel_words(self, ranks: np.ndarray) -> np.ndarray:
         """The bitboards (W, N) of the states with these ranks."""
@@ -278,16 +283,60 @@ class Space:
             return self.h
         return {"kind": "perimeter", "r": self.perimeter.radius, "inner": self.h}
 
-    def heuristic(self, ranks: np.ndarray) -> np.ndarray:
+    def heuristic(self, ranks: np.ndarray, depth: int | None = None) -> np.ndarray:
         """The h the search prunes with: the inner h, or with a ball set the perimeter h
-        (``backward.Ball.h``, docs/perimeter-search.md, Theorem P)."""
+        (``backward.Ball.h``, docs/perimeter-search.md, Theorem P).  ``depth``: the states'
+        depth t, when only the decision t + h <= U is wanted (the LM-cut h then stops its
+        rounds past U - t: a value <= h that is <= U - t exactly when h is, ``lmcut.py``)."""
+        cap = None if depth is None or self.upper_bound is None else self.upper_bound - depth
         if self.perimeter is not None:
-            return self.perimeter.h(ranks, self.inner_heuristic)
-        return self.inner_heuristic(ranks)
+            return self.perimeter.h(ranks, lambda r: self.inner_heuristic(r, cap))
+        return self.inner_heuristic(ranks, cap)
 
-    def inner_heuristic(self, ranks: np.ndarray) -> np.ndarray:
+    def inner_heuristic(self, ranks: np.ndarray, cap: int | None = None) -> np.ndarray:
         """h of every state (module docstring), int64; a large value when a goal cell is out of reach
-        (the compiled ``jit.schedule_h`` for large batches when numba is installed)."""
+        (the compiled ``jit.schedule_h`` for large batches when numba is installed).  ``cap``: see
+        ``heuristic`` (only the LM-cut h uses it)."""
+        if self.h == "lmcut":
+            return self._lmcut(ranks, cap)
+        return self._fill_or_forced(ranks)
+
+    def _lmcut(self, ranks: np.ndarray, cap: int | None) -> np.ndarray:
+        """h_lm (docs/lm-cut.md, Theorem LM; coinsat/theory/relaxed.py is the reference, tests
+        compare): the fill h first on the whole batch (h_lm >= h_fill), then the compiled LM-cut
+        (``lmcut.py``) on the states it does not prune, with its rounds stopped past ``cap``;
+        without numba the reference, one state at a time."""
+        fill = self._fill_or_forced(ranks)
+        todo = np.flatnonzero(fill < (1 << 30) if cap is None else fill <= cap)
+        if todo.size == 0:
+            return fill
+        if compiled() is None:
+            from ...theory.relaxed import h_lm
+
+            board, d, goals = self.instance.board, self.instance.d, self._goal_masks()
+            for i in todo.tolist():
+                cells = self.cells_of_rank(int(ranks[i]))
+                fill[i] = h_lm(board, d, sum(1 << c for c in cells), goals)
+            return fill
+        from .lmcut import LmCut, unrank_cells, warm_up
+
+        if self._lm is None:
+            with signals_deferred():  # as visited.compiled: no interrupt while numba loads a kernel
+                warm_up()
+            self._lm = LmCut(self.instance.board.neighbours, self.instance.d, [list(g) for g in self.goals])
+        out = []
+        for i in range(0, todo.size, CHUNK):
+            part = ranks[todo[i : i + CHUNK]]
+            cells = unrank_cells(np.ascontiguousarray(part, dtype=U64), self.k, self.n, self.colex.binom)
+            out.append(self._lm.of_cells(cells, cap))
+        fill[todo] = np.concatenate(out)
+        return fill
+
+    def _goal_masks(self) -> list[int]:
+        return [sum(1 << int(c) for c in g) for g in self.goals]
+
+    def _fill_or_forced(self, ranks: np.ndarray) -> np.ndarray:
+        """The fill h, or the forced-supports h with ``h == "forced"``."""
         if self.h == "forced":
             return np.concatenate(
                 [self._forced(ranks[i : i + CHUNK]) for i in range(0, ranks.size, CHUNK)] or [np.zeros(0, np.int64)]

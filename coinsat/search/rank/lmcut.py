@@ -1,0 +1,324 @@
+"""The LM-cut h of ``rankbfs`` (``--heuristic lmcut``), compiled: docs/lm-cut.md §3, one state at a time.
+
+The proof and the procedure are ``docs/lm-cut.md``; ``coinsat/theory/relaxed.py`` is the reference
+(pure Python), and tests compare this kernel with it state by state.  h_lm(C) = min over the goal
+placements G of max(h_fill(C, G), LM(C, G)) (Theorem LM: h_fill <= h_lm <= h+ <= the moves left).
+
+*Actions* are precomputed once per window: every (P -> c) with P a d-subset of N(c) (at most 6 a
+cell on the square grid with d = 2), listed by the cell they fill and by each of their supports.
+Per state they are restricted to span(C) without a test of their own: h^max from C settles exactly
+the cells of span(C) (a cell enters when d of its neighbours have, Lemma R), so an action fires,
+that is has all its supports settled, exactly when it is an action of the relaxed game from C
+(actions into C are never armed).
+
+*h^max* (step 1).  Costs are 0 or 1 (Lemma LC), so h^max is a 0-1 level sweep: the cells of value v
+are settled in one queue, an action counts its supports down as they settle and fires at the last
+one (whose value is the largest of its supports, cells settle in the order of their values), which
+puts its cell in this level's queue (cost 0) or the next one's (cost 1).  The first round, all
+costs 1, gives the span layers: V(c) is the layer R_j that c enters, so the fill schedule of every
+goal placement comes out of it (Lemma Q).
+
+*The rounds* (steps 2-6) follow §3 to the letter: pcf ties to the smallest cell, t* ties to the
+smallest cell, the goal zone Z backwards from t* through the free actions' pcf, the before zone B
+forwards from C through actions whose pcf is in B and whose cell is not in Z, the cut = actions with
+pcf in B and cell in Z, set to cost 0.
+
+*Only the decision is needed.*  The search keeps a state y first met at depth t iff t + h_lm(y) <= U.
+With ``cap`` = U - t the kernel returns min over G of max(fill_G, min(LM_G, cap + 1)), where LM_G is
+not computed when fill_G > cap and its rounds stop once they pass cap: a value <= h_lm (so still a
+lower bound) that is <= cap exactly when h_lm is.  ``cap`` < 0 is "no cap" (the exact h_lm, for the
+tests and the certificate checker's comparisons).  The search first prunes with the compiled fill h
+(``jit.schedule_h_words``, h_lm >= h_fill) and runs this kernel on the states that pass.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Sequence
+
+import numpy as np
+
+from .jit import _jit
+
+#: "no path" (as ``theory.supports.BIG`` and the fill kernels)
+BIG = 1 << 30
+#: an action counter that never reaches 0 (the action is not one of the relaxed game from C)
+NEVER = 1 << 30
+
+
+class Actions:
+    """The window's actions (P -> c) for every cell c and d-subset P of its neighbours, as arrays:
+    ``sup[a]`` the d supports (ascending), ``eff[a]`` the cell; ``by_eff`` / ``by_sup`` CSR lists
+    (start offsets ``*_at``, length n + 1) of the actions filling a cell / supported by a cell."""
+
+    def __init__(self, neighbours: Sequence[Sequence[int]], d: int):
+        n = len(neighbours)
+        sup, eff = [], []
+        for c in range(n):
+            for P in combinations(sorted(neighbours[c]), d) if d >= 1 else ():
+                sup.append(P)
+                eff.append(c)
+        A = len(eff)
+        self.n, self.d, self.size = n, d, A
+        self.sup = np.array(sup, dtype=np.int32).reshape(A, max(d, 0))
+        self.eff = np.array(eff, dtype=np.int32)
+        self.eff_at = np.searchsorted(self.eff, np.arange(n + 1)).astype(np.int64)
+        lists: list[list[int]] = [[] for _ in range(n)]
+        for a, P in enumerate(sup):
+            for p in P:
+                lists[p].append(a)
+        self.sup_at = np.cumsum([0] + [len(x) for x in lists]).astype(np.int64)
+        self.by_sup = np.array([a for x in lists for a in x], dtype=np.int32)
+
+
+def goal_arrays(goals: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """The goal placements' cells as one CSR list: (cells, start offsets)."""
+    at = np.cumsum([0] + [len(g) for g in goals]).astype(np.int64)
+    cells = np.array([c for g in goals for c in sorted(g)], dtype=np.int32)
+    return cells, at
+
+
+@_jit
+def _hmax(C_list, k, d, sup, eff, sup_at, by_sup, kappa, cnt, pcf, V, settled, q0, q1):  # pragma: no cover
+    """Step 1 (module docstring): V (BIG outside the span), pcf of every fired action; ``cnt``
+    holds each action's supports still to settle (0: fired), armed by the caller."""
+    n = V.size
+    for c in range(n):
+        V[c] = BIG
+        settled[c] = 0
+    cur = q0
+    nxt = q1
+    ncur = 0
+    for i in range(k):
+        V[C_list[i]] = 0
+        cur[ncur] = C_list[i]
+        ncur += 1
+    level = 0
+    while ncur > 0:
+        nnext = 0
+        i = 0
+        while i < ncur:
+            p = cur[i]
+            i += 1
+            if settled[p]:
+                continue
+            settled[p] = 1
+            for t in range(sup_at[p], sup_at[p + 1]):
+                a = by_sup[t]
+                cnt[a] -= 1
+                if cnt[a] == 0:
+                    best = sup[a, 0]
+                    for j in range(1, d):
+                        q = sup[a, j]
+                        if V[q] > V[best]:  # supports ascending: ties keep the smaller cell
+                            best = q
+                    pcf[a] = best
+                    c = eff[a]
+                    nv = level + kappa[a]
+                    if nv < V[c]:
+                        V[c] = nv
+                        if kappa[a] == 0:
+                            cur[ncur] = c
+                            ncur += 1
+                        else:
+                            nxt[nnext] = c
+                            nnext += 1
+        cur, nxt = nxt, cur
+        ncur = nnext
+        level += 1
+
+
+@_jit
+def _fill_of(V, gcells, g0, g1, inC, buf):  # pragma: no cover - compiled
+    """Lemma Q over the empty cells of one goal placement, from the span layers V (round 1)."""
+    m = 0
+    for i in range(g0, g1):
+        c = gcells[i]
+        if inC[c]:
+            continue
+        if V[c] >= BIG:
+            return BIG
+        # insertion into the sorted buf[:m]
+        j = m
+        while j > 0 and buf[j - 1] > V[c]:
+            buf[j] = buf[j - 1]
+            j -= 1
+        buf[j] = V[c]
+        m += 1
+    h = 0
+    for i in range(m):
+        x = buf[i] + m - 1 - i
+        if x > h:
+            h = x
+    return h
+
+
+@_jit
+def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):  # pragma: no cover - compiled
+    """h_lm (capped: module docstring) of every row of ``cells`` (N, k), the occupied cells of a state."""
+    N, k = cells.shape
+    n = eff_at.size - 1
+    A = eff.size
+    G = gat.size - 1
+    out = np.empty(N, dtype=np.int64)
+    kappa = np.ones(A, dtype=np.int8)
+    cnt = np.zeros(A, dtype=np.int32)
+    pcf = np.zeros(A, dtype=np.int32)
+    active = np.zeros(A, dtype=np.int32)
+    zeroed = np.zeros(A, dtype=np.int32)
+    V = np.zeros(n, dtype=np.int64)
+    V1 = np.zeros(n, dtype=np.int64)
+    settled = np.zeros(n, dtype=np.uint8)
+    inC = np.zeros(n, dtype=np.uint8)
+    zmark = np.zeros(n, dtype=np.int64)
+    bmark = np.zeros(n, dtype=np.int64)
+    q0 = np.zeros(n, dtype=np.int32)
+    q1 = np.zeros(n, dtype=np.int32)
+    stack = np.zeros(n, dtype=np.int32)
+    buf = np.zeros(max(k, 1) + n, dtype=np.int64)
+    fills = np.zeros(max(G, 1), dtype=np.int64)
+    stamp = np.int64(0)
+    limit = np.int64(cap) if cap >= 0 else np.int64(BIG)
+    for s in range(N):
+        C_list = cells[s]
+        for i in range(k):
+            inC[C_list[i]] = 1
+        # round 1 (every cost 1): the span layers, the fill schedules, the actions of the game
+        for a in range(A):
+            cnt[a] = NEVER if inC[eff[a]] else d
+        _hmax(C_list, k, d, sup, eff, sup_at, by_sup, kappa, cnt, pcf, V1, settled, q0, q1)
+        nact = 0
+        for a in range(A):
+            if cnt[a] == 0:
+                active[nact] = a
+                nact += 1
+            else:
+                cnt[a] = NEVER
+        best = np.int64(BIG)
+        for g in range(G):
+            fills[g] = _fill_of(V1, gcells, gat[g], gat[g + 1], inC, buf)
+        for g in range(G):
+            fill = fills[g]
+            if fill > limit or fill >= best:  # pruned by h_fill alone, or no better than a placement done
+                if fill < best:
+                    best = fill
+                continue
+            rounds = np.int64(0)
+            nz = 0
+            for i in range(n):
+                V[i] = V1[i]
+            while True:
+                if rounds > 0:  # round 1's V is V1; later rounds recompute h^max with the costs lowered
+                    for i in range(nact):
+                        cnt[active[i]] = d
+                    _hmax(C_list, k, d, sup, eff, sup_at, by_sup, kappa, cnt, pcf, V, settled, q0, q1)
+                elif g > 0:  # the pcf of round 1 again (another placement's rounds overwrote them)
+                    for i in range(nact):
+                        cnt[active[i]] = d
+                    _hmax(C_list, k, d, sup, eff, sup_at, by_sup, kappa, cnt, pcf, V, settled, q0, q1)
+                top = np.int64(0)
+                tstar = -1
+                for i in range(gat[g], gat[g + 1]):
+                    t = gcells[i]
+                    if inC[t]:
+                        continue
+                    if V[t] > top or (V[t] == top and t < tstar):
+                        top = V[t]
+                        tstar = t
+                if top == 0:
+                    break
+                if rounds >= limit:  # a cut exists (Lemma LC): rounds would pass the cap
+                    rounds = limit + 1
+                    break
+                # step 4: the goal zone, backwards from t* through the free actions' pcf
+                stamp += 1
+                zmark[tstar] = stamp
+                sp = 0
+                stack[sp] = tstar
+                sp += 1
+                while sp > 0:
+                    sp -= 1
+                    c = stack[sp]
+                    for a in range(eff_at[c], eff_at[c + 1]):
+                        if kappa[a] == 0 and cnt[a] == 0:
+                            p = pcf[a]
+                            if zmark[p] != stamp:
+                                zmark[p] = stamp
+                                stack[sp] = p
+                                sp += 1
+                # steps 5-6: the before zone forwards from C; the cut is set to cost 0 on the way
+                for i in range(k):
+                    bmark[C_list[i]] = stamp
+                    stack[i] = C_list[i]
+                sp = k
+                while sp > 0:
+                    sp -= 1
+                    p = stack[sp]
+                    for t in range(sup_at[p], sup_at[p + 1]):
+                        a = by_sup[t]
+                        if cnt[a] != 0 or pcf[a] != p:
+                            continue
+                        c = eff[a]
+                        if zmark[c] == stamp:
+                            if kappa[a] == 1:
+                                kappa[a] = 0
+                                zeroed[nz] = a
+                                nz += 1
+                        elif bmark[c] != stamp:
+                            bmark[c] = stamp
+                            stack[sp] = c
+                            sp += 1
+                rounds += 1
+            for i in range(nz):
+                kappa[zeroed[i]] = 1
+            h = fill if fill > rounds else rounds
+            if h < best:
+                best = h
+        for i in range(nact):
+            cnt[active[i]] = NEVER
+        for i in range(k):
+            inC[C_list[i]] = 0
+        out[s] = best
+    return out
+
+
+@_jit
+def unrank_cells(ranks, k, n, binom):  # pragma: no cover - compiled
+    """The occupied cells (N, k), ascending, of the colex ranks ``ranks``."""
+    N = ranks.size
+    out = np.empty((N, k), dtype=np.int32)
+    for i in range(N):
+        r = ranks[i]
+        c = n - 1
+        for t in range(k, 0, -1):
+            while binom[c, t] > r:
+                c -= 1
+            out[i, t - 1] = c
+            r -= binom[c, t]
+            c -= 1
+    return out
+
+
+class LmCut:
+    """The LM-cut h of one window (``Space`` builds it for ``h == "lmcut"``)."""
+
+    def __init__(self, neighbours: Sequence[Sequence[int]], d: int, goals: list[list[int]]):
+        self.actions = Actions(neighbours, d)
+        self.d = d
+        self.gcells, self.gat = goal_arrays(goals)
+
+    def of_cells(self, cells: np.ndarray, cap: int | None = None) -> np.ndarray:
+        """h_lm of every row of ``cells`` (N, k) (capped at cap + 1 when ``cap`` is given and >= 0)."""
+        a = self.actions
+        cells = np.ascontiguousarray(cells, dtype=np.int32)
+        c = -1 if cap is None else int(cap)
+        if cap is not None and cap < 0:  # depth > U: every h >= 0 is above the cap
+            return np.zeros(cells.shape[0], dtype=np.int64)
+        return lm_cut_states(cells, self.d, a.sup, a.eff, a.eff_at, a.sup_at, a.by_sup, self.gcells, self.gat, c)
+
+
+def warm_up() -> None:
+    """Load (or compile) the kernels with the argument types ``LmCut`` passes."""
+    lm = LmCut([[1], [0]], 1, [[0, 1]])
+    lm.of_cells(np.zeros((1, 1), dtype=np.int32), None)
+    unrank_cells(np.zeros(1, dtype=np.uint64), 1, 2, np.ones((3, 3), dtype=np.uint64))
