@@ -38,7 +38,9 @@ for each candidate predecessor (``space.path``), so every exchange returns the s
 the last complete layer (``limit``: time, memory, disk, the state budget, Ctrl-C).  A
 finished search hands back its visited set (gathered from the parts); one stopped by a
 limit hands back what the exchange can give without the parts' help (:class:`Local`:
-the set itself; the others: an empty one).
+the set itself; the others: an empty one).  With ``--resume DIR`` every exchange saves each
+complete layer there (the workers' parent and MPI rank 0 gather it from the parts), and the
+witness is the saved set, whatever the ending.
 """
 
 from __future__ import annotations
@@ -216,7 +218,7 @@ class Exchange(Protocol):
 
 
 class Local:
-    """One part, in this process: the exchange of ``--workers 1`` (and of ``--resume``).
+    """One part, in this process: the exchange of ``--workers 1``.
     ``stats["round_cpu"]``: the CPU seconds of the expansions and of the absorptions."""
 
     primary = True
