@@ -25,6 +25,7 @@ from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.lmcut import BIG, LMCut
 from coinsat.certificates.check.ranked import Decoder, Kernel
 from coinsat.certificates.prove.make import certify
+from coinsat.cli import main
 from coinsat.instance import Instance, make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.rules import predecessors, successors
@@ -343,6 +344,28 @@ def test_perimeter_over_lmcut(lm_certificate):
     assert "perimeter r = 3 over lmcut" in verdict.reason
     verdict = _check(tmp, dict(perim, h={"kind": "perimeter", "r": 3, "inner": "fill"}), layers)
     assert not verdict.ok and "in no layer" in verdict.reason, verdict.reason
+
+
+def test_end_to_end_rankbfs_lmcut(tmp_path, capsys):
+    """``coinsat solve ... --heuristic lmcut --certify DIR`` then ``coinsat check-certificate``:
+    the search's certificate names h = "lmcut", the checker's own kernel accepts it, optimal: 36;
+    the same file relabelled "fill" is rejected (the search pruned what fill would keep)."""
+    toml = ROOT / "instances" / "families" / "vdiag-2-2-swne.toml"
+    solution = ROOT / "instances" / "families" / "solutions" / "vdiag-2-2-swne.json"
+    args = ["--method", "rankbfs", "--upper-bound", str(solution), "--heuristic", "lmcut", "--workers", "1"]
+    assert main(["solve", str(toml), *args, "--certify", str(tmp_path), "--json"]) == 0
+    capsys.readouterr()
+    path = tmp_path / "vdiag-2-2-swne.certificate.json"
+    cert = json.loads(path.read_text())
+    assert cert["h"] == "lmcut" and cert["upper_bound"] == 36
+    assert main(["check-certificate", str(toml), str(path), "--json"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["accepted"] and verdict["proven"] == "optimal: 36 moves (no solution with <= 35 moves)"
+    assert "pruned by h (lmcut)" in verdict["reason"]
+    path.write_text(json.dumps(dict(cert, h="fill")))
+    main(["check-certificate", str(toml), str(path), "--json"])
+    verdict = json.loads(capsys.readouterr().out)
+    assert not verdict["accepted"] and "in no layer" in verdict["reason"]
 
 
 @pytest.mark.slow
