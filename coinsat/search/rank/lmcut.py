@@ -154,29 +154,62 @@ def _fill_of(V, gcells, g0, g1, inC, buf):  # pragma: no cover - compiled
 
 
 @_jit
+def _lower(c, v, V, head, node_next, node_cell, used, top):  # pragma: no cover - compiled
+    """V(c) = v and c into bucket v (a stack of nodes per value); returns (nodes used, top bucket)."""
+    V[c] = v
+    node_cell[used] = c
+    node_next[used] = head[v]
+    head[v] = used
+    return used + 1, max(top, v)
+
+
+@_jit
 def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):  # pragma: no cover - compiled
-    """h_lm (capped: module docstring) of every row of ``cells`` (N, k), the occupied cells of a state."""
+    """h_lm (capped: module docstring) of every row of ``cells`` (N, k), the occupied cells of a state.
+
+    Round 1 runs ``_hmax`` over the window's actions; the actions that fire (those of the relaxed
+    game from C) are then copied into per-state arrays (local numbers, CSR lists by cell filled and
+    by support), and every later round updates h^max instead of recomputing it: a cut only lowers
+    costs, so V only decreases, from the cut's cells on, in order of the new values (a bucket per
+    value; a cell is lowered only below its value, so each entry settles once or is stale), which
+    gives the least fixpoint again (every value has a derivation, and no action's bound is left
+    unmet); pcf is recomputed for the actions of the cells whose V changed."""
     N, k = cells.shape
     n = eff_at.size - 1
     A = eff.size
     G = gat.size - 1
+    dd = max(d, 1)
     out = np.empty(N, dtype=np.int64)
-    kappa = np.ones(A, dtype=np.int8)
+    ones = np.ones(A, dtype=np.int8)
     cnt = np.zeros(A, dtype=np.int32)
     pcf = np.zeros(A, dtype=np.int32)
-    active = np.zeros(A, dtype=np.int32)
-    zeroed = np.zeros(A, dtype=np.int32)
-    V = np.zeros(n, dtype=np.int64)
     V1 = np.zeros(n, dtype=np.int64)
+    V = np.zeros(n, dtype=np.int64)
     settled = np.zeros(n, dtype=np.uint8)
     inC = np.zeros(n, dtype=np.uint8)
     zmark = np.zeros(n, dtype=np.int64)
     bmark = np.zeros(n, dtype=np.int64)
+    cmark = np.zeros(n, dtype=np.int64)
     q0 = np.zeros(n, dtype=np.int32)
     q1 = np.zeros(n, dtype=np.int32)
     stack = np.zeros(n, dtype=np.int32)
+    changed = np.zeros(n, dtype=np.int32)
     buf = np.zeros(max(k, 1) + n, dtype=np.int64)
     fills = np.zeros(max(G, 1), dtype=np.int64)
+    # the per-state (local) actions
+    le = np.zeros(A, dtype=np.int32)
+    ls = np.zeros((A, dd), dtype=np.int32)
+    lp = np.zeros(A, dtype=np.int32)
+    lp1 = np.zeros(A, dtype=np.int32)
+    lk = np.zeros(A, dtype=np.int8)
+    cut = np.zeros(A, dtype=np.int32)
+    leff_at = np.zeros(n + 1, dtype=np.int64)
+    lsup_at = np.zeros(n + 2, dtype=np.int64)
+    lby_sup = np.zeros(A * dd, dtype=np.int32)
+    # the buckets of the h^max update: values <= n + 1; a node per lowering, at most n * (n + 2) a round
+    head = np.full(n + 2, -1, dtype=np.int64)
+    node_next = np.zeros(n * (n + 2) + 1, dtype=np.int64)
+    node_cell = np.zeros(n * (n + 2) + 1, dtype=np.int32)
     stamp = np.int64(0)
     limit = np.int64(cap) if cap >= 0 else np.int64(BIG)
     for s in range(N):
@@ -186,36 +219,52 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):
         # round 1 (every cost 1): the span layers, the fill schedules, the actions of the game
         for a in range(A):
             cnt[a] = NEVER if inC[eff[a]] else d
-        _hmax(C_list, k, d, sup, eff, sup_at, by_sup, kappa, cnt, pcf, V1, settled, q0, q1)
-        nact = 0
-        for a in range(A):
-            if cnt[a] == 0:
-                active[nact] = a
-                nact += 1
-            else:
-                cnt[a] = NEVER
+        _hmax(C_list, k, d, sup, eff, sup_at, by_sup, ones, cnt, pcf, V1, settled, q0, q1)
         best = np.int64(BIG)
         for g in range(G):
             fills[g] = _fill_of(V1, gcells, gat[g], gat[g + 1], inC, buf)
+        m = 0
+        built = False
         for g in range(G):
             fill = fills[g]
             if fill > limit or fill >= best:  # pruned by h_fill alone, or no better than a placement done
                 if fill < best:
                     best = fill
                 continue
-            rounds = np.int64(0)
-            nz = 0
+            if not built:  # the local actions, by cell filled (the window's order) and by support
+                built = True
+                for c in range(n + 2):
+                    lsup_at[c] = 0
+                c0 = 0
+                for a in range(A):
+                    if cnt[a] == 0:
+                        c = eff[a]
+                        while c0 <= c:
+                            leff_at[c0] = m
+                            c0 += 1
+                        le[m] = c
+                        for j in range(d):
+                            ls[m, j] = sup[a, j]
+                            lsup_at[sup[a, j] + 2] += 1
+                        lp1[m] = pcf[a]
+                        m += 1
+                while c0 <= n:
+                    leff_at[c0] = m
+                    c0 += 1
+                for c in range(n):
+                    lsup_at[c + 2] += lsup_at[c + 1]
+                for a in range(m):  # lsup_at[c + 1] is the fill position of cell c, then its end
+                    for j in range(d):
+                        p = ls[a, j]
+                        lby_sup[lsup_at[p + 1]] = a
+                        lsup_at[p + 1] += 1
             for i in range(n):
                 V[i] = V1[i]
+            for a in range(m):
+                lp[a] = lp1[a]
+                lk[a] = 1
+            rounds = np.int64(0)
             while True:
-                if rounds > 0:  # round 1's V is V1; later rounds recompute h^max with the costs lowered
-                    for i in range(nact):
-                        cnt[active[i]] = d
-                    _hmax(C_list, k, d, sup, eff, sup_at, by_sup, kappa, cnt, pcf, V, settled, q0, q1)
-                elif g > 0:  # the pcf of round 1 again (another placement's rounds overwrote them)
-                    for i in range(nact):
-                        cnt[active[i]] = d
-                    _hmax(C_list, k, d, sup, eff, sup_at, by_sup, kappa, cnt, pcf, V, settled, q0, q1)
                 top = np.int64(0)
                 tstar = -1
                 for i in range(gat[g], gat[g + 1]):
@@ -239,43 +288,81 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):
                 while sp > 0:
                     sp -= 1
                     c = stack[sp]
-                    for a in range(eff_at[c], eff_at[c + 1]):
-                        if kappa[a] == 0 and cnt[a] == 0:
-                            p = pcf[a]
+                    for a in range(leff_at[c], leff_at[c + 1]):
+                        if lk[a] == 0:
+                            p = lp[a]
                             if zmark[p] != stamp:
                                 zmark[p] = stamp
                                 stack[sp] = p
                                 sp += 1
-                # steps 5-6: the before zone forwards from C; the cut is set to cost 0 on the way
+                # steps 5-6: the before zone forwards from C; the cut on the way
                 for i in range(k):
                     bmark[C_list[i]] = stamp
                     stack[i] = C_list[i]
                 sp = k
+                nc = 0
                 while sp > 0:
                     sp -= 1
                     p = stack[sp]
-                    for t in range(sup_at[p], sup_at[p + 1]):
-                        a = by_sup[t]
-                        if cnt[a] != 0 or pcf[a] != p:
+                    for t in range(lsup_at[p], lsup_at[p + 1]):
+                        a = lby_sup[t]
+                        if lp[a] != p:
                             continue
-                        c = eff[a]
+                        c = le[a]
                         if zmark[c] == stamp:
-                            if kappa[a] == 1:
-                                kappa[a] = 0
-                                zeroed[nz] = a
-                                nz += 1
+                            cut[nc] = a
+                            nc += 1
                         elif bmark[c] != stamp:
                             bmark[c] = stamp
                             stack[sp] = c
                             sp += 1
                 rounds += 1
-            for i in range(nz):
-                kappa[zeroed[i]] = 1
+                # the cut's costs to 0, and h^max updated from its cells on
+                used = 0
+                hi = 0
+                lo = n + 2
+                for i in range(nc):
+                    a = cut[i]
+                    lk[a] = 0
+                    v = V[lp[a]]
+                    if v < V[le[a]]:
+                        used, hi = _lower(le[a], v, V, head, node_next, node_cell, used, hi)
+                        lo = min(lo, v)
+                nch = 0
+                level = lo
+                while level <= hi:
+                    while head[level] >= 0:
+                        node = head[level]
+                        head[level] = node_next[node]
+                        c = node_cell[node]
+                        if V[c] != level:  # stale: lowered again since
+                            continue
+                        if cmark[c] != stamp:
+                            cmark[c] = stamp
+                            changed[nch] = c
+                            nch += 1
+                        for t in range(lsup_at[c], lsup_at[c + 1]):
+                            a = lby_sup[t]
+                            mx = V[ls[a, 0]]
+                            for j in range(1, d):
+                                mx = max(mx, V[ls[a, j]])
+                            v = mx + lk[a]
+                            if v < V[le[a]]:
+                                used, hi = _lower(le[a], v, V, head, node_next, node_cell, used, hi)
+                    level += 1
+                for i in range(nch):  # pcf of the actions supported by a cell whose V changed
+                    c = changed[i]
+                    for t in range(lsup_at[c], lsup_at[c + 1]):
+                        a = lby_sup[t]
+                        b = ls[a, 0]
+                        for j in range(1, d):
+                            q = ls[a, j]
+                            if V[q] > V[b]:  # supports ascending: ties keep the smaller cell
+                                b = q
+                        lp[a] = b
             h = fill if fill > rounds else rounds
             if h < best:
                 best = h
-        for i in range(nact):
-            cnt[active[i]] = NEVER
         for i in range(k):
             inC[C_list[i]] = 0
         out[s] = best
