@@ -163,3 +163,18 @@ def test_cli_heuristic_lmcut():
     assert json.loads(out.stdout)["status"] == "optimal"
     bad = subprocess.run(cmd + ["--heuristic", "lm"], capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_lmcut_layers_resume_and_refuse_another_h(tmp_path):
+    """--resume: the manifest names h = "lmcut"; the same search resumes from it, one with the
+    fill h is refused (layers pruned otherwise)."""
+    from coinsat.search.options import RankbfsOptions
+    from coinsat.search.rank.search import solve_rankbfs
+
+    inst = read_instance(FAMILIES / "vdiag-2-2-nwse.toml")
+    opts = RankbfsOptions(workers=1, upper_bound=24, heuristic="lmcut", resume=str(tmp_path))
+    assert solve_rankbfs(inst, options=opts).length == 24
+    again = solve_rankbfs(inst, options=opts)
+    assert again.length == 24 and "resumed" in again.stats
+    with pytest.raises(UsageError):
+        solve_rankbfs(inst, options=RankbfsOptions(workers=1, upper_bound=24, resume=str(tmp_path)))
