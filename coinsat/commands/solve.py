@@ -33,7 +33,8 @@ def add_parser(sub) -> None:
         type=nonneg_int,
         default=None,
         metavar="N",
-        help="look for solutions of at most N moves (answer 'bounded' if none)",
+        help="look for solutions of at most N moves (answer 'bounded' if none); rankbfs with --heuristic H "
+        "also prunes every state with depth + h > N",
     )
     s.add_argument(
         "--no-screens",

@@ -107,7 +107,7 @@ class RankbfsOptions:
         metadata=flag(
             "--forced-supports",
             "switch",
-            "rankbfs with --upper-bound: prune with the forced-supports h (docs/forced-supports.md)",
+            "rankbfs with --upper-bound or --max-moves: prune with the forced-supports h (docs/forced-supports.md)",
         ),
     )
     heuristic: str | None = field(
@@ -115,7 +115,7 @@ class RankbfsOptions:
         metadata=flag(
             "--heuristic",
             "choice",
-            "rankbfs with --upper-bound: the h it prunes with: fill (the default), forced (as "
+            "rankbfs with --upper-bound or --max-moves: the h it prunes with: fill (the default), forced (as "
             "--forced-supports, docs/forced-supports.md) or lmcut (docs/lm-cut.md)",
             choices=("fill", "forced", "lmcut"),
         ),
@@ -125,8 +125,8 @@ class RankbfsOptions:
         metadata=flag(
             "--perimeter",
             "count",
-            "rankbfs with --upper-bound: prune with the exact distances of the backward ball of radius R "
-            "around the goal, R + 1 outside it (docs/perimeter-search.md)",
+            "rankbfs with --upper-bound or --max-moves: prune with the exact distances of the backward ball of "
+            "radius R around the goal, R + 1 outside it (docs/perimeter-search.md)",
             "R",
         ),
     )

@@ -20,7 +20,8 @@ state, instead of once per successor, and a coin whose removal loses the goal
 span generates nothing.  The successors' ranks come from the rank of C - s
 by an insertion table (``rank.Colex.insertion_table``): two lookups each.
 
-**Bound-and-prune** (``upper_bound=U``, off by default).  h(C) is the greedy
+**Bound-and-prune** (``upper_bound=U``, or ``max_moves=U`` with an h named, on an exact window;
+off by default).  h(C) is the greedy
 schedule of theory/reach.py applied from C: the span layers R_0 = C,
 R_j = R_{j-1} + {cells with >= d neighbours in R_{j-1}}; an empty goal cell
 c first in R_j cannot be filled before move j from C (the coins that support
@@ -135,18 +136,28 @@ def solve_rankbfs(
         raise UsageError(f"upper_bound must be a number of moves >= 0, not {o.upper_bound}")
     if o.perimeter is not None and o.perimeter < 0:
         raise UsageError(f"perimeter must be a radius >= 0, not {o.perimeter}")
-    if h != "fill" and o.upper_bound is None:
-        raise UsageError(f"--heuristic {h} prunes with --upper-bound: give one")
-    if o.perimeter is not None and o.upper_bound is None:
-        raise UsageError("--perimeter prunes with --upper-bound: give one")
+    # --max-moves K with an h asked for (--heuristic, --forced-supports, --perimeter) is a bound
+    # too: a solution of <= K moves has depth + h <= K at every state (the docstring's soundness
+    # argument with U = K), so an exact window prunes with min(U, K).  Without one, --max-moves
+    # alone does not prune: an empty layer then proves "unsolvable", which a pruned one cannot.
+    U = o.upper_bound
+    asked = o.heuristic is not None or o.forced_supports or o.perimeter is not None
+    if max_moves is not None and asked and not growing:
+        U = max_moves if U is None else min(U, max_moves)
+    if h != "fill" and U is None:
+        raise UsageError(f"--heuristic {h} prunes with a bound: give --upper-bound or --max-moves")
+    if o.perimeter is not None and U is None:
+        raise UsageError("--perimeter prunes with a bound: give --upper-bound or --max-moves")
     if growing and o.upper_bound is not None:  # h is a bound on the exact window only (span closed)
         raise UsageError(
             "--upper-bound prunes on an exact window only (the span of the start is finite); here the span "
             "is unbounded and the search grows its window: solve this instance without the bound"
         )
+    if growing and h != "fill":
+        raise UsageError(f"--heuristic {h} prunes on an exact window only; here the search grows its window")
 
     def forward(work: Instance, horizon, lim, budget, prune_, progress_) -> Outcome:
-        bound = o.upper_bound if work.board.exact else None
+        bound = U if work.board.exact else None
         return _forward(work, horizon, lim, budget, prune_, progress_, bound, workers, storage, h, o.perimeter)
 
     if growing:
