@@ -173,7 +173,8 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):
     costs, so V only decreases, from the cut's cells on, in order of the new values (a bucket per
     value; a cell is lowered only below its value, so each entry settles once or is stale), which
     gives the least fixpoint again (every value has a derivation, and no action's bound is left
-    unmet); pcf is recomputed for the actions of the cells whose V changed."""
+    unmet); pcf is recomputed for the actions of the cells whose V changed, and each action is kept
+    in the list of its pcf's actions, which the before zone walks (each action once a round)."""
     N, k = cells.shape
     n = eff_at.size - 1
     A = eff.size
@@ -203,6 +204,10 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):
     lp1 = np.zeros(A, dtype=np.int32)
     lk = np.zeros(A, dtype=np.int8)
     cut = np.zeros(A, dtype=np.int32)
+    # the actions by pcf: a doubly linked list per cell (the before zone walks them)
+    child = np.full(n, -1, dtype=np.int32)
+    cnext = np.zeros(A, dtype=np.int32)
+    cprev = np.zeros(A, dtype=np.int32)
     leff_at = np.zeros(n + 1, dtype=np.int64)
     lsup_at = np.zeros(n + 2, dtype=np.int64)
     lby_sup = np.zeros(A * dd, dtype=np.int32)
@@ -260,9 +265,17 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):
                         lsup_at[p + 1] += 1
             for i in range(n):
                 V[i] = V1[i]
+            for c in range(n):
+                child[c] = -1
             for a in range(m):
                 lp[a] = lp1[a]
                 lk[a] = 1
+                p = lp[a]
+                cprev[a] = -1
+                cnext[a] = child[p]
+                if child[p] >= 0:
+                    cprev[child[p]] = a
+                child[p] = a
             rounds = np.int64(0)
             while True:
                 top = np.int64(0)
@@ -304,10 +317,8 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):
                 while sp > 0:
                     sp -= 1
                     p = stack[sp]
-                    for t in range(lsup_at[p], lsup_at[p + 1]):
-                        a = lby_sup[t]
-                        if lp[a] != p:
-                            continue
+                    a = child[p]
+                    while a >= 0:
                         c = le[a]
                         if zmark[c] == stamp:
                             cut[nc] = a
@@ -316,6 +327,7 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):
                             bmark[c] = stamp
                             stack[sp] = c
                             sp += 1
+                        a = cnext[a]
                 rounds += 1
                 # the cut's costs to 0, and h^max updated from its cells on
                 used = 0
@@ -359,7 +371,20 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):
                             q = ls[a, j]
                             if V[q] > V[b]:  # supports ascending: ties keep the smaller cell
                                 b = q
-                        lp[a] = b
+                        old = lp[a]
+                        if b != old:  # a moves from the list of its old pcf to the new one's
+                            if cprev[a] >= 0:
+                                cnext[cprev[a]] = cnext[a]
+                            else:
+                                child[old] = cnext[a]
+                            if cnext[a] >= 0:
+                                cprev[cnext[a]] = cprev[a]
+                            lp[a] = b
+                            cprev[a] = -1
+                            cnext[a] = child[b]
+                            if child[b] >= 0:
+                                cprev[child[b]] = a
+                            child[b] = a
             h = fill if fill > rounds else rounds
             if h < best:
                 best = h
