@@ -346,23 +346,28 @@ def test_perimeter_over_lmcut(lm_certificate):
     assert not verdict.ok and "in no layer" in verdict.reason, verdict.reason
 
 
-def test_end_to_end_rankbfs_lmcut(tmp_path, capsys):
-    """``coinsat solve ... --heuristic lmcut --certify DIR`` then ``coinsat check-certificate``:
-    the search's certificate names h = "lmcut", the checker's own kernel accepts it, optimal: 36;
-    the same file relabelled "fill" is rejected (the search pruned what fill would keep)."""
+@pytest.mark.parametrize(
+    "extra, h",
+    [([], "lmcut"), (["--perimeter", "3"], {"kind": "perimeter", "r": 3, "inner": "lmcut"})],
+)
+def test_end_to_end_rankbfs_lmcut(tmp_path, capsys, extra, h):
+    """``coinsat solve ... --heuristic lmcut [--perimeter 3] --certify DIR`` then ``coinsat
+    check-certificate``: the search's certificate names its h, the checker's own kernel accepts
+    it, optimal: 36; the same file relabelled to the fill h is rejected (the search pruned what
+    fill would keep)."""
     toml = ROOT / "instances" / "families" / "vdiag-2-2-swne.toml"
     solution = ROOT / "instances" / "families" / "solutions" / "vdiag-2-2-swne.json"
-    args = ["--method", "rankbfs", "--upper-bound", str(solution), "--heuristic", "lmcut", "--workers", "1"]
+    args = ["--method", "rankbfs", "--upper-bound", str(solution), "--heuristic", "lmcut", "--workers", "1", *extra]
     assert main(["solve", str(toml), *args, "--certify", str(tmp_path), "--json"]) == 0
     capsys.readouterr()
     path = tmp_path / "vdiag-2-2-swne.certificate.json"
     cert = json.loads(path.read_text())
-    assert cert["h"] == "lmcut" and cert["upper_bound"] == 36
+    assert cert["h"] == h and cert["upper_bound"] == 36
     assert main(["check-certificate", str(toml), str(path), "--json"]) == 0
     verdict = json.loads(capsys.readouterr().out)
     assert verdict["accepted"] and verdict["proven"] == "optimal: 36 moves (no solution with <= 35 moves)"
-    assert "pruned by h (lmcut)" in verdict["reason"]
-    path.write_text(json.dumps(dict(cert, h="fill")))
+    assert "lmcut" in verdict["reason"]
+    path.write_text(json.dumps(dict(cert, h="fill" if h == "lmcut" else dict(h, inner="fill"))))
     main(["check-certificate", str(toml), str(path), "--json"])
     verdict = json.loads(capsys.readouterr().out)
     assert not verdict["accepted"] and "in no layer" in verdict["reason"]
