@@ -11,7 +11,7 @@ the cells of span(C) (a cell enters when d of its neighbours have, Lemma R), so 
 that is has all its supports settled, exactly when it is an action of the relaxed game from C
 (actions into C are never armed).
 
-*h^max* (step 1).  Costs are 0 or 1 (Lemma LC), so h^max is a 0-1 level sweep: the cells of value v
+*h^max* (step 1, Lemma HM).  Costs are 0 or 1 (Lemma LC), so h^max is a 0-1 level sweep: the cells of value v
 are settled in one queue, an action counts its supports down as they settle and fires at the last
 one (whose value is the largest of its supports, cells settle in the order of their values), which
 puts its cell in this level's queue (cost 0) or the next one's (cost 1).  The first round, all
@@ -21,13 +21,14 @@ goal placement comes out of it (Lemma Q).
 *The rounds* (steps 2-6) follow §3 to the letter: pcf ties to the smallest cell, t* ties to the
 smallest cell, the goal zone Z backwards from t* through the free actions' pcf, the before zone B
 forwards from C through actions whose pcf is in B and whose cell is not in Z, the cut = actions with
-pcf in B and cell in Z, set to cost 0.
+pcf in B and cell in Z, set to cost 0.  Later rounds update the values instead of recomputing
+them and use Lemmas BZ and ES of docs/lm-cut.md (``lm_cut_states``).
 
 *Only the decision is needed.*  The search keeps a state y first met at depth t iff t + h_lm(y) <= U.
 With ``cap`` = U - t the kernel returns min over G of max(fill_G, min(LM_G, cap + 1)), where LM_G is
-not computed when fill_G > cap and its rounds stop once they pass cap: a value <= h_lm (so still a
-lower bound) that is <= cap exactly when h_lm is.  ``cap`` < 0 is "no cap" (the exact h_lm, for the
-tests and the certificate checker's comparisons).  The search first prunes with the compiled fill h
+not computed when fill_G > cap and its rounds stop at the first r with r + top_r > cap (Lemma ES):
+a value <= h_lm (so still a lower bound) that is <= cap exactly when h_lm is.  ``cap`` < 0 is
+"no cap" (the exact h_lm, for the tests).  The search first prunes with the compiled fill h
 (``jit.schedule_h_words``, h_lm >= h_fill) and runs this kernel on the states that pass.
 """
 
@@ -169,12 +170,14 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):
 
     Round 1 runs ``_hmax`` over the window's actions; the actions that fire (those of the relaxed
     game from C) are then copied into per-state arrays (local numbers, CSR lists by cell filled and
-    by support), and every later round updates h^max instead of recomputing it: a cut only lowers
-    costs, so V only decreases, from the cut's cells on, in order of the new values (a bucket per
-    value; a cell is lowered only below its value, so each entry settles once or is stale), which
-    gives the least fixpoint again (every value has a derivation, and no action's bound is left
-    unmet); pcf is recomputed for the actions of the cells whose V changed, and each action is kept
-    in the list of its pcf's actions, which the before zone walks (each action once a round)."""
+    by support), and every later round updates h^max instead of recomputing it (Lemma HM (d): a
+    cut only lowers costs, so the sweep's values only decrease, and lowering a value to an action's
+    bound until every bound holds gives them): from the cut's cells on, in order of the new values
+    (a bucket per value; an entry whose cell was lowered again since is stale).  pcf is recomputed
+    for the actions of the cells whose V changed, and each action is kept in the list of its pcf's
+    actions.  The before zone holds every cell valued below top (Lemma BZ), so only the cells
+    valued top or more are decided, from those lists; the rounds stop at the first r with
+    r + top > cap (Lemma ES: the answer is max_r (r + top_r))."""
     N, k = cells.shape
     n = eff_at.size - 1
     A = eff.size
@@ -289,7 +292,7 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):
                         tstar = t
                 if top == 0:
                     break
-                if rounds >= limit:  # a cut exists (Lemma LC): rounds would pass the cap
+                if rounds + top > limit:  # Lemma ES: the answer is >= rounds + top, past the cap
                     rounds = limit + 1
                     break
                 # step 4: the goal zone, backwards from t* through the free actions' pcf
@@ -308,26 +311,38 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):
                                 zmark[p] = stamp
                                 stack[sp] = p
                                 sp += 1
-                # steps 5-6: the before zone forwards from C; the cut on the way
-                for i in range(k):
-                    bmark[C_list[i]] = stamp
-                    stack[i] = C_list[i]
-                sp = k
-                nc = 0
+                # step 5: the before zone.  Every cell valued below top is in it (Lemma BZ), so only
+                # the cells valued top or more, outside Z, are decided: those filled by an action whose
+                # pcf is valued below top, then forwards through the pcf lists of the ones found
+                sp = 0
+                for c in range(n):
+                    if V[c] >= top and V[c] < BIG and zmark[c] != stamp:
+                        for a in range(leff_at[c], leff_at[c + 1]):
+                            if V[lp[a]] < top:
+                                bmark[c] = stamp
+                                stack[sp] = c
+                                sp += 1
+                                break
                 while sp > 0:
                     sp -= 1
                     p = stack[sp]
                     a = child[p]
                     while a >= 0:
                         c = le[a]
-                        if zmark[c] == stamp:
-                            cut[nc] = a
-                            nc += 1
-                        elif bmark[c] != stamp:
+                        if V[c] >= top and zmark[c] != stamp and bmark[c] != stamp:
                             bmark[c] = stamp
                             stack[sp] = c
                             sp += 1
                         a = cnext[a]
+                # step 6: the cut, the actions into Z whose pcf is in the before zone
+                nc = 0
+                for c in range(n):
+                    if zmark[c] == stamp:
+                        for a in range(leff_at[c], leff_at[c + 1]):
+                            p = lp[a]
+                            if V[p] < top or bmark[p] == stamp:
+                                cut[nc] = a
+                                nc += 1
                 rounds += 1
                 # the cut's costs to 0, and h^max updated from its cells on
                 used = 0
