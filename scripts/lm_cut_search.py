@@ -93,8 +93,9 @@ def main() -> int:
         cmd = shown("scripts/lm_cut_search.py", sys.argv[1:], ROOT)
         head = (
             "# The LM-cut h in a whole bounded search: states kept and CPU, against the fill and forced h\n\n"
-            f"Made by `nice -n 10 /usr/bin/time -v python3 {cmd}` (one process, one core, the machine "
-            "shared; the script's docstring has the method). Each member: the ranked engine with the "
+            f"Made by `nice -n 10 /usr/bin/time -v {cmd}` (one process, one core, the machine "
+            "shared; the script's docstring has the method; rows read back from --rows were measured "
+            "by an earlier invocation of the same command). Each member: the ranked engine with the "
             "same U, once per h, one after the other in one process; 'states' = configurations kept "
             "over all layers; 'peak' = the largest layer; CPU = process time of the solve; ratios "
             "against the fill h (today's). U = L - 1: every h ends with no solution within U moves "
