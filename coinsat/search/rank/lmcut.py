@@ -39,7 +39,13 @@ from typing import Sequence
 
 import numpy as np
 
-from .jit import _jit
+from . import jit
+
+
+def _jit(f):
+    """Compiled as the kernels of ``jit.py`` are (numba, cached), or plain Python without numba."""
+    return jit.numba.njit(cache=True, nogil=True)(f) if jit.HAVE_NUMBA else f
+
 
 #: "no path" (as ``theory.supports.BIG`` and the fill kernels)
 BIG = 1 << 30
