@@ -178,3 +178,17 @@ def test_lmcut_layers_resume_and_refuse_another_h(tmp_path):
     assert again.length == 24 and "resumed" in again.stats
     with pytest.raises(UsageError):
         solve_rankbfs(inst, options=RankbfsOptions(workers=1, upper_bound=24, resume=str(tmp_path)))
+
+
+def test_cli_certificate_names_lmcut_and_is_accepted(tmp_path):
+    """--certify: the layers certificate of an LM-cut search names "h": "lmcut" and the checker
+    (certificates/check, its own kernel) accepts it."""
+    sol = FAMILIES / "solutions" / "vdiag-2-2-nwse.json"
+    cmd = [sys.executable, "-m", "coinsat", "solve", str(FAMILIES / "vdiag-2-2-nwse.toml"), "--method", "rankbfs"]
+    cmd += ["--upper-bound", str(sol), "--heuristic", "lmcut", "--workers", "1", "--certify", str(tmp_path)]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "accepted" in out.stdout
+    (cert,) = tmp_path.glob("*.certificate.json")
+    got = json.loads(cert.read_text())
+    assert got["kind"] == "layers" and got["h"] == "lmcut" and got["upper_bound"] == 24
