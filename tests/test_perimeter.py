@@ -204,7 +204,7 @@ def test_pruned_search_same_answers():
 
 
 def test_perimeter_refused_without_a_bound():
-    with pytest.raises(UsageError, match="--perimeter prunes with --upper-bound"):
+    with pytest.raises(UsageError, match="--perimeter prunes with a bound: give --upper-bound or --max-moves"):
         solve(_vee(), "rankbfs", perimeter=3, workers=1)
 
 
