@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from coinsat.io.instance_format import read_instance
-from coinsat.theory.relaxed import lm_cut_one, lm_rounds
+from coinsat.theory.relaxed import lm_cut_one, lm_rounds, relaxed_plan
 from coinsat.theory.supports import span_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,3 +86,57 @@ def test_free_cycle_regression_square_grid():
     nbr = inst.board.neighbour_masks
     C = 0b11000010001000010000100110000010
     assert check_rounds(nbr, 2, C, 1 << 12) == 7
+
+
+@SETTINGS
+@given(relaxed_tasks())
+def test_lemma_up_plan_from_the_layers(task):
+    """Lemma UP: the plan read off the span layers is a plan of the relaxed game, so
+    LM-cut <= h+ <= its length."""
+    nbr, d, C, goal = task
+    plan = relaxed_plan(nbr, d, C, goal)
+    assert plan is not None  # the goal lies in span(C) by construction
+    F = C
+    for P, c in plan:
+        assert len(P) == d and all(F >> p & 1 for p in P) and all(nbr[c] >> p & 1 for p in P) and not F >> c & 1
+        F |= 1 << c
+    assert goal & ~F == 0
+    assert lm_cut_one(nbr, d, C, goal) <= len(plan)
+
+
+def test_kernel_plan_shortcut_keeps_the_decisions():
+    """The search's kernel answers "h_lm <= cap?" as the reference does, with caps around the
+    layer plan's length on states of the 6x6 flip (where the plan shortcut decides most of them)."""
+    import random
+
+    import numpy as np
+    import pytest
+
+    pytest.importorskip("numba")
+    from coinsat.rules import successors
+    from coinsat.search.rank.lmcut import LmCut
+    from coinsat.theory.relaxed import h_lm
+
+    inst = read_instance(ROOT / "instances/families/diagonal-6.toml")
+    b, d, nbr = inst.board, inst.d, inst.board.neighbour_masks
+    goals = [g.mask for g in inst.goal_configurations]
+    seen, layer = {inst.start.mask}, [inst.start.mask]
+    for _ in range(5):
+        layer = [y for x in layer for _, (y,) in successors(b, d, (x,)) if y not in seen and not seen.add(y)]
+    rng = random.Random(4)
+    alive = [x for x in layer if relaxed_plan(nbr, d, x, goals[0]) is not None]
+    states = rng.sample(alive, min(150, len(alive)))
+    assert len(states) >= 50
+    kernel = LmCut([list(b.neighbours[c]) for c in range(b.size)], d, [sorted(bits_of(g)) for g in goals])
+    cells = np.array([sorted(bits_of(x)) for x in states], dtype=np.int32)
+    exact = [h_lm(b, d, x, goals) for x in states]
+    plans = [len(relaxed_plan(nbr, d, x, goals[0]) or ()) for x in states]
+    assert len(goals) == 1
+    for shift in (-3, -1, 0, 1, 3):
+        for x, h, cap in zip(states, exact, (p + shift for p in plans)):
+            got = int(kernel.of_cells(cells[states.index(x) : states.index(x) + 1], cap)[0])
+            assert (got <= cap) == (h <= cap) and got <= h
+
+
+def bits_of(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]

@@ -135,6 +135,43 @@ def lm_cut_one(nbr: Sequence[int], d: int, C: int, goal: int) -> int:
     return sum(1 for r in lm_rounds(nbr, d, C, goal) if r.top > 0)
 
 
+def relaxed_plan(nbr: Sequence[int], d: int, C: int, goal: int) -> list[Action] | None:
+    """Lemma UP: a plan of the relaxed game for one goal placement, read off the span layers
+    (None when a goal cell lies outside span(C)).  Each needed cell c, entering at layer f(c),
+    takes d supports among its neighbours of layers < f(c), those in C or already needed first;
+    the actions, in increasing layer of their cells, are a plan, so h+ and LM-cut are at most
+    its length.  A kernel that finds a plan of <= k actions knows "LM <= k" without its rounds."""
+    span = span_of(nbr, d, C)
+    T = goal & ~C
+    if T & ~span:
+        return None
+    layer = {q: 0 for q in bits(C)}
+    cur, j = C, 0
+    while cur != span:
+        j += 1
+        new = [c for c in bits(span & ~cur) if (nbr[c] & cur).bit_count() >= d]
+        for c in new:
+            layer[c] = j
+        for c in new:
+            cur |= 1 << c
+    need = set(bits(T))
+    chosen: dict[int, tuple[int, ...]] = {}
+    todo = sorted(need, key=lambda c: -layer[c])
+    while todo:
+        c = todo.pop(0)
+        if c in chosen:
+            continue
+        below = [q for q in bits(nbr[c] & span) if layer[q] < layer[c]]
+        below.sort(key=lambda q: (not C >> q & 1, q not in need, layer[q], q))
+        P = tuple(sorted(below[:d]))
+        chosen[c] = P
+        for q in P:
+            if not C >> q & 1 and q not in need:
+                need.add(q)
+        todo = sorted((x for x in need if x not in chosen), key=lambda x: -layer[x])
+    return sorted(((P, c) for c, P in chosen.items()), key=lambda a: layer[a[1]])
+
+
 def h_lm_one(nbr: Sequence[int], d: int, C: int, goal: int) -> int:
     """Theorem LM for one goal placement: max(h_fill, LM-cut)."""
     fill = h_fill_one(nbr, d, C, goal)

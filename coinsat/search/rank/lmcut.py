@@ -26,7 +26,9 @@ them and use Lemmas BZ and ES of docs/lm-cut.md (``lm_cut_states``).
 
 *Only the decision is needed.*  The search keeps a state y first met at depth t iff t + h_lm(y) <= U.
 With ``cap`` = U - t the kernel returns min over G of max(fill_G, min(LM_G, cap + 1)), where LM_G is
-not computed when fill_G > cap and its rounds stop at the first r with r + top_r > cap (Lemma ES):
+not computed when fill_G > cap or when a plan of the relaxed game read off the span layers has
+<= cap actions (Lemma UP: then LM_G <= cap, and fill_G stands in for it), and its rounds stop at
+the first r with r + top_r > cap (Lemma ES):
 a value <= h_lm (so still a lower bound) that is <= cap exactly when h_lm is.  ``cap`` < 0 is
 "no cap" (the exact h_lm, for the tests).  The search first prunes with the compiled fill h
 (``jit.schedule_h_words``, h_lm >= h_fill) and runs this kernel on the states that pass.
@@ -171,6 +173,51 @@ def _lower(c, v, V, head, node_next, node_cell, used, top):  # pragma: no cover 
 
 
 @_jit
+def _plan_length(V1, gcells, g0, g1, inC, eff_at_w, sup, cnt, eff, d, need, stack, stamp):  # pragma: no cover
+    """Lemma UP (docs/lm-cut.md): the length of a plan of the relaxed game for the goal placement
+    gcells[g0:g1], read off the span layers V1: each needed cell takes an action of the game from C
+    (``cnt`` 0) whose supports all lie on lower layers, one with the fewest supports neither in C
+    nor needed already; the needed cells, by layer, are a plan.  ``need`` marks with ``stamp``."""
+    length = 0
+    sp = 0
+    for i in range(g0, g1):
+        t = gcells[i]
+        if not inC[t] and need[t] != stamp:
+            need[t] = stamp
+            stack[sp] = t
+            sp += 1
+            length += 1
+    while sp > 0:
+        sp -= 1
+        c = stack[sp]
+        best = -1
+        fewest = d + 1
+        for a in range(eff_at_w[c], eff_at_w[c + 1]):
+            if cnt[a] != 0:
+                continue
+            new = 0
+            ok = True
+            for j in range(d):
+                q = sup[a, j]
+                if V1[q] >= V1[c]:
+                    ok = False
+                    break
+                if not inC[q] and need[q] != stamp:
+                    new += 1
+            if ok and new < fewest:
+                fewest = new
+                best = a
+        for j in range(d):  # best >= 0: c entered its layer through d supports below it (Lemma R)
+            q = sup[best, j]
+            if not inC[q] and need[q] != stamp:
+                need[q] = stamp
+                stack[sp] = q
+                sp += 1
+                length += 1
+    return length
+
+
+@_jit
 def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):  # pragma: no cover - compiled
     """h_lm (capped: module docstring) of every row of ``cells`` (N, k), the occupied cells of a state.
 
@@ -225,6 +272,8 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):
     node_next = np.zeros(n * (n + 2) + 1, dtype=np.int64)
     node_cell = np.zeros(n * (n + 2) + 1, dtype=np.int32)
     stamp = np.int64(0)
+    need = np.zeros(n, dtype=np.int64)
+    pstamp = np.int64(0)
     limit = np.int64(cap) if cap >= 0 else np.int64(BIG)
     for s in range(N):
         C_list = cells[s]
@@ -245,6 +294,14 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):
                 if fill < best:
                     best = fill
                 continue
+            if cap >= 0:  # Lemma UP: a plan of <= cap actions bounds LM by cap; fill is then the answer's stand-in
+                pstamp += 1
+                if (
+                    _plan_length(V1, gcells, gat[g], gat[g + 1], inC, eff_at, sup, cnt, eff, d, need, stack, pstamp)
+                    <= limit
+                ):
+                    best = fill
+                    continue
             if not built:  # the local actions, by cell filled (the window's order) and by support
                 built = True
                 for c in range(n + 2):
