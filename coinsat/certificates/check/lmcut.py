@@ -24,11 +24,13 @@ search that wrote the layers.  ``docs/lm-cut.md`` proves every cut non-empty wit
 (Lemma LC); the kernel raises if either fails (a bug, never a verdict).
 
 Only the decision matters.  Condition (3) of :mod:`.layers` asks for a successor y at depth
-i + 1 iff (i + 1) + h(y) <= U, so the kernel takes a budget b = U - (i + 1) and returns
-min(h_lm, b + 1): exact up to b, and "more than b" as b + 1.  That lets it stop early: a goal
-placement whose h_fill is already past the best value so far is skipped, and its rounds stop
-as soon as r + max_T V reaches it, r the rounds done (``docs/lm-cut.md``, Lemma ES: max_T V falls
-by at most one a round, so the answer is at least r + max_T V at every round).
+i + 1 iff (i + 1) + h(y) <= U, so the kernel takes a budget b = U - (i + 1) and returns a value
+v <= h_lm with v <= b exactly when h_lm <= b: min(h_lm, b + 1), except where a plan of the game
+without lifts of at most b actions, read off the span layers, shows LM <= b (``docs/lm-cut.md``,
+Lemma UP): then v is that placement's h_fill.  That lets it stop early: a goal placement whose
+h_fill is already past the best value so far is skipped, one with such a plan needs no round, and
+the rounds stop as soon as r + max_T V reaches the best value, r the rounds done (Lemma ES: max_T V
+falls by at most one a round, so the answer is at least r + max_T V at every round).
 ``budget`` = ``BIG`` - 1 gives h_lm itself (``BIG`` when no goal placement can be reached),
 which the tests compare with the reference ``coinsat.theory.relaxed.h_lm`` (imported by the
 tests only: nothing here imports ``coinsat.search`` or ``coinsat.theory``).
@@ -258,6 +260,49 @@ def _rounds(limit, ms, d, cells, layer, pre, eff, first, by_pre_start, by_pre, n
 
 
 @jit_compiled
+def _plan_length(d, cells, layer, in_c, pre, first, tgt, nt, need, stack, mark):
+    """The number of actions of a plan of the game without lifts read off the span layers
+    (docs/lm-cut.md, Lemma UP): every target, then every support it needs outside C, takes an
+    action whose supports all entered S at lower layers, with the fewest supports not yet in C or
+    needed.  LM <= h+ <= this number."""
+    length = 0
+    sp = 0
+    for i in range(nt):
+        x = tgt[i]
+        if need[x] != mark:
+            need[x] = mark
+            stack[sp] = x
+            sp += 1
+            length += 1
+    while sp > 0:
+        sp -= 1
+        x = stack[sp]
+        lx = layer[cells[x]]
+        best = -1
+        fewest = d + 1
+        for a in range(first[x], first[x + 1]):
+            new = 0
+            for j in range(d):
+                y = pre[a, j]
+                if layer[cells[y]] >= lx:
+                    new = d + 1
+                    break
+                if not in_c[y] and need[y] != mark:
+                    new += 1
+            if new < fewest:
+                fewest = new
+                best = a
+        for j in range(d):  # an action exists: x entered its layer through d neighbours below it
+            y = pre[best, j]
+            if not in_c[y] and need[y] != mark:
+                need[y] = mark
+                stack[sp] = y
+                sp += 1
+                length += 1
+    return length
+
+
+@jit_compiled
 def h_lm_values(ranks, budget, binom, n, k, planes, P, d, W, goals, nb_start, nb_idx, max_act, out):
     """out[i] = min(h_lm(ranks[i]), budget + 1) (module docstring); budget <= BIG - 1."""
     pos = np.empty(k, dtype=np.int64)
@@ -294,6 +339,9 @@ def h_lm_values(ranks, budget, binom, n, k, planes, P, d, W, goals, nb_start, nb
         np.empty(A * (d + 1) + n, dtype=np.int64),  # bucket queue: the node's cell
         np.empty(n, dtype=np.int64),  # the round in which a cell was last settled
     )
+    need = np.zeros(n, dtype=np.int64)
+    plan_stack = np.empty(n, dtype=np.int64)
+    mark = 0
     for i in range(ranks.size):
         decode(ranks[i], binom, n, k, pos)
         board_words(m, P, W, pos, k)
@@ -366,6 +414,11 @@ def h_lm_values(ranks, budget, binom, n, k, planes, P, d, W, goals, nb_start, nb
                     e ^= low
                     tgt[nt] = loc[64 * w + popcount(low - np.uint64(1))]
                     nt += 1
+            if budget < BIG - 1:  # Lemma UP: a plan of <= budget actions decides "LM <= budget"
+                mark += 1
+                if _plan_length(d, cells, layer, in_c, pre, first, tgt, nt, need, plan_stack, mark) <= budget:
+                    best = min(best, fill[g])  # <= h_lm, and <= budget exactly as h_lm is
+                    continue
             lm = _rounds(best, ms, d, cells, layer, pre, eff, first, by_pre_start, by_pre, n_act, tgt, nt, work)
             best = min(best, max(fill[g], lm))
         if built:
