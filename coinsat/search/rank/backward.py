@@ -18,7 +18,7 @@ configurations of S, meets each configuration of S first at its distance.  The s
 S_0, ..., S_r (sorted colex ranks, ``uint64``) are that search to depth r.
 
 *The perimeter h* (Theorem P).  h_perim(C) = dist(C) when C lies in B_r = S_0 + ... + S_r, and
-max(h(C), r + 1) otherwise, for any admissible inner h (``fill`` or ``forced``): outside the
+max(h(C), r + 1) otherwise, for any admissible inner h (``fill``, ``forced`` or ``lmcut``): outside the
 ball dist(C) > r.  It is admissible, so the ranked search prunes with it exactly as with h.
 
 Nothing here is needed by the checker, which recomputes the ball with a kernel of its own
