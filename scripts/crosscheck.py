@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 from coinsat.search.methods import METHODS
-from coinsat.study.agreement import check_file, engines
+from coinsat.study.agreement import VARIANTS, check_file, engines
 from coinsat.study.commandline import shown
 from coinsat.study.crosscheck import DEFAULT_TIME_LIMIT, Settings, Tally, campaign, write_report
 
@@ -86,7 +86,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     names = tuple(args.engines.split(",")) if args.engines else engines()
     strict = tuple(e for e in args.strict.split(",") if e)
-    missing = [e for e in names + strict if e not in METHODS]
+    missing = [e for e in names + strict if e not in METHODS and e not in VARIANTS]
     if missing:
         ap.error(f"not registered: {', '.join(missing)}")
     if args.n < 1 or args.workers < 1 or args.time_limit <= 0:

@@ -42,7 +42,8 @@ def test_engines_come_from_the_registry():
     from coinsat.backends.abc import abc_binary
 
     mc = ("pdr", "kind") if abc_binary() is not None else ()
-    assert set(ag.engines()) == {e for e in ("bfs", "spanbfs", "rankbfs", "sat", "ilp", *mc) if e in METHODS}
+    base = {e for e in ("bfs", "spanbfs", "rankbfs", "sat", "ilp", *mc) if e in METHODS}
+    assert set(ag.engines()) == base | {"rankbfs-forced", "rankbfs-lmcut"}
 
 
 SAMPLE = range(24)  # seeds of the fast sample

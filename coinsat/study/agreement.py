@@ -1,7 +1,8 @@
 """Do the engines agree?  What an engine's answer claims, and the rules that answers obey.
 
-Why: the engines (``bfs``, ``spanbfs``, ``sat``, ``ilp``, and ``pdr``/``kind`` where ABC is
-installed) share only rules.py, so
+Why: the engines (``bfs``, ``spanbfs``, ``rankbfs``, ``sat``, ``ilp``, and ``pdr``/``kind`` where ABC
+is installed; ``rankbfs-forced`` and ``rankbfs-lmcut``, the ranked search pruned at U = T by a
+stronger h) share only rules.py, so
 answers that agree on thousands of unrelated instances are evidence for each of
 them, and one that disagrees is a bug in at least one.  ``scripts/crosscheck.py``
 runs these rules on random instances (``families.random_case``) in parallel;
@@ -59,6 +60,12 @@ from ..search.methods import METHODS, inapplicable, run
 from ..solution import verify
 
 ENGINES = ("bfs", "spanbfs", "rankbfs", "sat", "ilp", "pdr", "kind")
+#: the ranked search pruned by a stronger h at U = T (``--max-moves T --heuristic H``): one more
+#: voice each, on exact windows (where the bound prunes; a growing window refuses an h)
+VARIANTS = {
+    "rankbfs-forced": ("rankbfs", {"heuristic": "forced"}),
+    "rankbfs-lmcut": ("rankbfs", {"heuristic": "lmcut"}),
+}
 FOUND = (Status.OPTIMAL, Status.FEASIBLE)
 #: the model checkers (ABC through ``search/pdr.py``): cross-checked where ABC is installed, on
 #: windows of at most ``MC_MAX_CELLS`` cells (each run is a process; their circuit is the
@@ -72,7 +79,8 @@ def engines() -> tuple[str, ...]:
     from ..backends.abc import abc_binary
 
     abc = abc_binary() is not None
-    return tuple(e for e in ENGINES if e in METHODS and (abc or e not in MODEL_CHECKERS))
+    base = tuple(e for e in ENGINES if e in METHODS and (abc or e not in MODEL_CHECKERS))
+    return base + tuple(v for v, (method, _) in VARIANTS.items() if method in base)
 
 
 Decision = tuple  # ("none",) or ("len", L): the answer to "the optimum, if <= T"
@@ -182,10 +190,13 @@ def run_engines(
     more voice when they answer.  An engine that raises is a problem."""
     results, errors = {}, []
     for e in names:
-        if inapplicable(e, instance) or (e in MODEL_CHECKERS and instance.board.size > MC_MAX_CELLS):
+        method, options = VARIANTS.get(e, (e, {}))
+        if inapplicable(method, instance) or (e in MODEL_CHECKERS and instance.board.size > MC_MAX_CELLS):
             continue
+        if e in VARIANTS and instance.board.is_lattice and not instance.board.exact:
+            continue  # the bound prunes on an exact window only
         try:
-            results[e] = run(e, instance, limits=Limits(time_limit), max_moves=horizon)
+            results[e] = run(method, instance, limits=Limits(time_limit), max_moves=horizon, **options)
         except Exception as exc:  # noqa: BLE001 - any crash is a finding, reported and saved
             errors.append(f"{e} raised {type(exc).__name__}: {exc}")
     try:
