@@ -91,3 +91,51 @@ def default_sigint() -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@st.composite
+def lattice_puzzles(draw, lattices=("square",), max_side=5, max_coins=6, adjacency=(2,)):
+    """A random unlabeled puzzle on a rectangle of the lattice (drawn from ``lattices``), d drawn
+    from ``adjacency``, the goal placement fixed (twice as likely) or any translation."""
+    lattice = draw(st.sampled_from(lattices))
+    w = draw(st.integers(2, max_side))
+    h = draw(st.integers(2, max_side))
+    cells = [(x, y) for x in range(w) for y in range(h)]
+    n = draw(st.integers(2, min(max_coins, len(cells) - 1)))
+    start = draw(st.permutations(cells))[:n]
+    goal = draw(st.permutations(cells))[:n]
+    placement = draw(st.sampled_from(("fixed", "fixed", "translate")))
+    d = draw(st.sampled_from(adjacency))
+    return make_instance(lattice, start, goal, adjacency=d, goal_placement=placement, margin=1, name="random")
+
+
+def exact_distances(instance) -> tuple[dict[int, float], list[int]]:
+    """Distance to the nearest goal placement of every configuration reachable from the start
+    (inf: none reachable), by BFS over rules.successors forward then backwards from the goal
+    placements inside the reachable graph; and the goal bitmasks."""
+    from collections import deque
+
+    from coinsat.rules import successors
+
+    board, d = instance.board, instance.d
+    start = instance.start.mask
+    goals = [g.mask for g in instance.goal_configurations]
+    seen, queue, back = {start}, deque([start]), {}
+    while queue:
+        x = queue.popleft()
+        for _, (y,) in successors(board, d, (x,)):
+            back.setdefault(y, []).append(x)
+            if y not in seen:
+                seen.add(y)
+                queue.append(y)
+    dist: dict[int, float] = {x: float("inf") for x in seen}
+    queue = deque(g for g in goals if g in seen)
+    for g in queue:
+        dist[g] = 0
+    while queue:
+        y = queue.popleft()
+        for x in back.get(y, ()):
+            if dist[x] == float("inf"):
+                dist[x] = dist[y] + 1
+                queue.append(x)
+    return dist, goals

@@ -23,52 +23,14 @@ from coinsat.io.instance_format import read_instance
 from coinsat.rules import successors
 from coinsat.theory import supports as sp
 
+from .strategies import exact_distances, lattice_puzzles
+
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 
 
-@st.composite
-def square_puzzles(draw, max_side=5, max_coins=6):
-    """A random unlabeled puzzle on the square grid, d = 2, fixed goal placement or translations."""
-    w = draw(st.integers(2, max_side))
-    h = draw(st.integers(2, max_side))
-    cells = [(x, y) for x in range(w) for y in range(h)]
-    n = draw(st.integers(2, min(max_coins, len(cells) - 1)))
-    start = draw(st.permutations(cells))[:n]
-    goal = draw(st.permutations(cells))[:n]
-    placement = draw(st.sampled_from(("fixed", "fixed", "translate")))
-    return make_instance("square", start, goal, adjacency=2, goal_placement=placement, margin=1, name="random")
-
-
-def exact_distances(instance) -> tuple[dict[int, float], list[int]]:
-    """Distance to the nearest goal placement of every configuration reachable from the start
-    (inf: none reachable), by BFS over rules.successors; and the goal bitmasks."""
-    board, d = instance.board, instance.d
-    start = instance.start.mask
-    goals = [g.mask for g in instance.goal_configurations]
-    seen, queue, back = {start}, deque([start]), {}
-    while queue:
-        x = queue.popleft()
-        for _, (y,) in successors(board, d, (x,)):
-            back.setdefault(y, []).append(x)
-            if y not in seen:
-                seen.add(y)
-                queue.append(y)
-    dist: dict[int, float] = {x: float("inf") for x in seen}
-    queue = deque(g for g in goals if g in seen)
-    for g in queue:
-        dist[g] = 0
-    while queue:
-        y = queue.popleft()
-        for x in back.get(y, ()):
-            if dist[x] == float("inf"):
-                dist[x] = dist[y] + 1
-                queue.append(x)
-    return dist, goals
-
-
 @SETTINGS
-@given(square_puzzles())
+@given(lattice_puzzles())
 def test_theorem_h_admissible_and_above_fill(instance):
     """Theorem H on every reachable configuration: h_fill <= h_forced <= the exact distance;
     Lemma K: h_forced <= h_partial <= the exact distance."""
@@ -85,7 +47,7 @@ def test_theorem_h_admissible_and_above_fill(instance):
 
 
 @SETTINGS
-@given(square_puzzles(max_side=6, max_coins=8), st.randoms(use_true_random=False))
+@given(lattice_puzzles(max_side=6, max_coins=8), st.randoms(use_true_random=False))
 def test_batch_equals_one_state(instance, rnd):
     """Batch.h_fill / h_forced (numpy words) = the one-state forms, on random configurations."""
     n, k = instance.board.size, instance.n_coins
@@ -158,7 +120,7 @@ def test_fill_is_the_engine_h_and_the_checker_h():
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-@given(square_puzzles(), st.integers(0, 3))
+@given(lattice_puzzles(), st.integers(0, 3))
 def test_pruned_search_keeps_the_optimum(instance, slack):
     """A search pruned by h_forced (or h_fill) with U = opt + slack meets the goal at the optimum of
     the unpruned BFS; with U = opt - 1 it ends without one; h_forced keeps no more states."""

@@ -13,62 +13,19 @@ over the sets of filled cells) on tiny puzzles.
 
 from __future__ import annotations
 
-from collections import deque
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from coinsat.instance import make_instance
-from coinsat.rules import successors
 from coinsat.theory import relaxed
 from coinsat.theory.supports import BIG, h_fill, span_of
+
+from .strategies import exact_distances, lattice_puzzles
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 
 
-@st.composite
-def square_puzzles(draw, max_side=5, max_coins=6, adjacency=(2, 2, 1, 3)):
-    """A random unlabeled puzzle on the square grid, fixed goal placement or translations."""
-    w = draw(st.integers(2, max_side))
-    h = draw(st.integers(2, max_side))
-    cells = [(x, y) for x in range(w) for y in range(h)]
-    n = draw(st.integers(2, min(max_coins, len(cells) - 1)))
-    start = draw(st.permutations(cells))[:n]
-    goal = draw(st.permutations(cells))[:n]
-    placement = draw(st.sampled_from(("fixed", "fixed", "translate")))
-    d = draw(st.sampled_from(adjacency))
-    return make_instance("square", start, goal, adjacency=d, goal_placement=placement, margin=1, name="random")
-
-
-def exact_distances(instance) -> tuple[dict[int, float], list[int]]:
-    """Distance to the nearest goal placement of every configuration reachable from the start
-    (inf: none reachable), by BFS over rules.successors; and the goal bitmasks."""
-    board, d = instance.board, instance.d
-    start = instance.start.mask
-    goals = [g.mask for g in instance.goal_configurations]
-    seen, queue, back = {start}, deque([start]), {}
-    while queue:
-        x = queue.popleft()
-        for _, (y,) in successors(board, d, (x,)):
-            back.setdefault(y, []).append(x)
-            if y not in seen:
-                seen.add(y)
-                queue.append(y)
-    dist: dict[int, float] = {x: float("inf") for x in seen}
-    queue = deque(g for g in goals if g in seen)
-    for g in queue:
-        dist[g] = 0
-    while queue:
-        y = queue.popleft()
-        for x in back.get(y, ()):
-            if dist[x] == float("inf"):
-                dist[x] = dist[y] + 1
-                queue.append(x)
-    return dist, goals
-
-
 @SETTINGS
-@given(square_puzzles(max_side=4, max_coins=6, adjacency=(2, 2, 3)), st.randoms(use_true_random=False))
+@given(lattice_puzzles(max_side=4, max_coins=6, adjacency=(2, 2, 3)), st.randoms(use_true_random=False))
 def test_theorem_lm_admissible(instance, rnd):
     """Theorem LM (with Lemma FF and Theorem P) on reachable configurations (all of them, or 150
     drawn at random, the start among them): h_fill <= h_lm <= the exact distance; h_lm = BIG only
@@ -140,7 +97,7 @@ def _cuts(nbr, d: int, C: int, goal: int) -> tuple[list, list[set[int]]]:
 
 
 @SETTINGS
-@given(square_puzzles(max_side=5, max_coins=7), st.randoms(use_true_random=False))
+@given(lattice_puzzles(max_side=5, max_coins=7), st.randoms(use_true_random=False))
 def test_lemma_lc_cuts_are_landmarks(instance, rnd):
     """Lemma LC on every cut of §3 found on random configurations: non-empty, and the goal is out
     of reach of the relaxed game without its actions (every plan contains one of them); with
@@ -185,7 +142,7 @@ def h_plus(nbr, d: int, C: int, goal: int) -> int:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-@given(square_puzzles(max_side=4, max_coins=5), st.randoms(use_true_random=False))
+@given(lattice_puzzles(max_side=4, max_coins=5), st.randoms(use_true_random=False))
 def test_lm_cut_below_h_plus(instance, rnd):
     """Theorem LM's middle step on tiny puzzles: h_fill and LM-cut <= h+ (brute force), for each
     goal placement, on the start and random configurations; so is the search's h_lm."""

@@ -24,31 +24,19 @@ from hypothesis import strategies as st
 
 from coinsat import Status, read_instance
 from coinsat.errors import UsageError
-from coinsat.instance import make_instance
 from coinsat.search.rank.space import Space
 from coinsat.solution import verify
 from coinsat.solve import solve
 from coinsat.study.proofs import known_length
 from coinsat.theory.relaxed import h_lm
 
+from .strategies import lattice_puzzles
+
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ROOT / "instances" / "families"
 SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
-
-
-@st.composite
-def puzzles(draw, max_side=6, max_coins=8):
-    """A random unlabeled puzzle on the square or triangular grid, d = 1..3."""
-    lattice = draw(st.sampled_from(("square", "square", "triangular")))
-    w = draw(st.integers(2, max_side))
-    h = draw(st.integers(2, max_side))
-    cells = [(x, y) for x in range(w) for y in range(h)]
-    n = draw(st.integers(2, min(max_coins, len(cells) - 1)))
-    start = draw(st.permutations(cells))[:n]
-    goal = draw(st.permutations(cells))[:n]
-    placement = draw(st.sampled_from(("fixed", "fixed", "translate")))
-    d = draw(st.sampled_from((2, 2, 1, 3)))
-    return make_instance(lattice, start, goal, adjacency=d, goal_placement=placement, margin=1, name="random")
+#: random unlabeled puzzles on the square or triangular grid, d = 1..3
+PUZZLES = lattice_puzzles(lattices=("square", "square", "triangular"), max_side=6, max_coins=8, adjacency=(2, 2, 1, 3))
 
 
 def _masks(space: Space, ranks: np.ndarray) -> list[int]:
@@ -70,7 +58,7 @@ def _compare(instance, ranks: np.ndarray, depths: np.ndarray, U: int) -> None:
 
 
 @SETTINGS
-@given(puzzles(), st.randoms(use_true_random=False), st.integers(0, 12))
+@given(PUZZLES, st.randoms(use_true_random=False), st.integers(0, 12))
 def test_kernel_equals_reference_on_random_states(instance, rnd, U):
     """Random configurations (and the start) of random puzzles: the compiled h_lm = the reference."""
     pytest.importorskip("numba")
