@@ -36,7 +36,7 @@ from coinsat.search.rank.space import Space
 from coinsat.solve import solve
 from coinsat.theory.span import span_mask
 
-from .test_forced_supports import exact_distances, square_puzzles
+from .strategies import exact_distances, lattice_puzzles
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
@@ -73,7 +73,7 @@ def _undone(instance, y: int, region: int) -> set[int]:
 
 
 @SETTINGS
-@given(square_puzzles(max_side=4, max_coins=5), st.randoms(use_true_random=False))
+@given(lattice_puzzles(max_side=4, max_coins=5), st.randoms(use_true_random=False))
 def test_lemma_u_predecessors_are_undone_moves(instance, rnd):
     space = _space(instance)
     full = np.zeros((space.kernel.W, 1), dtype=U64)
@@ -91,7 +91,7 @@ def _region(instance) -> int:
 
 
 @SETTINGS
-@given(square_puzzles(max_side=4, max_coins=5), st.integers(0, 5))
+@given(lattice_puzzles(max_side=4, max_coins=5), st.integers(0, 5))
 def test_lemma_b_ball_is_exact(instance, r):
     space = _space(instance)
     ball = backward.Ball(space, r)
@@ -119,7 +119,7 @@ def test_lemma_b_ball_is_exact(instance, r):
 
 
 @SETTINGS
-@given(square_puzzles(max_side=4, max_coins=5), st.integers(0, 6), st.sampled_from(("fill", "forced")))
+@given(lattice_puzzles(max_side=4, max_coins=5), st.integers(0, 6), st.sampled_from(("fill", "forced")))
 def test_theorem_p_admissible(instance, r, inner):
     space = _space(instance, inner)
     ball = backward.Ball(space, r)
@@ -144,7 +144,7 @@ def _checker_ball(instance, r):
 
 
 @SETTINGS
-@given(square_puzzles(max_side=5, max_coins=6), st.integers(0, 6))
+@given(lattice_puzzles(max_side=5, max_coins=6), st.integers(0, 6))
 def test_checker_ball_equals_engine_ball(instance, r):
     engine = backward.Ball(_space(instance), r)
     checker = _checker_ball(instance, r)
@@ -257,7 +257,7 @@ def test_certificate_accepted_and_tampering_rejected(tmp_path):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-@given(square_puzzles(max_side=4, max_coins=5), st.integers(0, 5), st.booleans())
+@given(lattice_puzzles(max_side=4, max_coins=5), st.integers(0, 5), st.booleans())
 def test_pruned_search_same_optimum_on_random_puzzles(instance, r, forced):
     """Theorems P and E on random puzzles: with U = the exact optimum L the perimeter-pruned search
     finds L, with U = L - 1 it answers bounded; the unpruned search agrees."""
