@@ -4,14 +4,19 @@ upper bounds from construct + improve.
 
     python3 scripts/pinwheel_study.py exact --m 1,2,3,4,5,6 [--targets nwse,swne]
                                       [--certs /tmp/pinwheel-certs] [--time-limit 5400]
+    python3 scripts/pinwheel_study.py exact --m 7 --targets swne --heuristic lmcut --max-moves 94
     python3 scripts/pinwheel_study.py growth --m 2,4,...,76 [--improve-time 10]
     python3 scripts/pinwheel_study.py table --out benchmarks/pinwheel.md
 
 ``exact``: for each member, one subprocess runs ``coinsat certify FILE --method rankbfs -o
 DIR --json`` (the optimum, its solution and the certificate of 'no solution with one move
-fewer'), then another runs ``coinsat check-certificate FILE CERT --json`` in a fresh process;
-CPU seconds are each subprocess's own (getrusage of the children).  The solution is written to
-instances/families/solutions/pinwheel-M-TARGET.json and replayed by ``coinsat verify``.
+fewer'); with ``--heuristic H --max-moves K`` it runs ``coinsat solve FILE --method rankbfs
+--heuristic H --max-moves K --certify DIR --json`` instead (bound-and-prune with U = K: the optimum
+when it is <= K, else 'no solution with <= K moves', a lower bound).  Then another subprocess
+runs ``coinsat check-certificate FILE CERT --json`` in a fresh process;
+CPU seconds are each subprocess's own (getrusage of the children).  An optimum's solution is
+replayed by ``coinsat verify`` and, once the certificate is accepted, written to
+instances/families/solutions/pinwheel-M-TARGET.json with what it proves.
 ``growth``: ``coinsat construct --json -o`` then ``coinsat improve`` with --improve-time
 seconds on its output, per member (a verified upper bound each).  Results are merged into
 benchmarks/pinwheel_results.json as they come (a member already there is skipped unless
@@ -82,31 +87,70 @@ def exact(args) -> None:
             if not path.exists():
                 write_instance(pinwheel(m, target), path)
             certs = Path(args.certs) / key
-            rc, out, wall, cpu = cli(
-                ["certify", str(path), "--method", "rankbfs", "-o", str(certs), "--json"], args.time_limit
-            )
+            rc, out, wall, cpu = cli(certify_command(path, certs, args), args.time_limit)
             entry: dict = {"m": m, "target": target, "n": m + 4, "cells": (m + 2) ** 2, "commit": commit()}
+            entry["search"] = search_label(args)
             entry["certify"] = {"rc": rc, "wall": round(wall, 1), "cpu": round(cpu, 1)}
             if out:
-                entry["certify"].update({k: out.get(k) for k in ("status", "claim", "accepted", "reason", "kind")})
+                made = out.get("certificate_check") or out  # solve --certify nests the check's verdict
+                entry["certify"]["status"] = out.get("status")
+                entry["certify"].update({k: made.get(k) for k in ("claim", "accepted", "reason", "kind")})
             cert = certs / f"{key}.certificate.json"
             if rc == 0 and cert.exists():
                 data = json.loads(cert.read_text())
                 entry["states"] = data.get("states")
                 entry["certificate_bytes"] = sum(f.stat().st_size for f in certs.iterdir())
-                sol = {"name": key, "status": "optimal", "length": len(data["solution"]), "moves": data["solution"]}
-                sol_path = FAMILY / "solutions" / f"{key}.json"
-                write_atomic(sol_path, json.dumps(sol) + "\n")
-                vrc, _, _, _ = cli(["verify", str(path), str(sol_path)], 600)
-                entry["verify_rc"] = vrc
                 crc, cout, cwall, ccpu = cli(["check-certificate", str(path), str(cert), "--json"], args.time_limit)
                 entry["check"] = {"rc": crc, "wall": round(cwall, 1), "cpu": round(ccpu, 1)}
                 if cout:
                     entry["check"].update({k: cout.get(k) for k in ("accepted", "claim", "reason")})
-                entry["optimum"] = len(data["solution"]) if crc == 0 and vrc == 0 else None
+                entry["optimum"] = None
+                if out and out.get("status") == "bounded":  # no solution with <= K moves: a lower bound
+                    entry["lower_bound"] = out.get("lower_bound")
+                elif crc == 0:  # the solution is kept once the certificate is accepted and rules.py replays it
+                    sol_path = FAMILY / "solutions" / f"{key}.json"
+                    with tempfile.TemporaryDirectory() as tmp:
+                        trial = Path(tmp) / sol_path.name
+                        trial.write_text(json.dumps(solution_record(key, data["solution"], entry["search"])) + "\n")
+                        vrc, _, _, _ = cli(["verify", str(path), str(trial)], 600)
+                        entry["verify_rc"] = vrc
+                        if vrc == 0:
+                            write_atomic(sol_path, trial.read_text())
+                            entry["optimum"] = len(data["solution"])
             results.setdefault("exact", {})[key] = entry
             save(results)
             print(key, entry.get("optimum"), entry["certify"], entry.get("check"), flush=True)
+
+
+def certify_command(path: Path, certs: Path, args) -> list[str]:
+    """``coinsat certify`` (the plain ranked search), or with ``--heuristic`` a bound-and-prune
+    search with that h and U = ``--max-moves`` that writes and checks its certificate itself
+    (``coinsat solve --certify``): optimal when it meets the goal, else 'bounded'."""
+    if not args.heuristic:
+        return ["certify", str(path), "--method", "rankbfs", "-o", str(certs), "--json"]
+    return [
+        "solve", str(path), "--method", "rankbfs", "--heuristic", args.heuristic, "--max-moves",
+        str(args.max_moves), "--workers", str(args.workers), "--certify", str(certs), "--json",
+    ]  # fmt: skip
+
+
+def solution_record(key: str, moves: list, search: str) -> dict:
+    """The stored solution of an optimum, saying what is proven (as the V family's records do)."""
+    n = len(moves)
+    proven = (
+        "optimal: the start is the goal (0 moves)"
+        if n == 0
+        else (
+            f"optimal: these {n} moves are replayed by rules.py, and no solution has <= {n - 1} moves: the ranked "
+            f"layers certificate of {search} on span(start) (an exact window: global), accepted by coinsat "
+            "check-certificate in a fresh process (benchmarks/pinwheel.md)"
+        )
+    )
+    return {"name": key, "status": "optimal", "length": n, "lower_bound": n, "proven": proven, "moves": moves}
+
+
+def search_label(args) -> str:
+    return f"rankbfs, {args.heuristic} h, U = {args.max_moves}" if args.heuristic else "rankbfs"
 
 
 def growth(args) -> None:
@@ -162,21 +206,28 @@ def table(args) -> None:
         "**Optimal** = a verified solution of that length (instances/families/solutions/) and a ranked-layers"
         " certificate that one move fewer does not suffice, accepted by `coinsat check-certificate`.",
         "",
-        "| member | n | cells | optimum | states | certify CPU s | check CPU s | certificate | commit |",
-        "|---|---:|---:|---:|---:|---:|---:|---|---|",
+        "| member | n | cells | optimum | search | states | certify CPU s | check CPU s | certificate | commit |",
+        "|---|---:|---:|---:|---|---:|---:|---:|---|---|",
     ]
     for key, e in sorted(results.get("exact", {}).items(), key=lambda kv: (kv[1]["target"], kv[1]["m"])):
         chk = e.get("check", {})
         verdict = "accepted" if chk.get("accepted") else f"not accepted (rc {chk.get('rc')})" if chk else "—"
-        opt = f"**{e['optimum']}**" if e.get("optimum") is not None else f"— ({e['certify'].get('status')})"
+        if e.get("optimum") is not None:
+            opt = f"**{e['optimum']}**"
+        elif e.get("lower_bound") is not None and chk.get("accepted"):
+            opt = f">= {e['lower_bound']}"
+        else:
+            opt = f"— ({e['certify'].get('status')})"
         lines.append(
-            f"| {key} | {e['n']} | {e['cells']} | {opt} | {e.get('states') or '—'} | {e['certify']['cpu']} |"
-            f" {chk.get('cpu', '—')} | {verdict}: {chk.get('claim', '')} | {e['commit']} |"
+            f"| {key} | {e['n']} | {e['cells']} | {opt} | {e.get('search', 'rankbfs')} | {e.get('states') or '—'} |"
+            f" {e['certify']['cpu']} | {chk.get('cpu', '—')} | {verdict}: {chk.get('claim', '')} | {e['commit']} |"
         )
     lines += [
         "",
-        "Check any row: `coinsat certify instances/families/pinwheel-M-T.toml --method rankbfs -o DIR`"
-        " then `coinsat check-certificate instances/families/pinwheel-M-T.toml DIR/pinwheel-M-T.certificate.json`.",
+        "Check any row: `coinsat certify instances/families/pinwheel-M-T.toml --method rankbfs -o DIR` (search"
+        " `rankbfs`), or `coinsat solve instances/families/pinwheel-M-T.toml --method rankbfs --heuristic H"
+        " --max-moves U --certify DIR` (search `rankbfs, H h, U = U`), then `coinsat check-certificate"
+        " instances/families/pinwheel-M-T.toml DIR/pinwheel-M-T.certificate.json`.",
         "",
     ]
     grow = results.get("growth", {})
@@ -230,6 +281,9 @@ def main() -> None:
     ap.add_argument("--certs", default="/tmp/pinwheel-certs")
     ap.add_argument("--time-limit", type=float, default=5400)
     ap.add_argument("--improve-time", type=float, default=10)
+    ap.add_argument("--heuristic", choices=("fill", "forced", "lmcut"), help="exact: bound-and-prune with this h")
+    ap.add_argument("--max-moves", type=int, help="exact with --heuristic: the bound U (none found: '>= U + 1')")
+    ap.add_argument("--workers", type=int, default=1, help="exact with --heuristic: rankbfs processes")
     ap.add_argument("--redo", action="store_true")
     ap.add_argument("--out")
     args = ap.parse_args()
