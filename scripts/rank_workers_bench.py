@@ -18,7 +18,8 @@ shared machine bounds it by the cores others leave.  Answers and states kept mus
     nice -n 10 python3 scripts/rank_workers_bench.py [--instances vdiag-3-3-nwse:53,vdiag-3-2-nwse] \\
         [--workers 1,2,2/pipes] [--repeat 2] [--out benchmarks/rankbfs-workers.md]
 
-An instance is a name in instances/families/, optionally ``:U`` for ``--upper-bound`` U; a
+An instance is a name in instances/families/, optionally ``:U`` for ``--upper-bound`` U and
+``:U:H`` for the h it prunes with (``--heuristic H``: fill, forced, lmcut); a
 worker count N, optionally ``/pipes`` (``COINSAT_ROUTE=pipes``: successors through the
 parent's pipes instead of the workers' memory files, ``search/rank/processes.py``) or
 ``/before`` (``VARIANTS``: the kernels loaded by each worker, numpy's owner split, a worker's
@@ -46,11 +47,14 @@ def one(spec: str, workers: int) -> dict:
 
     if not Path(coinsat.__file__).resolve().is_relative_to(ROOT):
         raise SystemExit(f"measured {coinsat.__file__}, not the coinsat of {ROOT}")
-    name, _, bound = spec.partition(":")
+    name, _, rest = spec.partition(":")
+    bound, _, h = rest.partition(":")
     inst = coinsat.read_instance(ROOT / "instances" / "families" / f"{name}.toml")
     options: dict = {"workers": workers}
     if bound:
         options["upper_bound"] = int(bound)
+    if h:
+        options["heuristic"] = h
     t0, c0 = time.perf_counter(), time.process_time()
     r = coinsat.solve(inst, "rankbfs", **options)
     wall = time.perf_counter() - t0
