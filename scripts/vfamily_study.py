@@ -75,7 +75,8 @@ def main(argv=None) -> int:
         default=[],
         metavar="JSON",
         help="first merge a finished `coinsat solve|improve ... --json -o JSON` answer as its method's run "
-        "(its solution kept when shorter); repeatable",
+        "(its solution kept when shorter); JSON:CHECK also merges the certificate the solve wrote with "
+        "--certify, given CHECK, a fresh `coinsat check-certificate --json` answer on it; repeatable",
     )
     ap.add_argument("--redo", action="store_true")
     args = ap.parse_args(argv)
@@ -83,8 +84,9 @@ def main(argv=None) -> int:
     if args.scale_proofs:
         study.adopt_scale_proofs(Path(args.scale_proofs))
     for file in args.adopt_run:
+        answer, _, check = file.partition(":")
         try:
-            study.adopt_run(Path(file))
+            study.adopt_run(Path(answer), Path(check) if check else None)
         except ValueError as e:
             raise SystemExit(str(e)) from None
     if not args.table_only:

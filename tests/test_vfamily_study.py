@@ -160,3 +160,35 @@ def test_scale_proofs_are_merged_as_runs_and_accepted_certificates_only(tmp_path
     assert nw["certificates"]["ranked layers"]["check_seconds"] == 4.6
     assert vfamily.cert_cells(nw["certificates"]) == "ranked layers ✓ (2.0 MB, checked in 4.6 s)"
     assert sw["runs"]["rankbfs"]["length"] == 13 and "certificates" not in sw  # a rejected check is no certificate
+
+
+def test_an_adopted_solve_brings_its_certificate_only_with_a_fresh_acceptance(tmp_path):
+    import subprocess
+    import sys
+
+    import pytest
+
+    member = Path(__file__).resolve().parent.parent / "instances" / "families" / "vdiag-1-1-nwse.toml"
+    answer, check, certs = tmp_path / "answer.json", tmp_path / "check.json", tmp_path / "certs"
+    coinsat = [sys.executable, "-m", "coinsat"]
+    solve = ["solve", str(member), "--method", "rankbfs", "--max-moves", "5", "--heuristic", "lmcut"]
+    subprocess.run([*coinsat, *solve, "--certify", str(certs), "--json", "-o", str(answer)], check=True)
+    cert = json.loads(answer.read_text())["certificate_check"]["file"]
+    fresh = subprocess.run([*coinsat, "check-certificate", str(member), cert, "--json"], capture_output=True, text=True)
+    check.write_text(fresh.stdout)
+    study = _study(tmp_path)
+    base = {"a": 1, "b": 1, "n": 6, "cells": 16, "runs": {}}
+    (tmp_path / "results.json").write_text(json.dumps({"vdiag-1-1-nwse": base}))
+    # a check that did not accept the claim brings nothing
+    refused = tmp_path / "refused.json"
+    refused.write_text(json.dumps({**json.loads(fresh.stdout), "accepted": False}))
+    with pytest.raises(ValueError, match="no fresh acceptance"):
+        study.adopt_run(answer, refused)
+    assert json.loads((tmp_path / "results.json").read_text())["vdiag-1-1-nwse"]["runs"] == {}
+    assert not (tmp_path / "solutions").exists()
+    study.adopt_run(answer, check)
+    entry = json.loads((tmp_path / "results.json").read_text())["vdiag-1-1-nwse"]
+    assert entry["runs"]["rankbfs"]["status"] == "optimal" and entry["runs"]["rankbfs"]["length"] == 5
+    layers = entry["certificates"]["ranked layers"]
+    assert layers["accepted"] and layers["claim"] == "optimal: 5 moves (no solution with <= 4 moves)"
+    assert layers["bytes"]["npz"] > 0 and "fresh process" in layers["note"]

@@ -115,6 +115,27 @@ def make_certificate(path: Path, optimum: int, time_limit: float, name: str) -> 
     }
 
 
+def fresh_check(path: Path, solved: dict, check: Path) -> dict:
+    """The "ranked layers" certificate of a solve that wrote one (``--certify``), as confirmed by
+    a fresh ``coinsat check-certificate --json`` (``check``); ValueError unless both accepted the
+    same claim (check_seconds: the fresh check's)."""
+    made, fresh = solved.get("certificate_check") or {}, json.loads(check.read_text())
+    if not (made.get("accepted") and fresh.get("accepted") and made.get("claim") == fresh.get("claim")):
+        raise ValueError(f"{check}: no fresh acceptance of the claim of {path}'s certificate")
+    layers = Path(made["file"]).parent
+    return {
+        "accepted": True,
+        "claim": fresh["claim"],
+        "reason": fresh.get("reason"),
+        "check_seconds": fresh.get("check_seconds"),
+        "seconds": None,
+        "bytes": {f.suffix.lstrip("."): f.stat().st_size for f in layers.iterdir() if f.suffix == ".npz"},
+        "time_limit": None,
+        "note": f"written by the solve of {path.name} (--certify) and checked again in a fresh process "
+        f"({check.name}; check_seconds: its wall seconds)",
+    }
+
+
 @dataclass(frozen=True)
 class Study:
     """Where the study reads and writes: the instance folder (its ``solutions/`` and README.md),
@@ -274,22 +295,29 @@ class Study:
                 }
                 self.record(name, entry, "ranked layers", cert, "certificates")
 
-    def adopt_run(self, path: Path) -> None:
+    def adopt_run(self, path: Path, check: Path | None = None) -> None:
         """Merge one CLI answer (the solve contract: name, method, status, length, lower_bound,
         seconds, moves) run outside the study, e.g. a long `coinsat improve`, as the run of its
         method; the solution was replayed by rules.py before it was printed, and is kept when it
-        is the shortest.  Raises ValueError when the answer names no member of the study."""
+        is the shortest.  A ranked-layers certificate the solve wrote and accepted itself
+        (``solve --certify``: its ``certificate_check``) is merged as "ranked layers" only with
+        ``check``, the ``coinsat check-certificate --json`` answer of a fresh process on that
+        certificate, which must accept the same claim.  Raises ValueError when the answer names no
+        member of the study, or the fresh check does not confirm the solve's certificate."""
         obj = json.loads(path.read_text())
         results = self._results()
         name = obj.get("name")
         if name not in results:
             raise ValueError(f"{path}: {name!r} is not a member of {self.results.name}")
+        cert = None if check is None else fresh_check(path, obj, check)  # refused before anything is written
         moves = obj.pop("moves", None)
         run = {k: obj.get(k) for k in ("name", "method", "status", "length", "lower_bound", "seconds")}
         run["note"] = f"adopted from {path.name} (a run made outside the study; seconds: its own)"
         if obj.get("length") is not None and moves is not None:
             self.keep_solution(name, obj, moves)
-        self.record(name, results[name], str(obj["method"]), run)
+        entry = self.record(name, results[name], str(obj["method"]), run)[name]
+        if cert is not None:
+            self.record(name, entry, "ranked layers", cert, "certificates")
 
     def solve_flip(self, k: int, method: str, time_limit: float, redo: bool) -> None:
         """The k x k diagonal flip solved by ``method`` (its run merged into the flips file)."""
