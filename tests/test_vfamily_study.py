@@ -192,3 +192,4 @@ def test_an_adopted_solve_brings_its_certificate_only_with_a_fresh_acceptance(tm
     layers = entry["certificates"]["ranked layers"]
     assert layers["accepted"] and layers["claim"] == "optimal: 5 moves (no solution with <= 4 moves)"
     assert layers["bytes"]["npz"] > 0 and "fresh process" in layers["note"]
+    assert vfamily.cert_cells(entry["certificates"]).startswith("ranked layers ✓ (")

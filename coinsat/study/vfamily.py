@@ -127,12 +127,12 @@ def fresh_check(path: Path, solved: dict, check: Path) -> dict:
         "accepted": True,
         "claim": fresh["claim"],
         "reason": fresh.get("reason"),
-        "check_seconds": fresh.get("check_seconds"),
+        "check_seconds": fresh.get("check_seconds", fresh.get("seconds")),
         "seconds": None,
         "bytes": {f.suffix.lstrip("."): f.stat().st_size for f in layers.iterdir() if f.suffix == ".npz"},
         "time_limit": None,
         "note": f"written by the solve of {path.name} (--certify) and checked again in a fresh process "
-        f"({check.name}; check_seconds: its wall seconds)",
+        f"({check.name}; check_seconds: its own seconds)",
     }
 
 
@@ -313,6 +313,8 @@ class Study:
         moves = obj.pop("moves", None)
         run = {k: obj.get(k) for k in ("name", "method", "status", "length", "lower_bound", "seconds")}
         run["note"] = f"adopted from {path.name} (a run made outside the study; seconds: its own)"
+        if obj.get("resumed"):
+            run["note"] += f"; resumed after depth {obj['resumed'].get('depth')}: seconds of the resumed part only"
         if obj.get("length") is not None and moves is not None:
             self.keep_solution(name, obj, moves)
         entry = self.record(name, results[name], str(obj["method"]), run)[name]
