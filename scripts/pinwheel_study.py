@@ -131,7 +131,7 @@ def certify_command(path: Path, certs: Path, args) -> list[str]:
     return [
         "solve", str(path), "--method", "rankbfs", "--heuristic", args.heuristic, "--max-moves",
         str(args.max_moves), "--workers", str(args.workers), "--certify", str(certs), "--json",
-    ]  # fmt: skip
+    ] + (["--resume", args.resume] if args.resume else [])  # fmt: skip
 
 
 def solution_record(key: str, moves: list, search: str) -> dict:
@@ -150,7 +150,9 @@ def solution_record(key: str, moves: list, search: str) -> dict:
 
 
 def search_label(args) -> str:
-    return f"rankbfs, {args.heuristic} h, U = {args.max_moves}" if args.heuristic else "rankbfs"
+    if not args.heuristic:
+        return "rankbfs"
+    return f"rankbfs, {args.heuristic} h, U = {args.max_moves}" + (" (resumed)" if args.resume else "")
 
 
 def growth(args) -> None:
@@ -284,6 +286,12 @@ def main() -> None:
     ap.add_argument("--heuristic", choices=("fill", "forced", "lmcut"), help="exact: bound-and-prune with this h")
     ap.add_argument("--max-moves", type=int, help="exact with --heuristic: the bound U (none found: '>= U + 1')")
     ap.add_argument("--workers", type=int, default=1, help="exact with --heuristic: rankbfs processes")
+    ap.add_argument(
+        "--resume",
+        metavar="DIR",
+        help="exact with --heuristic (one member): rankbfs --resume DIR, e.g. the saved layers of an earlier run"
+        " of the same search (its certify CPU s is then the resumed part's)",
+    )
     ap.add_argument("--redo", action="store_true")
     ap.add_argument("--out")
     args = ap.parse_args()
