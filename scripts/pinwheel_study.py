@@ -146,7 +146,10 @@ def solution_record(key: str, moves: list, search: str) -> dict:
             "check-certificate in a fresh process (benchmarks/pinwheel.md)"
         )
     )
-    return {"name": key, "status": "optimal", "length": n, "lower_bound": n, "proven": proven, "moves": moves}
+    return {
+        "name": key, "status": "optimal", "length": n, "lower_bound": n, "method": "rankbfs", "proven": proven,
+        "moves": moves,
+    }  # fmt: skip
 
 
 def search_label(args) -> str:

@@ -112,13 +112,20 @@ def test_a_missing_answer_is_said_not_solved(tmp_path):
     assert e.answer.status == "missing" and "older version" in e.answer.provenance[0]
 
 
-def test_a_checked_certificate_is_a_lower_bound():
+def test_a_checked_certificate_is_a_lower_bound(tmp_path):
     """A family member whose record names no bound: the stored certificate accepted by the checker
     ('no solution with <= K moves') proves K + 1, which meets the recorded solution: optimal."""
     answers = json.loads((ROOT / "benchmarks" / "gallery_answers.json").read_text())
-    path = ROOT / "instances/families/pinwheel-3-nwse.toml"
-    if not path.exists() or "families/pinwheel-3-nwse.toml" not in answers:
+    member = ROOT / "instances/families/pinwheel-3-nwse.toml"
+    if not member.exists() or "families/pinwheel-3-nwse.toml" not in answers:
         pytest.skip("no pinwheel-3-nwse or no stored certificate for it")
+    # the member with its solution alone: a record that names no bound (the stored one names its own)
+    path = tmp_path / "families" / member.name
+    (path.parent / "solutions").mkdir(parents=True)
+    path.write_bytes(member.read_bytes())
+    record = json.loads((member.parent / "solutions" / f"{member.stem}.json").read_text())
+    bare = {k: record[k] for k in ("name", "length", "moves")} | {"status": "feasible"}
+    (path.parent / "solutions" / f"{member.stem}.json").write_text(json.dumps(bare))
     assert gallery.entry("families", path, {}, None).answer.status == "feasible"  # the record alone
     a = gallery.entry("families", path, answers, None).answer
     assert (a.status, a.lower_bound) == ("optimal", a.length)
