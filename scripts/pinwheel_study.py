@@ -5,6 +5,7 @@ upper bounds from construct + improve.
     python3 scripts/pinwheel_study.py exact --m 1,2,3,4,5,6 [--targets nwse,swne]
                                       [--certs /tmp/pinwheel-certs] [--time-limit 5400]
     python3 scripts/pinwheel_study.py exact --m 7 --targets swne --heuristic lmcut --max-moves 94
+    python3 scripts/pinwheel_study.py adopt --answer ANSWER.json [--solution SOLUTION.json]
     python3 scripts/pinwheel_study.py growth --m 2,4,...,76 [--improve-time 10]
     python3 scripts/pinwheel_study.py table --out benchmarks/pinwheel.md
 
@@ -120,6 +121,55 @@ def exact(args) -> None:
             results.setdefault("exact", {})[key] = entry
             save(results)
             print(key, entry.get("optimum"), entry["certify"], entry.get("check"), flush=True)
+
+
+def adopt(args) -> None:
+    """Merge a proof run made outside the study as its member's exact entry: ``--answer`` the JSON
+    of ``coinsat solve FILE --method rankbfs --heuristic H --max-moves K --certify DIR -o ANSWER``
+    (a long run, resumable), whose certificate is checked here again in a fresh process.  Its
+    optimum, or with ``--solution`` a solution whose length is the run's lower bound ('no solution
+    with <= K moves' and K + 1 moves: optimal), is replayed by ``coinsat verify`` and stored once
+    the fresh check accepts."""
+    answer = json.loads(Path(args.answer).read_text())
+    made = answer.get("certificate_check") or {}
+    key = answer["name"]
+    path = FAMILY / f"{key}.toml"
+    if not (made.get("accepted") and path.exists()):
+        raise SystemExit(f"{args.answer}: no accepted certificate of {path}")
+    cert = Path(made["file"])
+    data = json.loads(cert.read_text())
+    m, target = int(key.split("-")[1]), key.split("-")[2]
+    entry: dict = {"m": m, "target": target, "n": m + 4, "cells": (m + 2) ** 2, "commit": commit()}
+    entry["search"] = f"rankbfs, {data['h']} h, U = {data['upper_bound']} (adopted: certify CPU s = the search's)"
+    stats = answer.get("statistics") or {}
+    entry["certify"] = {"rc": 0, "wall": round(answer["seconds"], 1), "cpu": round(stats.get("cpu_seconds", 0), 1)}
+    entry["certify"].update({"status": answer["status"]} | {k: made.get(k) for k in ("claim", "accepted", "kind")})
+    entry["states"] = data.get("states")
+    entry["certificate_bytes"] = sum(f.stat().st_size for f in cert.parent.iterdir())
+    crc, cout, cwall, ccpu = cli(["check-certificate", str(path), str(cert), "--json"], args.time_limit)
+    entry["check"] = {"rc": crc, "wall": round(cwall, 1), "cpu": round(ccpu, 1)}
+    if cout:
+        entry["check"].update({k: cout.get(k) for k in ("accepted", "claim", "reason")})
+    entry["lower_bound"], entry["optimum"] = answer.get("lower_bound"), None
+    moves = answer.get("moves") if answer["status"] == "optimal" else None
+    if answer["status"] == "bounded" and args.solution:
+        moves = json.loads(Path(args.solution).read_text())["moves"]
+        if len(moves) != answer["lower_bound"]:
+            moves = None  # a longer solution: the bound stands, no optimum
+    if crc == 0 and moves is not None:
+        sol_path = FAMILY / "solutions" / f"{key}.json"
+        with tempfile.TemporaryDirectory() as tmp:
+            trial = Path(tmp) / sol_path.name
+            trial.write_text(json.dumps(solution_record(key, moves, entry["search"].split(" (")[0])) + "\n")
+            vrc, _, _, _ = cli(["verify", str(path), str(trial)], 600)
+            entry["verify_rc"] = vrc
+            if vrc == 0:
+                write_atomic(sol_path, trial.read_text())
+                entry["optimum"] = len(moves)
+    results = load()
+    results.setdefault("exact", {})[key] = entry
+    save(results)
+    print(key, entry.get("optimum"), entry.get("lower_bound"), entry["check"], flush=True)
 
 
 def certify_command(path: Path, certs: Path, args) -> list[str]:
@@ -280,7 +330,9 @@ def ints(text: str) -> list[int]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=("exact", "growth", "table"))
+    ap.add_argument("what", choices=("exact", "adopt", "growth", "table"))
+    ap.add_argument("--answer", metavar="JSON", help="adopt: the answer of a solve run with --certify")
+    ap.add_argument("--solution", metavar="JSON", help="adopt: a solution of the answer's lower bound's length")
     ap.add_argument("--m", type=ints, default=[1, 2, 3, 4, 5, 6])
     ap.add_argument("--targets", type=lambda t: t.split(","), default=["nwse", "swne"])
     ap.add_argument("--certs", default="/tmp/pinwheel-certs")
@@ -298,7 +350,7 @@ def main() -> None:
     ap.add_argument("--redo", action="store_true")
     ap.add_argument("--out")
     args = ap.parse_args()
-    {"exact": exact, "growth": growth, "table": table}[args.what](args)
+    {"exact": exact, "adopt": adopt, "growth": growth, "table": table}[args.what](args)
 
 
 if __name__ == "__main__":
