@@ -89,7 +89,7 @@ def exact(args) -> None:
                 write_instance(pinwheel(m, target), path)
             certs = Path(args.certs) / key
             rc, out, wall, cpu = cli(certify_command(path, certs, args), args.time_limit)
-            entry: dict = {"m": m, "target": target, "n": m + 4, "cells": (m + 2) ** 2, "commit": commit()}
+            entry = member_entry(m, target)
             entry["search"] = search_label(args)
             entry["certify"] = {"rc": rc, "wall": round(wall, 1), "cpu": round(cpu, 1)}
             if out:
@@ -99,25 +99,10 @@ def exact(args) -> None:
             cert = certs / f"{key}.certificate.json"
             if rc == 0 and cert.exists():
                 data = json.loads(cert.read_text())
-                entry["states"] = data.get("states")
-                entry["certificate_bytes"] = sum(f.stat().st_size for f in certs.iterdir())
-                crc, cout, cwall, ccpu = cli(["check-certificate", str(path), str(cert), "--json"], args.time_limit)
-                entry["check"] = {"rc": crc, "wall": round(cwall, 1), "cpu": round(ccpu, 1)}
-                if cout:
-                    entry["check"].update({k: cout.get(k) for k in ("accepted", "claim", "reason")})
-                entry["optimum"] = None
-                if out and out.get("status") == "bounded":  # no solution with <= K moves: a lower bound
+                bounded = bool(out) and out.get("status") == "bounded"
+                if bounded:  # no solution with <= K moves: a lower bound
                     entry["lower_bound"] = out.get("lower_bound")
-                elif crc == 0:  # the solution is kept once the certificate is accepted and rules.py replays it
-                    sol_path = FAMILY / "solutions" / f"{key}.json"
-                    with tempfile.TemporaryDirectory() as tmp:
-                        trial = Path(tmp) / sol_path.name
-                        trial.write_text(json.dumps(solution_record(key, data["solution"], entry["search"])) + "\n")
-                        vrc, _, _, _ = cli(["verify", str(path), str(trial)], 600)
-                        entry["verify_rc"] = vrc
-                        if vrc == 0:
-                            write_atomic(sol_path, trial.read_text())
-                            entry["optimum"] = len(data["solution"])
+                check_and_keep(entry, path, cert, data, None if bounded else data["solution"], entry["search"], args)
             results.setdefault("exact", {})[key] = entry
             save(results)
             print(key, entry.get("optimum"), entry["certify"], entry.get("check"), flush=True)
@@ -139,37 +124,51 @@ def adopt(args) -> None:
     cert = Path(made["file"])
     data = json.loads(cert.read_text())
     m, target = int(key.split("-")[1]), key.split("-")[2]
-    entry: dict = {"m": m, "target": target, "n": m + 4, "cells": (m + 2) ** 2, "commit": commit()}
-    entry["search"] = f"rankbfs, {data['h']} h, U = {data['upper_bound']} (adopted: certify CPU s = the search's)"
+    entry = member_entry(m, target)
+    search = f"rankbfs, {data['h']} h, U = {data['upper_bound']}"
+    entry["search"] = f"{search} (adopted: certify CPU s = the search's)"
     stats = answer.get("statistics") or {}
     entry["certify"] = {"rc": 0, "wall": round(answer["seconds"], 1), "cpu": round(stats.get("cpu_seconds", 0), 1)}
     entry["certify"].update({"status": answer["status"]} | {k: made.get(k) for k in ("claim", "accepted", "kind")})
+    entry["lower_bound"] = answer.get("lower_bound")
+    moves = answer.get("moves") if answer["status"] == "optimal" else None
+    if answer["status"] == "bounded" and args.solution:
+        moves = json.loads(Path(args.solution).read_text())["moves"]
+        if len(moves) != answer["lower_bound"]:
+            moves = None  # a longer solution: the bound stands, no optimum
+    check_and_keep(entry, path, cert, data, moves, search, args)
+    results = load()
+    results.setdefault("exact", {})[key] = entry
+    save(results)
+    print(key, entry.get("optimum"), entry.get("lower_bound"), entry["check"], flush=True)
+
+
+def member_entry(m: int, target: str) -> dict:
+    return {"m": m, "target": target, "n": m + 4, "cells": (m + 2) ** 2, "commit": commit()}
+
+
+def check_and_keep(entry: dict, path: Path, cert: Path, data: dict, moves: list | None, search: str, args) -> None:
+    """Into ``entry``: the certificate's size, its check by ``coinsat check-certificate`` in a fresh
+    process, and ``optimum``; ``moves`` (an optimum's solution, or None) is replayed by ``coinsat
+    verify`` and stored with what it proves once that check accepts."""
     entry["states"] = data.get("states")
     entry["certificate_bytes"] = sum(f.stat().st_size for f in cert.parent.iterdir())
     crc, cout, cwall, ccpu = cli(["check-certificate", str(path), str(cert), "--json"], args.time_limit)
     entry["check"] = {"rc": crc, "wall": round(cwall, 1), "cpu": round(ccpu, 1)}
     if cout:
         entry["check"].update({k: cout.get(k) for k in ("accepted", "claim", "reason")})
-    entry["lower_bound"], entry["optimum"] = answer.get("lower_bound"), None
-    moves = answer.get("moves") if answer["status"] == "optimal" else None
-    if answer["status"] == "bounded" and args.solution:
-        moves = json.loads(Path(args.solution).read_text())["moves"]
-        if len(moves) != answer["lower_bound"]:
-            moves = None  # a longer solution: the bound stands, no optimum
-    if crc == 0 and moves is not None:
-        sol_path = FAMILY / "solutions" / f"{key}.json"
-        with tempfile.TemporaryDirectory() as tmp:
-            trial = Path(tmp) / sol_path.name
-            trial.write_text(json.dumps(solution_record(key, moves, entry["search"].split(" (")[0])) + "\n")
-            vrc, _, _, _ = cli(["verify", str(path), str(trial)], 600)
-            entry["verify_rc"] = vrc
-            if vrc == 0:
-                write_atomic(sol_path, trial.read_text())
-                entry["optimum"] = len(moves)
-    results = load()
-    results.setdefault("exact", {})[key] = entry
-    save(results)
-    print(key, entry.get("optimum"), entry.get("lower_bound"), entry["check"], flush=True)
+    entry["optimum"] = None
+    if crc != 0 or moves is None:
+        return
+    sol_path = FAMILY / "solutions" / f"{path.stem}.json"
+    with tempfile.TemporaryDirectory() as tmp:
+        trial = Path(tmp) / sol_path.name
+        trial.write_text(json.dumps(solution_record(path.stem, moves, search)) + "\n")
+        vrc, _, _, _ = cli(["verify", str(path), str(trial)], 600)
+        entry["verify_rc"] = vrc
+        if vrc == 0:
+            write_atomic(sol_path, trial.read_text())
+            entry["optimum"] = len(moves)
 
 
 def certify_command(path: Path, certs: Path, args) -> list[str]:
