@@ -75,7 +75,8 @@ def main(argv=None) -> int:
         default=[],
         metavar="JSON",
         help="first merge a finished `coinsat solve|improve ... --json -o JSON` answer as its method's run "
-        "(its solution kept when shorter); JSON:CHECK also merges the certificate the solve wrote with "
+        "(of a V member, or of the diagonal flip diagonal-K; its solution kept when shorter); JSON:CHECK "
+        "also merges the certificate the solve wrote with "
         "--certify, given CHECK, a fresh `coinsat check-certificate --json` answer on it; repeatable",
     )
     ap.add_argument("--redo", action="store_true")

@@ -193,3 +193,37 @@ def test_an_adopted_solve_brings_its_certificate_only_with_a_fresh_acceptance(tm
     assert layers["accepted"] and layers["claim"] == "optimal: 5 moves (no solution with <= 4 moves)"
     assert layers["bytes"]["npz"] > 0 and "fresh process" in layers["note"]
     assert vfamily.cert_cells(entry["certificates"]).startswith("ranked layers ✓ (")
+
+
+def test_an_adopted_flip_run_is_a_bound_with_its_certificate_and_never_an_optimum(tmp_path):
+    import subprocess
+    import sys
+
+    import pytest
+
+    flip = Path(__file__).resolve().parent.parent / "instances" / "families" / "diagonal-4.toml"
+    coinsat = [sys.executable, "-m", "coinsat"]
+    bounded, check, built = tmp_path / "bounded.json", tmp_path / "check.json", tmp_path / "built.json"
+    solve = ["solve", str(flip), "--method", "rankbfs", "--max-moves", "14", "--heuristic", "lmcut"]
+    subprocess.run([*coinsat, *solve, "--certify", str(tmp_path / "certs"), "--json", "-o", str(bounded)], check=True)
+    subprocess.run([*coinsat, "construct", str(flip), "--json", "-o", str(built)], check=True, capture_output=True)
+    cert = json.loads(bounded.read_text())["certificate_check"]["file"]
+    fresh = subprocess.run([*coinsat, "check-certificate", str(flip), cert, "--json"], capture_output=True, text=True)
+    check.write_text(fresh.stdout)
+    study = _study(tmp_path)
+    study.adopt_run(bounded, check)
+    study.adopt_run(built)
+    entry = json.loads((tmp_path / "flips.json").read_text())["4"]
+    assert (entry["k"], entry["cells"], entry["n"]) == (4, 16, 6)
+    assert entry["runs"]["rankbfs"]["status"] == "bounded" and entry["runs"]["rankbfs"]["lower_bound"] == 15
+    length = entry["runs"]["construct:square"]["length"]
+    assert length > 18 and json.loads((tmp_path / "solutions" / "diagonal-4.json").read_text())["length"] == length
+    assert entry["certificates"]["ranked layers"]["claim"] == "no solution with <= 14 moves"
+    lines: list[str] = []
+    assert vfamily.flip_section({"4": entry}, lines) == []  # a bound is not an optimum: nothing fitted
+    row = next(line for line in lines if line.startswith("| 4 |"))
+    assert f"| 15–{length} |" in row and "ranked layers ✓ (no solution with <= 14 moves;" in row
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({**json.loads(built.read_text()), "name": "diagonal-four"}))
+    with pytest.raises(ValueError, match="neither a member"):
+        study.adopt_run(other)

@@ -307,8 +307,9 @@ class Study:
         obj = json.loads(path.read_text())
         results = self._results()
         name = obj.get("name")
-        if name not in results:
-            raise ValueError(f"{path}: {name!r} is not a member of {self.results.name}")
+        flip = flip_k(name)
+        if name not in results and flip is None:
+            raise ValueError(f"{path}: {name!r} is neither a member of {self.results.name} nor a diagonal flip")
         cert = None if check is None else fresh_check(path, obj, check)  # refused before anything is written
         moves = obj.pop("moves", None)
         run = {k: obj.get(k) for k in ("name", "method", "status", "length", "lower_bound", "seconds")}
@@ -317,9 +318,24 @@ class Study:
             run["note"] += f"; resumed after depth {obj['resumed'].get('depth')}: seconds of the resumed part only"
         if obj.get("length") is not None and moves is not None:
             self.keep_solution(name, obj, moves)
+        if flip is not None:
+            self.record_flip(flip, str(obj["method"]), run, cert)
+            return
         entry = self.record(name, results[name], str(obj["method"]), run)[name]
         if cert is not None:
             self.record(name, entry, "ranked layers", cert, "certificates")
+
+    def record_flip(self, k: int, method: str, run: dict, cert: dict | None = None) -> None:
+        """Merge one run of the k x k diagonal flip (and the certificate a fresh check accepted)
+        into the flips file as it is now."""
+        flips = json.loads(self.flips.read_text()) if self.flips.exists() else {}
+        if str(k) not in flips:
+            inst = diagonal_flip(k)
+            flips[str(k)] = {"k": k, "cells": inst.board.size, "n": inst.n_coins, "runs": {}}
+        flips[str(k)]["runs"][method] = run
+        if cert is not None:
+            flips[str(k)].setdefault("certificates", {})["ranked layers"] = cert
+        write_atomic(self.flips, json.dumps(flips, indent=1, sort_keys=True) + "\n")
 
     def solve_flip(self, k: int, method: str, time_limit: float, redo: bool) -> None:
         """The k x k diagonal flip solved by ``method`` (its run merged into the flips file)."""
@@ -391,6 +407,12 @@ class Study:
         plot(self.plot, pts, flip_pts, growth)
 
 
+def flip_k(name: object) -> int | None:
+    """k when ``name`` is the k x k diagonal flip's (``families.diagonal_flip``: "diagonal-9"), else None."""
+    head, _, k = str(name).rpartition("-")
+    return int(k) if head == "diagonal" and k.isdigit() and k == str(int(k)) else None
+
+
 def summarise(entry: dict) -> tuple[str, int | None, int | None, bool]:
     """(answer, best length, best lower bound, proven optimal) over all runs."""
     lengths = [r["length"] for r in entry["runs"].values() if r.get("length") is not None]
@@ -429,7 +451,7 @@ def flip_section(flips: dict, lines: list[str]) -> list[tuple[int, int]]:
         "directly. Runs recorded in `benchmarks/diagonal_flips.json` (`--flips`); only proven optima are",
         "fitted.",
         "",
-        "| k | cells | coins | moves | k² | moves / k² | run (status, seconds) |",
+        "| k | cells | coins | moves | k² | moves / k² | runs (status, seconds) and certificates |",
         "|---:|---:|---:|---|---:|---:|---|",
     ]
     pts = []
@@ -441,6 +463,8 @@ def flip_section(flips: dict, lines: list[str]) -> list[tuple[int, int]]:
             pts.append((k, ub))
         per = f"{ub / k**2:.2f}" if proven and ub else "—"
         runs = "; ".join(f"{m}: {run_text(r)}" for m, r in sorted(e["runs"].items()))
+        if e.get("certificates"):
+            runs += f"; {cert_cells(e['certificates'])}"
         lines.append(f"| {k} | {e['cells']} | {e['n']} | {answer} | {k * k} | {per} | {runs} |")
     fitted = [(k, m) for k, m in pts if k >= FLIP_FIT_FROM]
     fit, every = fit_with_error(fitted), fit_with_error(pts)
