@@ -24,6 +24,7 @@ def test_solve_json_and_verify_round_trip(capsys, tmp_path):
     obj = json.loads(out)
     assert tuple(obj) == JSON_KEYS
     assert obj["status"] == "optimal" and obj["length"] == 4 == obj["lower_bound"] == len(obj["moves"])
+    assert obj["stopped"] is None  # nothing ended the command early
     sol = tmp_path / "sol.json"
     sol.write_text(out)
     assert run(capsys, "verify", "instances/paper/h-to-o.toml", str(sol))[0] == 0

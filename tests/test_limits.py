@@ -74,6 +74,7 @@ def test_ctrl_c_during_sat_gives_interrupted_exit_3_and_no_file(tmp_path, solver
     assert "interrupted" in stderr and "Traceback" not in stderr
     obj = json.loads(stdout)
     assert obj["status"] == "unknown" and obj["lower_bound"] >= 20  # the bound proven before the stop
+    assert obj["stopped"] == "interrupted"  # the JSON says why, as the human output does
     assert not out.exists() and list(tmp_path.iterdir()) == [inst]  # no file, no temporary file
 
 
@@ -172,6 +173,7 @@ def test_window_past_the_cap_is_unknown_with_a_bound_not_bad_input(capsys, tmp_p
     obj = json.loads(out)
     assert code == 3 and obj["status"] == "unknown"
     assert obj["lower_bound"] >= 60  # four goal cells about 60 cells from every start coin
+    assert "window cap" in obj["stopped"]
     code, out, _ = run(capsys, "solve", tri_far(tmp_path, 60), "--method", "sat")
     assert code == 3 and "window cap" in out
 
@@ -231,7 +233,7 @@ def test_time_limit_holds_on_a_far_triangular_goal(tmp_path):
     wall = time.perf_counter() - t0
     assert p.returncode == 3, p.stderr
     obj = json.loads(p.stdout)
-    assert obj["status"] == "unknown" and obj["lower_bound"] >= 35
+    assert obj["status"] == "unknown" and obj["lower_bound"] >= 35 and obj["stopped"] == "time limit"
     assert wall <= 1.2 * limit + 1 + 2.0  # 2 s of margin for a loaded machine
 
 

@@ -1,9 +1,10 @@
 """The JSON contract of ``solve --json`` and the solution files ``verify`` reads.
 
 One object: ``{"name", "status", "length", "lower_bound", "moves",
-"certificate", "method", "engine", "seconds", "statistics"}`` (``engine``: the engine
+"certificate", "method", "engine", "seconds", "statistics", "stopped"}`` (``engine``: the engine
 that answered; ``statistics``: states kept, expanded and pruned, layers, peak memory
-and CPU seconds, ``result.Statistics``).  ``moves`` lists ``[source, destination]``
+and CPU seconds, ``result.Statistics``; ``stopped``: the limit or interrupt that ended the
+command before its answer was complete, null when none did).  ``moves`` lists ``[source, destination]``
 in the instance's coordinates (``[x, y]`` pairs on lattices, cell names on
 graph boards).  ``verify`` needs only ``moves``; any object that has it is a
 solution file.
@@ -44,6 +45,7 @@ JSON_KEYS = (
     "engine",
     "seconds",
     "statistics",
+    "stopped",
 )
 
 
@@ -66,6 +68,9 @@ def result_to_json(instance: Instance, result: Result) -> dict[str, Any]:
         "engine": None if result.engine is None else result.engine.value,
         "seconds": round(result.seconds, 6),
         "statistics": result.statistics.to_json(),
+        # why the command ended before its answer was complete ("time limit", "memory limit",
+        # "interrupted", ...); null when it was not stopped
+        "stopped": result.stats.get("stopped"),
     }
 
 
