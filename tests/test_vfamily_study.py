@@ -217,7 +217,10 @@ def test_an_adopted_flip_run_is_a_bound_with_its_certificate_and_never_an_optimu
     assert (entry["k"], entry["cells"], entry["n"]) == (4, 16, 6)
     assert entry["runs"]["rankbfs"]["status"] == "bounded" and entry["runs"]["rankbfs"]["lower_bound"] == 15
     length = entry["runs"]["construct:square"]["length"]
-    assert length > 18 and json.loads((tmp_path / "solutions" / "diagonal-4.json").read_text())["length"] == length
+    record = json.loads((tmp_path / "solutions" / "diagonal-4.json").read_text())
+    assert length > 18 and record["length"] == length and record["status"] == "feasible"
+    # the record names the best bound proven (the bounded search's 15), whichever run was adopted first
+    assert record["lower_bound"] == 15 and "the proven lower bound is 15 move(s)" in record["proven"]
     assert entry["certificates"]["ranked layers"]["claim"] == "no solution with <= 14 moves"
     lines: list[str] = []
     assert vfamily.flip_section({"4": entry}, lines) == []  # a bound is not an optimum: nothing fitted
@@ -227,3 +230,22 @@ def test_an_adopted_flip_run_is_a_bound_with_its_certificate_and_never_an_optimu
     other.write_text(json.dumps({**json.loads(built.read_text()), "name": "diagonal-four"}))
     with pytest.raises(ValueError, match="neither a member"):
         study.adopt_run(other)
+
+
+def test_a_bound_that_meets_the_stored_solution_makes_it_optimal_and_one_past_it_is_refused(tmp_path):
+    import pytest
+
+    study = _study(tmp_path)
+    (tmp_path / "solutions").mkdir()
+    record = {"name": "diagonal-4", "status": "feasible", "length": 18, "lower_bound": 1, "method": "improve"}
+    record["proven"] = vfamily.proven(record)
+    (tmp_path / "solutions" / "diagonal-4.json").write_text(json.dumps({**record, "moves": [[[0, 0], [0, 1]]] * 18}))
+    study.raise_bound("diagonal-4", 12)
+    assert json.loads((tmp_path / "solutions" / "diagonal-4.json").read_text())["lower_bound"] == 12
+    study.raise_bound("diagonal-4", 9)  # a weaker bound changes nothing
+    assert json.loads((tmp_path / "solutions" / "diagonal-4.json").read_text())["lower_bound"] == 12
+    with pytest.raises(ValueError, match="a bound of 19 moves against a stored 18-move solution"):
+        study.raise_bound("diagonal-4", 19)
+    study.raise_bound("diagonal-4", 18)
+    obj = json.loads((tmp_path / "solutions" / "diagonal-4.json").read_text())
+    assert obj["status"] == "optimal" and obj["lower_bound"] == 18 and "no solution has <= 17 moves" in obj["proven"]

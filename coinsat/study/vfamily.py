@@ -336,6 +336,29 @@ class Study:
         if cert is not None:
             flips[str(k)].setdefault("certificates", {})["ranked layers"] = cert
         write_atomic(self.flips, json.dumps(flips, indent=1, sort_keys=True) + "\n")
+        self.raise_bound(f"diagonal-{k}", summarise(flips[str(k)])[2])
+
+    def raise_bound(self, name: str, lower_bound: int | None) -> None:
+        """The stored solution's record of ``name`` with the best lower bound now proven (another
+        run's, e.g. a bounded search's): its ``lower_bound`` and ``proven`` words, never its moves."""
+        out = self.solutions / f"{name}.json"
+        if lower_bound is None or not out.exists():
+            return
+        obj = json.loads(out.read_text())
+        if obj["status"] == "optimal" or lower_bound <= (obj.get("lower_bound") or 0):
+            return
+        n = obj["length"]
+        if lower_bound > n:
+            raise ValueError(f"{name}: a bound of {lower_bound} moves against a stored {n}-move solution")
+        obj["lower_bound"] = lower_bound
+        obj["proven"] = proven(obj)
+        if lower_bound == n:  # the bound meets the solution: optimal, by another run's proof
+            obj["status"] = "optimal"
+            obj["proven"] = (
+                f"optimal: these {n} moves are replayed by rules.py (found by {obj.get('method')}), and no "
+                f"solution has <= {n - 1} moves (the bound of another run, benchmarks/{self.flips.name})"
+            )
+        write_atomic(out, json.dumps(obj) + "\n")
 
     def solve_flip(self, k: int, method: str, time_limit: float, redo: bool) -> None:
         """The k x k diagonal flip solved by ``method`` (its run merged into the flips file)."""
