@@ -155,6 +155,7 @@ def test_cli_improve_writes_a_verified_solution(tmp_path, capsys):
     assert code == 0
     obj = json.loads(out.read_text())
     assert obj["status"] in ("feasible", "optimal") and obj["length"] <= len(result.solution or ())
+    assert obj["stopped"] is None  # it ended by itself: null, not an empty reason
     assert main(["verify", str(src), str(out)]) == 0
     assert main(["verify", str(src), str(ckpt)]) == 0
     capsys.readouterr()

@@ -75,7 +75,7 @@ def solve(args, puzzle) -> int:
         "engine": "plane",
         "seconds": round(answer.seconds, 6),
         "statistics": answer.stats,
-        "stopped": answer.stats.get("stopped"),
+        "stopped": answer.stats.get("stopped") or None,
     }
     obj = {key: values.get(key) for key in JSON_KEYS}
     interrupted = answer.stats.get("stopped") == "interrupted"

@@ -70,7 +70,7 @@ def result_to_json(instance: Instance, result: Result) -> dict[str, Any]:
         "statistics": result.statistics.to_json(),
         # why the command ended before its answer was complete ("time limit", "memory limit",
         # "interrupted", ...); null when it was not stopped
-        "stopped": result.stats.get("stopped"),
+        "stopped": result.stats.get("stopped") or None,
     }
 
 
