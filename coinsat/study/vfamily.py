@@ -324,6 +324,7 @@ class Study:
         entry = self.record(name, results[name], str(obj["method"]), run)[name]
         if cert is not None:
             self.record(name, entry, "ranked layers", cert, "certificates")
+        self.raise_bound(name, summarise(entry)[2])
 
     def record_flip(self, k: int, method: str, run: dict, cert: dict | None = None) -> None:
         """Merge one run of the k x k diagonal flip (and the certificate a fresh check accepted)
@@ -356,7 +357,7 @@ class Study:
             obj["status"] = "optimal"
             obj["proven"] = (
                 f"optimal: these {n} moves are replayed by rules.py (found by {obj.get('method')}), and no "
-                f"solution has <= {n - 1} moves (the bound of another run, benchmarks/{self.flips.name})"
+                f"solution has <= {n - 1} moves (the bound of another run of the study)"
             )
         write_atomic(out, json.dumps(obj) + "\n")
 
