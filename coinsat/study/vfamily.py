@@ -298,12 +298,14 @@ class Study:
     def adopt_run(self, path: Path, check: Path | None = None) -> None:
         """Merge one CLI answer (the solve contract: name, method, status, length, lower_bound,
         seconds, moves) run outside the study, e.g. a long `coinsat improve`, as the run of its
-        method; the solution was replayed by rules.py before it was printed, and is kept when it
-        is the shortest.  A ranked-layers certificate the solve wrote and accepted itself
-        (``solve --certify``: its ``certificate_check``) is merged as "ranked layers" only with
-        ``check``, the ``coinsat check-certificate --json`` answer of a fresh process on that
-        certificate, which must accept the same claim.  Raises ValueError when the answer names no
-        member of the study, or the fresh check does not confirm the solve's certificate."""
+        method, into the results (a V member) or the flips file (``diagonal-K``); the solution was
+        replayed by rules.py before it was printed, and is kept when it is the shortest, its record
+        naming the best lower bound of the member's runs (``raise_bound``).  A ranked-layers
+        certificate the solve wrote and accepted itself (``solve --certify``: its
+        ``certificate_check``) is merged as "ranked layers" only with ``check``, the ``coinsat
+        check-certificate --json`` answer of a fresh process on that certificate, which must accept
+        the same claim.  Raises ValueError when the answer names neither a V member of the study
+        nor a diagonal flip, or the fresh check does not confirm the solve's certificate."""
         obj = json.loads(path.read_text())
         results = self._results()
         name = obj.get("name")
