@@ -424,7 +424,7 @@ class Study:
                 )
         flips = json.loads(self.flips.read_text()) if self.flips.exists() else {}
         growth = json.loads(self.growth.read_text()) if self.growth.exists() else {}
-        flip_pts = flip_section(flips, lines)
+        flip_pts = flip_section(flips, lines, self.solutions)
         growth_section(growth, results, lines)
         verdict(flip_pts, growth, results, lines)
         write_atomic(self.families / "README.md", "\n".join(lines) + "\n")
@@ -465,8 +465,9 @@ def fit_with_error(points: list[tuple[int, int]]) -> tuple[float, float, float] 
     return k, se, c
 
 
-def flip_section(flips: dict, lines: list[str]) -> list[tuple[int, int]]:
-    """The flip lemma: proven optima of the k x k diagonal flip against k²."""
+def flip_section(flips: dict, lines: list[str], solutions: Path | None = None) -> list[tuple[int, int]]:
+    """The flip lemma: proven optima of the k x k diagonal flip against k² (each move count linked
+    to the stored solution in ``solutions``, where there is one)."""
     lines += [
         "",
         "## The flip lemma: diagonal flips against k²",
@@ -488,6 +489,8 @@ def flip_section(flips: dict, lines: list[str]) -> list[tuple[int, int]]:
         if proven and ub:
             pts.append((k, ub))
         per = f"{ub / k**2:.2f}" if proven and ub else "—"
+        if solutions is not None and (solutions / f"diagonal-{k}.json").exists():
+            answer = f"[{answer}](solutions/diagonal-{k}.json)"
         runs = "; ".join(f"{m}: {run_text(r)}" for m, r in sorted(e["runs"].items()))
         if e.get("certificates"):
             runs += f"; {cert_cells(e['certificates'])}"
