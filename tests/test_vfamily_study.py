@@ -249,3 +249,13 @@ def test_a_bound_that_meets_the_stored_solution_makes_it_optimal_and_one_past_it
     study.raise_bound("diagonal-4", 18)
     obj = json.loads((tmp_path / "solutions" / "diagonal-4.json").read_text())
     assert obj["status"] == "optimal" and obj["lower_bound"] == 18 and "no solution has <= 17 moves" in obj["proven"]
+
+
+def test_a_flip_solved_by_the_study_is_recorded_with_its_solution(tmp_path):
+    study = _study(tmp_path)
+    study.solve_flip(3, "spanbfs", 60.0, False)
+    entry = json.loads((tmp_path / "flips.json").read_text())["3"]
+    assert (entry["k"], entry["cells"], entry["n"]) == (3, 9, 5)
+    run = entry["runs"]["spanbfs"]
+    assert run["status"] == "optimal" and run["length"] == run["lower_bound"] == 5 and run["time_limit"] == 60.0
+    assert json.loads((tmp_path / "solutions" / "diagonal-3.json").read_text())["status"] == "optimal"

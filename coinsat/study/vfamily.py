@@ -354,8 +354,9 @@ class Study:
         if lower_bound > n:
             raise ValueError(f"{name}: a bound of {lower_bound} moves against a stored {n}-move solution")
         obj["lower_bound"] = lower_bound
-        obj["proven"] = proven(obj)
-        if lower_bound == n:  # the bound meets the solution: optimal, by another run's proof
+        if lower_bound < n:
+            obj["proven"] = proven(obj)
+        else:  # the bound meets the solution: optimal, by another run's proof
             obj["status"] = "optimal"
             obj["proven"] = (
                 f"optimal: these {n} moves are replayed by rules.py (found by {obj.get('method')}), and no "
@@ -377,10 +378,7 @@ class Study:
         r = self.run_engine(path, method, time_limit)
         r["time_limit"] = time_limit
         print(r["status"], r.get("length"), f"lb={r.get('lower_bound')}", f"{r['seconds']:.1f} s", flush=True)
-        flips = json.loads(self.flips.read_text()) if self.flips.exists() else {}
-        entry = flips.setdefault(str(k), {"k": k, "cells": inst.board.size, "n": inst.n_coins, "runs": {}})
-        entry["runs"][method] = r
-        write_atomic(self.flips, json.dumps(flips, indent=1, sort_keys=True) + "\n")
+        self.record_flip(k, method, r)
 
     def write_table(self) -> None:
         """The family's README.md from the results, the flips and the growth rows; then the plot."""
