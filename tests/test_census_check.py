@@ -390,3 +390,78 @@ def test_malformed_files_are_rejected_with_a_reason(tmp_path, certs):
     reject(check_census(folder), "uint64")
     big = dict(obj, cells=[[x, 0] for x in range(65)])
     reject(check_census(write(tmp_path / "f3", big, layers)), "at most 64 cells")
+
+
+# --- what a census proves about one puzzle (check-certificate FILE DIR/census.json) ---------------
+
+
+def puzzle(board, cells, d, start, goal, edges=()):
+    from coinsat.io.instance_format import parse_instance
+
+    if board == "graph":
+        pairs = ", ".join(f"[{json.dumps(cells[i])}, {json.dumps(cells[j])}]" for i, j in edges)
+        names = lambda qs: json.dumps([cells[q] for q in qs])  # noqa: E731
+        head = f'board = "graph"\nadjacency = {d}\nstart = {names(start)}\ngoal = {names(goal)}\n'
+        text = head + f"[graph]\nedges = [{pairs}]\n"
+    else:
+        coords = lambda qs: json.dumps([list(cells[q]) for q in qs])  # noqa: E731
+        text = f'board = "{board}"\nadjacency = {d}\nstart = {coords(start)}\ngoal = {coords(goal)}\n'
+    return parse_instance(text)
+
+
+@pytest.mark.parametrize("name", ["box4-d2", "graph-d2", "tri-hexagon-d3"])
+def test_a_census_proves_each_start_s_distance(certs, name):
+    from coinsat.certificates.check import check_certificate
+
+    folder, obj, layers = certs[name]
+    board, cells, d, goal, edges = CASES[name]
+    dist = brute_distances(adjacency(board, cells, edges), len(cells), len(goal), d, goal)
+    cert = json.loads((folder / "census.json").read_text())
+    far = next(X for X, t in dist.items() if t == obj["max_distance"])
+    c = check_certificate(puzzle(board, cells, d, sorted(far), goal, edges), cert, folder)
+    assert c.ok, c.reason
+    D = obj["max_distance"]
+    assert c.claim == f"optimal: {D} moves (no solution with <= {D - 1} moves)" and c.scope == "horizon"
+    lost = next((X for X in map(frozenset, combinations(range(len(cells)), len(goal))) if X not in dist), None)
+    if lost is not None:
+        c = check_certificate(puzzle(board, cells, d, sorted(lost), goal, edges), cert, folder)
+        assert c.ok and c.claim == "unsolvable" and c.scope == "global", c
+    wrong = puzzle(board, cells, d, sorted(far), sorted(far), edges)  # the goal is another
+    assert not check_certificate(wrong, cert, folder).ok
+
+
+def test_an_open_census_proves_only_the_solution_for_another_window(certs):
+    from coinsat.certificates.check import check_certificate
+
+    folder, obj, _ = certs["tri-triangle-d2"]
+    assert not obj["closed"]
+    board, cells, d, goal, _ = CASES["tri-triangle-d2"]
+    dist = brute_distances(adjacency(board, cells, ()), len(cells), len(goal), d, goal)
+    far = next(X for X, t in dist.items() if t == obj["max_distance"])
+    c = check_certificate(
+        puzzle(board, cells, d, sorted(far), goal), json.loads((folder / "census.json").read_text()), folder
+    )
+    assert c.ok and c.claim == f"a solution of {obj['max_distance']} moves", c
+
+
+def test_check_certificate_reads_a_census_from_the_command_line(tmp_path, certs):
+    import subprocess
+    import sys
+
+    folder, obj, layers = certs["box3-d2"]
+    board, cells, d, goal, _ = CASES["box3-d2"]
+    from coinsat.certificates.check.census import _unrank
+
+    start = _unrank(layers[-1][0], len(goal), len(cells))
+    toml = tmp_path / "p.toml"
+    coords = lambda qs: json.dumps([list(cells[q]) for q in qs])  # noqa: E731
+    toml.write_text(f'board = "square"\nadjacency = {d}\nstart = {coords(start)}\ngoal = {coords(goal)}\n')
+    cmd = [sys.executable, "-m", "coinsat", "check-certificate", str(toml), str(folder / "census.json"), "--json"]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    verdict = json.loads(out.stdout)
+    assert verdict["accepted"] and verdict["proven"].startswith(f"optimal: {obj['max_distance']} moves")
+    forged_folder = write(tmp_path / "bad", dict(obj, reachable=obj["reachable"] + 1), layers)
+    cmd[5] = str(forged_folder / "census.json")
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    assert out.returncode == 1 and "reachable" in json.loads(out.stdout)["reason"]

@@ -150,8 +150,13 @@ def verified_census(path: str | Path, deadline: float | None = None, workers: in
         raise Rejected(f"{json_path.name}: cannot be read: {e.strerror or e}") from None
     except (ValueError, RecursionError) as e:
         raise Rejected(f"{json_path.name}: not JSON: {str(e).splitlines()[0][:200]}") from None
+    return census_from(obj, folder, json_path.name, deadline, workers)
+
+
+def census_from(obj: Any, folder: Path, name: str, deadline: float | None = None, workers: int = 1) -> Census:
+    """The checked census of a parsed ``census.json`` (``name``) whose layers file is in ``folder``."""
     try:
-        return _verified(obj, folder, json_path.name, deadline, workers)
+        return _verified(obj, folder, name, deadline, workers)
     except (KeyError, TypeError, ValueError, IndexError, OverflowError, zipfile.BadZipFile, EOFError, OSError) as e:
         raise Rejected(f"malformed census certificate: {type(e).__name__}: {e}") from None
 
