@@ -465,3 +465,60 @@ def test_check_certificate_reads_a_census_from_the_command_line(tmp_path, certs)
     cmd[5] = str(forged_folder / "census.json")
     out = subprocess.run(cmd, capture_output=True, text=True)
     assert out.returncode == 1 and "reachable" in json.loads(out.stdout)["reason"]
+
+
+# --- the lemmas of docs/census.md, checked exhaustively on small cases -------------------------------
+
+
+def test_lemma_r_colex_ranks_are_a_bijection():
+    from coinsat.certificates.check.census import _rank, _unrank
+
+    for N in range(1, 9):
+        for n in range(1, N + 1):
+            ranks = sorted(_rank(X) for X in combinations(range(N), n))
+            assert ranks == list(range(comb(N, n)))
+            assert all(_unrank(_rank(X), n, N) == list(X) for X in combinations(range(N), n))
+
+
+@pytest.mark.parametrize("name", ["box3-d2", "tri-triangle-d2", "graph-d2", "box3-d1"])
+def test_lemma_u_the_predecessors_of_y_are_its_lifts_plus_a_cell(name):
+    board, cells, d, goal, edges = CASES[name]
+    adj, N, n = adjacency(board, cells, edges), len(cells), len(goal)
+    every = list(map(frozenset, combinations(range(N), n)))
+    for Y in every:
+        forward = {X for X in every for s in X for p in Y - X if X - {s} == Y - {p} and len(adj[p] & (X - {s})) >= d}
+        lifts = [Y - {p} for p in Y if len(adj[p] & (Y - {p})) >= d]
+        assert forward == {Z | {s} for Z in lifts for s in range(N) if s not in Y}
+
+
+def test_lemma_w_rectangles_are_closed_for_d_2_and_no_window_for_d_1():
+    from coinsat.certificates.check.census import _closed
+
+    for w in range(1, 5):
+        for h in range(1, 5):
+            rect = [[x, y] for x in range(w) for y in range(h)]
+            assert _closed("square", rect, 2) and not _closed("square", rect, 1)
+            assert brute_closed("square", rect, 2)
+    ell = [[0, 0], [1, 0], [0, 1]]  # not a rectangle: (1, 1) sees two of its cells
+    assert not _closed("square", ell, 2) and _closed("square", ell, 3)
+
+
+def test_lemma_w_triangular_hull_windows_are_closed_for_d_3_not_for_d_2():
+    from coinsat.certificates.check.census import _closed
+
+    for k in range(2, 5):
+        for window in (tri_triangle(k), tri_hexagon(k - 1), [(x, y) for x in range(k) for y in range(k + 1)]):
+            cells = [list(c) for c in window]
+            assert _closed("triangular", cells, 3) and not _closed("triangular", cells, 2)
+            assert brute_closed("triangular", cells, 3) and not brute_closed("triangular", cells, 2)
+
+
+def test_lemma_w_a_closed_window_s_distances_are_those_of_a_larger_board():
+    """The 3x3 census equals plain BFS on the 5x5 board around it, for every configuration inside."""
+    board, cells, d, goal, _ = CASES["box3-d2"]
+    small = brute_distances(adjacency(board, cells), 9, len(goal), d, goal)
+    big_cells = [(x - 1, y - 1) for y in range(5) for x in range(5)]
+    at = {c: q for q, c in enumerate(big_cells)}
+    big = brute_distances(adjacency("square", big_cells), 25, len(goal), d, [at[cells[q]] for q in goal])
+    for X in map(frozenset, combinations(range(9), len(goal))):
+        assert small.get(X) == big.get(frozenset(at[cells[q]] for q in X))
