@@ -224,19 +224,12 @@ def reject(check, *words):
     assert all(w in check.reason for w in words), check.reason
 
 
-def test_a_state_moved_to_the_next_layer_is_rejected(tmp_path, certs):
+@pytest.mark.parametrize("src, dst", [(1, 2), (2, 1), (5, 7), (-1, -2)])
+def test_a_state_moved_between_layers_is_rejected(tmp_path, certs, src, dst):
     _, obj, layers = certs["box4-d2"]
     layers = [list(a) for a in layers]
-    layers[2].append(layers[1].pop(0))
-    layers[2].sort()
-    reject(forged(tmp_path, certs, "box4-d2", arrays=layers), "condition")
-
-
-def test_a_state_moved_to_an_earlier_layer_is_rejected(tmp_path, certs):
-    _, obj, layers = certs["box4-d2"]
-    layers = [list(a) for a in layers]
-    layers[1].append(layers[2].pop(0))
-    layers[1].sort()
+    layers[dst].append(layers[src].pop(0))
+    layers[dst].sort()
     reject(forged(tmp_path, certs, "box4-d2", arrays=layers), "condition")
 
 
@@ -522,3 +515,34 @@ def test_lemma_w_a_closed_window_s_distances_are_those_of_a_larger_board():
     big = brute_distances(adjacency("square", big_cells), 25, len(goal), d, [at[cells[q]] for q in goal])
     for X in map(frozenset, combinations(range(9), len(goal))):
         assert small.get(X) == big.get(frozenset(at[cells[q]] for q in X))
+
+
+def test_workers_and_chunks_do_not_change_the_verdict(tmp_path, certs, monkeypatch):
+    import coinsat.certificates.check.census as census
+
+    _, obj, layers = certs["box4-d2"]
+    bad = [list(a) for a in layers]
+    bad[3].pop(5)
+    verdicts = []
+    for chunk, split, workers in ((1 << 22, 1 << 16, 1), (97, 5, 3), (1000, 7, 2)):
+        monkeypatch.setattr(census, "CHUNK", chunk)
+        monkeypatch.setattr(census, "SPLIT", split)
+        good = check_census(certs["box4-d2"][0], workers=workers)
+        assert good.ok and good.claim
+        verdicts.append(forged(tmp_path, certs, "box4-d2", arrays=bad).reason)
+        folder = write(tmp_path / f"w{workers}", dict(obj, layer_sizes=[len(a) for a in bad]), bad, recount=True)
+        assert check_census(folder, workers=workers).reason == verdicts[0]
+    assert len(set(verdicts)) == 1 and "condition (2)" in verdicts[0]
+
+
+def test_a_census_too_large_to_hold_is_a_limit_not_a_verdict(tmp_path, certs):
+    from coinsat.errors import LimitReached
+
+    _, obj, layers = certs["box3-d2"]
+    cells = [[x, y] for x in range(8) for y in range(8)]
+    group = brute_group("square", [tuple(c) for c in cells], list(range(32)), None)
+    huge = dict(obj, cells=cells, goal=list(range(32)), symmetries=group, hardest=[list(range(32))])
+    huge["configurations"] = comb(64, 32)
+    huge["unsolvable"] = comb(64, 32) - obj["reachable"]
+    with pytest.raises(LimitReached):
+        check_census(write(tmp_path / "huge", huge, layers))

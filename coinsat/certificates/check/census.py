@@ -48,6 +48,7 @@ FORMAT = "coinsat-census"
 VERSION = 1
 MAX_CELLS = 64  # one uint64 per configuration
 CHUNK = 1 << 22  # ranks per sweep call: the deadline is read between calls
+SPLIT = 1 << 16  # a layer this long or longer is cut into one part per worker for the lifts
 SQUARE = ((1, 0), (-1, 0), (0, 1), (0, -1))
 TRIANGULAR = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
 #: generators of the point groups fixing the origin, as (a, b, c, d): (x, y) -> (a x + b y, c x + d y)
@@ -204,12 +205,12 @@ def _verified(obj: Any, folder: Path, name: str, deadline: float | None, workers
     if D >= 65535:
         raise Rejected(f"census.json: max_distance {D} is beyond this checker (at most 65534)")
     none = int(np.iinfo(dtype).max)
-    l = np.full(total, none, dtype=dtype)
+    l = _dense(total, none, dtype)
     layers = _read_layers(layers_path, D, sizes, total, l, none, jit)
     if layers[0].size != 1 or int(layers[0][0]) != _rank(goal):
         raise Rejected("condition (0): layer 0 is not {rank(goal)}")
     _limit(deadline)
-    lam = np.full(comb(N, n - 1), none, dtype=dtype)
+    lam = _dense(comb(N, n - 1), none, dtype)
     for t, layer in enumerate(layers):  # condition (1), Lemma U: t increasing, so the first write is the min
         _run(workers, [(jit.lift, (lam, part, t, n, N, binom, nb, d)) for part in _split(layer, workers)], deadline)
     last = layers[-1]
@@ -413,8 +414,16 @@ def _read_layers(path: Path, D: int, sizes: list[int], total: int, l: np.ndarray
     return layers
 
 
+def _dense(size: int, none: int, dtype) -> np.ndarray:
+    """An array of ``size`` sentinels; a size beyond numpy or the memory is a limit, not a rejection."""
+    try:
+        return np.full(size, none, dtype=dtype)
+    except (ValueError, MemoryError):
+        raise LimitReached(f"memory limit (the check needs an array of {size:,} entries)") from None
+
+
 def _split(a: np.ndarray, parts: int) -> list[np.ndarray]:
-    if parts <= 1 or a.size < 1 << 16:
+    if parts <= 1 or a.size < SPLIT:
         return [a]
     return [p for p in np.array_split(a, parts) if p.size]
 
