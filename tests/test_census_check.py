@@ -546,3 +546,53 @@ def test_a_census_too_large_to_hold_is_a_limit_not_a_verdict(tmp_path, certs):
     huge["unsolvable"] = comb(64, 32) - obj["reachable"]
     with pytest.raises(LimitReached):
         check_census(write(tmp_path / "huge", huge, layers))
+
+
+# --- certificates written by the engine (`coinsat census`) ------------------------------------------
+
+ENGINE_PUZZLES = {
+    "square-box": 'board = "square"\nadjacency = 2\nstart = [[0, 0], [1, 1], [2, 1], [2, 2]]\n'
+    "goal = [[0, 2], [1, 1], [2, 1], [2, 0]]\n",
+    "triangular": 'board = "triangular"\nadjacency = 2\nstart = [[0, 0], [1, 0], [2, 0]]\n'
+    "goal = [[0, 0], [1, 0], [0, 1]]\n",
+    "graph": 'board = "graph"\nadjacency = 2\nstart = ["a", "b", "c"]\ngoal = ["e", "f", "g"]\n[graph]\nedges = '
+    '[["a","b"],["b","c"],["c","a"],["c","d"],["d","e"],["e","c"],["e","f"],["f","g"],["g","e"],["b","f"]]\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENGINE_PUZZLES))
+def test_certificates_of_the_census_engine_are_accepted_and_agree_with_brute_force(tmp_path, name):
+    import importlib.util
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("coinsat.commands.census") is None:
+        pytest.skip("the census engine (coinsat census) is not on this branch")
+    from coinsat.io.instance_format import parse_instance
+
+    toml = tmp_path / f"{name}.toml"
+    toml.write_text(ENGINE_PUZZLES[name])
+    folder = tmp_path / "cert"
+    cmd = [sys.executable, "-m", "coinsat", "census", str(toml), "--certificate", str(folder), "--workers", "1"]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    c = check_census(folder)
+    assert c.ok, c.reason
+    obj = json.loads((folder / "census.json").read_text())
+    cells = [tuple(x) if isinstance(x, list) else x for x in obj["cells"]]
+    edges = [tuple(e) for e in obj.get("edges", ())]
+    dist = brute_distances(
+        adjacency(obj["board"], cells, edges), len(cells), len(obj["goal"]), obj["adjacency"], obj["goal"]
+    )
+    assert obj["layer_sizes"] == [sum(1 for t in dist.values() if t == k) for k in range(max(dist.values()) + 1)]
+    assert obj["closed"] == brute_closed(obj["board"], cells, obj["adjacency"])
+    from coinsat.certificates.check import check_certificate
+
+    proven = check_certificate(parse_instance(ENGINE_PUZZLES[name]), obj, folder)
+    assert proven.ok, proven.reason
+    layers = dict(np.load(folder / "layers.npz"))
+    last = layers[f"layer_{obj['max_distance']}"]
+    layers[f"layer_{obj['max_distance']}"] = last[1:]  # one hardest state dropped
+    np.savez(folder / "layers.npz", **layers)
+    (folder / "census.json").write_text(json.dumps(dict(obj, layer_sizes=obj["layer_sizes"][:-1] + [last.size - 1])))
+    assert not check_census(folder).ok
