@@ -24,7 +24,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("search", "constructive", "io", "draw"),
     ("certificates", "certificates.check"),
     ("certificates.prove",),
-    ("solve", "export", "count"),
+    ("solve", "export", "count", "census"),
     ("commands",),
     ("cli",),
     ("study",),

@@ -17,5 +17,6 @@ COMMANDS = (
     "certify",
     "check_certificate",
     "count",
+    "census",
     "improve",
 )

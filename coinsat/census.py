@@ -1,0 +1,430 @@
+"""The census: the exact distance to a goal of every configuration of a window.
+
+``census(instance)`` takes the goal of ``instance`` and its window (the board the instance file
+builds: on the square grid with d >= 2, span(start) plus the goal, which for the diagonal family
+is the whole k x k box) and runs one breadth-first search backwards from the goal over every
+configuration with as many coins (``search/rank/census.py``, the kernel).  The answer:
+
+* the layer sizes (how many configurations need exactly t moves), their sum (the solvable
+  configurations) and the rest of C(N, n) (those that cannot reach the goal);
+* D, the largest distance, and the configurations at distance D up to the goal's symmetry
+  group (the lattice symmetries that map the window and the goal onto themselves), each with
+  an optimal solution found by descending the layers and replayed by ``rules.py``;
+* a certificate (``write_certificate``): the layers as sorted colex ranks, which
+  ``certificates/check/census.py`` checks with its own code (docs/census.md).
+
+The answer is about moves inside the window.  It is the answer on the unbounded board when the
+window is *closed* (no cell outside it has d or more neighbours inside, Lemma W of
+docs/census.md: then no move ever leaves it); ``Census.closed`` says which.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from math import comb
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from . import geometry
+from .configuration import Configuration
+from .errors import LimitReached, UsageError
+from .instance import Instance
+from .limits import Limits
+from .solution import Solution, certify_solution
+
+#: the certificate format this module writes (docs/certificates.md, docs/census.md)
+FORMAT = "coinsat-census"
+VERSION = 1
+#: cells a window may have (one uint64 bitboard)
+MAX_CELLS = 64
+
+
+@dataclass
+class Progress:
+    """One report of a running census: the layer being expanded and the work so far."""
+
+    depth: int
+    layer: int  # configurations in the layer being expanded
+    done: int  # of them expanded so far
+    states: int  # configurations met so far (all layers)
+    seconds: float
+
+
+@dataclass
+class Census:
+    """What a census found (module docstring)."""
+
+    instance: Instance
+    window: tuple  # the cells' coordinates, position q = index (the board's order)
+    goal: tuple[int, ...]
+    closed: bool
+    layer_sizes: list[int]
+    layers: list[np.ndarray] = field(repr=False)
+    symmetries: list[list[int]]
+    hardest: list[tuple[int, ...]]  # one configuration (positions) per orbit of the last layer
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    expanded_lifts: int = 0
+
+    @property
+    def cells(self) -> int:
+        return len(self.window)
+
+    @property
+    def coins(self) -> int:
+        return len(self.goal)
+
+    @property
+    def max_distance(self) -> int:
+        return len(self.layer_sizes) - 1
+
+    @property
+    def reachable(self) -> int:
+        return sum(self.layer_sizes)
+
+    @property
+    def configurations(self) -> int:
+        return comb(self.cells, self.coins)
+
+    @property
+    def unsolvable(self) -> int:
+        return self.configurations - self.reachable
+
+    @property
+    def rate(self) -> float:
+        """Configurations expanded per CPU second (every reachable one is expanded once)."""
+        return self.reachable / max(self.cpu_seconds, 1e-9)
+
+    def as_json(self) -> dict:
+        return {
+            "name": self.instance.name,
+            "board": str(self.instance.board.kind),
+            "adjacency": self.instance.d,
+            "cells": self.cells,
+            "coins": self.coins,
+            "closed": self.closed,
+            "scope": "global" if self.closed else "window",
+            "layer_sizes": self.layer_sizes,
+            "max_distance": self.max_distance,
+            "reachable": self.reachable,
+            "configurations": self.configurations,
+            "unsolvable": self.unsolvable,
+            "hardest": [[_cell_json(self.window[q]) for q in h] for h in self.hardest],
+            "symmetry_group_order": len(self.symmetries),
+            "states": self.reachable,
+            "seconds": round(self.seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3),
+            "states_per_cpu_second": round(self.rate),
+        }
+
+
+def _cell_json(c):
+    return list(c) if isinstance(c, tuple) else c
+
+
+def is_closed(instance: Instance) -> bool:
+    """No lattice cell outside the window has >= d neighbours inside it (graph boards: True)."""
+    board = instance.board
+    if not board.is_lattice:
+        return True
+    inside = set(board.lattice_coords)
+    rim = {n for c in inside for n in geometry.neighbours(board.kind, c)} - inside
+    return all(sum(m in inside for m in geometry.neighbours(board.kind, c)) < instance.d for c in rim)
+
+
+def symmetries(instance: Instance) -> list[list[int]]:
+    """The permutations of the window's positions induced by the lattice symmetries that map the
+    window onto itself (after a translation) and the goal onto itself.  The identity first."""
+    board = instance.board
+    if not board.is_lattice:
+        return [list(range(board.size))]
+    coords = board.lattice_coords
+    goal = set(instance.goal.cells)
+    out: list[list[int]] = []
+    for m in geometry.symmetries(board.kind):
+        image = [geometry.apply(m, c) for c in coords]
+        lo, hi = min(image), min(coords)
+        shifted = [(x - lo[0] + hi[0], y - lo[1] + hi[1]) for x, y in image]
+        if not all(board.has(c) for c in shifted):
+            continue
+        perm = [board.cell(c) for c in shifted]
+        if {perm[q] for q in goal} == goal and perm not in out:
+            out.append(perm)
+    identity = list(range(board.size))
+    out.sort(key=lambda p: p != identity)
+    return out
+
+
+def _check(instance: Instance) -> None:
+    if len(instance.labels) > 1:
+        raise UsageError("the census counts unlabeled coins; this puzzle has labels")
+    if instance.goal_placement != "fixed":
+        raise UsageError("the census needs a fixed goal (goal_placement = 'fixed')")
+    if instance.moves != "jump":
+        raise UsageError("the census knows jumps only (moves = 'jump')")
+    if instance.board.size > MAX_CELLS:
+        raise UsageError(f"the census handles windows of up to {MAX_CELLS} cells; this one has {instance.board.size}")
+
+
+def memory_needed(cells: int, coins: int) -> int:
+    """Bytes of the two dense arrays: a distance per n-set, a flag per (n - 1)-set."""
+    return comb(cells, coins) + comb(cells, coins - 1)
+
+
+def census(
+    instance: Instance,
+    *,
+    limits: Limits | None = None,
+    workers: int | None = None,
+    resume: str | Path | None = None,
+    progress: Callable[[Progress], None] | None = None,
+) -> Census:
+    """Run the census of ``instance``'s goal over its window (module docstring).
+
+    ``workers`` threads expand each layer (default: all cores); ``resume`` names a folder where
+    every finished layer is saved and from which an interrupted census continues.  Raises
+    UsageError for a puzzle the census does not cover (labels, a goal that may move, slides, more
+    than 64 cells, or arrays larger than the memory limit) and LimitReached when the time limit
+    stops it (the layers saved in ``resume`` are kept).
+    """
+    from .limits import signals_deferred
+    from .search.rank.colex import Colex
+
+    _check(instance)
+    board = instance.board
+    N, n = board.size, instance.n_coins
+    need = memory_needed(N, n)
+    cap = limits.memory_limit if limits is not None else None
+    if cap is not None and need > cap:
+        raise UsageError(
+            f"the census of {n} coins on {N} cells needs {need / 2**30:.1f} GiB for its arrays; "
+            f"the memory limit is {cap / 2**30:.1f} GiB"
+        )
+    with signals_deferred():  # numba and LLVM load with interrupts held back (visited.compiled)
+        from .search.rank import census as kernel
+
+        if not kernel.HAVE_NUMBA:
+            raise UsageError("the census needs numba: pip install 'coinsat[fast]'")
+        kernel.warm_up()
+    if workers:
+        import numba
+
+        numba.set_num_threads(max(1, min(workers, numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
+    colex = Colex(N, n)
+    binom = colex.binom
+    nb = np.array([sum(1 << j for j in board.neighbours[q]) for q in range(N)], dtype=np.uint64)
+    d = instance.d
+    goal = tuple(sorted(instance.goal.cells))
+    t0, c0 = time.perf_counter(), time.process_time()
+    dist = np.full(comb(N, n), kernel.UNSEEN, dtype=np.uint8)
+    zseen = np.zeros(max(comb(N, n - 1), 1), dtype=np.uint8)
+    layers: list[np.ndarray] = []
+    saved = _Saved(resume, instance) if resume is not None else None
+    if saved is not None:
+        layers = saved.load()
+        for t, layer in enumerate(layers):
+            dist[layer] = t
+        for layer in layers[:-1]:
+            kernel.mark_lifts(layer, n, N, binom, nb, d, zseen)
+    if not layers:
+        layers = [colex.rank(np.array([goal], dtype=np.int64))]
+        dist[layers[0]] = 0
+        if saved is not None:
+            saved.save(0, layers[0])
+    lifts = 0
+    met = sum(int(x.size) for x in layers)
+    chunk = 1 << 20
+    while layers[-1].size:
+        t = len(layers) - 1
+        if t + 1 > kernel.MAX_DEPTH:
+            raise UsageError(f"the census stores distances in one byte; layer {t + 1} is too deep")
+        layer = layers[-1]
+        for lo in range(0, layer.size, chunk):
+            if limits is not None and (why := limits.exceeded()):
+                raise LimitReached(f"{why} while expanding layer {t} (layers 0..{t} are complete)")
+            lifts += int(kernel.expand(layer[lo : lo + chunk], np.uint8(t + 1), n, N, binom, nb, d, dist, zseen))
+            if progress is not None:
+                progress(Progress(t, int(layer.size), min(lo + chunk, layer.size), met, time.perf_counter() - t0))
+        nxt = kernel.layer_of(dist, t + 1)
+        if nxt.size == 0:
+            break
+        layers.append(nxt)
+        met += int(nxt.size)
+        if saved is not None:
+            saved.save(t + 1, nxt)
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+    syms = symmetries(instance)
+    last = colex.unrank(layers[-1])
+    hardest = _orbits(last, syms, colex)
+    return Census(
+        instance=instance,
+        window=board.coords,
+        goal=goal,
+        closed=is_closed(instance),
+        layer_sizes=[int(x.size) for x in layers],
+        layers=layers,
+        symmetries=syms,
+        hardest=hardest,
+        seconds=seconds,
+        cpu_seconds=cpu,
+        expanded_lifts=lifts,
+    )
+
+
+def _orbits(configs: np.ndarray, syms: list[list[int]], colex) -> list[tuple[int, ...]]:
+    """One representative (the least rank) per orbit of the rows of ``configs`` under ``syms``."""
+    if configs.shape[0] == 0:
+        return []
+    ranks = colex.rank(configs)
+    best = ranks.copy()
+    for perm in syms[1:]:
+        image = np.sort(np.asarray(perm, dtype=np.int64)[configs], axis=1)
+        best = np.minimum(best, colex.rank(image))
+    reps = np.unique(best)
+    return [tuple(int(c) for c in row) for row in colex.unrank(reps)]
+
+
+def solve_from(c: Census, start: tuple[int, ...]) -> Solution:
+    """An optimal solution from ``start`` (a configuration of the census) to the goal: each move
+    to a configuration one layer nearer, replayed by ``rules.py`` (raises if it fails)."""
+    from .search.rank import census as kernel
+    from .search.rank.colex import Colex
+
+    inst = c.instance
+    N, n = c.cells, c.coins
+    colex = Colex(N, n)
+    dist = np.full(comb(N, n), kernel.UNSEEN, dtype=np.uint8)
+    for t, layer in enumerate(c.layers):
+        dist[layer] = t
+    nb = np.array([sum(1 << j for j in inst.board.neighbours[q]) for q in range(N)], dtype=np.uint64)
+    r = colex.rank(np.array([sorted(start)], dtype=np.int64))[0]
+    moves = kernel.descend(r, n, N, colex.binom, nb, inst.d, dist)
+    solution = Solution.of((int(s), int(p)) for s, p in moves)
+    return certify_solution(with_start(inst, start), solution, "census")
+
+
+def with_start(instance: Instance, start: tuple[int, ...]) -> Instance:
+    """``instance`` with ``start`` (positions of its board) as the start."""
+    from dataclasses import replace
+
+    label = instance.goal.labels[0]
+    return replace(instance, start=Configuration(tuple((q, label) for q in sorted(start))), known_optimal=None)
+
+
+def write_certificate(c: Census, folder: str | Path) -> Path:
+    """The census certificate (docs/census.md): ``census.json`` and ``layers.npz``, written to a
+    temporary name and renamed, so that a folder never holds half a certificate."""
+    from .io.atomic import write_atomic
+
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    board = c.instance.board
+    meta: dict = {
+        "format": FORMAT,
+        "version": VERSION,
+        "board": str(board.kind),
+        "adjacency": c.instance.d,
+        "cells": [_cell_json(x) for x in c.window],
+    }
+    if not board.is_lattice:
+        meta["edges"] = [[i, j] for i in range(board.size) for j in board.neighbours[i] if i < j]
+    meta.update(
+        {
+            "goal": list(c.goal),
+            "closed": c.closed,
+            "layer_sizes": c.layer_sizes,
+            "max_distance": c.max_distance,
+            "reachable": c.reachable,
+            "configurations": c.configurations,
+            "unsolvable": c.unsolvable,
+            "hardest": [list(h) for h in c.hardest],
+            "symmetries": c.symmetries,
+            "layers": "layers.npz",
+        }
+    )
+    tmp = out / "layers.tmp.npz"
+    with open(tmp, "wb") as f:
+        np.savez(f, **{f"layer_{t}": layer for t, layer in enumerate(c.layers)})  # type: ignore[arg-type]
+    os.replace(tmp, out / "layers.npz")
+    write_atomic(out / "census.json", json.dumps(meta, indent=1) + "\n")
+    return out
+
+
+class _Saved:
+    """The layers of an interrupted census, one ``layer_T.npy`` per finished layer, beside a
+    ``census-resume.json`` naming the puzzle (a folder of another puzzle is refused)."""
+
+    def __init__(self, folder: str | Path, instance: Instance):
+        self.dir = Path(folder)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        board = instance.board
+        self.key = {
+            "board": str(board.kind),
+            "adjacency": instance.d,
+            "cells": [_cell_json(x) for x in board.coords],
+            "goal": sorted(instance.goal.cells),
+        }
+        marker = self.dir / "census-resume.json"
+        if marker.exists():
+            if json.loads(marker.read_text()) != self.key:
+                raise UsageError(f"{self.dir}: its saved layers belong to another census (another window or goal)")
+        else:
+            marker.write_text(json.dumps(self.key) + "\n")
+
+    def load(self) -> list[np.ndarray]:
+        layers: list[np.ndarray] = []
+        while (p := self.dir / f"layer_{len(layers)}.npy").exists():
+            layers.append(np.load(p))
+        return layers
+
+    def save(self, t: int, layer: np.ndarray) -> None:
+        tmp = self.dir / f"layer_{t}.tmp.npy"
+        np.save(tmp, layer)
+        os.replace(tmp, self.dir / f"layer_{t}.npy")
+
+
+def write_hardest(c: Census, folder: str | Path) -> list[Path]:
+    """One instance file per hardest start (``<name>-hardest-<i>.toml``, one per symmetry class)
+    with its optimal solution in ``solutions/`` beside it: D moves, replayed by ``rules.py``;
+    the census certificate is the proof that none is shorter."""
+    from dataclasses import replace
+
+    from .io.atomic import write_atomic
+    from .io.instance_format import write_instance
+    from .io.solution_format import moves_to_json
+
+    out = Path(folder)
+    (out / "solutions").mkdir(parents=True, exist_ok=True)
+    written = []
+    base = c.instance.name
+    for i, start in enumerate(c.hardest, 1):
+        name = f"{base}-hardest-{i}"
+        inst = replace(
+            with_start(c.instance, start),
+            name=name,
+            source=f"census of {base}'s goal: a start at the largest distance D = {c.max_distance} "
+            f"(class {i} of {len(c.hardest)} under the goal's symmetries)",
+            metadata=tuple(sorted({**dict(c.instance.metadata), "census": base, "census_class": i}.items())),
+        )
+        solution = solve_from(c, start)
+        path = out / f"{name}.toml"
+        write_instance(inst, path)
+        scope = "global: the window is closed" if c.closed else "moves inside the window"
+        record = {
+            "name": name,
+            "status": "optimal",
+            "length": len(solution),
+            "lower_bound": c.max_distance,
+            "method": "census",
+            "proven": f"optimal: these {len(solution)} moves are replayed by rules.py, and the census of "
+            f"{base}'s goal puts this start in layer {c.max_distance} ({scope})",
+            "moves": moves_to_json(inst, solution),
+        }
+        write_atomic(out / "solutions" / f"{name}.json", json.dumps(record) + "\n")
+        written.append(path)
+    return written

@@ -1,0 +1,255 @@
+"""The census kernel: one exhaustive backward search over every configuration of a window.
+
+The proofs are ``docs/census.md``; the lemmas named here are its lemmas.
+
+*Why a dense array.*  The ranked search (``loop.py``) keeps its visited set as sorted runs of
+colex ranks, which pays when a search meets a small part of C(N, n).  A census meets a large
+part of it (about a seventh of the 7 x 7 box's 2.05 * 10**9 nine-coin configurations span the
+box, and only those can reach its diagonal), so here the visited set is the distance itself,
+one byte per rank: ``dist[r]`` is the layer of the configuration of rank r, or ``UNSEEN``.
+A layer is then read off by one scan of the array, already sorted.
+
+*The factorisation (Lemma Z).*  A move X -> Y lifts s and drops it on p, and Z = X - s = Y - p
+is an (n - 1)-set in which p has >= d coins beside it.  So the predecessors of Y are the sets
+Z + s for every Z in Lift(Y) = {Y - p : p has >= d coins of Y - p beside it} and every cell s
+outside Z (s = p gives Y itself).  Every (n - 1)-set Z is expanded once, at the first layer that
+lifts to it (``zseen``, one byte per rank of C(N, n - 1)): its predecessors Z + s all lie within
+one layer after it, so a second visit adds nothing.  That cuts the work from (layer size) x
+(liftable coins) x (empty cells) to (layer size) x (liftable coins) + (new Z) x (empty cells).
+
+*Ranks.*  The colex rank of c_0 < ... < c_{n-1} is sum_i C(c_i, i + 1) (``colex.py``).  The
+ranks of Z + s for every s come from one sweep over s: the coins of Z below s keep their
+index (C(c, i + 1)), those above it move up one (C(c, i + 2)), and s takes index m + 1 where m
+coins lie below it.
+
+*Threads.*  ``expand`` runs its blocks of the layer in parallel (numba ``prange``).  Two
+threads may both find the same Z unseen, or write the same byte of ``dist``: both then write
+the same value (t + 1, or 1 to ``zseen``), so the arrays end the same as in one thread; at
+worst a Z is expanded twice.  The layers do not depend on the number of threads (a test).
+
+Boards up to 64 cells (one uint64 bitboard); ``census.py`` at the package root is the front
+door that builds windows, writes certificates and replays the hardest starts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import HAVE_NUMBA, numba
+
+#: ``dist`` of a configuration no layer holds
+UNSEEN = 255
+#: the deepest layer a byte can hold (UNSEEN is reserved)
+MAX_DEPTH = 254
+#: configurations per parallel block of ``expand``
+BLOCK = 4096
+
+
+def _njit(parallel: bool = False):
+    def wrap(f):
+        if not HAVE_NUMBA:
+            return f
+        return numba.njit(cache=True, nogil=True, parallel=parallel)(f)
+
+    return wrap
+
+
+def _prange(n):  # pragma: no cover - replaced by numba.prange when compiled
+    return range(n)
+
+
+prange = numba.prange if HAVE_NUMBA else _prange
+
+
+@_njit()
+def _unrank(r, n, N, binom, out):  # pragma: no cover - compiled
+    """The cells of rank r, ascending, into ``out``; returns their bitboard."""
+    c = N - 1
+    mask = np.uint64(0)
+    for i in range(n, 0, -1):
+        while binom[c, i] > r:
+            c -= 1
+        out[i - 1] = c
+        r -= binom[c, i]
+        mask |= np.uint64(1) << np.uint64(c)
+        c -= 1
+    return mask
+
+
+@_njit()
+def _popcount(x):  # pragma: no cover - compiled
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@_njit()
+def _expand_one(r, t1, n, N, binom, nb, d, dist, zseen, cells, z):  # pragma: no cover - compiled
+    """Expand the configuration of rank r (layer t1 - 1): mark every unseen predecessor t1.
+    Returns the number of (n - 1)-sets expanded."""
+    mask = _unrank(r, n, N, binom, cells)
+    fresh = 0
+    for j in range(n):
+        p = cells[j]
+        rest = mask ^ (np.uint64(1) << np.uint64(p))
+        if _popcount(nb[p] & rest) < d:
+            continue
+        # Z = Y - p: coins below p keep their index, those above move down one
+        rz = np.uint64(0)
+        for i in range(j):
+            z[i] = cells[i]
+            rz += binom[cells[i], i + 1]
+        for i in range(j + 1, n):
+            z[i - 1] = cells[i]
+            rz += binom[cells[i], i]
+        if zseen[rz]:
+            continue
+        zseen[rz] = 1
+        fresh += 1
+        # every Z + s: sweep s upwards; low = coins of Z below s, high = those above (shifted up)
+        high = np.uint64(0)
+        for i in range(n - 1):
+            high += binom[z[i], i + 2]
+        low = np.uint64(0)
+        m = 0
+        for s in range(N):
+            if m < n - 1 and z[m] == s:
+                low += binom[s, m + 1]
+                high -= binom[s, m + 2]
+                m += 1
+                continue
+            rx = low + high + binom[s, m + 1]
+            if dist[rx] == UNSEEN:
+                dist[rx] = t1
+    return fresh
+
+
+@_njit(parallel=True)
+def expand(layer, t1, n, N, binom, nb, d, dist, zseen):  # pragma: no cover - compiled
+    """Expand every configuration of ``layer`` (ranks at distance t1 - 1): each unseen
+    predecessor gets ``dist`` t1.  Returns the number of (n - 1)-sets expanded."""
+    blocks = (layer.size + BLOCK - 1) // BLOCK
+    fresh = np.zeros(blocks, dtype=np.int64)
+    for b in prange(blocks):
+        cells = np.empty(n, dtype=np.int64)
+        z = np.empty(max(n - 1, 1), dtype=np.int64)
+        f = 0
+        for idx in range(b * BLOCK, min(layer.size, (b + 1) * BLOCK)):
+            f += _expand_one(layer[idx], t1, n, N, binom, nb, d, dist, zseen, cells, z)
+        fresh[b] = f
+    return fresh.sum()
+
+
+@_njit(parallel=True)
+def mark_lifts(layer, n, N, binom, nb, d, zseen):  # pragma: no cover - compiled
+    """Set ``zseen`` for Lift(Y) of every Y in ``layer`` (rebuilding it on resume)."""
+    blocks = (layer.size + BLOCK - 1) // BLOCK
+    for b in prange(blocks):
+        cells = np.empty(n, dtype=np.int64)
+        for idx in range(b * BLOCK, min(layer.size, (b + 1) * BLOCK)):
+            mask = _unrank(layer[idx], n, N, binom, cells)
+            for j in range(n):
+                p = cells[j]
+                if _popcount(nb[p] & (mask ^ (np.uint64(1) << np.uint64(p)))) < d:
+                    continue
+                rz = np.uint64(0)
+                for i in range(j):
+                    rz += binom[cells[i], i + 1]
+                for i in range(j + 1, n):
+                    rz += binom[cells[i], i]
+                zseen[rz] = 1
+
+
+@_njit(parallel=True)
+def _count_equal(dist, value, parts):  # pragma: no cover - compiled
+    size = dist.size
+    counts = np.zeros(parts, dtype=np.int64)
+    for q in prange(parts):
+        lo, hi = size * q // parts, size * (q + 1) // parts
+        c = 0
+        for i in range(lo, hi):
+            if dist[i] == value:
+                c += 1
+        counts[q] = c
+    return counts
+
+
+@_njit(parallel=True)
+def _fill_equal(dist, value, parts, offsets, out):  # pragma: no cover - compiled
+    size = dist.size
+    for q in prange(parts):
+        lo, hi = size * q // parts, size * (q + 1) // parts
+        k = offsets[q]
+        for i in range(lo, hi):
+            if dist[i] == value:
+                out[k] = i
+                k += 1
+
+
+def layer_of(dist: np.ndarray, value: int, parts: int = 64) -> np.ndarray:
+    """The ranks r with dist[r] == value, ascending (uint64)."""
+    counts = _count_equal(dist, np.uint8(value), parts)
+    offsets = np.zeros(parts, dtype=np.int64)
+    np.cumsum(counts[:-1], out=offsets[1:])
+    out = np.empty(int(counts.sum()), dtype=np.uint64)
+    _fill_equal(dist, np.uint8(value), parts, offsets, out)
+    return out
+
+
+@_njit()
+def descend(r, n, N, binom, nb, d, dist):  # pragma: no cover - compiled
+    """An optimal solution from the configuration of rank r: at each step the first move (coin s
+    ascending, then target p ascending) to a configuration one layer nearer.  Returns an (D, 2)
+    array of (s, p) cell pairs; a row (-1, -1) means no such move was found (a bug)."""
+    t = dist[r]
+    moves = np.full((t, 2), -1, dtype=np.int64)
+    cells = np.empty(n, dtype=np.int64)
+    k = 0
+    while t > 0:
+        mask = _unrank(r, n, N, binom, cells)
+        found = False
+        for j in range(n):
+            s = cells[j]
+            rest = mask ^ (np.uint64(1) << np.uint64(s))
+            for p in range(N):
+                if (rest >> np.uint64(p)) & np.uint64(1) or p == s:
+                    continue
+                if _popcount(nb[p] & rest) < d:
+                    continue
+                y = rest | (np.uint64(1) << np.uint64(p))
+                ry = np.uint64(0)
+                i = 0
+                for c in range(N):
+                    if (y >> np.uint64(c)) & np.uint64(1):
+                        i += 1
+                        ry += binom[c, i]
+                if dist[ry] == t - 1:
+                    moves[k, 0] = s
+                    moves[k, 1] = p
+                    r = ry
+                    found = True
+                    break
+            if found:
+                break
+        if not found:
+            return moves
+        k += 1
+        t -= 1
+    return moves
+
+
+def warm_up(n: int = 3, N: int = 4) -> None:
+    """Compile every kernel once with the argument types of later calls."""
+    from .colex import Colex
+
+    binom = Colex(N, n).binom
+    nb = np.zeros(N, dtype=np.uint64)
+    dist = np.full(4, UNSEEN, dtype=np.uint8)
+    zseen = np.zeros(6, dtype=np.uint8)
+    layer = np.array([0], dtype=np.uint64)
+    dist[0] = 0
+    expand(layer, np.uint8(1), n, N, binom, nb, 2, dist, zseen)
+    mark_lifts(layer, n, N, binom, nb, 2, zseen)
+    layer_of(dist, 0)
+    descend(np.uint64(0), n, N, binom, nb, 2, dist)
