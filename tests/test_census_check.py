@@ -454,6 +454,8 @@ def test_check_certificate_reads_a_census_from_the_command_line(tmp_path, certs)
     assert out.returncode == 0, out.stderr
     verdict = json.loads(out.stdout)
     assert verdict["accepted"] and verdict["proven"].startswith(f"optimal: {obj['max_distance']} moves")
+    out = subprocess.run(cmd[:5] + [str(folder)], capture_output=True, text=True)  # the folder will do
+    assert out.returncode == 0 and "accepted" in out.stdout, out.stderr
     forged_folder = write(tmp_path / "bad", dict(obj, reachable=obj["reachable"] + 1), layers)
     cmd[5] = str(forged_folder / "census.json")
     out = subprocess.run(cmd, capture_output=True, text=True)
