@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from coinsat.certificates.check.census import check_census, verified_census
 
@@ -598,3 +600,60 @@ def test_certificates_of_the_census_engine_are_accepted_and_agree_with_brute_for
     np.savez(folder / "layers.npz", **layers)
     (folder / "census.json").write_text(json.dumps(dict(obj, layer_sizes=obj["layer_sizes"][:-1] + [last.size - 1])))
     assert not check_census(folder).ok
+
+
+# --- Theorem C, on random windows: the true layers are accepted, and no other layers are -------------
+
+
+@st.composite
+def random_census(draw):
+    board = draw(st.sampled_from(["square", "triangular", "graph"]))
+    if board == "graph":
+        N = draw(st.integers(4, 8))
+        pairs = [(i, j) for i in range(N) for j in range(i + 1, N)]
+        edges = draw(st.lists(st.sampled_from(pairs), min_size=N - 1, max_size=2 * N, unique=True))
+        cells: list = list(range(N))
+    else:
+        box_cells = [(x, y) for y in range(3) for x in range(4)]
+        cells = sorted(draw(st.sets(st.sampled_from(box_cells), min_size=4, max_size=9)), key=lambda c: (c[1], c[0]))
+        edges = []
+        N = len(cells)
+    n = draw(st.integers(2, min(4, N - 1)))
+    goal = sorted(draw(st.sets(st.integers(0, N - 1), min_size=n, max_size=n)))
+    d = draw(st.integers(1, 3))
+    return board, cells, d, goal, tuple(edges)
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=random_census(), data=st.data())
+def test_theorem_c_only_the_true_layers_are_accepted(tmp_path_factory, case, data):
+    folder = tmp_path_factory.mktemp("random")
+    obj, layers = build(folder, *case)
+    c = check_census(folder)
+    assert c.ok, c.reason
+    N, n = len(obj["cells"]), len(obj["goal"])
+    # any other assignment of layers (counts kept consistent) is rejected: the true one is the only one
+    layer_of = {r: t for t, a in enumerate(layers) for r in a}
+    r = data.draw(st.integers(0, comb(N, n) - 1), label="rank")
+    if layer_of.get(r) == 0:
+        return
+    D = len(layers) - 1
+    choices = [t for t in range(1, D + 2) if t != layer_of.get(r)] + ([None] if r in layer_of else [])
+    t = data.draw(st.sampled_from(choices), label="new layer")
+    forged_layers = [[x for x in a if x != r] for a in layers] + [[]]
+    if t is not None:
+        forged_layers[t] = sorted(forged_layers[t] + [r])
+    while forged_layers and not forged_layers[-1]:
+        forged_layers.pop()
+    if any(not a for a in forged_layers):
+        return  # an empty middle layer: rejected by the counts alone, not the interesting case
+    from coinsat.certificates.check.census import _unrank
+
+    seen, hardest = set(), []  # the forged last layer's true orbits: only the layers lie
+    for x in forged_layers[-1]:
+        X = frozenset(_unrank(x, n, N))
+        if X not in seen:
+            hardest.append(sorted(X))
+            seen |= {frozenset(g[q] for q in X) for g in obj["symmetries"]}
+    bad = check_census(write(folder / "forged", dict(obj, hardest=hardest), forged_layers, recount=True))
+    assert not bad.ok and "condition" in bad.reason, bad.reason
