@@ -22,7 +22,7 @@ The check, in the order it runs (each rejection names the item):
 5. the hardest list: every listed start is in layer D, no two share an orbit, and every member of
    layer D shares an orbit with a listed one (:func:`.censusjit.canonical`, Lemma O).
 
-The Theorem of ``docs/census.md`` then gives the :class:`CensusClaim`.  Memory: C(N, n) bytes for
+Theorem C of ``docs/census.md`` then gives the :class:`CensusClaim`.  Memory: C(N, n) bytes for
 ``l`` plus C(N, n - 1) for lambda (two bytes each when D >= 255); a check that runs out of memory
 or time is neither accepted nor rejected (:class:`~coinsat.errors.LimitReached`).
 """
@@ -232,6 +232,7 @@ def _positions(value: Any, N: int, what: str) -> list[int]:
 
 
 def _rank(positions) -> int:
+    """The colex rank (Lemma R)."""
     return sum(comb(c, i + 1) for i, c in enumerate(sorted(positions)))
 
 

@@ -2,7 +2,7 @@
 
 The census certificate (:mod:`.census`) speaks of every configuration of its window at once; a
 puzzle whose goal is the census's goal and whose start lies in the window gets its answer from it
-(the Theorem of ``docs/census.md``): the start's layer t is its distance, and a start in no layer
+(Theorem C of ``docs/census.md``): the start's layer t is its distance, and a start in no layer
 cannot reach the goal.  The checker derives a :class:`~.claims.Claim` for the puzzle:
 
 * start in layer t: a solution of t moves, found here by walking down the layers (each step a
@@ -110,8 +110,9 @@ def _key(x: Any):
 
 
 def _replay(census: Census, start: list[int], t: int) -> None:
-    """Walk from ``start`` (layer t) down to the goal, one layer per move, and replay the moves with
-    rules.py on the census window's board; :class:`Rejected` if either fails."""
+    """Walk from ``start`` (layer t) down to the goal, one layer per move (Theorem C (i): a coin s
+    with lambda(X - s) = t - 1 and a cell p of Lemma U), and replay the moves with rules.py on the
+    census window's board; :class:`Rejected` if either fails."""
     from ...solution import Solution, verify
 
     nb, d = census.neighbours, census.claim.adjacency

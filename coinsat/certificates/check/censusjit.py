@@ -36,7 +36,7 @@ OK, MISSING, TOO_FAR, UNSUPPORTED = 0, 1, 2, 3
 
 @jit_compiled
 def unrank(r, n, N, binom, c):
-    """c[0..n-1] = the positions of colex rank r (r < C(N, n)), top coin first found."""
+    """c[0..n-1] = the positions of colex rank r (r < C(N, n)), top coin first found (Lemma R)."""
     cc = N - 1
     for i in range(n - 1, -1, -1):
         while binom[cc, i + 1] > r:
