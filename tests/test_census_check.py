@@ -489,7 +489,7 @@ def test_lemma_u_the_predecessors_of_y_are_its_lifts_plus_a_cell(name):
 
 
 def test_lemma_w_rectangles_are_closed_for_d_2_and_no_window_for_d_1():
-    from coinsat.certificates.check.census import _closed
+    from coinsat.certificates.check.census_window import closed_window as _closed
 
     for w in range(1, 5):
         for h in range(1, 5):
@@ -501,7 +501,7 @@ def test_lemma_w_rectangles_are_closed_for_d_2_and_no_window_for_d_1():
 
 
 def test_lemma_w_triangular_hull_windows_are_closed_for_d_3_not_for_d_2():
-    from coinsat.certificates.check.census import _closed
+    from coinsat.certificates.check.census_window import closed_window as _closed
 
     for k in range(2, 5):
         for window in (tri_triangle(k), tri_hexagon(k - 1), [(x, y) for x in range(k) for y in range(k + 1)]):
