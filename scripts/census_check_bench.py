@@ -19,6 +19,7 @@ only if the run printed them, so that column says "-").
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import time
@@ -78,34 +79,32 @@ def main() -> int:
     censusjit.warm_up()
     census(diagonal_flip(3), workers=1)  # the engine's kernels compiled (or loaded) before its clock
     rows = []
+
+    def row(k, folder: Path, search: float | None) -> None:
+        """Check the certificate in ``folder`` and add its row (``search``: the census's CPU s)."""
+        meta = json.loads((folder / "census.json").read_text())
+        N, n = len(meta["cells"]), len(meta["goal"])
+        total, spent, ok = timed_check(folder)
+        rows.append(
+            f"| {k} | {N} | {n} | {comb(N, n):,} | {meta['reachable']:,} | {meta['max_distance']} | "
+            + ("-" if search is None else f"{search:.2f}")
+            + f" | {total:.2f} | "
+            + " | ".join(f"{spent[p]:.2f}" for p in PASSES)
+            + (" | - |" if search is None else f" | {total / search:.2f} |")
+            + f" {'accepted' if ok else 'REJECTED'} |"
+        )
+        print(rows[-1], flush=True)
+
     for k in (int(x) for x in args.k.split(",")):
-        inst = diagonal_flip(k)
         c0 = time.process_time()
-        result = census(inst, workers=1)
+        result = census(diagonal_flip(k), workers=1)
         search = time.process_time() - c0
         with tempfile.TemporaryDirectory() as tmp:
             write_certificate(result, tmp)
-            total, spent, ok = timed_check(Path(tmp))
-        rows.append(
-            f"| {k} | {inst.board.size} | {inst.n_coins} | {comb(inst.board.size, inst.n_coins):,} | "
-            f"{result.reachable:,} | {result.max_distance} | {search:.2f} | {total:.2f} | "
-            + " | ".join(f"{spent[p]:.2f}" for p in PASSES)
-            + f" | {total / search:.2f} | {'accepted' if ok else 'REJECTED'} |"
-        )
-        print(rows[-1], flush=True)
+            row(k, Path(tmp), search)
     for folder in args.check:
-        import json
-
-        meta = json.loads((Path(folder) / "census.json").read_text())
-        N, n = len(meta["cells"]), len(meta["goal"])
-        total, spent, ok = timed_check(Path(folder))
-        rows.append(
-            f"| {round(N**0.5) if meta['board'] == 'square' else '-'} | {N} | {n} | {comb(N, n):,} | "
-            f"{meta['reachable']:,} | {meta['max_distance']} | - | {total:.2f} | "
-            + " | ".join(f"{spent[p]:.2f}" for p in PASSES)
-            + f" | - | {'accepted' if ok else 'REJECTED'} |"
-        )
-        print(rows[-1], flush=True)
+        N = len(json.loads((Path(folder) / "census.json").read_text())["cells"])
+        row(round(N**0.5), Path(folder), None)
     sweep_row = ""
     if args.sweep_only:
         N, n = (int(x) for x in args.sweep_only.split(","))
