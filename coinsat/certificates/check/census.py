@@ -36,7 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from math import comb
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -196,15 +196,14 @@ def _verified(obj: Any, folder: Path, name: str, deadline: float | None, workers
         raise Rejected(f"census.json: max_distance {D} is beyond this checker (at most 65534)")
     none = int(np.iinfo(dtype).max)
     l = _dense(total, none, dtype)
-    layers = _read_layers(layers_path, D, sizes, total, l, none, jit)
-    if layers[0].size != 1 or int(layers[0][0]) != _rank(goal):
-        raise Rejected("condition (0): layer 0 is not {rank(goal)}")
-    _limit(deadline)
     lam = _dense(comb(N, n - 1), none, dtype)
-    for t, layer in enumerate(layers):  # condition (1), Lemma U: t increasing, so the first write is the min
+    last = np.zeros(0, dtype=np.int64)
+    for t, layer in _read_layers(layers_path, D, sizes, total, l, none, jit):  # one layer in memory at a time
+        if t == 0 and (layer.size != 1 or int(layer[0]) != _rank(goal)):
+            raise Rejected("condition (0): layer 0 is not {rank(goal)}")
+        # condition (1), Lemma U: t increasing, so the first write is the min
         _run(workers, [(jit.lift, (lam, part, t, n, N, binom, nb, d)) for part in _split(layer, workers)], deadline)
-    last = layers[-1]
-    del layers
+        last = layer
     _sweep(l, lam, total, n, N, binom, none, cells, deadline, workers, jit)  # conditions (2), (3): Lemma S
     del lam
     orbits = _hardest(l, last, D, hardest, group, n, N, binom, cells, jit)
@@ -261,8 +260,11 @@ def _counts(obj: dict, N: int, n: int) -> tuple[list[int], int, int]:
     return sizes, D, total
 
 
-def _read_layers(path: Path, D: int, sizes: list[int], total: int, l: np.ndarray, none: int, jit) -> list[np.ndarray]:
-    """Condition (0): every layer sorted, in range and disjoint from the others, written into ``l``."""
+def _read_layers(
+    path: Path, D: int, sizes: list[int], total: int, l: np.ndarray, none: int, jit
+) -> Iterator[tuple[int, np.ndarray]]:
+    """Condition (0): every layer sorted, in range and disjoint from the ones before, written into
+    ``l``; yields (t, layer) in increasing t, each read when the one before has been used."""
     with np.load(path, allow_pickle=False) as z:
         names = set(z.files)
         wanted = {f"layer_{t}" for t in range(D + 1)}
@@ -270,7 +272,6 @@ def _read_layers(path: Path, D: int, sizes: list[int], total: int, l: np.ndarray
             extra = sorted(names - wanted)[:3]
             missing = sorted(wanted - names, key=lambda s: int(s[6:]))[:3]
             raise Rejected(f"layers.npz: arrays layer_0 .. layer_{D} expected; missing {missing}, extra {extra}")
-        layers = []
         for t in range(D + 1):
             a = z[f"layer_{t}"]
             if a.dtype != np.uint64 or a.ndim != 1:
@@ -283,8 +284,7 @@ def _read_layers(path: Path, D: int, sizes: list[int], total: int, l: np.ndarray
                 r = int(a[i]) % (1 << 64)
                 what = {1: "is not above the one before", 2: f"is not below C(N, n) = {total}", 3: "is in two layers"}
                 raise Rejected(f"condition (0): layer_{t}[{i}] = {r} {what[why]}")
-            layers.append(a)
-    return layers
+            yield t, a
 
 
 def _dense(size: int, none: int, dtype) -> np.ndarray:
