@@ -253,3 +253,52 @@ def warm_up(n: int = 3, N: int = 4) -> None:
     mark_lifts(layer, n, N, binom, nb, 2, zseen)
     layer_of(dist, 0)
     descend(np.uint64(0), n, N, binom, nb, 2, dist)
+
+
+@_njit()
+def _span(s, N, nb, d):  # pragma: no cover - compiled
+    """The span of the bitboard s: add every cell with >= d neighbours in it until none is left."""
+    while True:
+        grown = s
+        for p in range(N):
+            if not (s >> np.uint64(p)) & np.uint64(1) and _popcount(nb[p] & s) >= d:
+                grown |= np.uint64(1) << np.uint64(p)
+        if grown == s:
+            return s
+        s = grown
+
+
+@_njit(parallel=True)
+def count_spanning(n, N, binom, nb, d, full, parts):  # pragma: no cover - compiled
+    """Two counts over the n-sets of the N positions, by code the census does not use:
+    ``spanning``, the sets whose span is ``full``, and ``two_extra``, those with two coins whose
+    removal keeps the span ``full``.  When the goal spans ``full``, every configuration that can
+    reach it spans ``full`` (span never grows along a move), and every one with two such coins
+    can reach it when the goal's two extra coins each touch two others (the paper's Theorem 2,
+    square grid, d = 2): so two_extra <= solvable <= spanning, a check of the census and of the
+    theorem.  Returns (spanning, two_extra)."""
+    size = binom[N, n]
+    counts = np.zeros((parts, 2), dtype=np.int64)
+    for q in prange(parts):
+        lo = np.uint64(size * np.uint64(q) // np.uint64(parts))
+        hi = np.uint64(size * np.uint64(q + 1) // np.uint64(parts))
+        cells = np.empty(n, dtype=np.int64)
+        r = lo
+        while r < hi:
+            x = _unrank(r, n, N, binom, cells)
+            r += np.uint64(1)
+            if _span(x, N, nb, d) != full:
+                continue
+            counts[q, 0] += 1
+            found = False
+            for i in range(n):
+                for j in range(i + 1, n):
+                    y = x ^ (np.uint64(1) << np.uint64(cells[i])) ^ (np.uint64(1) << np.uint64(cells[j]))
+                    if _span(y, N, nb, d) == full:
+                        found = True
+                        break
+                if found:
+                    break
+            if found:
+                counts[q, 1] += 1
+    return counts[:, 0].sum(), counts[:, 1].sum()
