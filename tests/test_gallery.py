@@ -1,4 +1,4 @@
-"""The gallery (coinsat.study.gallery; scripts/gallery.py runs it) without a browser: hostile names
+"""The gallery (coinsat.gallery; coinsat gallery and scripts/gallery.py run it) without a browser: hostile names
 never become markup.
 
 An ``instances/`` tree with the file ``x"><img src=y onerror=alert(5)>.toml`` and the folder
@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from coinsat.study import gallery
+from coinsat import gallery
 
 ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "benchmarks"
 HOSTILE_FILE = 'x"><img src=y onerror=alert(5)>'
 HOSTILE_FOLDER = 'ev"il<b>'
 #: the elements and attributes the gallery writes (SVG inline in the pages included)
@@ -57,12 +58,12 @@ def hostile_site(tmp_path_factory):
     (tree / HOSTILE_FOLDER).mkdir()
     (tree / HOSTILE_FOLDER / "rhomboid.toml").write_text((ROOT / "instances/paper/rhomboid.toml").read_text())
     site = tmp_path_factory.mktemp("site")
-    entries = gallery.build(site, 20.0, None, tree)
-    return site, entries
+    entries = gallery.build(site, gallery.source(tree), 20.0)
+    return site, entries, tree
 
 
 def test_hostile_names_are_escaped_everywhere(hostile_site):
-    site, entries = hostile_site
+    site, entries, tree = hostile_site
     assert len(entries) == 2
     pages = sorted(site.glob("*.html"))
     assert len(pages) == 3  # the index and one page per puzzle
@@ -79,14 +80,14 @@ def test_hostile_names_are_escaped_everywhere(hostile_site):
     shown = "".join(index.text)
     # the names are still shown to the reader, as text
     hostile = next(e for e in entries if e.path.stem == HOSTILE_FILE)
-    assert f"instances/paper/{HOSTILE_FILE}.toml" in "".join(parse(site / f"{hostile.slug}.html").text)
+    assert f"{tree.name}/paper/{HOSTILE_FILE}.toml" in "".join(parse(site / f"{hostile.slug}.html").text)
     assert HOSTILE_FOLDER.replace("-", " ").capitalize() in shown or HOSTILE_FOLDER in shown
     raw = (site / "index.html").read_text()
     assert "<img src=y" not in raw and "<b>" not in raw
 
 
 def test_written_files_stay_in_the_site_with_safe_names(hostile_site):
-    site, entries = hostile_site
+    site, entries, _ = hostile_site
     for e in entries:
         assert all(ch.isalnum() or ch in "._-" for ch in e.slug), e.slug
     names = [p.name for p in site.rglob("*")]
@@ -97,7 +98,7 @@ def test_stored_proofs_make_v43_nwse_optimal_95_with_its_certificate(tmp_path):
     """The family's proofs are read, not re-solved: the recorded 95-move solution (replayed) and the
     checked ranked-layers certificate 'no solution with <= 94 moves' make V(4,3)->NW-SE optimal."""
     path = ROOT / "instances/families/vdiag-4-3-nwse.toml"
-    e = gallery.entry("families", path, {}, None)
+    e = gallery.entry("families", path, {}, None, BENCH)
     a = e.answer
     assert (a.status, a.length, a.lower_bound) == ("optimal", 95, 95)
     assert "ranked layers" in a.certificate and any("no solution with <= 94 moves" in line for line in a.proof)
@@ -115,7 +116,7 @@ def test_a_missing_answer_is_said_not_solved(tmp_path):
 def test_a_checked_certificate_is_a_lower_bound(tmp_path):
     """A family member whose record names no bound: the stored certificate accepted by the checker
     ('no solution with <= K moves') proves K + 1, which meets the recorded solution: optimal."""
-    answers = json.loads((ROOT / "benchmarks" / "gallery_answers.json").read_text())
+    answers = json.loads((BENCH / "gallery_answers.json").read_text())
     member = ROOT / "instances/families/pinwheel-3-nwse.toml"
     if not member.exists() or "families/pinwheel-3-nwse.toml" not in answers:
         pytest.skip("no pinwheel-3-nwse or no stored certificate for it")
@@ -126,7 +127,7 @@ def test_a_checked_certificate_is_a_lower_bound(tmp_path):
     record = json.loads((member.parent / "solutions" / f"{member.stem}.json").read_text())
     bare = {k: record[k] for k in ("name", "length", "moves")} | {"status": "feasible"}
     (path.parent / "solutions" / f"{member.stem}.json").write_text(json.dumps(bare))
-    assert gallery.entry("families", path, {}, None).answer.status == "feasible"  # the record alone
-    a = gallery.entry("families", path, answers, None).answer
+    assert gallery.entry("families", path, {}, None, BENCH).answer.status == "feasible"  # the record alone
+    a = gallery.entry("families", path, answers, None, BENCH).answer
     assert (a.status, a.lower_bound) == ("optimal", a.length)
     assert any("accepted by coinsat check-certificate" in line for line in a.proof)

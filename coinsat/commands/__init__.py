@@ -18,4 +18,5 @@ COMMANDS = (
     "check_certificate",
     "count",
     "improve",
+    "gallery",
 )
