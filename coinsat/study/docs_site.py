@@ -171,7 +171,7 @@ def _argument_rows(parser: argparse.ArgumentParser) -> list[tuple[str, str]]:
         if a.nargs in ("?", "*") and not a.option_strings:
             extras.append("optional")
         text = what + (" (" + "; ".join(extras) + ")" if extras else "")
-        rows.append((name.replace("|", "\\|"), text.replace("|", "\\|").replace("\n", " ")))
+        rows.append((name.replace("|", "\\|"), text.replace("|", "\\|").replace("\n", "<br>")))  # --method: a line each
     return rows
 
 
