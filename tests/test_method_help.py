@@ -1,7 +1,8 @@
 """``--method`` helps choose (issue 44): a line per engine in ``solve --help`` and ``certify --help``,
 made from the engine's record (``search/methods.py``: what it proves, when it pays, what it
-needs), ``auto``'s naming every engine it may pick; and a mistyped name is one line with the
-closest name ("did you mean"), exit 2, on the command line and in Python.
+needs), ``auto``'s naming every engine it may pick; a mistyped name is one line with the
+closest name ("did you mean"), exit 2, on the command line and in Python; and help texts that
+belong to their command, with their defaults.
 """
 
 from __future__ import annotations
@@ -111,3 +112,27 @@ def test_closest():
     assert closest("rank", ENGINES) == "rankbfs" and closest("PDR", ENGINES) == "pdr"
     assert closest("zzzz", ENGINES) is None
     assert unknown("format", "x", ["a"]) == "unknown format 'x' (choose from a)"
+
+
+def _help_of(command: str, option: str) -> str:
+    parser = get_parser()
+    subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    action = next(a for a in subs.choices[command]._actions if option in a.option_strings)
+    return action.help % {"default": action.default} if "%(" in action.help else action.help
+
+
+def test_improve_shows_its_defaults():
+    from coinsat.search.improve import ImproveOptions
+
+    o = ImproveOptions()
+    assert f"(default: {o.stretch_time:g})" in _help_of("improve", "--stretch-time")
+    assert f"(default: {max(o.lengths)}," in _help_of("improve", "--max-stretch")
+    assert ",".join(map(str, o.lengths)) in _help_of("improve", "--stretches")
+    assert "(default: 1)" in _help_of("certify", "--workers")
+    assert "(default: lookahead)" in _help_of("certify", "--split")
+
+
+@pytest.mark.parametrize("command", ["show", "count", "construct"])
+def test_a_time_limit_help_says_what_that_command_does(command):
+    text = _help_of(command, "--time-limit")
+    assert "exit 3" in text and "feasible" not in text and "improve" not in text

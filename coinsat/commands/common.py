@@ -89,14 +89,22 @@ def memory_size(s: str) -> int | str:
     return "none" if v is None else v
 
 
-def add_limit_arguments(parser) -> None:
+#: what ``--time-limit`` does to a command that searches (solve, improve, certify)
+WHEN_STOPPED = (
+    "a command stopped before its answer is complete says what it has proven so far ('unknown' and "
+    "exit 3, or 'feasible' when it has a solution)"
+)
+
+
+def add_limit_arguments(parser, when_stopped: str = WHEN_STOPPED) -> None:
+    """``--time-limit`` (its help ends with ``when_stopped``: what the command does when stopped)
+    and ``--memory-limit``."""
     parser.add_argument(
         "--time-limit",
         type=pos_float,
         default=None,
         metavar="S",
-        help="stop after S seconds, loading included: a command stopped before its answer is complete says "
-        "what it has proven so far ('unknown' and exit 3, or 'feasible' when solve or improve has a solution)",
+        help=f"stop after S seconds, loading included: {when_stopped}",
     )
     parser.add_argument(
         "--memory-limit",

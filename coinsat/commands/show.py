@@ -47,7 +47,7 @@ def add_parser(sub) -> None:
         help="multiply every size of the picture by F (default: 2 for png and gif, 1 for svg and html)",
     )
     sh.add_argument("-o", "--output", metavar="PATH", help="write the picture here (required for png and gif)")
-    add_limit_arguments(sh)
+    add_limit_arguments(sh, "exit 3, nothing written")
     sh.set_defaults(run=run)
 
 
