@@ -1,7 +1,8 @@
 """``coinsat gallery DIR`` (coinsat/commands/gallery.py): from any folder, after a plain install,
 with the shipped puzzles and their stored answers by default, or with any folder of instance files.
 
-The install test builds the wheel, installs it (without its dependencies, which this machine has)
+The install test builds the wheel as ``.ci/run`` does (pip fetches the build backend: skipped
+offline), installs it (without its dependencies, which this machine has)
 into a fresh virtual environment and runs the installed ``coinsat gallery`` from a temporary
 folder: the case of the review in which ``scripts/gallery.py`` crashed (it found the repository
 from ``__file__``).
@@ -121,13 +122,27 @@ def test_missing_or_malformed_answers_are_one_line(capsys, tmp_path):
     assert code == 2 and "malformed JSON" in err and len(err.strip().splitlines()) == 1, err
 
 
+def copy_of_the_sources(to: Path) -> Path:
+    """What the wheel is built from: pyproject.toml, README, LICENSE, the package (its data links
+    kept) and the files its links name."""
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "coinsat", to / "coinsat", symlinks=True, ignore=skip)
+    shutil.copytree(ROOT / "instances" / "paper", to / "instances" / "paper")
+    (to / "benchmarks").mkdir()
+    shutil.copy(ROOT / "benchmarks" / "gallery_answers.json", to / "benchmarks")
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, to)
+    return to
+
+
 def test_the_installed_wheel_builds_the_gallery_from_a_temp_folder(tmp_path):
     """pip wheel, a fresh venv, pip install the wheel, then ``coinsat gallery site`` in a folder
     that is not the checkout: the installed package (not this checkout) writes every shipped page."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    source = copy_of_the_sources(tmp_path / "src")  # setuptools writes build/ beside the sources it builds
     pip = [sys.executable, "-m", "pip"]
     built = subprocess.run(
-        [*pip, "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp_path / "dist"), str(ROOT)],
+        [*pip, "wheel", "-q", "--no-deps", "-w", str(tmp_path / "dist"), str(source)],  # as .ci/run builds it
         capture_output=True,
         text=True,
         env=env,
