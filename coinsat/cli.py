@@ -1,8 +1,9 @@
 """The command line.  Thin: each subcommand lives in ``coinsat/commands/<name>.py``.
 
 Exit codes: 0 answered (optimal, feasible, unsolvable, bounded) · 1 ``verify``
-found an illegal solution · 2 bad input or usage · 3 unknown (a limit was hit)
-· 4 internal error (an engine produced a solution that failed verification).
+found an illegal solution, or ``check-certificate`` rejected a certificate · 2 bad input or
+usage · 3 unknown (a limit was hit) · 4 internal error (an engine produced a solution that
+failed verification).
 """
 
 from __future__ import annotations

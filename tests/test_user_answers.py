@@ -228,3 +228,16 @@ def test_the_competition_texts_agree_with_the_v_proof():
         assert not [
             s for s in sentences if re.search(r"\b(shows|proves|proven)\b", s) and "n³" in s and "claim" not in s
         ], name
+
+
+def test_the_readme_synopsis_names_every_option_of_construct_and_gallery():
+    """The synopsis of the README's Command line lists each option these commands take (review round 4:
+    construct's --algorithm was missing); their help is the parser's."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Command line", 1)[1].split("```", 2)[1]
+    for command in ("construct", "gallery"):
+        lines = [line for line in block.splitlines() if line.startswith(f"coinsat {command} ")]
+        assert lines, command
+        options = {a.option_strings[0] for cmd, a in _arguments(get_parser()) if cmd == command and a.option_strings}
+        shown = {o for o in options if o in lines[0]}
+        assert options - shown <= {"--time-limit", "--memory-limit"}, (command, options - shown)
