@@ -206,7 +206,7 @@ def _study(bench: Path | None, name: str) -> dict:
 def _certificate_lines(kind: str, cert: dict, where: str) -> str:
     claim = cert.get("claim") or "?"
     checked = cert.get("check_seconds")
-    took = f", checked in {checked:g} s" if isinstance(checked, (int, float)) else ""
+    took = f", checked in {round(checked, 1):g} s" if isinstance(checked, (int, float)) else ""
     return f"{kind} certificate: {claim}; accepted by the independent checker{took} ({where})"
 
 
@@ -242,6 +242,18 @@ def family_answer(
         for method, run in sorted(flips[k].get("runs", {}).items()):
             if isinstance(run.get("lower_bound"), int):
                 bounds.append((run["lower_bound"], f"{method}: {run.get('status')} (benchmarks/diagonal_flips.json)"))
+        for kind, cert in sorted(flips[k].get("certificates", {}).items()):
+            if cert.get("accepted") and kind not in kinds:
+                kinds.append(kind)
+                proof.append(_certificate_lines(kind, cert, "benchmarks/diagonal_flips.json"))
+    pinwheel = _study(bench, "pinwheel_results.json").get("exact", {}).get(name)
+    if pinwheel and (pinwheel.get("check") or {}).get("accepted"):  # benchmarks/pinwheel.md's exact optima
+        check = pinwheel["check"]
+        kind = "ranked layers" if "ranked layers" in str(check.get("reason")) else str(pinwheel["certify"]["kind"])
+        if kind not in kinds:
+            kinds.append(kind)
+            checked = {"claim": check.get("claim"), "check_seconds": check.get("cpu")}
+            proof.append(_certificate_lines(kind, checked, "benchmarks/pinwheel_results.json"))
     scale = _study(bench, "scale_proofs.json").get(name)
     if scale and (scale.get("check") or {}).get("check_ok"):
         check, solved = scale["check"], scale.get("solve", {})
@@ -256,8 +268,8 @@ def family_answer(
                     "benchmarks/scale_proofs.json",
                 )
             )
-    extra = stored.get("certificate")
-    if extra and extra.get("accepted") and not kinds:
+    extra = stored.get("certificate")  # a certificate the refresh made and checked (with the command to remake it)
+    if extra and extra.get("accepted") and extra.get("kind") not in kinds:
         kinds.append(extra["kind"])
         proof.append(_stored_certificate_line(extra))
     for line in proof:  # an accepted certificate of "no solution with <= K moves" proves the bound K + 1
