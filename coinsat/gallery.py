@@ -581,6 +581,7 @@ def write_index(site: Path, entries: list[Entry], titles: dict[str, str], label:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<link rel="icon" href="data:,">',  # no icon: a browser then asks for no favicon.ico (a 404)
         f"<title>coinsat gallery</title><style>{INDEX_CSS}</style></head><body>",
         "<h1>coinsat gallery</h1>",
         f"<p>Every puzzle {where}, with what coinsat proves about it: the status, "

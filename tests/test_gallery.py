@@ -25,7 +25,7 @@ HOSTILE_FOLDER = 'ev"il<b>'
 TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "p", "a", "img", "table", "tr", "th", "td"}
 TAGS |= {"div", "button", "input", "span", "script", "code", "svg", "defs", "marker", "path", "rect", "g", "circle"}
 TAGS |= {"line", "text", "animate", "small", "nav", "header", "main", "section", "figure", "figcaption", "details"}
-TAGS |= {"summary", "ul", "li", "br", "b", "thead", "tbody", "tspan", "caption", "polygon", "polyline"}
+TAGS |= {"link", "summary", "ul", "li", "br", "b", "thead", "tbody", "tspan", "caption", "polygon", "polyline"}
 EVENT_PREFIX = "on"
 
 
@@ -156,3 +156,10 @@ def test_the_gallery_shows_every_certificate_the_family_tables_list():
         if "<= " in claim:
             bound = int(claim.split("<= ")[1].split(" ")[0]) + 1
             assert a.lower_bound is not None and a.lower_bound >= bound, name
+
+
+def test_no_page_asks_for_a_favicon(hostile_site):
+    """Review round 4 (m15): the index requested favicon.ico (a 404 in the console)."""
+    site, _, _ = hostile_site
+    for page in site.glob("*.html"):
+        assert '<link rel="icon" href="data:,">' in page.read_text(), page.name
