@@ -116,7 +116,7 @@ def source(
     files = tuple((g, p) for g in ordered for p in found[g] if not only or p.stem in only)
     if only and not files:
         raise UsageError(f"{folder}: none of {', '.join(only)} is a puzzle there")
-    top = (folder.parent if direct else folder).resolve()  # the folder that holds the headings' folders
+    top = folder.resolve().parent if direct else folder.resolve()  # it holds the headings' folders ("." too)
     bench = top.parent / "benchmarks" if instances is not None else None
     if bench is not None and not bench.is_dir():
         bench = None

@@ -170,3 +170,19 @@ def test_the_installed_wheel_builds_the_gallery_from_a_temp_folder(tmp_path):
     assert pages <= set(links(site / "index.html"))
     assert all((site / p).is_file() for p in pages)
     assert "accepted by coinsat check-certificate" in (site / "paper-diagonal.html").read_text()
+
+
+def test_answers_beside_the_folder_are_found_from_inside_it(capsys, monkeypatch, tmp_path):
+    """A checkout-like tree: repo/instances/mine/h.toml and repo/benchmarks/gallery_answers.json
+    with an answer for mine/h.toml; ``--instances .`` from inside mine/ reads it (nothing solved)."""
+    mine = tmp_path / "repo" / "instances" / "mine"
+    mine.mkdir(parents=True)
+    shutil.copy(ROOT / "instances/paper/h-to-o.toml", mine / "h.toml")
+    stored = json.loads(PACKAGED_ANSWERS.read_text())["paper/h-to-o.toml"]  # the same bytes, the same sha256
+    (tmp_path / "repo" / "benchmarks").mkdir()
+    (tmp_path / "repo" / "benchmarks" / "gallery_answers.json").write_text(json.dumps({"mine/h.toml": stored}))
+    monkeypatch.chdir(mine)
+    code, out, err = run(capsys, "gallery", str(tmp_path / "site"), "--instances", ".", "--no-solve")
+    assert code == 0 and "1 optimal" in out, out + err
+    page = (tmp_path / "site" / "mine-h.html").read_text()
+    assert "instances/mine/h.toml" in page and "accepted by coinsat check-certificate" in page
