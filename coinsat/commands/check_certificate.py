@@ -18,7 +18,11 @@ from .common import EXIT_ILLEGAL, EXIT_OK, EXIT_UNKNOWN, FILE_HELP, limits_of, m
 def add_parser(sub) -> None:
     s = sub.add_parser("check-certificate", help="check a certificate file independently of the solver")
     s.add_argument("file", help=FILE_HELP)
-    s.add_argument("certificate", help="the certificate's JSON file (its other files beside it), as certify wrote it")
+    s.add_argument(
+        "certificate",
+        help="the certificate's JSON file (its other files beside it), as certify wrote it; "
+        "or a census certificate's folder (census.json and layers.npz, as census wrote it)",
+    )
     s.add_argument(
         "--time-limit",
         type=pos_float,
@@ -56,6 +60,8 @@ def run(args) -> int:
     deadline = None if args.time_limit is None else time.perf_counter() + args.time_limit
     instance = read_instance(args.file)
     path = Path(args.certificate)
+    if path.is_dir() and (path / "census.json").is_file():  # a census certificate is a folder
+        path = path / "census.json"
     try:
         data = path.read_bytes()
     except OSError as e:

@@ -46,10 +46,13 @@ CHECKERS: dict[str, str] = {
     "bounded": "coinsat.certificates.check.bounded:check_bounded",
     "layers": "coinsat.certificates.check.layers:check_layers",
     "inductive": "coinsat.certificates.check.inductive:check_inductive",
+    "census": "coinsat.certificates.check.census_start:check_census_kind",
 }
 assert set(CHECKERS) == set(KINDS)
 #: the kinds whose checker also takes ``workers`` (threads)
-THREADED = frozenset({"layers"})
+THREADED = frozenset({"layers", "census"})
+#: a census certificate (``census.json``) has no header: it names itself by this format field
+CENSUS_FORMAT = "coinsat-census"
 
 KindChecker = Callable[[Instance, dict, Path, "float | None"], "tuple[bool, str, Claim | None]"]
 
@@ -88,10 +91,13 @@ def check_certificate(
     a layers certificate's check may use (the verdict does not depend on it).
     """
     t0 = time.perf_counter()
+    census = isinstance(cert, dict) and cert.get("format") == CENSUS_FORMAT
     claimed = cert.get("claim", "") if isinstance(cert, dict) else ""
     try:
         ok, reason, proven = _check(instance, cert, Path(base_dir or "."), deadline, workers)
-        if ok:
+        if ok and census and proven is not None:  # a census states no claim of the puzzle's: it is derived
+            claimed = proven.text()
+        elif ok:
             if proven is None:
                 raise InternalError("a checker accepted the certificate without deriving a claim")
             ok, why = judge(proven, cert)
@@ -112,6 +118,9 @@ def check_certificate(
 def _check(
     instance: Instance, cert: Any, base_dir: Path, deadline: float | None, workers: int = 1
 ) -> tuple[bool, str, Claim | None]:
+    if isinstance(cert, dict) and cert.get("format") == CENSUS_FORMAT:  # census.json: a census of the puzzle's goal
+        census: KindChecker = load(CHECKERS, "census", "certificate kind")
+        return census(instance, cert, base_dir, deadline, workers=workers)  # type: ignore[call-arg]
     if not isinstance(cert, dict) or cert.get("coinsat_certificate") != FORMAT_VERSION:
         return False, "not a coinsat certificate (version 1)", None
     if cert.get("kind") not in CHECKERS:

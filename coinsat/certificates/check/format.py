@@ -33,7 +33,7 @@ FORMAT_VERSION = 1
 #: a byte outside the DIMACS alphabet (printable ASCII and the newline): any such byte in a
 #: text a checker reads is a rejection (``encodings/sat.md`` section 9, "Who parses what")
 _OUTSIDE_ALPHABET = re.compile(rb"[^\x20-\x7e\n]")
-KINDS = ("invariant", "closed-set", "bounded", "layers", "inductive")
+KINDS = ("invariant", "closed-set", "bounded", "layers", "inductive", "census")
 
 
 @dataclass(frozen=True)
