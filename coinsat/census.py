@@ -105,9 +105,9 @@ class Census:
     def distances(self) -> np.ndarray:
         """The distance of every rank (``UNSEEN`` for those no layer holds), built once."""
         if self._dist is None:
-            from .search.rank.census import UNSEEN
+            from .search.rank.census import distance_array
 
-            self._dist = np.full(self.configurations, UNSEEN, dtype=np.uint8)
+            self._dist = distance_array(self.configurations)
             for t, layer in enumerate(self.layers):
                 self._dist[layer] = t
         return self._dist
@@ -185,8 +185,8 @@ def _check(instance: Instance) -> None:
 
 
 def memory_needed(cells: int, coins: int) -> int:
-    """Bytes of the two dense arrays: a distance per n-set, a flag per (n - 1)-set."""
-    return comb(cells, coins) + comb(cells, coins - 1)
+    """Bytes of the two dense arrays: a distance per n-set, a bit per (n - 1)-set."""
+    return comb(cells, coins) + comb(cells, coins - 1) // 8 + 1
 
 
 def census(
@@ -234,8 +234,8 @@ def census(
     d = instance.d
     goal = tuple(sorted(instance.goal.cells))
     t0, c0 = time.perf_counter(), time.process_time()
-    dist = np.full(comb(N, n), kernel.UNSEEN, dtype=np.uint8)
-    zseen = np.zeros(max(comb(N, n - 1), 1), dtype=np.uint8)
+    dist = kernel.distance_array(comb(N, n))
+    zseen = np.zeros(comb(N, n - 1) // 8 + 1, dtype=np.uint8)  # one bit per (n - 1)-set
     layers: list[np.ndarray] = []
     saved = _Saved(resume, instance) if resume is not None else None
     if saved is not None:

@@ -71,6 +71,25 @@ def goal_instance(goal: str, k: int):
     return read_instance(path)
 
 
+def span_counts(inst, pairs: bool) -> dict:
+    """The census's check by other code (``search.rank.census.count_spanning``'s docstring)."""
+    import numpy as np
+
+    from coinsat.search.rank import census as kernel
+    from coinsat.search.rank.colex import Colex
+
+    N, n = inst.board.size, inst.n_coins
+    nb = np.array([sum(1 << j for j in inst.board.neighbours[q]) for q in range(N)], dtype=np.uint64)
+    full = np.uint64((1 << N) - 1)
+    t0 = time.process_time()
+    spanning, two = kernel.count_spanning(n, N, Colex(N, n).binom, nb, inst.d, full, 256, pairs)
+    return {
+        "spanning": int(spanning),
+        "two_extra": int(two) if pairs else None,
+        "span_check_cpu_seconds": round(time.process_time() - t0, 1),
+    }
+
+
 def flip(k: int) -> int | None:
     p = ROOT / f"instances/families/solutions/diagonal-{k}.json"
     if not p.exists():
@@ -85,6 +104,14 @@ def main() -> None:
     ap.add_argument("--goals", default="diagonal,canonical,v")
     ap.add_argument("--work", required=True, help="folder for the certificates and resume layers")
     ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument(
+        "--span-check",
+        type=int,
+        default=7,
+        metavar="K",
+        help="for k <= K count the spanning configurations by other code (and, for k <= 6, those with two "
+        "removable coins): two_extra <= solvable <= spanning",
+    )
     args = ap.parse_args()
     work = Path(args.work)
     out_json = ROOT / "benchmarks/census.json"
@@ -112,6 +139,8 @@ def main() -> None:
                     "wall_seconds_with_files": round(time.perf_counter() - t0, 1),
                 }
             )
+            if k <= args.span_check:
+                row.update(span_counts(inst, pairs=k <= 6))
             rows[name] = row
             print(name, c.max_distance, c.reachable, c.unsolvable, len(c.hardest), flush=True)
             out_json.write_text(json.dumps(rows, indent=1) + "\n")
