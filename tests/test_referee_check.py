@@ -12,6 +12,8 @@ docs/certificates.md ("census") specifies them, and must be accepted, and reject
 from __future__ import annotations
 
 import ast
+import contextlib
+import copy
 import hashlib
 import io
 import itertools
@@ -31,6 +33,7 @@ from coinsat.certificates.prove.make import certify
 from coinsat.instance import Instance, make_instance
 from coinsat.io.instance_format import read_instance, write_instance
 from coinsat.solve import solve
+from coinsat.study import checker_fuzz
 
 ROOT = Path(__file__).resolve().parents[1]
 REFEREE = ROOT / "scripts" / "referee_check.py"
@@ -426,3 +429,46 @@ def test_bad_input_is_exit_2(tmp_path):
     (tmp_path / "bad.toml").write_text('board = "hexagonal"\nstart = [[0, 0]]\ngoal = [[0, 0]]\n')
     assert referee(tmp_path / "bad.toml", tmp_path)[0] == 2
     assert referee(DIAGONAL, tmp_path)[0] == 2  # no certificate in the folder
+
+
+# --- the checker-fuzz corpus (coinsat/study/checker_fuzz.py) on the layers seeds -------------------
+
+
+@pytest.fixture(scope="module")
+def fuzz_seeds(tmp_path_factory):
+    plan = [p for p in checker_fuzz.SEED_PLAN if p[2] in ("layers-word", "layers-rank", "unsolvable-b")]
+    return checker_fuzz.make_seeds(ROOT, tmp_path_factory.mktemp("fuzz-seeds"), plan)
+
+
+def test_the_checker_fuzz_mutations_get_the_same_verdicts(fuzz_seeds, tmp_path):
+    """The fuzz harness's mutations (structural and byte level) of genuine layers certificates:
+    check-certificate's exit code and the script's must be equal, except that the script may say
+    "not checked here" (exit 3) for a kind it does not re-check (the unsolvable seed's closed set)."""
+    rng = random.Random(20261207)
+    codes = []
+    for case in range(60):
+        seed = fuzz_seeds[case % len(fuzz_seeds)]
+        cert, files = copy.deepcopy(seed.cert), dict(seed.files)
+        names = rng.sample(sorted(checker_fuzz.MUTATIONS), rng.randint(1, 3))
+        for name in names:
+            with contextlib.suppress(Exception):  # a mutation that does not apply to this seed
+                checker_fuzz.MUTATIONS[name](rng, cert, files, fuzz_seeds)
+        folder = tmp_path / f"case{case}"
+        folder.mkdir()
+        path = checker_fuzz._write(folder, cert, files, rng if "json-bytes" in names else None)
+        want, _, _ = checker_fuzz._cli(["check-certificate", str(seed.puzzle), str(path), "--time-limit", "60"])
+        code, line = referee(seed.puzzle, path)
+        if want == 3:  # a limit: no verdict to compare
+            continue
+        unchecked = isinstance(cert, dict) and cert.get("kind") != "layers" and code == 3  # said so, not accepted
+        assert code == want or unchecked, (seed.name, names, want, line)
+        codes.append(code)
+    assert codes.count(0) and codes.count(1) and len(codes) >= 50
+
+
+def test_every_kind_the_checker_accepts_has_its_section_in_the_specification():
+    from coinsat.certificates.check import CHECKERS
+
+    text = (ROOT / "docs" / "certificates.md").read_text()
+    for kind in [*CHECKERS, "census"]:
+        assert f"\n### `{kind}`\n" in text, f"docs/certificates.md has no section for the kind {kind!r}"
