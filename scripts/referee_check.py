@@ -721,8 +721,8 @@ def check_census(inst: Instance, folder: Path) -> str:
             rows = np.flatnonzero(~Z[:, s])
             X = Z[rows]
             X[:, s] = True
-            bad = dist[w.key(X)].astype(np.int64) > lz[rows] + 1
-            require(not bad.any(), f"closure fails: a predecessor of layer_{lz[rows][bad][:1]} is not in the layers")
+            bad = np.flatnonzero(dist[w.key(X)].astype(np.int64) > lz[rows] + 1)
+            require(not bad.size, f"closure fails: a predecessor of layer_{lz[rows][bad[:1]].sum()} is in no layer")
     # (3) support: every X in layer t >= 1 has a coin s with lambda(X - s) = t - 1
     for t, layer in enumerate(layers[1:], start=1):
         for lo in range(0, layer.size, CHUNK):
