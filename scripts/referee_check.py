@@ -39,7 +39,8 @@ BIG = 1 << 30  # "never": the h of a configuration that cannot fill a goal cell
 CHUNK = 1024  # configurations expanded at once
 LABEL_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 VERDICTS = {0: "accepted", 1: "rejected", 2: "bad input", 3: "not checked here (not accepted)"}
-MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, OSError, zipfile.BadZipFile)
+MALFORMED = (LookupError, TypeError, ValueError, AttributeError, ArithmeticError, OSError, RecursionError, EOFError)
+MALFORMED += (zipfile.BadZipFile,)  # what a malformed certificate can raise: each is a rejection
 
 
 class Verdict(Exception):
