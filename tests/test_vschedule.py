@@ -234,6 +234,9 @@ def test_theorem_rf_closed_form_is_the_sum_and_grows_like_three_quarters_s_squar
             for t in ("nwse", "swne"):
                 rf = vbound.row_filling_bound(a, b, t)
                 assert rf == vbound.row_filling_closed(a, b, t)
+                if a + b >= 2:  # RF >= LB, strictly from J = 5 on (docs/v-to-diagonal.md §3)
+                    lb = vbound.lower_bound(a, b, t)
+                    assert rf > lb if a + b >= 5 else rf >= lb
                 if a + b >= 6:
                     assert 3 * s * s / 4 - 5 * s <= rf <= 3 * s * s / 4
     assert (vbound.row_filling_bound(18, 18, "swne"), vbound.row_filling_bound(18, 18, "nwse")) == (975, 922)

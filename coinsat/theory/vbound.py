@@ -6,7 +6,9 @@ b >= a - 1, Lemma U) has at least :func:`lower_bound` (a, b, target) moves:
     LB = tau(J) + 1   for (target, b) = (SW-NE, a) or (NW-SE, a - 1),
     LB = tau(J - 1)   otherwise,            J = a + b,  tau(j) = j (j + 3) / 2,
 
-that is LB >= (s - 2)(s - 3) / 2 = s^2/2 - O(s) in the box side s = a + b + 2 = n - 2.
+that is LB >= s (s - 3) / 2 = s^2/2 - O(s) in the box side s = a + b + 2 = n - 2.  **Theorem RF**
+(:func:`row_filling_bound`, below) is stronger, (3/4) s^2 - O(s), and :func:`best_bound` takes
+the larger; :func:`check_row_filling` checks its lemmas move by move on a solution.
 
 The proof is Lemma S (span layers of the V): the span layer R_t (``theory/reach.py``, Lemma W:
 every coin at step t lies in R_t, and a cell is filled at step t only if it lies in R_t) of
@@ -20,7 +22,17 @@ tests compare it with the layers computed by ``reach.layer_steps``).
 
 from __future__ import annotations
 
-__all__ = ["tau", "corner_layers", "lower_bound", "far_corners"]
+__all__ = [
+    "best_bound",
+    "check_row_filling",
+    "corner_layers",
+    "far_corners",
+    "lower_bound",
+    "row_filling_bound",
+    "row_filling_closed",
+    "stage_cells",
+    "tau",
+]
 
 
 def tau(j: int) -> int:
