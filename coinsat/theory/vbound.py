@@ -204,8 +204,11 @@ def check_row_filling(a: int, b: int, target: str, moves: list[tuple[Cell, Cell]
                 raise ValueError(f"Lemma Q fails at stage {k}: move {t} is the first fill of {c}")
             counted.add(t)
             refills += 1
-    bottom = next(c for c in target_cells(s, target) if c[1] == 0 and c[0] in (0, s - 1))
-    if n and bottom not in start:
+    goal = set(target_cells(s, target))
+    bottom = next(c for c in goal if c[1] == 0 and c[0] in (0, s - 1))
+    if n and (stages[n - 1][1][-1] not in goal or stages[n - 1][1][-1] in start or bottom in start):
+        raise ValueError("c_N must be a goal cell, and c_N and the bottom corner empty at the start")
+    if n:
         counted.add(theta(bottom))
     total = row_filling_bound(a, b, target)
     if len(counted) < total:
