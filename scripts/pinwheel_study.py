@@ -269,6 +269,7 @@ def growth(args) -> None:
                         args.improve_time * 4 + 600,
                     )
                     entry["improve"] = {"rc": irc, "length": iout and iout.get("length"), "cpu": round(icpu, 1)}
+                    entry["improve"]["time_limit"] = args.improve_time
                 entry["static"] = static_bound(inst)
                 results.setdefault("growth", {})[key] = entry
                 save(results)
@@ -324,7 +325,9 @@ def table(args) -> None:
             "",
             "Made by `python3 scripts/pinwheel_study.py growth --m 8,16,24,32,40,48,56,64,72,76 --improve-time 5`"
             " (improve: 5 s each, on a loaded 2-core machine; at m = 72 NW-SE it stopped at its limit without a"
-            " shorter solution, exit 3), then `growth --missing` for the constructive algorithms added since."
+            " shorter solution, exit 3), then `growth --missing` for the constructive algorithms added since;"
+            " rows whose improve CPU s names a limit were run again with that limit (`growth --m M --redo"
+            " --improve-time S`)."
             f" Every algorithm of `coinsat construct --algorithm` ({', '.join(sorted(ALGORITHMS))}) is tried on"
             " every member; `best` is the shortest of all constructions and improve. `static`:"
             " theory/reach.lower_bound (span layers, Lemma W).",
@@ -343,7 +346,7 @@ def table(args) -> None:
             best = best_upper_bound(e)
             lines.append(
                 f"| {key} | {e['n']} | {e['m'] + 2} | {each} | {i or '—'} | {best or '—'} |"
-                f" {(e.get('improve') or {}).get('cpu', '—')} | {e.get('static')} |"
+                f" {_improve_cpu(e.get('improve') or {})} | {e.get('static')} |"
             )
             if best and e["m"] + 2 >= 12:
                 fits.setdefault(e["target"], []).append((e["m"] + 2, best))
@@ -361,6 +364,12 @@ def table(args) -> None:
         write_atomic(args.out, text)
     else:
         print(text)
+
+
+def _improve_cpu(run: dict) -> str:
+    """The improve run's CPU seconds, with its time limit when it was not the table's 5 s."""
+    cpu = run.get("cpu", "—")
+    return f"{cpu} (limit {run['time_limit']:g} s)" if run.get("time_limit") not in (None, 5) else str(cpu)
 
 
 def ints(text: str) -> list[int]:
