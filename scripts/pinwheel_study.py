@@ -270,6 +270,8 @@ def growth(args) -> None:
                     )
                     entry["improve"] = {"rc": irc, "length": iout and iout.get("length"), "cpu": round(icpu, 1)}
                     entry["improve"]["time_limit"] = args.improve_time
+                    if iout and isinstance(iout.get("lower_bound"), int):  # improve's exact pass: proven
+                        entry["improve"]["lower_bound"] = iout["lower_bound"]
                 entry["static"] = static_bound(inst)
                 results.setdefault("growth", {})[key] = entry
                 save(results)
@@ -330,11 +332,13 @@ def table(args) -> None:
             " --improve-time S`)."
             f" Every algorithm of `coinsat construct --algorithm` ({', '.join(sorted(ALGORITHMS))}) is tried on"
             " every member; `best` is the shortest of all constructions and improve. `static`:"
-            " theory/reach.lower_bound (span layers, Lemma W).",
+            " theory/reach.lower_bound (span layers, Lemma W); `improve's bound`: what improve's exact pass proved"
+            " (rankbfs layers on span(start) exhausted without the goal; recorded from the rows run with a limit"
+            " on).",
             "",
             "| member | n | s | construct (each algorithm) | construct + improve | best | improve CPU s"
-            " | static lower bound |",
-            "|---|---:|---:|---|---:|---:|---:|---:|",
+            " | static lower bound | improve's bound |",
+            "|---|---:|---:|---|---:|---:|---:|---:|---:|",
         ]
         fits = {}
         for key, e in sorted(grow.items(), key=lambda kv: (kv[1]["target"], kv[1]["m"])):
@@ -347,6 +351,7 @@ def table(args) -> None:
             lines.append(
                 f"| {key} | {e['n']} | {e['m'] + 2} | {each} | {i or '—'} | {best or '—'} |"
                 f" {_improve_cpu(e.get('improve') or {})} | {e.get('static')} |"
+                f" {(e.get('improve') or {}).get('lower_bound', '—')} |"
             )
             if best and e["m"] + 2 >= 12:
                 fits.setdefault(e["target"], []).append((e["m"] + 2, best))

@@ -192,6 +192,9 @@ def pinwheel_sequence(records: Records, target: str) -> Sequence:
     if (g := records.pinwheel.get("growth", {}).get(key)) is not None:
         if g.get("static") is not None:
             lows.append(Bound(g["static"], f"benchmarks/pinwheel_results.json, {key}: the static span-layer bound"))
+        if isinstance((g.get("improve") or {}).get("lower_bound"), int):
+            where = f"benchmarks/pinwheel_results.json, {key}: improve's exact pass (no solution with fewer moves)"
+            lows.append(Bound(g["improve"]["lower_bound"], where))
         if (best := best_upper_bound(g)) is not None:
             ups.append(Bound(best, f"benchmarks/pinwheel_results.json, {key}: construct + improve"))
     if lows and ups:
