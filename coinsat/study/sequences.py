@@ -44,6 +44,7 @@ class Records:
     vfamily: dict  # benchmarks/vfamily_results.json
     vgrowth: dict  # benchmarks/vfamily_growth.json
     pinwheel: dict  # benchmarks/pinwheel_results.json
+    census: dict = field(default_factory=dict)  # benchmarks/census.json
 
     @classmethod
     def read(cls, root: Path) -> "Records":
@@ -56,6 +57,7 @@ class Records:
             vfamily=load("benchmarks/vfamily_results.json"),
             vgrowth=load("benchmarks/vfamily_growth.json"),
             pinwheel=load("benchmarks/pinwheel_results.json"),
+            census=load("benchmarks/census.json"),
         )
 
 
@@ -63,7 +65,7 @@ class Records:
 class Bound:
     """A bound on the first open term, and what proves it."""
 
-    value: int
+    value: int | None  # None: no bound known (an upper bound on D(k) without a census)
     source: str
 
 
@@ -83,6 +85,11 @@ class Sequence:
     @property
     def file(self) -> str:
         return f"{self.name}.txt"
+
+
+def _value(b: Bound) -> int:
+    assert b.value is not None  # the V's and the pinwheel's bounds always have a value
+    return b.value
 
 
 def v_member(m: int) -> tuple[int, int]:
@@ -157,7 +164,7 @@ def _v_bounds(records: Records, a: int, b: int, target: str) -> tuple[Bound, Bou
     and the theorems (LB and RF below, L above: docs/v-to-diagonal.md)."""
     name = f"vdiag-{a}-{b}-{target}"
     lows = [Bound(best_bound(a, b, target), "Theorems LB and RF (docs/v-to-diagonal.md section 3)")]
-    ups = [Bound(schedule_length(a, b, target), "the vschedule, Theorem L (docs/v-to-diagonal.md section 2)")]  # type: ignore[arg-type]
+    ups = [Bound(schedule_length(a, b, target), "the vschedule, Theorem L (docs/v-to-diagonal.md section 2)")]
     entry = records.vfamily.get(name)
     if entry is not None:
         _, ub, lb, _ = summarise(entry)
@@ -172,7 +179,7 @@ def _v_bounds(records: Records, a: int, b: int, target: str) -> tuple[Bound, Bou
                 ups.append(Bound(row[key], f"benchmarks/vfamily_growth.json, {name}: {key}"))
         if isinstance(row.get("lower_bound"), int):
             lows.append(Bound(row["lower_bound"], f"benchmarks/vfamily_growth.json, {name}: improve's exact pass"))
-    return max(lows, key=lambda x: x.value), min(ups, key=lambda x: x.value)
+    return max(lows, key=_value), min(ups, key=_value)
 
 
 def pinwheel_sequence(records: Records, target: str) -> Sequence:
@@ -198,7 +205,7 @@ def pinwheel_sequence(records: Records, target: str) -> Sequence:
         if (best := best_upper_bound(g)) is not None:
             ups.append(Bound(best, f"benchmarks/pinwheel_results.json, {key}: construct + improve"))
     if lows and ups:
-        first_open = (m, max(lows, key=lambda x: x.value), min(ups, key=lambda x: x.value))
+        first_open = (m, max(lows, key=_value), min(ups, key=_value))
     where = TARGET_NAMES[target]
     return Sequence(
         name=f"pinwheel-{target}",
@@ -239,13 +246,59 @@ def _upper(entry: dict) -> str:
     return "—"
 
 
-#: name -> builder; the census sequence D(k) goes here (module docstring)
+def _census_term(entry: dict | None) -> int | None:
+    """D(k) of one census record when its certificate was accepted by a fresh check."""
+    if not entry or not (entry.get("check") or {}).get("accepted"):
+        return None
+    return entry["max_distance"]
+
+
+def census_sequence(records: Records) -> Sequence:
+    terms, proofs = {}, {}
+    ks = sorted(int(name.split("-")[1]) for name in records.census if name.startswith("diagonal-"))
+    first_open = None
+    for k in ks:
+        value = _census_term(records.census.get(f"diagonal-{k}"))
+        if value is None:
+            break
+        terms[k] = value
+        proofs[k] = (
+            f"benchmarks/census.json, diagonal-{k}: the census's layers, certificate accepted by a fresh "
+            f"coinsat check-certificate; a hardest start in instances/census/diagonal-{k}/"
+        )
+    k = max(terms) + 1 if terms else 3
+    flip = records.flips.get(str(k))
+    if terms and flip and summarise(flip)[3] and summarise(flip)[1] is not None:
+        # no census of the next box: the flip's start is one of its configurations, so its proven
+        # optimum bounds D(k) from below; no upper bound is known
+        first_open = (
+            k,
+            Bound(summarise(flip)[1], f"benchmarks/diagonal_flips.json, diagonal-{k}: the flip's proven optimum"),
+            Bound(None, "none known (no census of this box)"),
+        )
+    return Sequence(
+        name="census-diagonal",
+        title="Largest distance of any start to the k x k diagonal goal",
+        definition="a(k) = the largest, over every configuration of k + 2 coins in the k x k box that can reach "
+        "it, of the fewest moves to the NW-SE diagonal {(i, k-1-i)} plus its two central extra coins (the goal "
+        "of coinsat family diagonal --k K; square grid, a coin jumps to an empty cell with >= 2 occupied "
+        "neighbours other than itself, unlabeled coins; moves never leave the box). Computed by one backward "
+        "breadth-first search over the box (coinsat census)",
+        index="k >= 3, the side of the box (n = k + 2 coins)",
+        terms=terms,
+        open_term=first_open,
+        proofs=proofs,
+    )
+
+
+#: name -> builder
 BUILDERS: dict[str, Callable[[Records], Sequence]] = {
     "diagonal-flip": flip_sequence,
     "v-nwse": lambda r: v_sequence(r, "nwse"),
     "v-swne": lambda r: v_sequence(r, "swne"),
     "pinwheel-nwse": lambda r: pinwheel_sequence(r, "nwse"),
     "pinwheel-swne": lambda r: pinwheel_sequence(r, "swne"),
+    "census-diagonal": census_sequence,
 }
 
 
@@ -262,7 +315,14 @@ def proven_term(records: Records, name: str, n: int) -> int | None:
     if name.startswith("pinwheel-"):
         e = records.pinwheel.get("exact", {}).get(f"pinwheel-{n}-{name.split('-')[1]}")
         return e["optimum"] if e and e.get("optimum") is not None and e["check"].get("accepted") else None
+    if name == "census-diagonal":
+        return _census_term(records.census.get(f"diagonal-{n}"))
     raise KeyError(name)
+
+
+def _bounds(term: tuple[int, Bound, Bound]) -> str:
+    n, low, high = term
+    return f"{low.value} ≤ a({n})" + ("" if high.value is None else f" ≤ {high.value}")
 
 
 def b_file(seq: Sequence, command: str) -> str:
@@ -275,7 +335,8 @@ def b_file(seq: Sequence, command: str) -> str:
     )
     if seq.open_term:
         n, low, high = seq.open_term
-        lines.append(f"# First open term: {low.value} <= a({n}) <= {high.value} (sequences/README.md).")
+        upper = "" if high.value is None else f" <= {high.value}"
+        lines.append(f"# First open term: {low.value} <= a({n}){upper} (sequences/README.md).")
     lines.append(f"# Made by {command} from the project's records.")
     for n, proof in sorted(seq.proofs.items()):
         lines += _wrap(f"a({n}) = {seq.terms[n]}: {proof}", "# ")
@@ -306,15 +367,14 @@ def readme(seqs: list[Sequence], command: str) -> str:
         shown = ", ".join(str(v) for _, v in sorted(s.terms.items()))
         first = min(s.terms) if s.terms else None
         span = f"a({first})..a({max(s.terms)}): {shown}" if s.terms else "—"
-        bounds = f"{s.open_term[1].value} ≤ a({s.open_term[0]}) ≤ {s.open_term[2].value}" if s.open_term else "—"
+        bounds = _bounds(s.open_term) if s.open_term else "—"
         lines.append(f"| [{s.file}]({s.file}) | {s.title} | {s.index} | {span} | {bounds} |")
     lines += ["", "## The first open terms", ""]
     for s in seqs:
         if s.open_term:
             n, low, high = s.open_term
             lines += [
-                f"* **{s.name}**: {low.value} ≤ a({n}) ≤ {high.value}. Lower bound: {low.source}. Upper bound:"
-                f" {high.source}.",
+                f"* **{s.name}**: {_bounds(s.open_term)}. Lower bound: {low.source}. Upper bound: {high.source}.",
             ]
     lines += [
         "",
