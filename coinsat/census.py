@@ -70,6 +70,8 @@ class Census:
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     expanded_lifts: int = 0
+    expanded: int = 0  # configurations expanded by this run (fewer than ``reachable`` after a resume)
+    _dist: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def cells(self) -> int:
@@ -97,8 +99,18 @@ class Census:
 
     @property
     def rate(self) -> float:
-        """Configurations expanded per CPU second (every reachable one is expanded once)."""
-        return self.reachable / max(self.cpu_seconds, 1e-9)
+        """Configurations expanded per CPU second by this run (each is expanded once)."""
+        return self.expanded / max(self.cpu_seconds, 1e-9)
+
+    def distances(self) -> np.ndarray:
+        """The distance of every rank (``UNSEEN`` for those no layer holds), built once."""
+        if self._dist is None:
+            from .search.rank.census import distance_array
+
+            self._dist = distance_array(self.configurations)
+            for t, layer in enumerate(self.layers):
+                self._dist[layer] = t
+        return self._dist
 
     def as_json(self) -> dict:
         return {
@@ -117,6 +129,7 @@ class Census:
             "hardest": [[_cell_json(self.window[q]) for q in h] for h in self.hardest],
             "symmetry_group_order": len(self.symmetries),
             "states": self.reachable,
+            "expanded": self.expanded,
             "seconds": round(self.seconds, 3),
             "cpu_seconds": round(self.cpu_seconds, 3),
             "states_per_cpu_second": round(self.rate),
@@ -172,8 +185,8 @@ def _check(instance: Instance) -> None:
 
 
 def memory_needed(cells: int, coins: int) -> int:
-    """Bytes of the two dense arrays: a distance per n-set, a flag per (n - 1)-set."""
-    return comb(cells, coins) + comb(cells, coins - 1)
+    """Bytes of the two dense arrays: a distance per n-set, a bit per (n - 1)-set."""
+    return comb(cells, coins) + comb(cells, coins - 1) // 8 + 1
 
 
 def census(
@@ -221,8 +234,8 @@ def census(
     d = instance.d
     goal = tuple(sorted(instance.goal.cells))
     t0, c0 = time.perf_counter(), time.process_time()
-    dist = np.full(comb(N, n), kernel.UNSEEN, dtype=np.uint8)
-    zseen = np.zeros(max(comb(N, n - 1), 1), dtype=np.uint8)
+    dist = kernel.distance_array(comb(N, n))
+    zseen = np.zeros(comb(N, n - 1) // 8 + 1, dtype=np.uint8)  # one bit per (n - 1)-set
     layers: list[np.ndarray] = []
     saved = _Saved(resume, instance) if resume is not None else None
     if saved is not None:
@@ -236,7 +249,7 @@ def census(
         dist[layers[0]] = 0
         if saved is not None:
             saved.save(0, layers[0])
-    lifts = 0
+    lifts = expanded = 0
     met = sum(int(x.size) for x in layers)
     chunk = 1 << 20
     while layers[-1].size:
@@ -244,6 +257,7 @@ def census(
         if t + 1 > kernel.MAX_DEPTH:
             raise UsageError(f"the census stores distances in one byte; layer {t + 1} is too deep")
         layer = layers[-1]
+        expanded += int(layer.size)
         for lo in range(0, layer.size, chunk):
             if limits is not None and (why := limits.exceeded()):
                 raise LimitReached(f"{why} while expanding layer {t} (layers 0..{t} are complete)")
@@ -273,6 +287,8 @@ def census(
         seconds=seconds,
         cpu_seconds=cpu,
         expanded_lifts=lifts,
+        expanded=expanded,
+        _dist=dist,
     )
 
 
@@ -298,9 +314,7 @@ def solve_from(c: Census, start: tuple[int, ...]) -> Solution:
     inst = c.instance
     N, n = c.cells, c.coins
     colex = Colex(N, n)
-    dist = np.full(comb(N, n), kernel.UNSEEN, dtype=np.uint8)
-    for t, layer in enumerate(c.layers):
-        dist[layer] = t
+    dist = c.distances()
     nb = np.array([sum(1 << j for j in inst.board.neighbours[q]) for q in range(N)], dtype=np.uint64)
     r = colex.rank(np.array([sorted(start)], dtype=np.int64))[0]
     moves = kernel.descend(r, n, N, colex.binom, nb, inst.d, dist)

@@ -1,8 +1,9 @@
 """The command line.  Thin: each subcommand lives in ``coinsat/commands/<name>.py``.
 
 Exit codes: 0 answered (optimal, feasible, unsolvable, bounded) · 1 ``verify``
-found an illegal solution · 2 bad input or usage · 3 unknown (a limit was hit)
-· 4 internal error (an engine produced a solution that failed verification).
+found an illegal solution, or ``check-certificate`` rejected a certificate · 2 bad input or
+usage · 3 unknown (a limit was hit) · 4 internal error (an engine produced a solution that
+failed verification).
 """
 
 from __future__ import annotations
@@ -16,13 +17,27 @@ import traceback
 from ._startup import restore
 from ._version import __version__
 from .commands import COMMANDS
-from .commands.common import EXIT_INTERNAL, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
+from .commands.common import EXIT_INTERNAL, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, HelpFormatter
 from .errors import CoinsatError, InternalError, LimitReached
+from .registry import unknown
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", HelpFormatter)  # a help text's line breaks are kept
+        super().__init__(*args, **kwargs)
+        self._one_line = False
+
+    def _check_value(self, action, value):  # a mistyped choice: one line, the closest name first
+        if action.choices is not None and value not in action.choices:
+            self._one_line = True
+            if isinstance(action, argparse._SubParsersAction):  # "unknown command 'sovle' (...)"
+                raise argparse.ArgumentError(None, unknown("command", value, action.choices))
+            raise argparse.ArgumentError(action, unknown("choice", value, action.choices))
+
     def error(self, message):  # usage errors: exit 2 without a traceback
-        self.print_usage(sys.stderr)
+        if not self._one_line:
+            self.print_usage(sys.stderr)
         print(f"coinsat: error: {message}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
 

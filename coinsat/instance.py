@@ -20,7 +20,7 @@ from typing import Any, Hashable, Iterable, Mapping, Sequence, cast
 from . import geometry
 from ._names import Name
 from .board import DEFAULT_MARGIN, MAX_WINDOW_CELLS, Board, BoardKind, graph_board, lattice_window
-from .configuration import Configuration
+from .configuration import UNLABELED, Configuration
 from .errors import InstanceError
 from .geometry import Coord
 
@@ -133,6 +133,15 @@ class Instance:
 
     def coord(self, cell: int) -> Hashable:
         return self.board.coords[cell]
+
+    def __repr__(self) -> str:
+        """One line (the generated repr printed every cell of the board: review round 4, m7)."""
+        labels = "" if self.labels == (UNLABELED,) else f", labels {' '.join(map(str, self.labels))}"
+        moves = "" if self.moves == "jump" else f", moves = {self.moves!r}"
+        return (
+            f"<Instance {self.name!r}: {self.board.kind} board of {self.board.size} cells, {self.n_coins} coins"
+            f"{labels}, d = {self.d}, goal {self.goal_placement}{moves}>"
+        )
 
     def _repr_svg_(self) -> str:
         """Notebooks: start and goal side by side (coinsat/draw, reached by name: it sits above)."""

@@ -36,6 +36,7 @@ from . import geometry
 from .board import Board
 from .configuration import Configuration, bits
 from .errors import IllegalMoveError, UsageError
+from .registry import unknown
 
 
 class Move(NamedTuple):
@@ -77,7 +78,7 @@ def _model(name: str) -> Callable[[Board, Configuration, "Move"], str | None]:
     try:
         return MOVE_MODELS[name]
     except KeyError:
-        raise UsageError(f"unknown move model {name!r} (choose from {', '.join(MOVE_MODELS)})") from None
+        raise UsageError(unknown("move model", name, MOVE_MODELS)) from None
 
 
 def check_move(board: Board, config: Configuration, move: Move, d: int = 2, model: str = JUMP) -> str | None:

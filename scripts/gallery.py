@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""Build a static gallery of every puzzle under instances/: one page per puzzle, and an index
-(``coinsat.study.gallery`` says what a page shows and where its answers come from).
+"""The checkout's gallery: every puzzle under instances/, its screenshots, and its stored answers.
 
     python3 scripts/gallery.py [-o SITE] [--answers FILE] [--solve-missing SECONDS] [--screenshots DIR]
     python3 scripts/gallery.py --refresh --answers-out benchmarks/gallery_answers.json [--time-limit 60]
 
-``--solve-missing T`` solves, with T seconds each, the puzzles that have no stored answer
-(default: none are solved; the page says the answer is missing).  ``--screenshots DIR`` also
-writes PNG screenshots of the index and of two pages through headless Chromium (Playwright), at
-desktop and phone widths.
+The pages are ``coinsat gallery SITE --instances instances --no-solve`` (``coinsat/gallery.py`` says
+what a page shows and where its answers come from); this script adds what needs a checkout and
+the developer tools.  ``--solve-missing T`` solves, with T seconds each, the puzzles that have no
+stored answer (default: none are solved; the page says the answer is missing).  ``--screenshots
+DIR`` also writes PNG screenshots of the index and of two pages through headless Chromium
+(Playwright), at desktop and phone widths.  ``--refresh`` solves, certifies and checks every
+puzzle in fresh processes (``coinsat.study.gallery``) and writes the answers file.
 """
 
 from __future__ import annotations
@@ -17,7 +19,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from coinsat.study.gallery import ANSWERS, build, refresh
+from coinsat.gallery import build, source
+from coinsat.study.gallery import refresh
+
+#: the checkout this script belongs to (the gallery of its instances/ and benchmarks/)
+CHECKOUT = Path(__file__).resolve().parent.parent
+INSTANCES = CHECKOUT / "instances"
+ANSWERS = CHECKOUT / "benchmarks" / "gallery_answers.json"
 
 
 def screenshots(site: Path, out: Path, pages: list[str]) -> None:
@@ -76,10 +84,10 @@ def main() -> int:
     if args.refresh:
         if not args.answers_out:
             ap.error("--refresh needs --answers-out FILE (it never overwrites the committed answers unasked)")
-        refresh(Path(args.answers_out), args.time_limit, args.only)
+        refresh(Path(args.answers_out), args.time_limit, args.only, INSTANCES)
         return 0
     site = Path(args.out)
-    entries = build(site, args.solve_missing, args.only, answers_file=Path(args.answers))
+    entries = build(site, source(INSTANCES, args.answers, args.only), args.solve_missing)
     print(f"wrote {len(entries)} pages to {site}/index.html", file=sys.stderr)
     if args.screenshots:
         out = Path(args.screenshots)

@@ -174,18 +174,30 @@ def formula(inst, fmt: str, T: int, expected: str, encoding: str) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=str(ROOT / "build/competition"))
-    ap.add_argument("--members", default="paper,diagonal,vdiag")
+    ap.add_argument(
+        "--out", default=str(ROOT / "build/competition"), help="the folder to write (default: build/competition)"
+    )
+    ap.add_argument(
+        "--members", default="paper,diagonal,vdiag", help="comma list of paper, diagonal, vdiag (default: all three)"
+    )
     ap.add_argument("--formats", default="cnf", help="comma list of cnf, wcnf, opb")
     ap.add_argument("--encodings", default="pruned", help="comma list of pruned, core (CNF only)")
     ap.add_argument("--methods", default="bfs,sat", help="engines tried in turn to prove unknown optima")
-    ap.add_argument("--solve-time-limit", type=float, default=300.0)
+    ap.add_argument(
+        "--solve-time-limit", type=float, default=300.0, help="seconds to prove an unknown optimum (default: 300)"
+    )
     ap.add_argument("--optima", default=None, help="the V-family study's results JSON")
-    ap.add_argument("--optimum", action="append", default=[], metavar="NAME=L:SOURCE")
+    ap.add_argument(
+        "--optimum",
+        action="append",
+        default=[],
+        metavar="NAME=L:SOURCE",
+        help="a member's optimum L proven elsewhere, and where (repeatable)",
+    )
     ap.add_argument("--scale-proofs", default=None, help="benchmarks/scale_proofs.json: checked layers certificates")
     ap.add_argument("--times", default=None, help="comma list of CSV files of scripts/competition_times.py")
     ap.add_argument("--check-time-limit", type=float, default=0.0, help="solve each CNF to check it (0: no)")
-    ap.add_argument("--no-xz", action="store_true")
+    ap.add_argument("--no-xz", action="store_true", help="write plain files (default: xz-compressed)")
     ap.add_argument("--doc", default=None, help="rewrite the generated table of this document")
     ap.add_argument("--manifest-copy", default=None, help="also write the manifest here (e.g. to commit it)")
     args = ap.parse_args(argv)

@@ -18,10 +18,13 @@ runs ``coinsat check-certificate FILE CERT --json`` in a fresh process;
 CPU seconds are each subprocess's own (getrusage of the children).  An optimum's solution is
 replayed by ``coinsat verify`` and, once the certificate is accepted, written to
 instances/families/solutions/pinwheel-M-TARGET.json with what it proves.
-``growth``: ``coinsat construct --json -o`` then ``coinsat improve`` with --improve-time
-seconds on its output, per member (a verified upper bound each).  Results are merged into
-benchmarks/pinwheel_results.json as they come (a member already there is skipped unless
---redo), so a stopped run resumes.  ``table`` writes the Markdown table from that file.
+``growth``: ``coinsat construct --algorithm ALG --json -o`` for every constructive algorithm ALG
+(``constructive.ALGORITHMS``; a refusal is recorded with its reason), then ``coinsat improve`` with
+--improve-time seconds on the shortest construction, per member (a verified upper bound each; the
+member's bound is the best of all of them, ``coinsat.study.pinwheel.best_upper_bound``);
+``--missing`` only runs the algorithms an entry has no construction of yet (improve is not
+re-run).  Results are merged into benchmarks/pinwheel_results.json as they come (a member
+already there is skipped unless --redo), so a stopped run resumes.  ``table`` writes the Markdown table from that file.
 """
 
 from __future__ import annotations
@@ -36,9 +39,11 @@ import time
 from pathlib import Path
 
 from coinsat import write_instance
+from coinsat.constructive import ALGORITHMS
 from coinsat.families import pinwheel
 from coinsat.io.atomic import write_atomic
 from coinsat.study.analysis import fit_power_law
+from coinsat.study.pinwheel import best_upper_bound, migrate_growth
 from coinsat.theory.reach import lower_bound as static_bound
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -207,22 +212,48 @@ def search_label(args) -> str:
     return f"rankbfs, {args.heuristic} h, U = {args.max_moves}" + (" (resumed)" if args.resume else "")
 
 
+def construct_all(path: Path, entry: dict, tmp: Path) -> Path | None:
+    """Every constructive algorithm entry["constructs"] has no answer of yet, on ``path``; the
+    file of the shortest construction made now (None: none made)."""
+    made = entry.setdefault("constructs", {})
+    best: tuple[int, Path] | None = None
+    for alg in sorted(ALGORITHMS):
+        if alg in made:
+            continue
+        built = tmp / f"{path.stem}.{alg}.json"
+        rc, out, wall, cpu = cli(["construct", str(path), "--algorithm", alg, "--json", "-o", str(built)], 3600)
+        made[alg] = {"rc": rc, "length": out and out.get("length"), "cpu": round(cpu, 1)}
+        if rc == 2:
+            made[alg]["note"] = "refused: the puzzle is outside the algorithm's hypothesis"
+        if rc == 0 and made[alg]["length"] is not None and (best is None or made[alg]["length"] < best[0]):
+            best = (made[alg]["length"], built)
+    return best[1] if best else None
+
+
 def growth(args) -> None:
     results = load()
+    for entry in results.get("growth", {}).values():
+        migrate_growth(entry)
     with tempfile.TemporaryDirectory() as tmp:
         for m in args.m:
             for target in args.targets:
                 key = f"pinwheel-{m}-{target}"
-                if key in results.get("growth", {}) and not args.redo:
+                old = results.get("growth", {}).get(key)
+                if old and args.missing:
+                    path = Path(tmp) / f"{key}.toml"
+                    write_instance(pinwheel(m, target), path)
+                    construct_all(path, old, Path(tmp))
+                    save(results)
+                    print(key, old["constructs"], flush=True)
+                    continue
+                if old and not args.redo:
                     continue
                 path = Path(tmp) / f"{key}.toml"
                 inst = pinwheel(m, target)
                 write_instance(inst, path)
-                built = Path(tmp) / f"{key}.construct.json"
-                rc, out, wall, cpu = cli(["construct", str(path), "--json", "-o", str(built)], 3600)
                 entry: dict = {"m": m, "target": target, "n": m + 4, "commit": commit()}
-                entry["construct"] = {"rc": rc, "length": out and out.get("length"), "cpu": round(cpu, 1)}
-                if rc == 0:
+                built = construct_all(path, entry, Path(tmp))
+                if built is not None:
                     imp = Path(tmp) / f"{key}.improve.json"
                     irc, iout, iwall, icpu = cli(
                         [
@@ -238,6 +269,9 @@ def growth(args) -> None:
                         args.improve_time * 4 + 600,
                     )
                     entry["improve"] = {"rc": irc, "length": iout and iout.get("length"), "cpu": round(icpu, 1)}
+                    entry["improve"]["time_limit"] = args.improve_time
+                    if iout and isinstance(iout.get("lower_bound"), int):  # improve's exact pass: proven
+                        entry["improve"]["lower_bound"] = iout["lower_bound"]
                 entry["static"] = static_bound(inst)
                 results.setdefault("growth", {})[key] = entry
                 save(results)
@@ -246,6 +280,8 @@ def growth(args) -> None:
 
 def table(args) -> None:
     results = load()
+    for entry in results.get("growth", {}).values():
+        migrate_growth(entry)
     lines = [
         "# The pinwheel family: exact optima and upper bounds",
         "",
@@ -291,19 +327,31 @@ def table(args) -> None:
             "",
             "Made by `python3 scripts/pinwheel_study.py growth --m 8,16,24,32,40,48,56,64,72,76 --improve-time 5`"
             " (improve: 5 s each, on a loaded 2-core machine; at m = 72 NW-SE it stopped at its limit without a"
-            " shorter solution, exit 3). `static`: theory/reach.lower_bound (span layers, Lemma W).",
+            " shorter solution, exit 3), then `growth --missing` for the constructive algorithms added since;"
+            " rows whose improve CPU s names a limit were run again with that limit (`growth --m M --redo"
+            " --improve-time S`)."
+            f" Every algorithm of `coinsat construct --algorithm` ({', '.join(sorted(ALGORITHMS))}) is tried on"
+            " every member; `best` is the shortest of all constructions and improve. `static`:"
+            " theory/reach.lower_bound (span layers, Lemma W); `improve's bound`: what improve's exact pass proved"
+            " (rankbfs layers on span(start) exhausted without the goal; recorded from the rows run with a limit"
+            " on).",
             "",
-            "| member | n | s | construct | construct + improve | improve CPU s | static lower bound |",
-            "|---|---:|---:|---:|---:|---:|---:|",
+            "| member | n | s | construct (each algorithm) | construct + improve | best | improve CPU s"
+            " | static lower bound | improve's bound |",
+            "|---|---:|---:|---|---:|---:|---:|---:|---:|",
         ]
         fits = {}
         for key, e in sorted(grow.items(), key=lambda kv: (kv[1]["target"], kv[1]["m"])):
-            c = e["construct"].get("length")
+            each = "; ".join(
+                f"{alg}: {c['length'] if c.get('length') is not None else 'refused'}"
+                for alg, c in sorted(e["constructs"].items())
+            )
             i = (e.get("improve") or {}).get("length")
-            best = min(x for x in (c, i) if x) if (c or i) else None
+            best = best_upper_bound(e)
             lines.append(
-                f"| {key} | {e['n']} | {e['m'] + 2} | {c or '—'} | {best or '—'} |"
-                f" {(e.get('improve') or {}).get('cpu', '—')} | {e.get('static')} |"
+                f"| {key} | {e['n']} | {e['m'] + 2} | {each} | {i or '—'} | {best or '—'} |"
+                f" {_improve_cpu(e.get('improve') or {})} | {e.get('static')} |"
+                f" {(e.get('improve') or {}).get('lower_bound', '—')} |"
             )
             if best and e["m"] + 2 >= 12:
                 fits.setdefault(e["target"], []).append((e["m"] + 2, best))
@@ -321,6 +369,12 @@ def table(args) -> None:
         write_atomic(args.out, text)
     else:
         print(text)
+
+
+def _improve_cpu(run: dict) -> str:
+    """The improve run's CPU seconds, with its time limit when it was not the table's 5 s."""
+    cpu = run.get("cpu", "—")
+    return f"{cpu} (limit {run['time_limit']:g} s)" if run.get("time_limit") not in (None, 5) else str(cpu)
 
 
 def ints(text: str) -> list[int]:
@@ -347,6 +401,9 @@ def main() -> None:
         " of the same search (its certify CPU s is then the resumed part's)",
     )
     ap.add_argument("--redo", action="store_true")
+    ap.add_argument(
+        "--missing", action="store_true", help="growth: only the constructive algorithms an entry has not run yet"
+    )
     ap.add_argument("--out")
     args = ap.parse_args()
     {"exact": exact, "adopt": adopt, "growth": growth, "table": table}[args.what](args)

@@ -6,11 +6,12 @@
 For every V(a, a) with a <= --max-a and both targets: the schedule's moves
 (coinsat/constructive/vschedule.py) replayed by rules.py on the ``vdiag`` instance (measured),
 the closed form L(a, b, target) (Theorem L of docs/v-to-diagonal.md), the lower bound LB
-(Theorem LB, coinsat/theory/vbound.py), the static span-layer bound computed on the instance
-(theory/reach.lower_bound, Lemma W) and L / LB.  For every V(a, b) with a <= --all-b-to: L or
-'unsolvable' (Lemma U), and LB.  The least-squares exponent of L in the box side s = n - 2 over
-V(a, a), a = 10, 20, 40, 60.  The proven optima of the small members (read from
-benchmarks/vfamily_results.json) next to L and LB.  Without --out the table goes to stdout.
+(Theorem LB, coinsat/theory/vbound.py), the row-filling bound RF (Theorem RF, the same module),
+the static span-layer bound computed on the instance (theory/reach.lower_bound, Lemma W) and
+L / RF.  For every V(a, b) with a <= --all-b-to: L or 'unsolvable' (Lemma U), LB and RF.  The
+least-squares exponent of L in the box side s = n - 2 over V(a, a), a = 10, 20, 40, 60.  The
+proven optima of the small members (read from benchmarks/vfamily_results.json) next to L, LB and
+RF.  Without --out the table goes to stdout.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from coinsat.io.atomic import write_atomic
 from coinsat.solution import Solution, verify
 from coinsat.study.analysis import fit_power_law
 from coinsat.theory.reach import lower_bound as static_bound
-from coinsat.theory.vbound import lower_bound
+from coinsat.theory.vbound import lower_bound, row_filling_bound
 
 ROOT = Path(__file__).resolve().parent.parent
 FIT_A = (10, 20, 40, 60)
@@ -80,8 +81,9 @@ def main() -> None:
         " replayed by rules.py on `coinsat family vdiag`'s instance until the goal (every row). "
         "`static` is the span-layer bound computed on the instance (theory/reach.lower_bound).",
         "**Proven** (docs/v-to-diagonal.md): `L` is the closed form of Theorem L (the schedule is legal"
-        " and has L moves for every a), `LB` the lower bound of Theorem LB; every solution has at least"
-        " LB moves, so the optimum lies in [LB, L].  s = a + b + 2 = n - 2 is the box side.",
+        " and has L moves for every a), `LB` and `RF` the lower bounds of Theorems LB and RF; every solution"
+        " has at least max(LB, RF) moves, so the optimum lies in [max(LB, RF), L].  s = a + b + 2 = n - 2 is"
+        " the box side.",
         "",
     ]
     # --- the fit ----------------------------------------------------------------------------
@@ -107,8 +109,8 @@ def main() -> None:
     # --- V(a, a) to max-a ---------------------------------------------------------------------
     lines += [f"## V(a, a), a = 1 … {args.max_a}: schedule, closed form, lower bounds", ""]
     lines += [
-        "| a | n | s | NW-SE moves | L | LB | static | L/LB | SW-NE moves | L | LB | static | L/LB |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| a | n | s | NW-SE moves | L | LB | RF | static | L/RF | SW-NE moves | L | LB | RF | static | L/RF |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     last = {}
     for a in range(1, args.max_a + 1):
@@ -116,23 +118,30 @@ def main() -> None:
         for target in TARGETS:
             moves, _ = replayed(a, a, target)
             L, lb = schedule_length(a, a, target), lower_bound(a, a, target)
+            rf = row_filling_bound(a, a, target)
             st = static_bound(vdiag(a, a, target))
-            assert moves == L and st is not None and lb <= st  # noqa: S101 - the table is only written if so
-            row += [str(moves), str(L), str(lb), str(st), f"{L / lb:.3f}"]
-            last[target] = (a, L, lb, st)
+            assert moves == L and st is not None and lb <= st and lb <= rf  # noqa: S101 - written only if so
+            row += [str(moves), str(L), str(lb), str(rf), str(st), f"{L / rf:.3f}"]
+            last[target] = (a, L, lb, rf, st)
         lines.append("| " + " | ".join(row) + " |")
     lines.append("")
-    for target, (a, L, lb, st) in last.items():
-        lines.append(f"* {target}, a = {a} (n = {2 * a + 4}): L = {L}, LB = {lb} (static {st}), L / LB = {L / lb:.3f}")
-    lines += ["", "Asymptotically L / LB → (15/8) / (1/2) = 3.75 (Theorems L and LB).", ""]
+    for target, (a, L, lb, rf, st) in last.items():
+        lines.append(
+            f"* {target}, a = {a} (n = {2 * a + 4}): L = {L}, LB = {lb}, RF = {rf} (static {st}), L / RF = {L / rf:.3f}"
+        )
+    lines += [
+        "",
+        "Asymptotically L / RF → (15/8) / (3/4) = 5/2 (Theorems L and RF); L / LB → (15/8) / (1/2) = 3.75.",
+        "",
+    ]
     # --- every V(a, b) to all-b-to -----------------------------------------------------------
     lines += [f"## Every V(a, b), a ≤ {args.all_b_to}: L (NW-SE / SW-NE) and LB", ""]
     lines += [
         "b ≤ a − 2: unsolvable (Lemma U: the goal lies outside the span of the start), no row.  "
         "For b ≥ a − 1 each length is the replayed schedule's, equal to L.",
         "",
-        "| a | b | n | NW-SE moves | LB | SW-NE moves | LB |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
+        "| a | b | n | NW-SE moves | LB | RF | SW-NE moves | LB | RF |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     unsolvable = 0
     for a in range(1, args.all_b_to + 1):
@@ -144,16 +153,20 @@ def main() -> None:
             for target in TARGETS:
                 moves, _ = replayed(a, b, target)
                 assert moves == schedule_length(a, b, target)  # noqa: S101
-                row += [str(moves), str(lower_bound(a, b, target))]
+                row += [str(moves), str(lower_bound(a, b, target)), str(row_filling_bound(a, b, target))]
             lines.append("| " + " | ".join(row) + " |")
     lines += ["", f"({unsolvable} members with b ≤ a − 2 left out: unsolvable by Lemma U.)", ""]
     # --- against the proven optima -------------------------------------------------------------
     lines += ["## Against the proven optima (benchmarks/vfamily_results.json)", ""]
-    lines += ["| member | target | n | LB | optimum | L | L / optimum |", "|---|---|---:|---:|---:|---:|---:|"]
+    lines += [
+        "| member | target | n | LB | RF | optimum | L | L / optimum |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for (a, b, target), opt in sorted(proven_optima().items()):
-        L, lb = schedule_length(a, b, target), lower_bound(a, b, target)
-        assert L is not None and lb <= opt <= L  # noqa: S101
-        lines.append(f"| V({a},{b}) | {target} | {a + b + 4} | {lb} | {opt} | {L} | {L / opt:.2f} |")
+        L, lb, rf = schedule_length(a, b, target), lower_bound(a, b, target), row_filling_bound(a, b, target)
+        assert L is not None and lb <= opt <= L and rf <= opt  # noqa: S101
+        ratio = f"{L / opt:.2f}" if opt else "—"
+        lines.append(f"| V({a},{b}) | {target} | {a + b + 4} | {lb} | {rf} | {opt} | {L} | {ratio} |")
     lines.append("")
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     cpu += resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime

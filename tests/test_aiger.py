@@ -155,6 +155,8 @@ def test_export_texts_agree_and_name_the_semantics():
     assert text.split("\nc\n", 1)[1] == binary.split(b"\nc\n", 1)[1].decode()
     assert export(inst, "aiger", None) == text  # deterministic
     assert "within 7 steps" in export(inst, "aiger", 7)
+    # the output is the bad signal (ABC asserts it when the goal is reached), not the property
+    assert "output 0 (bad): 1 when the coins reach a goal placement within 7 steps;" in export(inst, "aiger", 7)
 
 
 def test_labels_are_encoded():

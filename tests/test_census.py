@@ -188,3 +188,16 @@ def test_cli_census_and_bad_input(tmp_path):
     labelled.write_text('board = "square"\nstart = """\nR B\n. .\n"""\ngoal = """\n. .\nR B\n"""\n')
     bad = subprocess.run([sys.executable, "-m", "coinsat", "census", str(labelled)], capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "label" in bad.stderr
+
+
+def test_the_referee_script_agrees_on_engine_certificates(tmp_path):
+    """scripts/referee_check.py (no coinsat import) accepts the engine's census and rejects a forgery."""
+    inst = read_instance("instances/families/diagonal-4.toml")
+    write_certificate(census(inst), tmp_path / "ok")
+    run = [sys.executable, "scripts/referee_check.py", "instances/families/diagonal-4.toml"]
+    assert subprocess.run([*run, str(tmp_path / "ok")], capture_output=True).returncode == 0
+    forged = census(inst)
+    forged.layers[-1] = forged.layers[-1][:-1]  # a hardest start dropped
+    forged.layer_sizes[-1] -= 1
+    write_certificate(forged, tmp_path / "forged")
+    assert subprocess.run([*run, str(tmp_path / "forged")], capture_output=True).returncode == 1

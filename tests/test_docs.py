@@ -7,6 +7,7 @@ build and the example notebook run in ``.ci/run`` (``python3 scripts/docs_site.p
 from __future__ import annotations
 
 import argparse
+import html
 import inspect
 import json
 from pathlib import Path
@@ -44,7 +45,9 @@ def test_the_cli_page_has_every_subcommand_and_every_argument():
             for option in action.option_strings or [action.metavar or action.dest]:
                 assert f"`{option}" in section, f"{name}: {option}"
             if action.help:
-                assert action.help.split("%(")[0][:40].replace("|", "\\|") in section, f"{name}: {action.help}"
+                shown = html.escape(action.help.split("%(")[0][:40], quote=False)
+                shown = shown.replace("|", "\\|").replace("\n", "<br>")
+                assert shown in section, f"{name}: {action.help}"
 
 
 def test_the_api_page_documents_every_exported_function_and_type():

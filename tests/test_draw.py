@@ -378,3 +378,26 @@ def test_a_large_picture_is_drawn_with_less_supersampling(monkeypatch):
     monkeypatch.setattr(raster._pillow()[0], "new", spy)
     small = Image.open(io.BytesIO(draw(instance, format="png").data))
     assert small.size == full.size and made and made[-1] == full.size
+
+
+def test_show_reports_the_bytes_it_wrote(capsys, tmp_path):
+    """The count is of bytes on disk, not of characters: the filmstrip's captions hold "→" (3 bytes)."""
+    out = tmp_path / "h.svg"
+    solution = ROOT / "instances/families/solutions/vdiag-1-1-nwse.json"
+    assert (
+        main(
+            [
+                "show",
+                str(ROOT / "instances/families/vdiag-1-1-nwse.toml"),
+                str(solution),
+                "-o",
+                str(out),
+                "--format",
+                "svg",
+            ]
+        )
+        == 0
+    )
+    said = capsys.readouterr().out
+    assert f"(svg, {out.stat().st_size} bytes)" in said
+    assert out.stat().st_size > len(out.read_text(encoding="utf-8"))  # the case the count got wrong

@@ -383,3 +383,18 @@ def test_fast_downward_agrees_with_bfs(inst):
     assert (sol is None) == (want is None)
     if sol is not None:
         assert verify(inst, sol).ok and len(sol) == want
+
+
+@pytest.mark.parametrize("path", sorted(PAPER.glob("*.toml")), ids=lambda p: p.stem)
+def test_cnf_headers_spell_the_sources_in_ascii(path):
+    """The headers stay in the DIMACS alphabet without escapes a reader must decode: "§5" is
+    "section 5" (review round 4: "REFERENCE.md \\xa75"); other characters are still escaped."""
+    from coinsat.io.dimacs import comment_safe
+
+    text = export(read_instance(path), "cnf", 2)
+    header = [line for line in text.splitlines() if line.startswith("c")]
+    assert all(re.fullmatch(r"[\x20-\x7e]*", line) for line in header)
+    assert not [line for line in header if re.search(r"\\(x[0-9a-f]{2}|u[0-9a-f]{4})", line)]
+    if path.stem == "diagonal":
+        assert any("REFERENCE.md section 5" in line for line in header)
+    assert comment_safe("a\u2028b §1 → 2") == "a\\u2028b section 1 -> 2"

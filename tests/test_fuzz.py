@@ -74,6 +74,8 @@ def test_short_campaign_keeps_the_invariant(seeds):
         (2, "coinsat: error: something went wrong\n", "exit 2 message names no input file"),
         (2, "coinsat: error: {dir}/x.toml:3: bad\nmore text\n", "exit 2 without exactly one 'coinsat: error:' line"),
         (2, "usage: coinsat [-h]\ncoinsat: error: unrecognized arguments: -x\n", None),
+        (2, "coinsat: error: argument --method: unknown choice 'sta' (did you mean 'sat'? choose from sat)\n", None),
+        (2, "coinsat: error: unknown command 'sovle' (did you mean 'solve'? choose from solve)\n", None),
     ],
 )
 def test_judge_accepts_only_the_invariant(code, stderr, verdict):

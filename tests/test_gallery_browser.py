@@ -1,7 +1,8 @@
 """The gallery in a real browser: headless Chromium opens the index and the pages that
-coinsat.study.gallery writes (scripts/gallery.py), and checks that no page logs an error, that the pictures hold the
-puzzle's coins, that the step controls step, and that the animation (SMIL inside an <img>)
-moves.  Skipped only when no Chromium (or Playwright) is installed; ``.ci/run`` installs both.
+coinsat.gallery writes (coinsat gallery, scripts/gallery.py), and checks that no page logs an
+error, that the pictures hold the puzzle's coins, that the step controls step, and that the
+animation (SMIL inside an <img>) moves.  Skipped only when no Chromium (or Playwright) is
+installed; ``.ci/run`` installs both.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from coinsat.study import gallery
+from coinsat import gallery
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
@@ -25,7 +26,7 @@ PUZZLES = ["h-to-o", "vdiag-2-1-nwse", "thm1-claw"]
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     out = tmp_path_factory.mktemp("site")
-    entries = gallery.build(out, 30.0, PUZZLES)
+    entries = gallery.build(out, gallery.source(ROOT / "instances", only=PUZZLES), 30.0)
     return out, entries
 
 

@@ -207,3 +207,22 @@ def test_a_shipped_name_on_the_command_line(capsys):
     assert code == 0 and json.loads(out)["length"] == 4
     code, _, err = run(capsys, "solve", "paper/no-such-puzzle")
     assert code == 2 and "paper/no-such-puzzle: no such file (shipped puzzles: paper/diagonal" in err
+
+
+def test_the_quick_start_makes_a_venv_and_ci_runs_what_it_says():
+    """Review round 4 (M2): Debian refuses ``pip install .`` outside a virtual environment, and an
+    environment that is not activated has no ``coinsat`` on the PATH.  The quick start makes and
+    activates one, then keeps its two commands; .ci/run installs the wheel into a clean one and runs
+    the user commands the README names (the main job, the gallery)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Quick start", 1)[1].split("```sh", 1)[1].split("```", 1)[0].strip().splitlines()
+    assert block[0].startswith("python3 -m venv .venv") and ". .venv/bin/activate" in block[0]
+    assert block[1:] == [
+        "python3 -m pip install . && coinsat solve paper/diagonal",
+        "python3 -m pip install -e '.[dev]' && python3 -m pytest -q",
+    ]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert 'python3 -m venv "$tmp/venv"' in ci
+    for command in ("coinsat solve paper/diagonal", "coinsat gallery site"):
+        assert f"venv/bin/{command}" in ci, command
+    assert "`coinsat gallery site`" in readme

@@ -173,3 +173,20 @@ def test_triangular_coins_left_of_the_origin_round_trip():
         assert sorted((inst.board.coords[c], lab) for c, lab in a.coins) == sorted(
             (back.board.coords[c], lab) for c, lab in b.coins
         )
+
+
+def test_a_mistyped_board_kind_gets_the_closest_and_every_kind(tmp_path):
+    """Review round 4 (m10): the message left out 'plane' and offered no guess."""
+    path = tmp_path / "t.toml"
+    path.write_text('name = "x"\nboard = "sqare"\nstart = [[0, 0]]\ngoal = [[0, 0]]\n')
+    with pytest.raises(InstanceError) as e:
+        read_instance(path)
+    assert e.value.line == 2 and "did you mean 'square'?" in str(e.value)
+    assert "square, triangular, cubic, graph, plane" in str(e.value)
+
+
+def test_an_instance_shows_itself_in_one_short_line():
+    """Review round 4 (m7): repr(Instance) was 907 characters of board tuples."""
+    shown = repr(read_instance("paper/swap5-b"))
+    assert shown == "<Instance 'swap5-b': square board of 8 cells, 5 coins, labels 1 2 3 4 5, d = 2, goal fixed>"
+    assert len(repr(read_instance("paper/tri2oline"))) < 120

@@ -25,6 +25,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("certificates", "certificates.check"),
     ("certificates.prove",),
     ("solve", "export", "count", "census"),
+    ("gallery",),
     ("commands",),
     ("cli",),
     ("study",),

@@ -8,6 +8,7 @@ import argparse
 import csv
 import io
 import json
+import re
 import time
 from pathlib import Path
 
@@ -213,3 +214,30 @@ def test_readme_command_list_and_benchmark_description():
     text = (ROOT / "encodings" / "competition-description.md").read_text(encoding="utf-8")
     rows = list(csv.DictReader((ROOT / "benchmarks" / "competition-manifest.csv").open()))
     assert f"The {len(rows)} files come from {len({r['instance'] for r in rows})} puzzles" in text
+
+
+def test_the_competition_texts_agree_with_the_v_proof():
+    """The paper's Θ(n³) for V to diagonal is a claim that docs/v-to-diagonal.md refutes (Θ(n²)): the
+    texts for the organisers say so, as the README does, and none presents n³ as shown or proven."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "## V to diagonal: Θ(n²), not Θ(n³)" in readme
+    for name in ("competition-description.md", "competition.md"):
+        text = (ROOT / "encodings" / name).read_text(encoding="utf-8")
+        assert "Θ(n²)" in text and "docs/v-to-diagonal.md" in text, name
+        sentences = re.split(r"(?<=[.;])\s", " ".join(text.split()))
+        assert not [
+            s for s in sentences if re.search(r"\b(shows|proves|proven)\b", s) and "n³" in s and "claim" not in s
+        ], name
+
+
+def test_the_readme_synopsis_names_every_option_of_construct_and_gallery():
+    """The synopsis of the README's Command line lists each option these commands take (review round 4:
+    construct's --algorithm was missing); their help is the parser's."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Command line", 1)[1].split("```", 2)[1]
+    for command in ("construct", "gallery"):
+        lines = [line for line in block.splitlines() if line.startswith(f"coinsat {command} ")]
+        assert lines, command
+        options = {a.option_strings[0] for cmd, a in _arguments(get_parser()) if cmd == command and a.option_strings}
+        shown = {o for o in options if o in lines[0]}
+        assert options - shown <= {"--time-limit", "--memory-limit"}, (command, options - shown)

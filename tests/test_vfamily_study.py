@@ -28,7 +28,11 @@ def test_study_records_optimum_certificate_and_solution(tmp_path):
     study.write_table()
     entry = json.loads((tmp_path / "results.json").read_text())["vdiag-1-1-nwse"]
     assert entry["runs"]["spanbfs"]["status"] == "optimal" and entry["runs"]["spanbfs"]["length"] == 5
-    assert entry["runs"]["construct"]["length"] >= 5  # an upper bound, never below the optimum
+    # "construct" is every constructive algorithm: upper bounds, never below the optimum, or refusals
+    assert set(entry["runs"]) == {"spanbfs", *vfamily.construct_methods()}
+    assert entry["runs"]["construct:square"]["length"] >= 5 and entry["runs"]["construct:vschedule"]["length"] == 8
+    assert entry["runs"]["construct:triangular"]["status"] == "refused"
+    assert "needs a triangular board" in entry["runs"]["construct:triangular"]["note"]
     for kind in ("drat", "layers"):
         cert = entry["certificates"][kind]
         assert cert["accepted"] and "optimal: 5 moves (no solution with <= 4 moves)" == cert["claim"], kind
@@ -91,7 +95,10 @@ def test_flip_and_growth_sections_label_bounds():
     lines = []
     vfamily.growth_section(growth, {}, lines)
     text = "\n".join(lines)
-    assert "21 (static)" in text and "optimum" not in text.split("| V(9,9)")[1]
+    row = text.split("| V(9,9)")[1]
+    assert "optimum" not in row
+    # the vschedule (Theorem L: 620 moves) beats improve's 800, and Theorems LB and RF (220) the static 21
+    assert "| 800 | 620 | 620 | 0.058 | 220 (Theorems LB, RF) |" in row
 
 
 def test_a_lower_bound_is_labelled_by_where_it_comes_from():
@@ -130,7 +137,7 @@ def test_the_verdict_states_the_proof_and_keeps_the_fits_as_measurements():
     text = "\n".join(lines)
     proven, measured = text.split("**Measured**")
     assert "Θ(n²) moves; the paper's Θ(n³) is false" in proven and "docs/v-to-diagonal.md" in proven
-    assert "L/LB = 3.739 (NW-SE) and 3.746 (SW-NE)" in proven  # the proven closed forms at a = b = 100
+    assert "L/RF = 2.530 (NW-SE) and 2.535 (SW-NE)" in proven  # the proven closed forms at a = b = 100
     assert "n^" not in proven  # no fit among the proofs
     # the fits are reported as what they are, per target, and never as the puzzle's rate
     assert "NW-SE: n^3.00 for construct + improve, n^3.00 for construct" in measured

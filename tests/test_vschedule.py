@@ -7,6 +7,7 @@ from coinsat.constructive import construct
 from coinsat.constructive.vschedule import (
     Schedule,
     ends,
+    flip_length,
     schedule,
     schedule_length,
     solvable,
@@ -15,6 +16,7 @@ from coinsat.constructive.vschedule import (
 from coinsat.errors import ConstructionError
 from coinsat.families import diagonal_target, v_shape, vdiag
 from coinsat.solution import Solution, verify
+from coinsat.theory import vbound
 from coinsat.theory.span import lattice_span
 
 ALL = [(a, b, t) for a in range(1, 13) for b in range(0, a + 1) for t in ("nwse", "swne")]
@@ -153,10 +155,12 @@ def test_construct_algorithm_vschedule_is_the_schedule():
     built, result = construct(inst, "vschedule")
     assert result.status.value == "feasible"
     assert result.length == schedule_length(4, 3, "nwse") == (15 * 16 + 3 * 4 - 2) // 2
-    with pytest.raises(ConstructionError, match="not a V-to-diagonal"):
-        from coinsat.families import diagonal_flip
+    from coinsat.families import diagonal_flip, pinwheel
 
-        construct(diagonal_flip(4), "vschedule")
+    assert construct(diagonal_flip(6), "vschedule")[1].length == flip_length(6)  # Theorem F's flip
+    with pytest.raises(ConstructionError, match="not a V-to-diagonal puzzle nor a diagonal flip"):
+        construct(pinwheel(3, "nwse"), "vschedule")
+    assert result.lower_bound == vbound.best_bound(4, 3, "nwse") == 40  # Theorem RF beats LB's 36
     with pytest.raises(ConstructionError, match="Lemma U"):
         construct(vdiag(3, 1, "nwse"), "vschedule")
 
@@ -218,6 +222,79 @@ def test_theorem_lb_grows_like_half_s_squared():
                 lb = lower_bound(a, b, t)
                 assert (s - 2) * (s - 3) // 2 <= lb <= s * s // 2
     assert schedule_length(100, 100, "nwse") / lower_bound(100, 100, "nwse") < 3.75
+
+
+# --- Theorem RF, the row-filling bound (coinsat/theory/vbound.py) --------------------------------
+
+
+def test_theorem_rf_closed_form_is_the_sum_and_grows_like_three_quarters_s_squared():
+    for a in range(1, 201):
+        for b in (a - 1, a):
+            s = a + b + 2
+            for t in ("nwse", "swne"):
+                rf = vbound.row_filling_bound(a, b, t)
+                assert rf == vbound.row_filling_closed(a, b, t)
+                if a + b >= 2:  # RF >= LB, strictly from J = 5 on (docs/v-to-diagonal.md §3)
+                    lb = vbound.lower_bound(a, b, t)
+                    assert rf > lb if a + b >= 5 else rf >= lb
+                if a + b >= 6:
+                    assert 3 * s * s / 4 - 5 * s <= rf <= 3 * s * s / 4
+    assert (vbound.row_filling_bound(18, 18, "swne"), vbound.row_filling_bound(18, 18, "nwse")) == (975, 922)
+
+
+@pytest.mark.parametrize("a,b", [(a, b) for a in range(1, 13) for b in (a - 1, a) if a + b >= 2])
+@pytest.mark.parametrize("target", ["nwse", "swne"])
+def test_theorem_rf_lemmas_hold_on_the_schedule(a, b, target):
+    """Lemmas P, T, R and Q, move by move, on the schedule (a legal solution, Theorem L), and the
+    moves Theorem RF counts are distinct and at least its bound."""
+    moves = schedule(a, b, target)
+    got = vbound.check_row_filling(a, b, target, moves)
+    assert got["bound"] <= got["counted"] <= len(moves)
+
+
+def test_the_lemma_checker_builds_the_v_and_its_targets_as_families_does():
+    for a in range(1, 9):
+        for b in (a - 1, a):
+            assert sorted(vbound.v_cells(a, b)) == sorted(v_shape(a, b))
+            for t in ("nwse", "swne"):
+                assert sorted(vbound.target_cells(a + b + 2, t)) == sorted(diagonal_target(a + b + 2, t))
+
+
+def test_theorem_rf_lemmas_hold_on_every_stored_v_solution():
+    """The same on every stored solution of the V family (the proven optima among them): replayed
+    by rules.py first, then checked lemma by lemma."""
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "instances/families/solutions"
+    checked = 0
+    for f in sorted(root.glob("vdiag-*.json")):
+        _, a, b, target = f.stem.split("-")
+        inst = vdiag(int(a), int(b), target)
+        moves = [(tuple(u), tuple(v)) for u, v in json.loads(f.read_text())["moves"]]
+        cells = [(inst.board.cell(u), inst.board.cell(v)) for u, v in moves]
+        assert verify(inst, Solution.of(cells)).ok
+        if int(a) + int(b) >= 2:
+            got = vbound.check_row_filling(int(a), int(b), target, moves)
+            assert got["bound"] <= got["counted"] <= len(moves)
+            checked += 1
+    assert checked >= 14
+
+
+def test_the_lemma_checker_rejects_a_solution_that_breaks_a_lemma():
+    """Lemma P's budget: a replay that leaves five adjacent pairs is refused (the checker is not
+    vacuous); so is one that does not end on the target."""
+    moves = schedule(2, 2, "swne")
+    with pytest.raises(ValueError, match="do not end on the target"):
+        vbound.check_row_filling(2, 2, "swne", moves[:-1])
+    with pytest.raises(ValueError, match="Lemma P"):  # V(2,2)'s block plus a fifth adjacent coin
+        vbound.check_row_filling(2, 2, "swne", [((4, 2), (4, 0))] + moves)
+
+
+def test_theorem_rf_is_below_every_proven_optimum():
+    optima = stored_optima()
+    for (a, b, target), opt in optima.items():
+        assert vbound.best_bound(a, b, target) <= opt
 
 
 # --- where the paper's proof breaks ----------------------------------------------------------------

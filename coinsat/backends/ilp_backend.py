@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import MissingDependency, UsageError
-from ..registry import require
+from ..registry import require, unknown
 from . import Outcome
 
 SAT, UNSAT, UNKNOWN = Outcome.SAT, Outcome.UNSAT, Outcome.UNKNOWN
@@ -101,7 +101,7 @@ def make_solver(name: str = "highs", *, time_limit: float | None = None, threads
         if bundled is not None and bundled(**kw).available():
             return bundled(**kw)
         raise UsageError("solver 'cbc' needs a cbc program on PATH (PuLP 4 bundles none)")
-    raise UsageError(f"unknown ILP solver {name!r} (choose from {', '.join(SOLVERS)})")
+    raise UsageError(unknown("ILP solver", name, SOLVERS))
 
 
 def run_ilp(

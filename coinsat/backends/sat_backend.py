@@ -34,6 +34,7 @@ from typing import Iterable, Sequence
 
 from ..errors import UsageError
 from ..limits import Limits
+from ..registry import unknown
 from . import Outcome
 
 #: PySAT names offered (all incremental; all but lingeling take conflict budgets).
@@ -84,7 +85,7 @@ class SatBackend:
         from pysat.solvers import Solver  # lazy: keep `import coinsat` light
 
         if solver not in SOLVERS:
-            raise UsageError(f"unknown SAT solver {solver!r} (choose from {', '.join(SOLVERS)})")
+            raise UsageError(unknown("SAT solver", solver, SOLVERS))
         if proof and solver not in PROOF_SOLVERS:
             raise UsageError(f"the SAT solver {solver} gives no trusted proof (choose from {', '.join(PROOF_SOLVERS)})")
         self.name = solver

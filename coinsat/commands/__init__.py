@@ -19,4 +19,5 @@ COMMANDS = (
     "count",
     "census",
     "improve",
+    "gallery",
 )

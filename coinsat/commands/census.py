@@ -86,7 +86,7 @@ def run(args) -> int:
         f"{len(result.hardest)} classes under the goal's {len(result.symmetries)} symmetries"
     )
     print(
-        f"{result.reachable:,} states in {result.cpu_seconds:.1f} CPU s "
+        f"{result.expanded:,} states expanded in {result.cpu_seconds:.1f} CPU s "
         f"({result.rate / 1e6:.2f} M states per CPU second)"
     )
     for p in written:

@@ -68,9 +68,14 @@ def add_parser(sub) -> None:
     s.add_argument(
         "--cubes", type=nonneg_int, default=0, metavar="K", help="cube-and-conquer: 2^K cubes (0: one proof)"
     )
-    s.add_argument("--workers", type=pos_int, default=1, metavar="N", help="processes solving the cubes")
+    s.add_argument(
+        "--workers", type=pos_int, default=1, metavar="N", help="processes solving the cubes (default: %(default)s)"
+    )
     s.add_argument(  # the names of certificates/prove/cubes.py SPLITS, DEFAULT_SPLIT first (benchmarks/cubes.md)
-        "--split", choices=("lookahead", "tree", "middle"), default="lookahead", help="how the cubes are chosen"
+        "--split",
+        choices=("lookahead", "tree", "middle"),
+        default="lookahead",
+        help="how the cubes are chosen (default: %(default)s)",
     )
     add_limit_arguments(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")

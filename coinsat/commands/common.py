@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import tempfile
+import textwrap
 from pathlib import Path
 
 from ..errors import UsageError
@@ -28,25 +29,26 @@ EXIT_OK, EXIT_ILLEGAL, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
 #: the positional FILE of every command that reads a puzzle
 FILE_HELP = "the instance file (TOML; README 'File format'), or a puzzle shipped with coinsat: paper/diagonal"
 
-#: one line per engine, for ``--method`` (an engine not listed here is named bare)
-METHOD_NOTES = {
-    "auto": "screens, then spanbfs, bfs or sat, whichever applies",
-    "bfs": "exact bidirectional BFS (any board, labels)",
-    "spanbfs": "span-pruned BFS on numpy words (unlabeled, windows of <= 64 cells)",
-    "rankbfs": "spanbfs on ranks: <= 256 cells, workers, disk, --resume, --cluster",
-    "sat": "time-expanded SAT, incremental horizons (PySAT)",
-    "ilp": "the same model as a 0-1 program (pip install 'coinsat[ilp]'; slow on long puzzles)",
-    "slidesat": "SAT for moves = 'slide' puzzles",
-}
-
 
 def method_help(methods) -> str:
-    """The help of ``--method``: every engine with a few words on it."""
-    return (
-        "the engine: "
-        + "; ".join(f"{m} ({METHOD_NOTES[m]})" if m in METHOD_NOTES else m for m in sorted(methods))
-        + " (default auto)"
-    )
+    """The help of ``--method``: a line per engine, from its record (``search/methods.py``), so that
+    the text cannot drift from the registry; in the registry's order (``auto`` first)."""
+    from ..search.methods import ENGINES
+
+    return "\n".join(["the engine (default auto):", *(ENGINES[m].summary() for m in methods)])
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, except that a help text with line breaks keeps them: each line is
+    wrapped on its own, its continuation indented (``--method``: a line per engine)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        if "\n" not in text:
+            return super()._split_lines(text, width)
+        out: list[str] = []
+        for line in text.splitlines():
+            out.extend(textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False) or [""])
+        return out
 
 
 def _int_at_least(s: str, low: int) -> int:
@@ -87,14 +89,22 @@ def memory_size(s: str) -> int | str:
     return "none" if v is None else v
 
 
-def add_limit_arguments(parser) -> None:
+#: what ``--time-limit`` does to a command that searches (solve, improve, certify)
+WHEN_STOPPED = (
+    "a command stopped before its answer is complete says what it has proven so far ('unknown' and "
+    "exit 3, or 'feasible' when it has a solution)"
+)
+
+
+def add_limit_arguments(parser, when_stopped: str = WHEN_STOPPED) -> None:
+    """``--time-limit`` (its help ends with ``when_stopped``: what the command does when stopped)
+    and ``--memory-limit``."""
     parser.add_argument(
         "--time-limit",
         type=pos_float,
         default=None,
         metavar="S",
-        help="stop after S seconds, loading included: a command stopped before its answer is complete says "
-        "what it has proven so far ('unknown' and exit 3, or 'feasible' when solve or improve has a solution)",
+        help=f"stop after S seconds, loading included: {when_stopped}",
     )
     parser.add_argument(
         "--memory-limit",

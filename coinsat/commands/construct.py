@@ -27,7 +27,7 @@ def add_parser(sub) -> None:
     c.add_argument("-o", "--output", metavar="PATH", help="also write the JSON object to PATH")
     from .common import add_limit_arguments
 
-    add_limit_arguments(c)
+    add_limit_arguments(c, "'unknown' and exit 3, nothing written")
     c.set_defaults(run=run)
 
 

@@ -15,7 +15,7 @@ def add_parser(sub) -> None:
         action="store_true",
         help="also print the optimal sequences up to the puzzle's symmetries (rotations, reflections)",
     )
-    add_limit_arguments(c)
+    add_limit_arguments(c, "'unknown' and exit 3 when the count is not complete")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(run=run)
 

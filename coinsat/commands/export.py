@@ -24,7 +24,9 @@ from .common import EXIT_OK, FILE_HELP, check_output_file, nonneg_int
 
 
 def add_parser(sub) -> None:
-    e = sub.add_parser("export", help="write the puzzle as a formula (CNF, WCNF, OPB, LP, MPS) or a PDDL task")
+    e = sub.add_parser(  # the formats named from the registry, so that the summary cannot drift from it
+        "export", help=f"write the puzzle as a formula, a planning task or a circuit ({', '.join(FORMATS)})"
+    )
     e.add_argument("file", help=FILE_HELP)
     e.add_argument(
         "--horizon",

@@ -29,15 +29,26 @@ def add_parser(sub) -> None:
     c.add_argument("-o", "--output", metavar="PATH", help="also write the JSON object to PATH")
     c.add_argument("--checkpoint", metavar="PATH", help="rewrite PATH with every verified improvement")
     c.add_argument("--progress", action="store_true", help="print every improvement to stderr")
-    c.add_argument("--stretch-time", type=float, default=None, metavar="S", help="time for one stretch's local puzzle")
+    c.add_argument(  # the defaults are search.improve.ImproveOptions's (tests/test_method_help.py holds them)
+        "--stretch-time",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds for one stretch's local puzzle (default: 5)",
+    )
     c.add_argument(
-        "--max-stretch", type=nonneg_int, default=None, metavar="N", help="longest stretch solved as a puzzle"
+        "--max-stretch",
+        type=nonneg_int,
+        default=None,
+        metavar="N",
+        help="longest stretch solved as a puzzle (default: 48, the longest of the ladder)",
     )
     c.add_argument(
         "--stretches",
         default=None,
         metavar="N,N,...",
-        help="the stretch lengths, in moves, instead of the default ladder (--max-stretch then caps them)",
+        help="the stretch lengths, in moves, instead of the default ladder 3,4,6,8,12,16,24,32,48 "
+        "(--max-stretch then caps them)",
     )
     c.add_argument(
         "--local-only",

@@ -14,6 +14,7 @@ process that the budget stops (``limits.in_child``).
 
 from __future__ import annotations
 
+import os
 import sys
 
 from .common import EXIT_ILLEGAL, EXIT_OK, add_limit_arguments, check_output_file, limits_of
@@ -47,7 +48,7 @@ def add_parser(sub) -> None:
         help="multiply every size of the picture by F (default: 2 for png and gif, 1 for svg and html)",
     )
     sh.add_argument("-o", "--output", metavar="PATH", help="write the picture here (required for png and gif)")
-    add_limit_arguments(sh)
+    add_limit_arguments(sh, "exit 3, nothing written")
     sh.set_defaults(run=run)
 
 
@@ -146,7 +147,8 @@ def _run(args) -> int:
         from ..io.atomic import write_atomic
 
         write_atomic(args.output, drawing.data)
-        print(f"wrote {args.output} ({args.format}, {len(drawing.data)} bytes)")
+        size = os.path.getsize(args.output)  # bytes on disk (an SVG's text is UTF-8: "→" is 3 bytes)
+        print(f"wrote {args.output} ({args.format}, {size} bytes)")
     else:
         sys.stdout.write(str(drawing.data))
     return EXIT_OK

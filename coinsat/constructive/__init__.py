@@ -11,7 +11,8 @@ window) and a ``feasible`` Result whose solution went through
 * ``triangular`` — Theorem 1 (triangle maneuvering with ghost coins), O(n d) moves;
 * ``square`` — Theorem 2 (canonical L's with two extra coins), square grid;
 * ``vschedule`` — the explicit schedule of the V-to-diagonal family (docs/v-to-diagonal.md),
-  Theta(n^2) moves in closed form; only for ``coinsat family vdiag`` puzzles.
+  Theta(n^2) moves in closed form; only for ``coinsat family vdiag`` puzzles and the diagonal
+  flips of ``coinsat family diagonal`` (Theorem F).
 """
 
 from __future__ import annotations

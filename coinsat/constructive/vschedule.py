@@ -402,25 +402,51 @@ def schedule_length(a: int, b: int, target: str = "nwse") -> int | None:
 
 def construct_vschedule(instance: Instance) -> Construction:
     """``coinsat construct FILE --algorithm vschedule``: the schedule of a ``vdiag`` instance
-    (read from its metadata, or recognised from its start and goal), replayed by rules.py."""
+    (recognised from its start and goal), or the flip schedule of a ``diagonal`` instance
+    (``families.diagonal_flip``, Theorem F), replayed by rules.py."""
     t0 = time.perf_counter()
-    a, b, target = _recognise(instance)
+    k = _flip_side(instance)
+    try:
+        a, b, target = _recognise(instance)
+    except ConstructionError:
+        if k is None:
+            raise
+        plan, lower, what = flip_schedule(k), 1, f"diagonal flip, k = {k}"
+        closed: int | None = flip_length(k)
+    else:  # a V first (V(1, 0) -> NW-SE is also the 3 x 3 flip)
+        plan, what, closed = schedule(a, b, target), f"V({a},{b}) -> {target}", schedule_length(a, b, target)
+        lower = vbound.best_bound(a, b, target)  # Theorems LB and RF: proven for every solution
     board = instance.board
     try:
-        moves = [(board.cell(s), board.cell(d)) for s, d in schedule(a, b, target)]
+        moves = [(board.cell(s), board.cell(d)) for s, d in plan]
     except KeyError:
-        raise ConstructionError("the V schedule needs the V's whole box on the board") from None
+        raise ConstructionError("the V schedule needs the whole box on the board") from None
     solution = certify_solution(instance, Solution.of(moves), "vschedule")
     result = Result(
         status=Status.FEASIBLE,
         method="construct:vschedule",
         solution=solution,
-        lower_bound=vbound.lower_bound(a, b, target),  # Theorem LB: proven for every solution
+        lower_bound=lower,
         seconds=time.perf_counter() - t0,
-        stats={"schedule": f"V({a},{b}) -> {target}", "closed_form": schedule_length(a, b, target)},
+        stats={"schedule": what, "closed_form": closed},
         engine=Engine.CONSTRUCT,
     )
     return Construction(instance, result)
+
+
+def _flip_side(instance: Instance) -> int | None:
+    """k when the instance is the k x k diagonal flip of ``families.diagonal_flip`` (square grid,
+    d = 2, fixed goal, in its coordinates), else None."""
+    board = instance.board
+    if board.kind is not BoardKind.SQUARE or instance.d != 2 or instance.goal_placement != "fixed":
+        return None
+    coords = board.lattice_coords
+    start = sorted(coords[c] for c in instance.start.cells)
+    k = len(start) - 2
+    if k < 3 or start != sorted(diagonal_target(k, "swne")):
+        return None
+    goal = sorted(coords[c] for c in instance.goal.cells)
+    return k if goal == sorted(diagonal_target(k, "nwse")) else None
 
 
 def _recognise(instance: Instance) -> tuple[int, int, str]:
@@ -451,4 +477,7 @@ def _recognise(instance: Instance) -> tuple[int, int, str]:
                         f"(docs/v-to-diagonal.md, Lemma U)"
                     )
                 return a, b, target
-    raise ConstructionError("not a V-to-diagonal puzzle: start and goal are not those of coinsat family vdiag")
+    raise ConstructionError(
+        "not a V-to-diagonal puzzle nor a diagonal flip: start and goal are not those of coinsat family vdiag"
+        " or diagonal"
+    )

@@ -18,6 +18,7 @@ from typing import Sequence
 from ..configuration import Configuration
 from ..errors import IllegalMoveError, UsageError
 from ..instance import Instance
+from ..registry import unknown
 from ..result import Result
 from ..rules import Move
 from ..solution import Solution, verify
@@ -137,7 +138,7 @@ def draw(
     ``IllegalMoveError`` when the solution does not replay.
     """
     if format not in FORMATS:
-        raise UsageError(f"unknown picture format {format!r} (choose from {', '.join(FORMATS)})")
+        raise UsageError(unknown("picture format", format, FORMATS))
     if scale is None:
         scale = RASTER_SCALE if format in ("png", "gif") else 1.0
     if not (isinstance(scale, (int, float)) and 0 < scale <= MAX_SCALE):

@@ -89,6 +89,7 @@ def page(
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<link rel="icon" href="data:,">',  # no icon: a browser then asks for no favicon.ico (a 404)
         f"<title>{escape(title)}</title>",
         f"<style>{_CSS}</style></head>",
         f'<body data-autoplay="{"yes" if autoplay else "no"}">',

@@ -39,6 +39,7 @@ def comment_lines(instance: Instance, aig: Aig, horizon: int | None) -> tuple[st
         else f"never the goal within {horizon} steps (holds iff no solution with <= {horizon} moves "
         "stays inside the window)"
     )
+    within = "" if horizon is None else f" within {horizon} steps"  # the bad signal, not the property
     lines = [
         f"coinsat {__version__}: coin-moving puzzle as a transition system, spec {SPEC}",
         f"instance: {instance.name}",
@@ -50,7 +51,7 @@ def comment_lines(instance: Instance, aig: Aig, horizon: int | None) -> tuple[st
         f"inputs: src0..src{k - 1}, dst0..dst{k - 1}: source and destination cell index, little-endian; "
         "an input that is not a legal move leaves the state unchanged",
         "latches start at 0; a latch marked 'flipped' holds NOT(occupied), so its cell holds a coin at the start",
-        f"output 0 (bad): {prop}",
+        f"output 0 (bad): 1 when the coins reach a goal placement{within}; the safety property is {prop}",
     ]
     if instance.known_optimal is not None:
         lines.append(f"known optimum: {instance.known_optimal} moves")

@@ -80,14 +80,38 @@ def _coins(instance: Instance, config) -> str:
 
 
 def comment_safe(text: str) -> str:
-    """``text`` as one comment line in the DIMACS alphabet (printable ASCII): every other
-    character written as a backslash escape.  An instance's name or source may hold a line
+    """``text`` as one comment line in the DIMACS alphabet (printable ASCII): the typographic
+    signs of the project's texts spelt in ASCII (``§5`` is ``section 5``, ``→`` is ``->``), every
+    other character written as a backslash escape.  An instance's name or source may hold a line
     break (a parser would read what follows as a clause) or a byte that parsers disagree on
     (``\\v``, U+2028: ``encodings/sat.md`` section 9); a comment never does."""
-    return _OUTSIDE_COMMENT.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    spelt = text.translate(_IN_ASCII)
+    return _OUTSIDE_COMMENT.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), spelt)
 
 
 _OUTSIDE_COMMENT = re.compile(r"[^\x20-\x7e]")
+#: the signs the instance files and headers use, as a reader of a DIMACS comment would spell them
+_IN_ASCII = str.maketrans(
+    {
+        "§": "section ",
+        "→": "->",
+        "←": "<-",
+        "≤": "<=",
+        "≥": ">=",
+        "–": "-",
+        "—": "-",
+        "−": "-",
+        "×": "x",
+        "·": "*",
+        "²": "^2",
+        "³": "^3",
+        "‘": "'",
+        "’": "'",
+        "“": '"',
+        "”": '"',
+        "…": "...",
+    }
+)
 
 
 def header_lines(instance: Instance, formula, fmt: str, expected: str | None) -> list[str]:

@@ -35,6 +35,7 @@ from ..board import BOARD_KINDS, DEFAULT_MARGIN, BoardKind
 from ..configuration import UNLABELED
 from ..errors import InstanceError
 from ..instance import GOAL_PLACEMENTS, MOVE_MODELS, Instance, is_cubic, make_instance
+from ..registry import closest
 from .atomic import write_atomic
 
 MAX_INTEGER = 10**100  # beyond any window; keeps every number printable (str(int) <= 4300 digits)
@@ -177,7 +178,10 @@ def _parse_instance(ctx: _Ctx, data: dict) -> Instance:
 
     kind = data["board"]
     if kind not in FILE_BOARDS:
-        raise ctx.error(f"unknown board kind {_short(kind)} (expected {', '.join(FILE_BOARDS)})", "board")
+        kinds = (*FILE_BOARDS, "plane")  # "plane" is read before this (parse_puzzle)
+        guess = closest(kind, kinds) if isinstance(kind, str) and len(kind) <= 60 else None
+        hint = f"did you mean {guess!r}? " if guess is not None else ""
+        raise ctx.error(f"unknown board kind {_short(kind)} ({hint}expected {', '.join(kinds)})", "board")
     adjacency = _int(ctx, data, "adjacency", 2, minimum=1, maximum=MAX_ADJACENCY)
     margin = _int(ctx, data, "margin", DEFAULT_MARGIN, minimum=1)
     known = data.get("known_optimal")

@@ -67,6 +67,7 @@ from ..encode.sat import Encoder
 from ..errors import InstanceError, InternalError, LimitReached, UsageError
 from ..instance import Instance, make_instance
 from ..limits import Limits, enforced, poll
+from ..registry import unknown
 from ..result import Engine, Evidence, Result, Statistics, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import configuration_count, distance_bound, exact_for, lower_bound
@@ -193,7 +194,7 @@ def solve_sat(
     if o.horizon_hint is not None and o.horizon_hint < 0:
         raise UsageError(f"the horizon hint must be >= 0, not {o.horizon_hint}")
     if o.strategy not in STRATEGIES:
-        raise UsageError(f"unknown strategy {o.strategy!r} (choose from {', '.join(STRATEGIES)})")
+        raise UsageError(unknown("strategy", o.strategy, STRATEGIES))
     if not encoding.noop and o.strategy != "linear":
         raise UsageError("without no-op steps only the 'linear' strategy is sound")
     if o.stride < 1:

@@ -67,6 +67,7 @@ from ..encode.ilp import build_ilp
 from ..errors import DecodeError, LimitReached, UsageError
 from ..instance import Instance
 from ..limits import Limits, enforced
+from ..registry import unknown
 from ..result import Engine, Evidence, Result, Statistics, Status
 from ..solution import certify_solution
 from ..theory.reach import configuration_count, exact_for, lower_bound
@@ -85,7 +86,7 @@ def solve_ilp(
     o = options or IlpOptions()
     strategy = o.strategy
     if strategy not in STRATEGIES:
-        raise UsageError(f"unknown strategy {strategy!r} (choose from {', '.join(STRATEGIES)})")
+        raise UsageError(unknown("strategy", strategy, STRATEGIES))
     limits = limits or Limits()
     run = _Run(instance, o, limits)
     if o.grow and instance.board.is_lattice and not instance.board.exact:

@@ -5,7 +5,8 @@ Every engine is ``solve_<name>(instance, *, limits, max_moves, options) -> Resul
 imported on first use, so a missing optional dependency breaks only its own method), its
 options dataclass, the move models and board kinds it decides, whether its answers are
 exact (optimal, or a proof) and, when it has one, the function that says why it cannot
-run on an instance.  The CLI builds ``--method`` and the engines' flags from
+run on an instance, and the line of ``--help`` that helps choose it: what it proves, when it
+pays, what it needs.  The CLI builds ``--method``, its help and the engines' flags from
 :data:`ENGINES`; ``coinsat.solve`` builds the options from it.  ``auto`` is the front
 door's chooser (``coinsat.solve.solve_auto``), registered here so that it is a method
 like the others.
@@ -20,7 +21,7 @@ from ..board import BoardKind
 from ..errors import UsageError
 from ..instance import Instance
 from ..limits import Limits
-from ..registry import load
+from ..registry import load, unknown
 from ..result import Result
 from .options import (
     AutoOptions,
@@ -46,7 +47,8 @@ class EngineSpec:
     whether its answers are proofs (optimal, bounded, unsolvable) rather than solutions
     only; ``limit`` ``"module:function"`` saying why it cannot run on an instance (None:
     it can), or None when it runs on every instance of its models and boards; ``display``
-    the progress display the command gives it (when its options take a ``progress``)."""
+    the progress display the command gives it (when its options take a ``progress``);
+    ``proves``, ``pays`` and ``needs`` its line of ``--help`` (:meth:`summary`)."""
 
     name: str
     target: str
@@ -58,6 +60,16 @@ class EngineSpec:
     #: how the command shows progress: "log" (a line per layer or horizon once a run lasts) or
     #: "live" (one transient line rewritten per layer: depth, states/s, memory, disk)
     display: str = "log"
+    #: what an answer of the engine proves
+    proves: str = ""
+    #: when it is the engine to choose
+    pays: str = ""
+    #: what it needs beyond the user install (``pip install .``)
+    needs: str = "nothing"
+
+    def summary(self) -> str:
+        """The engine's line of ``coinsat solve --help``."""
+        return f"{self.name}: proves {self.proves}; pays {self.pays}; needs {self.needs}"
 
     def function(self) -> Callable[..., Result]:
         return load({self.name: self.target}, self.name, "method")
@@ -77,13 +89,36 @@ class EngineSpec:
         return options_of(self.options, self.name, given)
 
 
+#: what ``pdr`` and ``kind`` need (``backends/abc.py`` runs ABC as a separate process)
+ABC = "ABC (apt-get install berkeley-abc)"
+
 ENGINES: dict[str, EngineSpec] = {
     spec.name: spec
     for spec in (
-        EngineSpec("auto", "coinsat.solve:solve_auto", AutoOptions, moves=("jump", "slide")),
-        EngineSpec("bfs", "coinsat.search.bfs:solve_bfs", BfsOptions, moves=("jump", "slide")),
         EngineSpec(
-            "spanbfs", "coinsat.search.spanbfs:solve_spanbfs", SpanbfsOptions, limit="coinsat.search.spanbfs:applicable"
+            "auto",
+            "coinsat.solve:solve_auto",
+            AutoOptions,
+            moves=("jump", "slide"),
+            proves="what the engine it picks proves, after the screens",
+            pays="as the first try: it picks rankbfs (large windows the goal spans), spanbfs (smaller ones), bfs (few "
+            "configurations, slide moves) or sat (the rest)",
+        ),
+        EngineSpec(
+            "bfs",
+            "coinsat.search.bfs:solve_bfs",
+            BfsOptions,
+            moves=("jump", "slide"),
+            proves="optimal or unsolvable in the window, visiting every configuration (any board, labels)",
+            pays="on small state spaces",
+        ),
+        EngineSpec(
+            "spanbfs",
+            "coinsat.search.spanbfs:solve_spanbfs",
+            SpanbfsOptions,
+            limit="coinsat.search.spanbfs:applicable",
+            proves="optimal or unsolvable in the window, span-pruned (unlabeled, <= 64 cells)",
+            pays="when the goal spans its window (diagonals, the V family)",
         ),
         EngineSpec(
             "rankbfs",
@@ -91,14 +126,50 @@ ENGINES: dict[str, EngineSpec] = {
             RankbfsOptions,
             limit="coinsat.search.rank.space:applicable",
             display="live",
+            proves="what spanbfs proves, on <= 256 cells; bound-and-prune with --upper-bound or --heuristic",
+            pays="on large windows the goal spans (V(3,2), diagonal-7 and up)",
+            needs="nothing (the fast extra compiles it; --cluster needs the cluster extra)",
         ),
-        EngineSpec("sat", "coinsat.search.driver:solve_sat", SatOptions),
-        EngineSpec("ilp", "coinsat.search.ilp:solve_ilp", IlpOptions),
         EngineSpec(
-            "slidesat", "coinsat.search.slidesat:solve_slidesat", SlidesatOptions, moves=("slide",), boards=LATTICES
+            "sat",
+            "coinsat.search.driver:solve_sat",
+            SatOptions,
+            proves="optimal by horizons (each shorter one UNSAT), globally on triangular grids too",
+            pays="on short solutions in large windows",
         ),
-        EngineSpec("pdr", "coinsat.search.pdr:solve_pdr", PdrOptions),  # ABC (berkeley-abc): encodings/aiger.md
-        EngineSpec("kind", "coinsat.search.pdr:solve_kind", KindOptions),
+        EngineSpec(
+            "ilp",
+            "coinsat.search.ilp:solve_ilp",
+            IlpOptions,
+            proves="what sat proves, with its model as a 0-1 program (PuLP, HiGHS)",
+            pays="as a cross-check (slower than sat on long puzzles)",
+            needs="the ilp extra (pip install 'coinsat[ilp]')",
+        ),
+        EngineSpec(
+            "slidesat",
+            "coinsat.search.slidesat:solve_slidesat",
+            SlidesatOptions,
+            moves=("slide",),
+            boards=LATTICES,
+            proves="optimal by horizons, for moves = 'slide' (square and triangular grids)",
+            pays="on slide puzzles too large for bfs",
+        ),
+        EngineSpec(  # encodings/aiger.md
+            "pdr",
+            "coinsat.search.pdr:solve_pdr",
+            PdrOptions,
+            proves="unsolvable at every horizon (ABC's IC3/PDR), with an inductive certificate",
+            pays="for an unbounded proof that enumerates no configuration (bfs was faster on instances/)",
+            needs=ABC,
+        ),
+        EngineSpec(
+            "kind",
+            "coinsat.search.pdr:solve_kind",
+            KindOptions,
+            proves="unsolvable at every horizon (ABC's k-induction), or the shortest solution in the window",
+            pays="rarely (pdr proved more, faster; kind has no certificate of its own)",
+            needs=ABC,
+        ),
     )
 }
 
@@ -110,7 +181,7 @@ def spec(name: str) -> EngineSpec:
     try:
         return ENGINES[name]
     except KeyError:
-        raise UsageError(f"unknown method {name!r} (choose from {', '.join(ENGINES)})") from None
+        raise UsageError(unknown("method", name, ENGINES)) from None
 
 
 def get_method(name: str) -> Callable[..., Result]:

@@ -9,7 +9,8 @@ wrap in argparse and a table (so tests import it from the package, never from a 
 * ``vfamily``: the V-to-diagonal study and its verdict; ``forced_supports``: the bitmask searches of
   the forced-supports studies; ``sat_limits``: SAT within a CPU budget; ``competition``: the
   competition files' grades; ``analysis``: a power-law fit and a proven optimum.
-* ``gallery`` and ``docs_site``: the puzzle gallery and the documentation site's generated pages.
+* ``gallery``: refreshing the gallery's stored answers (the pages are ``coinsat.gallery``);
+  ``docs_site``: the documentation site's generated pages.
 * ``commandline``: the command a table names, without the paths of the machine that ran it.
 
 It sits above ``cli`` (a harness may drive the command line in-process, as a user does) and

@@ -25,6 +25,7 @@ in code type: the site has no copy of the sources to link to.
 from __future__ import annotations
 
 import argparse
+import html
 import inspect
 import json
 import posixpath
@@ -171,7 +172,8 @@ def _argument_rows(parser: argparse.ArgumentParser) -> list[tuple[str, str]]:
         if a.nargs in ("?", "*") and not a.option_strings:
             extras.append("optional")
         text = what + (" (" + "; ".join(extras) + ")" if extras else "")
-        rows.append((name.replace("|", "\\|"), text.replace("|", "\\|").replace("\n", " ")))
+        cell = html.escape(text, quote=False).replace("|", "\\|").replace("\n", "<br>")  # "<img>" is text
+        rows.append((name.replace("|", "\\|"), cell))  # --method: a line each
     return rows
 
 

@@ -142,6 +142,10 @@ def run_case(case: Case, workdir: Path | None = None) -> Outcome:
         return Outcome(code, stdout.replace(d, "{dir}"), stderr, seconds, failure)
 
 
+#: argparse's one-line errors (a mistyped choice or command: cli._Parser prints no usage before them)
+ARGPARSE_ONE_LINE = ("coinsat: error: argument ", "coinsat: error: unknown command ")
+
+
 def judge(code: int | None, stderr: str, paths: list[str], argv: tuple[str, ...] = ()) -> str | None:
     """None if the invariant holds for this exit code and stderr, else what is wrong.
 
@@ -158,7 +162,7 @@ def judge(code: int | None, stderr: str, paths: list[str], argv: tuple[str, ...]
     usage = [l for l in lines if l.startswith(("usage:", " "))]
     if len(errors) != 1 or len(errors) + len(usage) != len(lines):
         return "exit 2 without exactly one 'coinsat: error:' line"
-    if usage:  # argparse: the message names the argument, not a file
+    if usage or errors[0].startswith(ARGPARSE_ONE_LINE):  # argparse: the message names the argument, not a file
         return None
     named = (
         any(p in errors[0] for p in paths)

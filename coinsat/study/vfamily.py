@@ -1,14 +1,18 @@
 """The V-to-diagonal study: exact optima, certificates, bounds beyond, and the verdict.
 
-For each member V(a, b), b in {a - 1, a}, and each target diagonal (``nwse``, ``swne``) the
-study writes the instance file, runs every engine asked for through the command line
-(``coinsat solve --json``, or ``coinsat construct --json`` for the method ``construct``, whose
-solution is an upper bound; one subprocess each, so a time or memory blow-up cannot take the
-study down) and merges each answer into its results file as it comes (a later run resumes
-and skips what is decided).  ``certify`` makes and checks a certificate of "optimum − 1 moves
+For each member V(a, b), b in {a - 1, a} (and V(1, 0)), and each target diagonal (``nwse``,
+``swne``) the study writes the instance file, runs every engine asked for through the command
+line (``coinsat solve --json``; the method ``construct`` stands for **every** constructive
+algorithm, ``coinsat construct --algorithm ALG --json`` for each ALG of
+``constructive.ALGORITHMS``, recorded as the run ``construct:ALG``: an upper bound, or
+``refused`` when the algorithm does not apply; one subprocess each, so a time or memory blow-up
+cannot take the study down) and merges each answer into its results file as it comes (a later
+run resumes and skips what is decided).  ``certify`` makes and checks a certificate of "optimum − 1 moves
 do not suffice" with ``coinsat certify`` (``drat``: the SAT engine's DIMACS and DRAT proof;
 ``layers``: spanbfs' search layers).  The shortest verified solution of every member is kept
-in ``solutions/NAME.json`` beside the instance (``coinsat verify`` replays it).
+in ``solutions/NAME.json`` beside the instance (``coinsat verify`` replays it), and its record
+names the best lower bound of all the member's runs: a member's record is the best of every
+stored answer (:func:`summarise`; tests/test_records.py checks the stored files against it).
 
 :meth:`Study.write_table` writes the family's README: proven optima apart from bounds, the
 flip lemma's optima, the upper bounds of ``scripts/vfamily_growth.py`` with the best lower
@@ -39,6 +43,8 @@ from ..io.instance_format import write_instance
 from .analysis import fit_power_law
 
 DECIDED = {"optimal", "unsolvable"}
+#: the method that stands for every constructive algorithm (one run "construct:ALG" each)
+CONSTRUCT = "construct"
 FLIP_FIT_FROM = 4  # the flip-lemma fit starts at the paper's 'diagonal' (k = 4)
 #: the targets as the verdict names them
 TARGET_NAMES = {"nwse": "NW-SE", "swne": "SW-NE"}
@@ -47,11 +53,37 @@ PAPER_DIAGONAL = 18
 
 
 def members(max_a: int) -> Iterable[tuple[int, int, str]]:
-    """(a, b, target) of every member with a <= max_a (b = a - 1 and a; V(1, 0) is a diagonal)."""
+    """(a, b, target) of every member with a <= max_a (b = a - 1 and a; V(1, 0) is the SW-NE
+    diagonal itself, 0 moves to SW-NE)."""
     for a in range(1, max_a + 1):
-        for b in sorted({max(a - 1, 1), a}):
+        for b in (a - 1, a):
             for target in ("nwse", "swne"):
                 yield a, b, target
+
+
+def construct_methods() -> list[str]:
+    """One run per constructive algorithm: ``construct:ALG`` for every ALG of ``constructive.ALGORITHMS``."""
+    from ..constructive import ALGORITHMS
+
+    return [f"{CONSTRUCT}:{name}" for name in sorted(ALGORITHMS)]
+
+
+def expand(methods: Iterable[str]) -> list[str]:
+    """``methods`` with ``construct`` replaced by every constructive algorithm (:func:`construct_methods`)."""
+    out: list[str] = []
+    for m in methods:
+        out += construct_methods() if m == CONSTRUCT else [m]
+    return out
+
+
+def settled(run: dict | None, time_limit: float) -> bool:
+    """Whether a recorded run need not be made again: a decided answer, a construction (no search:
+    the same answer every time, or the same refusal), or a run with at least this time limit."""
+    if not run:
+        return False
+    if run["status"] in DECIDED or str(run.get("method", "")).startswith(CONSTRUCT) and run["status"] != "error":
+        return True
+    return run.get("time_limit", 0) >= time_limit
 
 
 def proven(obj: dict) -> str:
@@ -156,9 +188,12 @@ class Study:
 
     def run_engine(self, path: Path, method: str, time_limit: float) -> dict:
         """One engine's answer on the instance file ``path`` (a subprocess of the CLI); its
-        solution, when it has one, is kept if it is the shortest (:meth:`keep_solution`)."""
-        if method == "construct":  # the paper's constructive algorithm: an upper bound
-            cmd = [sys.executable, "-m", "coinsat", "construct", str(path), "--json"]
+        solution, when it has one, is kept if it is the shortest (:meth:`keep_solution`).
+        ``construct:ALG`` runs constructive algorithm ALG (an upper bound; ``refused``, with the
+        reason, when the file is outside the algorithm's hypothesis: exit 2)."""
+        if method.startswith(CONSTRUCT):  # the paper's constructive algorithms: upper bounds
+            algorithm = method.partition(":")[2] or "auto"
+            cmd = [sys.executable, "-m", "coinsat", "construct", str(path), "--algorithm", algorithm, "--json"]
         else:
             cmd = [sys.executable, "-m", "coinsat", "solve", str(path), "--method", method, "--json"]
             cmd += ["--time-limit", str(time_limit)]
@@ -173,6 +208,16 @@ class Study:
                 "method": method,
                 "seconds": time.perf_counter() - t0,
                 "note": "killed by the study's timeout",
+            }
+        if p.returncode == 2 and method.startswith(CONSTRUCT):
+            why = (p.stderr or p.stdout).strip().splitlines()[-1:] or [""]
+            return {
+                "status": "refused",
+                "method": method,
+                "length": None,
+                "lower_bound": None,
+                "seconds": time.perf_counter() - t0,
+                "note": why[0].removeprefix("coinsat: error: ").removeprefix(f"{path}: "),
             }
         if p.returncode not in (0, 3):
             return {
@@ -232,13 +277,12 @@ class Study:
             entry = results.setdefault(
                 inst.name, {"a": a, "b": b, "target": target, "n": inst.n_coins, "cells": inst.board.size, "runs": {}}
             )
-            for method in methods:
+            for method in expand(methods):
                 if method == "bfs" and inst.board.size > bfs_max_cells:
                     continue
                 if method == "spanbfs" and inst.board.size > 64:
                     continue
-                old = entry["runs"].get(method)
-                if old and not redo and (old["status"] in DECIDED or old.get("time_limit", 0) >= time_limit):
+                if not redo and settled(entry["runs"].get(method), time_limit):
                     continue
                 print(f"{inst.name}: {method} (limit {time_limit:g} s) ...", end=" ", flush=True)
                 r = self.run_engine(path, method, time_limit)
@@ -247,6 +291,7 @@ class Study:
                 print(r["status"], r.get("length"), f"lb={r.get('lower_bound')}", f"{r['seconds']:.1f} s", flush=True)
                 results = self.record(inst.name, entry, method, r)
                 entry = results[inst.name]
+                self.raise_bound(inst.name, summarise(entry)[2])  # the kept solution names the best bound
             _, ub, lb, is_optimal = summarise(entry)
             if not (certify and is_optimal and ub is not None and ub > 0):
                 continue
@@ -365,20 +410,21 @@ class Study:
         write_atomic(out, json.dumps(obj) + "\n")
 
     def solve_flip(self, k: int, method: str, time_limit: float, redo: bool) -> None:
-        """The k x k diagonal flip solved by ``method`` (its run merged into the flips file)."""
-        flips = json.loads(self.flips.read_text()) if self.flips.exists() else {}
-        old = flips.get(str(k), {}).get("runs", {}).get(method)
-        if old and not redo and (old["status"] in DECIDED or old.get("time_limit", 0) >= time_limit):
-            return
-        inst = diagonal_flip(k)
-        path = self.families / f"{inst.name}.toml"
-        if not path.exists():
-            write_instance(inst, path)
-        print(f"{inst.name}: {method} (limit {time_limit:g} s) ...", end=" ", flush=True)
-        r = self.run_engine(path, method, time_limit)
-        r["time_limit"] = time_limit
-        print(r["status"], r.get("length"), f"lb={r.get('lower_bound')}", f"{r['seconds']:.1f} s", flush=True)
-        self.record_flip(k, method, r)
+        """The k x k diagonal flip solved by ``method`` (``construct``: every constructive
+        algorithm), each run merged into the flips file."""
+        for one in expand([method]):
+            flips = json.loads(self.flips.read_text()) if self.flips.exists() else {}
+            if not redo and settled(flips.get(str(k), {}).get("runs", {}).get(one), time_limit):
+                continue
+            inst = diagonal_flip(k)
+            path = self.families / f"{inst.name}.toml"
+            if not path.exists():
+                write_instance(inst, path)
+            print(f"{inst.name}: {one} (limit {time_limit:g} s) ...", end=" ", flush=True)
+            r = self.run_engine(path, one, time_limit)
+            r["time_limit"] = time_limit
+            print(r["status"], r.get("length"), f"lb={r.get('lower_bound')}", f"{r['seconds']:.1f} s", flush=True)
+            self.record_flip(k, one, r)
 
     def write_table(self) -> None:
         """The family's README.md from the results, the flips and the growth rows; then the plot."""
@@ -391,6 +437,9 @@ class Study:
             "into a diagonal of its (a+b+2)² box with the two extra coins at the centre.",
             "**Bold** counts are proven optima (a verified solution and a proof that one move fewer is",
             "impossible); `lb–ub` ranges are bounds: the best lower bound proven and the best solution found.",
+            "Each is the best over every run recorded for the member: the exact engines, `improve`, and every",
+            "constructive algorithm of `coinsat construct --algorithm` (`construct:ALG`; `refused` where the",
+            "member is outside the algorithm's hypothesis); tests/test_records.py checks it.",
             "",
             "Generated by `python3 scripts/vfamily_study.py` from the runs recorded in",
             "`benchmarks/vfamily_results.json` (each with its engine and time limit). Linked move counts",
@@ -513,8 +562,11 @@ def flip_section(flips: dict, lines: list[str], solutions: Path | None = None) -
 def best_lower_bound(row: dict, results: dict) -> tuple[int | None, str]:
     """The best lower bound proven for a growth member, and where it comes from: a proven optimum
     or the exact engines' bound (benchmarks/vfamily_results.json), the bound `improve`'s exact pass
-    proved (rankbfs layers on span(start) exhausted without the goal), or the static bound (fill
-    count, distance, span layers).  Never an optimum unless the engines proved one."""
+    proved (rankbfs layers on span(start) exhausted without the goal), the static bound (fill
+    count, distance, span layers), or the theorems' bound for every member (``theory.vbound``:
+    Theorems LB and RF).  Never an optimum unless the engines proved one."""
+    from ..theory.vbound import best_bound
+
     name = f"vdiag-{row['a']}-{row['b']}-{row['target']}"
     found: list[tuple[int, str]] = []
     exact = results.get(name)
@@ -529,37 +581,60 @@ def best_lower_bound(row: dict, results: dict) -> tuple[int | None, str]:
         found.append((static, "static"))
     elif isinstance(row.get("lower_bound"), int):  # rows made before the static bound was recorded
         found.append((row["lower_bound"], "static"))
+    if row["a"] - 1 <= row["b"] <= row["a"]:
+        found.append((best_bound(row["a"], row["b"], row["target"]), "Theorems LB, RF"))
     return max(found, key=lambda f: f[0]) if found else (None, "—")
 
 
+def best_upper_bound(row: dict) -> tuple[int | None, str]:
+    """The shortest verified solution known for a growth member, and what made it: construct,
+    construct + improve (scripts/vfamily_growth.py) or the vschedule (Theorem L: its closed form,
+    every member replayed by scripts/vschedule_table.py and the tests)."""
+    from ..constructive.vschedule import schedule_length
+
+    labels = (("improved", "construct + improve"), ("construct", "construct"))
+    found = [(row[k], label) for k, label in labels if row.get(k)]
+    length = schedule_length(row["a"], row["b"], row["target"]) if row["a"] - 1 <= row["b"] <= row["a"] else None
+    if length is not None:
+        found.append((length, "vschedule"))
+    return min(found, key=lambda f: f[0]) if found else (None, "—")
+
+
 def growth_section(growth: dict, results: dict, lines: list[str]) -> None:
-    """Upper bounds to n = 40 (scripts/vfamily_growth.py) and the lower bounds known for them."""
+    """Upper bounds to n = 40 (scripts/vfamily_growth.py, and the vschedule) and the lower bounds
+    known for them."""
     rows = sorted(growth.values(), key=lambda r: (r["target"], r["n"], r["a"]))
     if not rows:
         return
     lines += [
         "",
-        "## Upper bounds to n = 40: construct, then improve",
+        "## Upper bounds to n = 40: construct, then improve, and the vschedule",
         "",
         "Verified solutions (upper bounds, never optima) from `scripts/vfamily_growth.py`",
-        "(`benchmarks/vfamily_growth.md` says how it was run, on which commit, and how long it took).",
+        "(`benchmarks/vfamily_growth.md` says how it was run, on which commit, and how long it took),",
+        "and the vschedule's length L (Theorem L, `coinsat construct FILE --algorithm vschedule`; every",
+        "member replayed by `scripts/vschedule_table.py`, benchmarks/vschedule.md). `best` is the shortest",
+        "of the three, and `moves / n³` is taken of it.",
         "`lower bound` is the best proven, labelled: a proven optimum or the exact engines' bound (table",
         "above), what `improve`'s exact pass proved (rankbfs layers on span(start) exhausted without",
-        "the goal: the climb of search/improve.py), or the static bound (fill count, distance and span-layer",
-        "bounds). `improve` had the few seconds per member stated there; with 900 s, `benchmarks/improve.md`",
-        "takes every member up to V(3,3) to its proven optimum but V(3,3)→SW-NE (205 moves against 73, lower",
-        "bound 69, with 2700 s).",
+        "the goal: the climb of search/improve.py), the static bound (fill count, distance and span-layer",
+        "bounds), or Theorems LB and RF (docs/v-to-diagonal.md §3, proven for every member). `improve` had",
+        "the few seconds per member stated there; with 900 s, `benchmarks/improve.md` takes every member up",
+        "to V(3,3) to its proven optimum but V(3,3)→SW-NE (205 moves against 73, lower bound 69, with 2700 s).",
         "",
-        "| member | target | n | construct | construct + improve | moves / n³ | lower bound |",
-        "|---|---|---:|---:|---:|---:|---|",
+        "| member | target | n | construct | construct + improve | vschedule | best | moves / n³ | lower bound |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|",
     ]
+    from ..constructive.vschedule import schedule_length
+
     for r in rows:
-        best = r.get("improved") or r.get("construct")
+        best, _ = best_upper_bound(r)
         ratio = f"{best / r['n'] ** 3:.3f}" if best else "—"
         lb, source = best_lower_bound(r, results)
+        sched = schedule_length(r["a"], r["b"], r["target"]) if r["a"] - 1 <= r["b"] <= r["a"] else None
         lines.append(
             f"| V({r['a']},{r['b']}) | {r['target']} | {r['n']} | {r.get('construct') or '—'} "
-            f"| {r.get('improved') or '—'} | {ratio} | {lb} ({source}) |"
+            f"| {r.get('improved') or '—'} | {sched or '—'} | {best or '—'} | {ratio} | {lb} ({source}) |"
         )
     lines.append("")
     for target in sorted({r["target"] for r in rows}):
@@ -588,8 +663,10 @@ PROVEN = [
     "  (`coinsat construct FILE --algorithm vschedule`), legal for every a, of exactly",
     "  L = (15a² + 3a − 2)/2 moves (NW-SE), (15a² + 21a − 2)/2 (SW-NE, b = a), L(a − 1, a − 1) (SW-NE,",
     "  b = a − 1): **L = (15/8)s² + O(s)**.",
-    "* **Lower bound** (Theorem LB, span layers): every solution has at least τ(J) + 1 or τ(J − 1) moves,",
-    "  τ(j) = j(j + 3)/2, J = a + b: **LB ≥ (s − 2)(s − 3)/2 = s²/2 − O(s)**.",
+    "* **Lower bounds** (span layers, Theorem LB): every solution has at least τ(J) + 1 or τ(J − 1) moves,",
+    "  τ(j) = j(j + 3)/2, J = a + b, so **≥ s(s − 3)/2**; (row filling, Theorem RF) at least",
+    "  τ(N) + ⌊(N − 3)²/4⌋ + 1 moves, N = J on the target SW-NE for b = a and NW-SE for b = a − 1,",
+    "  N = J − 1 on the other: **RF = (3/4)s² − O(s)**.",
 ]
 FALSE_STEP = [
     "* **The false step of the paper's proof**: \"the active component must become a chain from the corner",
@@ -611,10 +688,10 @@ def verdict(flip_pts: list[tuple[int, int]], growth: dict, results: dict, lines:
     """The verdict: what docs/v-to-diagonal.md proves (V-to-diagonal is Θ(n²)), then what was
     measured, from the numbers above; a fit is reported as a measurement, never as a rate."""
     from ..constructive.vschedule import schedule_length
-    from ..theory.vbound import lower_bound
+    from ..theory.vbound import best_bound
 
     a = RATIO_AT
-    ratio = {t: schedule_length(a, a, t) / lower_bound(a, a, t) for t in TARGET_NAMES}  # type: ignore[operator]
+    ratio = {t: schedule_length(a, a, t) / best_bound(a, a, t) for t in TARGET_NAMES}  # type: ignore[operator]
     lines += [
         "",
         "![flip optima against k², and the V family's optima and bounds against n³](../../benchmarks/vfamily.png)",
@@ -627,8 +704,8 @@ def verdict(flip_pts: list[tuple[int, int]], growth: dict, results: dict, lines:
         "**Proven, for every member:**",
         "",
         *PROVEN,
-        f"* Hence **Θ(n²)**. At n = {2 * a + 4} (a = b = {a}) L/LB = {ratio['nwse']:.3f} (NW-SE) and"
-        f" {ratio['swne']:.3f} (SW-NE); L/LB → 3.75.",
+        f"* Hence **Θ(n²)**. At n = {2 * a + 4} (a = b = {a}) L/RF = {ratio['nwse']:.3f} (NW-SE) and"
+        f" {ratio['swne']:.3f} (SW-NE); L/RF → (15/8)/(3/4) = 5/2.",
         *FALSE_STEP,
         "",
         "**Measured** (commands in the files named; a fit over a finite range is a measurement, not a rate):",
@@ -685,7 +762,9 @@ def verdict(flip_pts: list[tuple[int, int]], growth: dict, results: dict, lines:
 
 
 def run_text(r: dict) -> str:
-    """ "optimal 53 62.9 s", "feasible 803 3.4 s", "unknown (>= 67) 481.8 s"."""
+    """ "optimal 53 62.9 s", "feasible 803 3.4 s", "unknown (>= 67) 481.8 s", "refused"."""
+    if r["status"] == "refused":  # a constructive algorithm whose hypothesis fails: no answer, no time
+        return "refused"
     what = r["status"]
     if r.get("length") is not None:
         what += f" {r['length']}"

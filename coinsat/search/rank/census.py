@@ -13,7 +13,7 @@ A layer is then read off by one scan of the array, already sorted.
 is an (n - 1)-set in which p has >= d coins beside it.  So the predecessors of Y are the sets
 Z + s for every Z in Lift(Y) = {Y - p : p has >= d coins of Y - p beside it} and every cell s
 outside Z (s = p gives Y itself).  Every (n - 1)-set Z is expanded once, at the first layer that
-lifts to it (``zseen``, one byte per rank of C(N, n - 1)): its predecessors Z + s all lie within
+lifts to it (``zseen``, one bit per rank of C(N, n - 1)): its predecessors Z + s all lie within
 one layer after it, so a second visit adds nothing.  That cuts the work from (layer size) x
 (liftable coins) x (empty cells) to (layer size) x (liftable coins) + (new Z) x (empty cells).
 
@@ -24,8 +24,10 @@ coins lie below it.
 
 *Threads.*  ``expand`` runs its blocks of the layer in parallel (numba ``prange``).  Two
 threads may both find the same Z unseen, or write the same byte of ``dist``: both then write
-the same value (t + 1, or 1 to ``zseen``), so the arrays end the same as in one thread; at
-worst a Z is expanded twice.  The layers do not depend on the number of threads (a test).
+the same value (t + 1) to ``dist``, so it ends the same as in one thread.  Two threads setting bits
+of the same byte of ``zseen`` may lose one of them: that Z is then expanded again later, which
+adds nothing (it is already expanded), so at worst a Z is expanded twice.  The layers do not
+depend on the number of threads (a test).
 
 Boards up to 64 cells (one uint64 bitboard); ``census.py`` at the package root is the front
 door that builds windows, writes certificates and replays the hardest starts.
@@ -103,9 +105,10 @@ def _expand_one(r, t1, n, N, binom, nb, d, dist, zseen, cells, z):  # pragma: no
         for i in range(j + 1, n):
             z[i - 1] = cells[i]
             rz += binom[cells[i], i]
-        if zseen[rz]:
+        byte, bit = rz >> np.uint64(3), np.uint8(1 << (rz & np.uint64(7)))
+        if zseen[byte] & bit:
             continue
-        zseen[rz] = 1
+        zseen[byte] |= bit
         fresh += 1
         # every Z + s: sweep s upwards; low = coins of Z below s, high = those above (shifted up)
         high = np.uint64(0)
@@ -158,42 +161,66 @@ def mark_lifts(layer, n, N, binom, nb, d, zseen):  # pragma: no cover - compiled
                     rz += binom[cells[i], i + 1]
                 for i in range(j + 1, n):
                     rz += binom[cells[i], i]
-                zseen[rz] = 1
+                zseen[rz >> np.uint64(3)] |= np.uint8(1 << (rz & np.uint64(7)))
+
+
+@_njit()
+def _has_byte(word, pattern):  # pragma: no cover - compiled
+    """Whether some byte of ``word`` equals the byte repeated in ``pattern`` (a zero byte of
+    word ^ pattern: (x - 0x01..01) & ~x & 0x80..80 is nonzero exactly then)."""
+    x = word ^ pattern
+    return ((x - np.uint64(0x0101010101010101)) & ~x & np.uint64(0x8080808080808080)) != 0
 
 
 @_njit(parallel=True)
-def _count_equal(dist, value, parts):  # pragma: no cover - compiled
-    size = dist.size
+def _count_equal(words, value, parts):  # pragma: no cover - compiled
+    size = words.size
+    pattern = np.uint64(value) * np.uint64(0x0101010101010101)
     counts = np.zeros(parts, dtype=np.int64)
     for q in prange(parts):
         lo, hi = size * q // parts, size * (q + 1) // parts
         c = 0
         for i in range(lo, hi):
-            if dist[i] == value:
-                c += 1
+            w = words[i]
+            if _has_byte(w, pattern):
+                for b in range(8):
+                    if (w >> np.uint64(8 * b)) & np.uint64(255) == value:
+                        c += 1
         counts[q] = c
     return counts
 
 
 @_njit(parallel=True)
-def _fill_equal(dist, value, parts, offsets, out):  # pragma: no cover - compiled
-    size = dist.size
+def _fill_equal(words, value, parts, offsets, out):  # pragma: no cover - compiled
+    size = words.size
+    pattern = np.uint64(value) * np.uint64(0x0101010101010101)
     for q in prange(parts):
         lo, hi = size * q // parts, size * (q + 1) // parts
         k = offsets[q]
         for i in range(lo, hi):
-            if dist[i] == value:
-                out[k] = i
-                k += 1
+            w = words[i]
+            if _has_byte(w, pattern):
+                for b in range(8):
+                    if (w >> np.uint64(8 * b)) & np.uint64(255) == value:
+                        out[k] = 8 * i + b
+                        k += 1
 
 
-def layer_of(dist: np.ndarray, value: int, parts: int = 64) -> np.ndarray:
-    """The ranks r with dist[r] == value, ascending (uint64)."""
-    counts = _count_equal(dist, np.uint8(value), parts)
+def distance_array(size: int) -> np.ndarray:
+    """``size`` bytes of ``UNSEEN``, padded with ``UNSEEN`` to whole 8-byte words (``layer_of`` reads
+    them as words); the padding never equals a layer."""
+    return np.full(-(-size // 8) * 8, UNSEEN, dtype=np.uint8)
+
+
+def layer_of(dist: np.ndarray, value: int, parts: int = 256) -> np.ndarray:
+    """The ranks r with dist[r] == value, ascending (uint64); ``dist`` from ``distance_array``.
+    Eight bytes are tested at once (``_has_byte``): most words hold no byte of the layer."""
+    words = dist.view(np.uint64)
+    counts = _count_equal(words, np.uint64(value), parts)
     offsets = np.zeros(parts, dtype=np.int64)
     np.cumsum(counts[:-1], out=offsets[1:])
     out = np.empty(int(counts.sum()), dtype=np.uint64)
-    _fill_equal(dist, np.uint8(value), parts, offsets, out)
+    _fill_equal(words, np.uint64(value), parts, offsets, out)
     return out
 
 
@@ -245,7 +272,7 @@ def warm_up(n: int = 3, N: int = 4) -> None:
 
     binom = Colex(N, n).binom
     nb = np.zeros(N, dtype=np.uint64)
-    dist = np.full(4, UNSEEN, dtype=np.uint8)
+    dist = distance_array(4)
     zseen = np.zeros(6, dtype=np.uint8)
     layer = np.array([0], dtype=np.uint64)
     dist[0] = 0
@@ -253,3 +280,54 @@ def warm_up(n: int = 3, N: int = 4) -> None:
     mark_lifts(layer, n, N, binom, nb, 2, zseen)
     layer_of(dist, 0)
     descend(np.uint64(0), n, N, binom, nb, 2, dist)
+
+
+@_njit()
+def _span(s, N, nb, d):  # pragma: no cover - compiled
+    """The span of the bitboard s: add every cell with >= d neighbours in it until none is left."""
+    while True:
+        grown = s
+        for p in range(N):
+            if not (s >> np.uint64(p)) & np.uint64(1) and _popcount(nb[p] & s) >= d:
+                grown |= np.uint64(1) << np.uint64(p)
+        if grown == s:
+            return s
+        s = grown
+
+
+@_njit(parallel=True)
+def count_spanning(n, N, binom, nb, d, full, parts, pairs):  # pragma: no cover - compiled
+    """Two counts over the n-sets of the N positions, by code the census does not use:
+    ``spanning``, the sets whose span is ``full``, and ``two_extra``, those with two coins whose
+    removal keeps the span ``full``.  When the goal spans ``full``, every configuration that can
+    reach it spans ``full`` (span never grows along a move), and every one with two such coins
+    can reach it when the goal's two extra coins each touch two others (the paper's Theorem 2,
+    square grid, d = 2): so two_extra <= solvable <= spanning, a check of the census and of the
+    theorem.  Returns (spanning, two_extra); two_extra is 0 unless ``pairs``."""
+    size = binom[N, n]
+    counts = np.zeros((parts, 2), dtype=np.int64)
+    for q in prange(parts):
+        lo = np.uint64(size * np.uint64(q) // np.uint64(parts))
+        hi = np.uint64(size * np.uint64(q + 1) // np.uint64(parts))
+        cells = np.empty(n, dtype=np.int64)
+        r = lo
+        while r < hi:
+            x = _unrank(r, n, N, binom, cells)
+            r += np.uint64(1)
+            if _span(x, N, nb, d) != full:
+                continue
+            counts[q, 0] += 1
+            if not pairs:
+                continue
+            found = False
+            for i in range(n):
+                for j in range(i + 1, n):
+                    y = x ^ (np.uint64(1) << np.uint64(cells[i])) ^ (np.uint64(1) << np.uint64(cells[j]))
+                    if _span(y, N, nb, d) == full:
+                        found = True
+                        break
+                if found:
+                    break
+            if found:
+                counts[q, 1] += 1
+    return counts[:, 0].sum(), counts[:, 1].sum()
