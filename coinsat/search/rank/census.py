@@ -92,24 +92,30 @@ def _expand_one(r, t1, n, N, binom, nb, d, dist, zseen, cells, z):  # pragma: no
     Returns the number of (n - 1)-sets expanded."""
     mask = _unrank(r, n, N, binom, cells)
     fresh = 0
+    # rank(Y - p) for p = cells[j]: the coins below j keep their index (below), those above move
+    # down one (above); both sums are carried from one j to the next
+    below = np.uint64(0)
+    above = np.uint64(0)
+    for i in range(1, n):
+        above += binom[cells[i], i]
     for j in range(n):
         p = cells[j]
+        if j > 0:
+            above -= binom[p, j]
+        rz = below + above
+        below += binom[p, j + 1]
         rest = mask ^ (np.uint64(1) << np.uint64(p))
         if _popcount(nb[p] & rest) < d:
             continue
-        # Z = Y - p: coins below p keep their index, those above move down one
-        rz = np.uint64(0)
-        for i in range(j):
-            z[i] = cells[i]
-            rz += binom[cells[i], i + 1]
-        for i in range(j + 1, n):
-            z[i - 1] = cells[i]
-            rz += binom[cells[i], i]
         byte, bit = rz >> np.uint64(3), np.uint8(1 << (rz & np.uint64(7)))
         if zseen[byte] & bit:
             continue
         zseen[byte] |= bit
         fresh += 1
+        for i in range(j):
+            z[i] = cells[i]
+        for i in range(j + 1, n):
+            z[i - 1] = cells[i]
         # every Z + s: sweep s upwards; low = coins of Z below s, high = those above (shifted up)
         high = np.uint64(0)
         for i in range(n - 1):
