@@ -474,7 +474,21 @@ def test_every_kind_the_checker_accepts_has_its_section_in_the_specification():
         assert f"\n### `{kind}`\n" in text, f"docs/certificates.md has no section for the kind {kind!r}"
 
 
-@pytest.mark.parametrize("puzzle", sorted(str(p.relative_to(ROOT)) for p in (ROOT / "instances").rglob("*.toml")))
+def _shipped_puzzles() -> list[str]:
+    """Every puzzle file, but of the census's hardest starts (instances/census/, hundreds of
+    configurations on the same few boxes) only the first of each folder."""
+    files, seen = [], set()
+    for p in sorted((ROOT / "instances").rglob("*.toml")):
+        rel = p.relative_to(ROOT)
+        if rel.parts[1] == "census":
+            if p.parent in seen:
+                continue
+            seen.add(p.parent)
+        files.append(str(rel))
+    return files
+
+
+@pytest.mark.parametrize("puzzle", _shipped_puzzles())
 def test_the_script_reads_every_shipped_puzzle_to_the_same_digest(puzzle, tmp_path):
     """Its own TOML reading, pictures, labels, windows and digest against coinsat's, on every
     puzzle file of the repository: a certificate of a kind it does not check, bound by coinsat's
