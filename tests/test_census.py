@@ -201,3 +201,18 @@ def test_the_referee_script_agrees_on_engine_certificates(tmp_path):
     forged.layer_sizes[-1] -= 1
     write_certificate(forged, tmp_path / "forged")
     assert subprocess.run([*run, str(tmp_path / "forged")], capture_output=True).returncode == 1
+
+
+@pytest.mark.parametrize("k", [4, 5])
+def test_solvable_lies_between_the_two_span_counts(k):
+    """Span never grows along a move; the paper's Theorem 2 joins every start with two removable
+    coins to the diagonal goal: two_extra <= solvable <= spanning, counted by other code."""
+    from coinsat.search.rank import census as kernel
+
+    inst = read_instance(f"instances/families/diagonal-{k}.toml")
+    N, n = inst.board.size, inst.n_coins
+    nb = np.array([sum(1 << j for j in inst.board.neighbours[q]) for q in range(N)], dtype=np.uint64)
+    spanning, two = kernel.count_spanning(n, N, Colex(N, n).binom, nb, 2, np.uint64((1 << N) - 1), 8, True)
+    solvable = census(inst).reachable
+    assert two <= solvable <= spanning
+    assert two < spanning  # the bounds are not the same number (k = 4: 3984 < 4568)
