@@ -211,3 +211,53 @@ def test_corner_cost_path_is_legal_and_keeps_the_goal_in_the_span(k):
         assert t in set(u ^ p for u in g.successors(s | p, g.valid, fixed=p))
         assert g.span(t | p) == g.valid
     assert path[-1] & g.bit(k - 1, 1) and not any(s & g.bit(k - 1, 1) for s in path[:-1])
+
+
+def test_the_best_gamma_breaks_at_the_fourth_coin_for_swne():
+    """pinwheel-4-swne with the Γ joining BL and TR, elbow TL: gadget A absorbs p_1 (off TR),
+    gadget B p_2 (off TL, the elbow), gadget A reflected in the anti-diagonal through the elbow
+    p_3 (off BL, the far end of the left leg; the Γ is symmetric in it).  The moves replay under
+    rules.py; the Γ of side 5 then misses BR, which p_4 lies off, and no route from
+    it puts a coin on BR in fewer than R(5) moves (its helpers stand on gaps: one of
+    corner_cost's starts, up to the frame)."""
+    m, target = 4, "swne"
+    cells = set(pinwheel_shape(m))
+    sched = Schedule.from_block({(x, y - 2) for x, y in cells}, 2, ["TR", "TL"], m + 2, target)
+    sched.gadget_a(2)
+    sched.gadget_b(3)
+    moves = [((sx, sy + 2), (dx, dy + 2)) for (sx, sy), (dx, dy) in sched.moves]
+    occ = {(x, y + 2) for x, y in sched.occ}
+    helpers = [(x, y + 2) for x, y in sched.helpers]
+    q2 = coin_order(m)[2][2]
+    assert q2 == (1, 2, 4, 5)
+
+    def sigma(c):  # box -> the reflected local frame of Q2 (an involution on local cells)
+        u, v = c[0] - 1, c[1] - 2
+        return (3 - v, 3 - u)
+
+    def back(c):
+        u, v = 3 - c[1], 3 - c[0]
+        return (u + 1, v + 2)
+
+    mirror = Schedule.__new__(Schedule)
+    mirror.a = mirror.b = -1
+    mirror.mirror, mirror.ox, mirror.moves, mirror.costs = False, 0, [], []
+    mirror.occ = {sigma(c) for c in occ}
+    mirror.helpers = [sigma(h) for h in helpers]
+    assert sigma((0, 1)) == (4, 4)  # p_3 lies off the far top corner in that frame
+    mirror.gadget_a(4)
+    moves += [(back(s), back(d)) for s, d in mirror.moves]
+    inst = pinwheel(m, target)
+    board, coords = inst.board, inst.board.lattice_coords
+    index = {c: i for i, c in enumerate(coords)}
+    config = inst.start
+    for src, dst in moves:
+        config = apply_move(board, config, Move(index[src], index[dst]))
+    occ = {coords[c] for c in config.cells}
+    p4, c4, q3 = coin_order(m)[3]
+    assert (c4, q3, p4) == ("BR", (0, 1, 4, 5), (5, 0))
+    chain = {(x, y + 1) for x, y in gamma(5)}  # left side x = 0 and top row y = 5 of Q3
+    assert chain <= occ and len(occ) == m + 4 and p4 in occ
+    assert not {(4, 1), (3, 1), (4, 2)} & occ  # BR and both its inside neighbours are empty
+    helpers_now = occ - chain - {p4}
+    assert all(len(set(neighbours(h)) & chain) == 2 for h in helpers_now)  # on gaps: a corner_cost start
