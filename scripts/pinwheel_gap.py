@@ -3,14 +3,15 @@
 
     python3 scripts/pinwheel_gap.py [--max-k 6] [--path-k 5] [--out benchmarks/pinwheel_gap.md]
 
-Three tables.  (1) Every stored optimal solution instances/families/solutions/pinwheel-M-T.json:
+Four tables.  (1) Every stored optimal solution instances/families/solutions/pinwheel-M-T.json:
 the step at which each isolated coin is absorbed (coinsat.study.pinwheel.absorptions), the moves
 between consecutive absorptions, whether Lemma P's three claims hold, and the most pairs of
 side-by-side coins in any of its configurations (Lemma T says <= 4).  (2) R(k), the fewest moves
 from a Γ chain of side k plus two helpers on held cells to a coin on the corner the Γ misses,
 keeping the goal in the span (``corner_cost``, an exhaustive BFS; states and CPU seconds of this
 process), next to what the V's gadgets A and B cost at side k (read from
-``vschedule.step_costs``, not from the closed form).  (3) One shortest path of (2) for
+``vschedule.step_costs``, not from the closed form).  (3) D(k), the same from the diagonal
+holding all four corners (``diagonal_corner_cost``).  (4) One shortest path of (2) for
 k = --path-k, drawn.  Without --out the tables go to stdout.
 """
 
@@ -26,7 +27,7 @@ from coinsat.constructive.vschedule import step_costs
 from coinsat.families import pinwheel_shape
 from coinsat.io.atomic import write_atomic
 from coinsat.study.commandline import shown
-from coinsat.study.pinwheel import Grid, absorptions, adjacent_pairs, corner_cost
+from coinsat.study.pinwheel import Grid, absorptions, adjacent_pairs, corner_cost, diagonal_corner_cost
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "instances/families/solutions"
@@ -79,7 +80,7 @@ def draw(k: int, path: list[int], per_line: int = 7) -> list[str]:
     for s in path:
         frames.append(
             [
-                " ".join("o" if s & g.bit(x, y) else ("p" if (x, y) == (k, 0) else ".") for x in range(k + 1))
+                " ".join("p" if (x, y) == (k, 0) else ("o" if s & g.bit(x, y) else ".") for x in range(k + 1))
                 for y in range(k, -1, -1)
             ]
         )
@@ -140,12 +141,31 @@ def main(argv: list[str] | None = None) -> int:
             f"| {costs.get(('A', k), '—')} | {costs.get(('B', k), '—')} |"
         )
         print(f"k = {k}: R = {d}, {states} states, {cpu:.1f} CPU s", file=sys.stderr, flush=True)
+    lines += [
+        "",
+        "## 3. D(k): from the diagonal holding all four corners to the next corner (exhaustive BFS)",
+        "",
+        "D(k) = the fewest moves from the SW-NE diagonal of the k-square plus coins on its other two corners "
+        "(k + 2 coins; every corner holds a coin) and the next coin p off TR, to a coin on the corner TL of "
+        "the grown (k+1)-square, which the coin after p needs; every configuration keeps the (k+1)-square "
+        "the span (coinsat.study.pinwheel.diagonal_corner_cost).",
+        "",
+        "| k | D(k) | D(k) / k² | states | CPU s |",
+        "|---:|---:|---:|---:|---:|",
+    ]
+    for k in range(3, args.max_k + 1):
+        c0 = time.process_time()
+        d, states, _ = diagonal_corner_cost(k)
+        cpu = time.process_time() - c0
+        ratio = f"{d / k**2:.2f}" if d is not None else "—"
+        lines.append(f"| {k} | {d} | {ratio} | {states:,} | {cpu:.1f} |")
+        print(f"k = {k}: D = {d}, {states} states, {cpu:.1f} CPU s", file=sys.stderr, flush=True)
     if shortest:
         lines += [
             "",
-            f"## 3. One shortest route for k = {args.path_k} ({len(shortest) - 1} moves)",
+            f"## 4. One shortest route of R(k) for k = {args.path_k} ({len(shortest) - 1} moves)",
             "",
-            "The Γ's elbow is TL; p (off BR) is drawn for reference and never moves.",
+            "The Γ's elbow is TL; p lies off BR and never moves.",
             "",
             *draw(args.path_k, shortest),
         ]

@@ -13,7 +13,15 @@ from coinsat.configuration import Configuration
 from coinsat.constructive.vschedule import Schedule, schedule
 from coinsat.families import CORNERS, diagonal_target, pinwheel, pinwheel_shape, v_shape
 from coinsat.rules import Move, apply_move, legal_moves
-from coinsat.study.pinwheel import Grid, absorptions, adjacent_pairs, coin_order, corner_cost, gamma
+from coinsat.study.pinwheel import (
+    Grid,
+    absorptions,
+    adjacent_pairs,
+    coin_order,
+    corner_cost,
+    diagonal_corner_cost,
+    gamma,
+)
 from coinsat.theory.span import lattice_span
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -206,11 +214,48 @@ def test_corner_cost_path_is_legal_and_keeps_the_goal_in_the_span(k):
     d, states, path = corner_cost(k)
     g = Grid(k + 1, k + 1)
     assert len(path) == d + 1 and states >= len(path)
-    p = g.bit(k, 0)
+    p, br = g.bit(k, 0), g.bit(k - 1, 1)
     for s, t in zip(path, path[1:]):
-        assert t in set(u ^ p for u in g.successors(s | p, g.valid, fixed=p))
-        assert g.span(t | p) == g.valid
-    assert path[-1] & g.bit(k - 1, 1) and not any(s & g.bit(k - 1, 1) for s in path[:-1])
+        assert s & p and t in set(g.successors(s, g.valid, fixed=p))
+        assert g.span(t) == g.valid
+    assert path[-1] & br and not any(s & br for s in path[:-1])
+
+
+def plain_diagonal_cost(k):
+    """diagonal_corner_cost by another road: rules.legal_moves and theory.span on coordinates."""
+    box = {(x, y) for x in range(k + 1) for y in range(k + 1)}
+    board = lattice_board("square", box, exact=True, window="span")
+    coords = board.lattice_coords
+    index = {c: i for i, c in enumerate(coords)}
+    start = frozenset([(i, i) for i in range(k + 1)] + [(0, k - 1), (k - 1, 0)])
+    dist = {start: 0}
+    todo = deque([start])
+    while todo:
+        s = todo.popleft()
+        if (0, k) in s:
+            return dist[s]
+        config = Configuration.unlabeled([index[c] for c in s])
+        for mv in legal_moves(board, config):
+            t = frozenset(coords[c] for c in config.moved(*mv).cells)
+            if t not in dist and lattice_span("square", t, 2) >= box:
+                dist[t] = dist[s] + 1
+                todo.append(t)
+    return None
+
+
+@pytest.mark.parametrize("k", [3, pytest.param(4, marks=pytest.mark.slow)])
+def test_diagonal_corner_cost_agrees_with_a_plain_bfs_over_rules_py(k):
+    assert diagonal_corner_cost(k)[0] == plain_diagonal_cost(k)
+
+
+@pytest.mark.parametrize("k", [3, 4])
+def test_diagonal_corner_cost_path_is_legal(k):
+    d, _, path = diagonal_corner_cost(k)
+    g = Grid(k + 1, k + 1)
+    assert len(path) == d + 1 and bin(path[0]).count("1") == k + 3
+    for s, t in zip(path, path[1:]):
+        assert t in set(g.successors(s, g.valid)) and g.span(t) == g.valid
+    assert path[-1] & g.bit(0, k) and not any(s & g.bit(0, k) for s in path[:-1])
 
 
 def test_the_best_gamma_breaks_at_the_fourth_coin_for_swne():

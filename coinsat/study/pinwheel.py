@@ -29,6 +29,8 @@ __all__ = [
     "adjacent_pairs",
     "coin_order",
     "corner_cost",
+    "diagonal_corner_cost",
+    "fewest_moves",
     "gamma",
 ]
 
@@ -149,27 +151,16 @@ class Grid:
                 yield rest | v
 
 
-def corner_cost(k: int, max_states: int = 20_000_000) -> tuple[int | None, int, list[int]]:
-    """The fewest moves from Γ(k) (:func:`gamma`) plus two helpers, each on a cell held by two
-    chain coins, to a coin on the corner BR = (k-1, 0) the Γ misses, when the next coin p lies
-    diagonally off BR, at (k, -1): every configuration on the way must keep the (k+1)-square
-    Q' = [0, k] x [-1, k-1] inside span(C + p) (else the goal is lost: Lemma P (i)'s argument),
-    and before BR holds a coin every move stays in Q = [0, k-1]^2 (Lemma P (ii)).  Exhaustive BFS
-    from all such starts at once.  Returns (moves or None, states seen, the states of one
-    shortest path as masks of :class:`Grid` (k+1, k+1), shifted up one row)."""
-    if k < 2:
-        raise UsageError(f"corner_cost needs a square of side k >= 2, not {k}")
-    g = Grid(k + 1, k + 1)
-    up = [(x, y + 1) for x, y in gamma(k)]
-    chain = g.mask(up)
-    p = g.bit(k, 0)
-    target = g.bit(k - 1, 1)
-    inside = g.mask((x, y) for x in range(k) for y in range(1, k + 1))
+def fewest_moves(
+    g: Grid, starts: list[int], target: int, region: int, fixed: int = 0, max_states: int = 20_000_000
+) -> tuple[int | None, int, list[int]]:
+    """Layered BFS from all ``starts`` at once to a configuration with a coin on ``target`` (a
+    bit), by jumps into ``region``; the coins of ``fixed`` never move, and every configuration
+    kept must span the whole window (the goal stays reachable).  Returns (moves or None, states
+    seen, one shortest path as masks)."""
     full = g.valid
-    spots = g.cells(g.held(chain) & ~chain & inside)
-    starts = [chain | g.bit(*a) | g.bit(*b) for a, b in itertools.combinations(spots, 2)]
     parent: dict[int, int] = {s: 0 for s in starts}
-    layer = [s for s in starts if g.span(s | p) == full]
+    layer = [s for s in starts if g.span(s) == full]
     depth = 0
     while layer:
         hit = next((s for s in layer if s & target), None)
@@ -180,12 +171,44 @@ def corner_cost(k: int, max_states: int = 20_000_000) -> tuple[int | None, int, 
             return depth, len(parent), path[::-1]
         nxt = []
         for s in layer:
-            for t in g.successors(s | p, inside, fixed=p):
-                t ^= p
-                if t not in parent and g.span(t | p) == full:
+            for t in g.successors(s, region, fixed):
+                if t not in parent and g.span(t) == full:
                     parent[t] = s
                     nxt.append(t)
         if len(parent) > max_states:
-            raise LimitReached(f"corner_cost({k}): more than {max_states} states")
+            raise LimitReached(f"fewest_moves: more than {max_states} states")
         layer, depth = nxt, depth + 1
     return None, len(parent), []
+
+
+def corner_cost(k: int, max_states: int = 20_000_000) -> tuple[int | None, int, list[int]]:
+    """R(k): the fewest moves from Γ(k) (:func:`gamma`) plus two helpers, each on a cell held by
+    two chain coins, to a coin on the corner BR = (k-1, 0) the Γ misses, when the next coin p lies
+    diagonally off BR, at (k, -1): every configuration on the way must keep the (k+1)-square
+    Q' = [0, k] x [-1, k-1] inside span(C + p) (else the goal is lost: Lemma P (i)'s argument),
+    and before BR holds a coin every move stays in Q = [0, k-1]^2 and p stays (Lemma P (ii)).
+    Exhaustive BFS from all such starts at once.  Returns (moves or None, states seen, the
+    states of one shortest path as masks of :class:`Grid` (k+1, k+1), shifted up one row, p
+    included)."""
+    if k < 2:
+        raise UsageError(f"corner_cost needs a square of side k >= 2, not {k}")
+    g = Grid(k + 1, k + 1)
+    chain = g.mask((x, y + 1) for x, y in gamma(k))
+    p = g.bit(k, 0)
+    inside = g.mask((x, y) for x in range(k) for y in range(1, k + 1))
+    spots = g.cells(g.held(chain) & ~chain & inside)
+    starts = [chain | p | g.bit(*a) | g.bit(*b) for a, b in itertools.combinations(spots, 2)]
+    return fewest_moves(g, starts, g.bit(k - 1, 1), inside, fixed=p, max_states=max_states)
+
+
+def diagonal_corner_cost(k: int, max_states: int = 20_000_000) -> tuple[int | None, int, list[int]]:
+    """D(k): the fewest moves from the SW-NE diagonal of Q = [0, k-1]^2 plus coins on its two other
+    corners (k + 2 coins holding all four corners of Q) and the next coin p = (k, k) off TR, to a
+    coin on the corner (0, k) of Q' = [0, k]^2 that the coin after p needs (TL), keeping Q' the
+    span; p may move once absorbed (the span check forbids it before).  Returns as
+    :func:`corner_cost` (masks of :class:`Grid` (k+1, k+1), p included)."""
+    if k < 2:
+        raise UsageError(f"diagonal_corner_cost needs a square of side k >= 2, not {k}")
+    g = Grid(k + 1, k + 1)
+    start = g.mask([(i, i) for i in range(k + 1)] + [(0, k - 1), (k - 1, 0)])
+    return fewest_moves(g, [start], g.bit(0, k), g.valid, max_states=max_states)
