@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where the V's schedule breaks on the pinwheel (docs/v-to-diagonal.md §5), measured.
 
-    python3 scripts/pinwheel_gap.py [--max-k 6] [--path-k 5] [--out benchmarks/pinwheel_gap.md]
+    python3 scripts/pinwheel_gap.py [--max-k 6] [--max-k-d K] [--path-k 5] [--out benchmarks/pinwheel_gap.md]
 
 Four tables.  (1) Every stored optimal solution instances/families/solutions/pinwheel-M-T.json:
 the step at which each isolated coin is absorbed (coinsat.study.pinwheel.absorptions), the moves
@@ -97,9 +97,10 @@ def draw(k: int, path: list[int], per_line: int = 7) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--max-k", type=int, default=6)
-    ap.add_argument("--path-k", type=int, default=5)
-    ap.add_argument("--out", type=Path)
+    ap.add_argument("--max-k", type=int, default=6, help="largest side k for R(k) (k = 7: ~3.5 M states)")
+    ap.add_argument("--max-k-d", type=int, help="largest k for D(k) (default: --max-k)")
+    ap.add_argument("--path-k", type=int, default=5, help="draw one shortest route of R(k) for this k")
+    ap.add_argument("--out", type=Path, help="write the tables here (default: stdout)")
     args = ap.parse_args(argv)
     lines = [
         "# The pinwheel's gap: where the V's schedule breaks",
@@ -153,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         "| k | D(k) | D(k) / k² | states | CPU s |",
         "|---:|---:|---:|---:|---:|",
     ]
-    for k in range(3, args.max_k + 1):
+    for k in range(3, (args.max_k_d or args.max_k) + 1):
         c0 = time.process_time()
         d, states, _ = diagonal_corner_cost(k)
         cpu = time.process_time() - c0
