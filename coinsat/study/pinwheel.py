@@ -5,10 +5,16 @@
 * :func:`absorptions`: for a solution (moves as coordinate pairs), the step at which each coin
   is absorbed (the first move filling a cell beside it) and what Lemma P says must hold then;
 * :func:`adjacent_pairs`: the pairs of coins side by side (Lemma T bounds them by 4);
-* :func:`gamma` and :func:`corner_cost`: the measured step where the Γ chain breaks — the fewest
-  moves from a Γ chain of side k plus two helpers to a coin on the corner opposite its elbow,
-  keeping the goal inside the span (an exhaustive BFS on bitmasks, rules.py's jump moves with
-  d = 2; :func:`successors` is pinned to ``rules.legal_moves`` by tests/test_pinwheel_gap.py).
+* :func:`gamma` and :func:`corner_cost`: R(k), the measured step where the Γ chain breaks — the
+  fewest moves from a Γ chain of side k plus two helpers to a coin on the corner opposite its
+  elbow, keeping the goal inside the span;
+* :func:`diagonal_corner_cost`: D(k), the same from the diagonal that holds all four corners to
+  the next corner of the grown square.
+
+Both are :func:`fewest_moves`, an exhaustive BFS on the bitmasks of :class:`Grid` with
+rules.py's jump moves and d = 2 (``Grid.successors`` and ``Grid.span`` are pinned to
+``rules.legal_moves`` and ``theory.span`` by tests/test_pinwheel_gap.py, and both costs to a plain
+BFS over rules.py for small k).
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import itertools
 from dataclasses import dataclass
 
 from ..errors import LimitReached, UsageError
-from ..families import CORNERS
+from ..families import CORNERS, pinwheel_shape
 
 Coord = tuple[int, int]
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (inclusive)
@@ -70,8 +76,6 @@ class Absorption:
 
 def absorptions(m: int, moves, order=CORNERS) -> list[Absorption]:
     """Where a solution of ``families.pinwheel(m, ., order)`` absorbs each isolated coin."""
-    from ..families import pinwheel_shape
-
     coins = coin_order(m, order)
     occ = set(pinwheel_shape(m, order))
     history = [(tuple(map(tuple, mv))) for mv in moves]
