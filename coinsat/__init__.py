@@ -28,6 +28,19 @@ True
 >>> picture = coinsat.draw(puzzle, result)     # a notebook shows it; format="png", "gif", "html" too
 >>> picture.format, picture.data.count('class="panel"')
 ('svg', 5)
+
+Certificates and formulas for other solvers:
+
+>>> import tempfile
+>>> diagonal = coinsat.load("paper/diagonal")
+>>> with tempfile.TemporaryDirectory() as folder:
+...     done = coinsat.certify(diagonal, folder)     # solve, write the certificate, check it
+...     again = coinsat.check_certificate(diagonal, done.path)   # the independent checker, on the file
+>>> done.certificate.kind, done.check.claim, again.ok
+('layers', 'optimal: 18 moves (no solution with <= 17 moves)', True)
+>>> formula = coinsat.export(puzzle, "cnf", horizon=3)        # satisfiable iff <= 3 moves suffice
+>>> formula.format, formula.horizon, formula.data.startswith("c coinsat")
+('cnf', 3, True)
 """
 
 from __future__ import annotations
@@ -155,7 +168,7 @@ def load(path: str | Path) -> Instance:
     Returns
     -------
     Instance
-        The puzzle, validated.
+        The puzzle (:func:`read_instance` reads and validates it).
 
     Raises
     ------

@@ -223,7 +223,8 @@ def make_instance(
     Returns
     -------
     Instance
-        The puzzle, validated.
+        The puzzle, its board built around the coins (``margin`` cells beyond them on a
+        lattice) and every rule above checked.
 
     Raises
     ------

@@ -22,20 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: the verbs of the command line, each one public function
 VERBS = (
-    "solve",
-    "certify",
-    "check_certificate",
-    "export",
-    "decode",
-    "construct",
-    "improve",
-    "count",
-    "verify",
-    "draw",
-    "census",
-    "write_certificate",
-    "write_hardest",
-)
+    "solve certify check_certificate export decode construct improve count verify draw census write_certificate "
+    "write_hardest"
+).split()
 #: exceptions a user never meets: caught inside the package where they are raised
 PRIVATE_ERRORS = {"WindowTooSmall", "DecodeError"}
 

@@ -120,7 +120,8 @@ def read_instance(path: str | Path) -> Instance:
     Returns
     -------
     Instance
-        The puzzle, validated.
+        The puzzle the file describes, validated by ``coinsat.instance``; a shipped puzzle is
+        read from the package's data.
 
     Raises
     ------
@@ -176,7 +177,7 @@ def parse_instance(text: str, path: str = "<string>") -> Instance:
     Returns
     -------
     Instance
-        The puzzle, validated.
+        The puzzle ``text`` describes.
 
     Raises
     ------
