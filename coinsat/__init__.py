@@ -45,20 +45,14 @@ Certificates and formulas for other solvers:
 
 from __future__ import annotations
 
+import sys
+import types
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import _startup  # noqa: F401  first: the command's Ctrl-C while the rest loads is one line, exit 3
 from ._version import __version__
 from .board import Board
-
-# A submodule's first import binds it on the package, so each module whose name is also a public
-# function (count, census, certify, export, improve, solve) is imported here before the function of
-# that name is bound: a later import finds the module loaded and leaves the function in place.
-from .census import Census
-from .census import census as _census
-from .census import write_certificate as _write_census_certificate
-from .census import write_hardest as _write_hardest
 from .certificates.check.format import Check
 from .certify import Certification, check_certificate
 from .certify import certify as _certify
@@ -91,6 +85,35 @@ from .rules import Move, apply_move, check_move, legal_moves
 from .solution import Solution, Verdict, verify
 from .solve import METHODS
 from .solve import solve as _solve
+
+if TYPE_CHECKING:
+    from .census import Census
+
+
+class _Package(types.ModuleType):
+    """The package's module type.  The import system binds a submodule on its package by name
+    when it first loads it; where that name is a public function (census, certify, count, draw,
+    export, improve, solve: the verb and the module that holds it), the function stays."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        here = self.__dict__.get(name)
+        if isinstance(value, types.ModuleType) and callable(here) and not isinstance(here, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
+def __getattr__(name: str) -> Any:
+    """``Census``, loaded on first use: the census module brings numpy, which a command that does
+    not count needs not wait for."""
+    if name == "Census":
+        from .census import Census
+
+        return Census
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     # the verbs: one function each, what the commands call (tests/test_api.py holds them)
@@ -347,7 +370,7 @@ def draw(
 
 
 # The census's own module (``coinsat/census.py``) is documented in prose; these three give its
-# functions the API's docstrings and pass every argument through unchanged.
+# functions the API's docstrings and pass every argument through unchanged (loading it on first use).
 
 
 def census(
@@ -394,7 +417,9 @@ def census(
     LimitReached
         When the time limit stops it (the layers saved in ``resume`` are kept).
     """
-    return _census(instance, limits=limits, workers=workers, resume=resume, progress=progress)
+    from .census import census as run
+
+    return run(instance, limits=limits, workers=workers, resume=resume, progress=progress)
 
 
 def write_certificate(result: Census, folder: str | Path) -> Path:
@@ -419,7 +444,9 @@ def write_certificate(result: Census, folder: str | Path) -> Path:
     OSError
         When ``layers.npz`` cannot be written (numpy writes it).
     """
-    return _write_census_certificate(result, folder)
+    from .census import write_certificate as write
+
+    return write(result, folder)
 
 
 def write_hardest(result: Census, folder: str | Path) -> list[Path]:
@@ -446,4 +473,6 @@ def write_hardest(result: Census, folder: str | Path) -> list[Path]:
     InternalError
         If a solution read off the layers fails to replay (a coinsat bug).
     """
-    return _write_hardest(result, folder)
+    from .census import write_hardest as write
+
+    return write(result, folder)
