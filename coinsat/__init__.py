@@ -252,9 +252,9 @@ def solve(
         ``bounded`` (no solution within ``max_moves``) or ``unknown``; every solution was replayed
         by the move validator.  A limit is an answer, not an exception: ``unknown`` with the
         lower bound proven so far.  With ``certify``, ``certificate`` is the checked certificate
-        (its kind, the scope and claim the checker proved, and ``file``, its path); when a limit
-        stops the certificate, ``certificate`` is the engine's own and ``stats["not_certified"]``
-        says why.
+        (its kind, the scope and claim the checker proved, ``file``, its path, and the check's
+        ``reason`` and ``check_seconds``); when a limit stops the certificate, ``certificate`` is
+        the engine's own and ``stats["not_certified"]`` says why.
 
     Raises
     ------

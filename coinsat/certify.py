@@ -66,10 +66,19 @@ class Certification:
 
     def evidence(self) -> Evidence | None:
         """The certificate as a result's :class:`~coinsat.result.Evidence`: the kind, the scope and
-        the claim the checker proved, and the file (None unless the checker accepted it)."""
-        if self.check is None or not self.check.ok or self.certificate is None:
+        the claim the checker proved, the file, and the check's reason and seconds (None unless the
+        checker accepted it)."""
+        c = self.check
+        if c is None or not c.ok or self.certificate is None:
             return None
-        return Evidence(self.certificate.kind, self.check.scope, claim=self.check.claim, file=str(self.path))
+        return Evidence(
+            self.certificate.kind,
+            c.scope,
+            claim=c.claim,
+            file=str(self.path),
+            reason=c.reason,
+            check_seconds=round(c.seconds, 6),
+        )
 
     def note(self, spelling: Mapping[str, str] | None = None) -> str:
         """Why the ``unused`` arguments did not apply ("" when none), each named by ``spelling``
