@@ -127,10 +127,39 @@ def count(
     max_sequences: int = MAX_SEQUENCES,
     progress: Callable[[Progress], None] | None = None,
 ) -> Count:
-    """Count the optimal solutions of ``instance`` (see the module docstring).
+    """Count the optimal solutions: move sequences, traces (up to reordering commuting moves),
+    and the configurations on optimal sequences (the module docstring says how).
 
-    A status other than ``optimal`` (unsolvable, or a limit hit) gives no counts; an
-    unsolvable puzzle has ``sequences == 0``."""
+    Parameters
+    ----------
+    instance : Instance
+        The puzzle (jump moves).
+    time_limit, memory_limit : optional
+        Seconds and bytes for the whole count.
+    max_sequences : int
+        Count the sequences up to symmetry only when there are at most this many.
+    progress : callable, optional
+        Called with a :class:`Progress` as the layers are searched.
+
+    Returns
+    -------
+    Count
+        ``status`` optimal with the counts; unsolvable with 0 sequences; otherwise (a limit hit,
+        the optimum unknown) the counts are None and ``note`` says why: a limit is an answer
+        here, not an exception.
+
+    Raises
+    ------
+    UsageError
+        For a move model it does not count (slides).
+
+    Examples
+    --------
+    >>> from coinsat import load
+    >>> c = count(load("instances/paper/diagonal.toml"))
+    >>> c.length, c.sequences, c.traces
+    (18, 5856, 1296)
+    """
     if instance.moves != JUMP:
         raise UsageError(f"count: the {instance.moves!r} move model is not supported (only {JUMP!r})")
     t0 = time.perf_counter()
@@ -146,10 +175,6 @@ def count(
             return _count_optimal(instance, result.length, max_sequences, t0, progress)
         except LimitReached as e:
             return _unknown(instance, Status.UNKNOWN, t0, f"stopped by the {e}")
-
-
-#: the name the package root imports (its own ``coinsat.count`` is the public function)
-count_optimal = count
 
 
 def _solve(instance: Instance, budget: Limits) -> Result:

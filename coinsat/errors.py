@@ -48,12 +48,14 @@ class MissingDependency(UsageError):
 
 
 class IllegalMoveError(CoinsatError):
-    """A move that rules.py rejects, raised by :func:`coinsat.rules.apply_move`."""
+    """A move that rules.py rejects, raised by :func:`coinsat.rules.apply_move`; or a move list
+    that does not solve the puzzle (``move`` None: every move is legal, the last configuration is
+    no goal placement)."""
 
     def __init__(self, step: int | None, move, reason: str):
         self.step, self.move, self.reason = step, move, reason
         at = f"step {step}: " if step is not None else ""
-        super().__init__(f"{at}illegal move {move}: {reason}")
+        super().__init__(f"{at}illegal move {move}: {reason}" if move is not None else f"{at}{reason}")
 
 
 class InternalError(CoinsatError):

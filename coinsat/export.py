@@ -10,17 +10,25 @@ here build the formula (``coinsat.encode``) and hand it to a printer in
 ``InstanceError``/``UsageError`` on parameters it cannot honour (e.g. a missing
 horizon, or a horizon given to PDDL), which the CLI reports with exit 2.
 :func:`write_output` writes one text atomically (xz-compressed for ``.xz``).
+
+The front doors (exported by the package root): :func:`export_puzzle` (``coinsat.export``)
+returns an :class:`Export` and writes its files, and :func:`decode` reads an outside
+solver's model of an exported formula back as a replayed solution.
 """
 
 from __future__ import annotations
 
 import lzma
+import re
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Mapping, Sequence
 
-from .errors import UsageError
+from .errors import IllegalMoveError, InstanceError, UsageError
+from .instance import Instance
 from .io.atomic import write_atomic
 from .registry import load
+from .result import Result, Status
 
 # name -> "module:function" (imported on first use)
 FORMATS: dict[str, str] = {
@@ -127,6 +135,203 @@ def encoding_options(items: list[str]):
             )
         changes[name] = value == "1"
     return DEFAULT_OPTIONS.with_(**changes)
+
+
+def output_paths(output: str | Path, fmt: str, roles: Sequence[str]) -> list[Path]:
+    """Where each part of an export goes: ``output`` for one part; for several, ``DIR/<role>.<fmt>``
+    when ``output`` is a directory (existing, ending in ``/`` or without a suffix), else
+    ``PATH.<role>.ext`` for each part but the last (the problem), which goes to ``output``."""
+    text = str(output)
+    path = Path(output)
+    if len(roles) == 1:
+        return [path]
+    if text.endswith(("/", "\\")) or path.is_dir() or not path.suffix:
+        return [path / f"{role}.{fmt}" for role in roles]
+    if path.suffix == ".xz":
+        raise UsageError(f"{fmt} output has several files and cannot go to one .xz file: {text}")
+    return [path.with_suffix(f".{role}{path.suffix}") for role in roles[:-1]] + [path]
+
+
+def roles(fmt: str) -> list[str]:
+    """The parts a format writes, by role (``pddl``: domain and problem; the others one, ``""``)."""
+    return ["domain", "problem"] if fmt == "pddl" else [""]
+
+
+@dataclass(frozen=True)
+class Export:
+    """A puzzle in a file format (:func:`export_puzzle`).
+
+    ``parts`` are ``(role, text)`` pairs, one per file (``pddl``: the domain, then the problem;
+    every other format one part with role ``""``); a text is ``bytes`` for binary AIGER.
+    ``files`` are the paths written (empty when no output was given)."""
+
+    format: str
+    horizon: int | None
+    parts: tuple[tuple[str, str | bytes], ...]
+    files: tuple[Path, ...] = ()
+
+    @property
+    def data(self) -> str | bytes:
+        """The one part's text; the problem (the last part) for a format with several."""
+        return self.parts[-1][1]
+
+
+def export_puzzle(
+    instance: Instance,
+    format: str,
+    horizon: int | None = None,
+    *,
+    output: str | Path | None = None,
+    encoding: Sequence[str] | Mapping[str, bool] | None = None,
+    **options: Any,
+) -> Export:
+    """The puzzle as a formula, a planning task or a circuit, for other solvers.
+
+    Parameters
+    ----------
+    instance : Instance
+        The puzzle (jump moves).
+    format : str
+        A name of :data:`FORMATS`: ``cnf``, ``wcnf``, ``wcnf-legacy`` (DIMACS, with a symbol
+        table), ``opb``, ``lp``, ``mps`` (the ILP model; ``coinsat[ilp]``), ``pddl``, ``aiger``,
+        ``aig``, ``btor2``.
+    horizon : int, optional
+        The number of moves T: required by every format except pddl (which refuses one) and
+        the circuits (optional).  A SAT formula is satisfiable iff a solution with <= T moves
+        exists in the window.
+    output : str or Path, optional
+        Write the parts there (atomically; ``.xz``: compressed); several parts go to
+        ``DIR/<role>.<format>`` or ``PATH.<role>.ext`` (:func:`output_paths`).
+    encoding : optional
+        SAT encoding options for the SAT formats (``encodings/sat.md``): ``["commute=0"]`` or
+        ``{"commute": False}``.
+    **options
+        The format's own options.
+
+    Returns
+    -------
+    Export
+        The parts (text, or bytes for ``aig``) and the files written.
+
+    Raises
+    ------
+    UsageError
+        For an unknown format, a missing, negative or refused horizon, encoding options given
+        to a format that takes none, an unknown encoding option, a puzzle with slide moves, or
+        several parts sent to one ``.xz`` file.
+    MissingDependency
+        For ``lp`` and ``mps`` without PuLP.
+    OutputError
+        When a file cannot be written.
+    """
+    if encoding:
+        if format not in SAT_FORMATS:
+            raise UsageError(f"encoding options are SAT encoding options; format {format!r} does not take them")
+        items = encoding if not isinstance(encoding, Mapping) else [f"{k}={int(bool(v))}" for k, v in encoding.items()]
+        options["encoding"] = encoding_options(list(items))
+    out = export(instance, format, horizon, **options)
+    parts = tuple(out.parts()) if hasattr(out, "parts") else (("", out),)
+    files: list[Path] = []
+    if output is not None:
+        for path, (_, text) in zip(output_paths(output, format, [r for r, _ in parts]), parts):
+            write_output(path, text)
+            files.append(path)
+    return Export(format, horizon, parts, tuple(files))
+
+
+_LITERAL = re.compile(r"^[-+]?x?\d+$")
+
+
+def read_model(path: str | Path) -> list[int]:
+    """The true and false literals of a solver's output (``s SATISFIABLE`` / ``v ... 0`` lines, or
+    the literals alone; ``x12`` / ``-x12`` as pseudo-Boolean solvers print them); InstanceError
+    naming the file and line otherwise (an UNSAT answer, a word that is not a literal)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except FileNotFoundError:
+        raise InstanceError("no such file", str(path)) from None
+    except OSError as e:
+        raise InstanceError(f"cannot read the model: {e.strerror or e}", str(path)) from None
+    literals: list[int] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        words = line.split()
+        if not words or words[0] == "c":
+            continue
+        if words[0] in ("s", "SAT", "UNSAT", "UNSATISFIABLE", "SATISFIABLE", "INDET", "UNKNOWN"):
+            answer = " ".join(words[1:] if words[0] == "s" else words)
+            if "UNSAT" in answer:
+                raise InstanceError(
+                    "the solver answered UNSATISFIABLE: no solution within the formula's horizon, no model",
+                    str(path),
+                    number,
+                )
+            if answer not in ("SATISFIABLE", "SAT"):
+                raise InstanceError(f"the solver answered {answer!r}: no model", str(path), number)
+            continue
+        if words[0] == "v":
+            words = words[1:]
+        for w in words:
+            if not _LITERAL.match(w):
+                raise InstanceError(f"{w[:40]!r} is not a literal (an integer, or x12 / -x12)", str(path), number)
+            value = int(w.replace("x", ""))
+            if value != 0:
+                literals.append(value)
+    if not literals:
+        raise InstanceError("no literals: not a model (give the solver's output for the exported formula)", str(path))
+    return literals
+
+
+def decode(instance: Instance, formula: str | Path, model: str | Path) -> Result:
+    """An outside solver's model of an exported formula, as a solution replayed by ``rules.py``.
+
+    The formula's symbol table (``c var N Fill(cell=(x, y), t=k)``, written by
+    :func:`export_puzzle` for cnf, wcnf and opb) names what each variable means; the model's
+    true literals are read through it (``io.dimacs.decode_symbols``) and the moves replayed.
+
+    Parameters
+    ----------
+    instance : Instance
+        The puzzle the formula was exported from (its name must match the formula's).
+    formula : str or Path
+        The exported formula file.
+    model : str or Path
+        The solver's output: ``s SATISFIABLE`` and ``v ... 0`` lines, or the literals alone.
+
+    Returns
+    -------
+    Result
+        ``feasible`` with the decoded solution (``method`` ``decode``, lower bound 0: nothing
+        is proven about shorter solutions).
+
+    Raises
+    ------
+    InstanceError
+        When a file cannot be read, the formula has no symbol table or is of another puzzle,
+        or the model is not one (an UNSAT answer, a word that is not a literal).
+    IllegalMoveError
+        When the decoded moves are illegal or do not reach the goal (``step`` None: the end).
+    """
+    from .io.dimacs import decode_symbols, read_symbols
+    from .solution import verify
+
+    try:
+        with open(formula, encoding="utf-8", errors="replace") as f:
+            header = f.read(1 << 20)  # the symbol table precedes the clauses
+    except OSError as e:
+        raise InstanceError(f"cannot read the formula: {e.strerror or e}", str(formula)) from None
+    symbols = read_symbols(header)
+    if not symbols:
+        raise InstanceError("no 'c var N ...' symbol table: not a formula coinsat export wrote", str(formula))
+    named = re.search(r"^c instance: (.*)$", header, re.M)
+    if named and named.group(1).strip() != instance.name:
+        raise InstanceError(f"the formula is of {named.group(1).strip()!r}, not of {instance.name!r}", str(formula))
+    solution = decode_symbols(instance, symbols, read_model(model))
+    verdict = verify(instance, solution, keep_trace=False)
+    if not verdict.ok:
+        move = solution.moves[verdict.step - 1] if verdict.step else None
+        raise IllegalMoveError(verdict.step, move, verdict.reason)
+    return Result(status=Status.FEASIBLE, method="decode", solution=solution, lower_bound=0)
 
 
 def write_output(path: str | Path, text: str | bytes) -> None:

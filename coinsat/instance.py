@@ -203,9 +203,33 @@ def make_instance(
 ) -> Instance:
     """Build an instance from coordinates (lattices) or cell names (graphs).
 
-    ``start``/``goal`` are either iterables of coordinates (unlabeled coins) or
-    mappings coordinate -> label.  Returns the :class:`Instance`.  Raises InstanceError on any
-    inconsistency.
+    Parameters
+    ----------
+    kind : str
+        The board: ``square``, ``triangular`` or ``graph``.
+    edges, cells : optional
+        A graph board's edges (pairs of cell names), and its cells when some are on no edge.
+    start, goal : iterable or mapping
+        Coordinates (unlabeled coins), or a mapping coordinate -> label.
+    adjacency : int
+        d: a coin lands on a cell with at least d occupied neighbours.
+    goal_placement : str
+        ``fixed``, or where the goal may be placed (``translation``, ...).
+    moves : str
+        The move model (``jump``, or a slide model).
+    name, source, known_optimal, margin, metadata
+        What the instance file holds under the same names.
+
+    Returns
+    -------
+    Instance
+        The puzzle, its board built around the coins (``margin`` cells beyond them on a
+        lattice) and every rule above checked.
+
+    Raises
+    ------
+    InstanceError
+        On any inconsistency (start and goal with different coins, an unknown board, ...).
     """
     start_map = _as_placement(start)
     goal_map = _as_placement(goal)

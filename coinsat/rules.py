@@ -84,8 +84,29 @@ def _model(name: str) -> Callable[[Board, Configuration, "Move"], str | None]:
 def check_move(board: Board, config: Configuration, move: Move, d: int = 2, model: str = JUMP) -> str | None:
     """None if ``move`` is legal in ``config`` under the move ``model``; otherwise the reason it is not.
 
-    Returns None or the reason (a short string, e.g. "destination cell is occupied"); never raises
-    for an illegal move.  Raises ``UsageError`` for an unknown move ``model``."""
+    Parameters
+    ----------
+    board : Board
+        The cells and their neighbours.
+    config : Configuration
+        Where the coins are.
+    move : Move
+        ``(source cell, destination cell)``, board cell indices.
+    d : int
+        The destination needs at least d occupied neighbours, the moved coin not counted.
+    model : str
+        The move model (``jump``, or a slide model of ``rules.MOVE_MODELS``).
+
+    Returns
+    -------
+    str or None
+        None, or the reason (a short string, e.g. "destination cell is occupied").
+
+    Raises
+    ------
+    UsageError
+        For an unknown move ``model``; never for an illegal move.
+    """
     extra = _model(model)
     src, dst = move
     if not (0 <= src < board.size and 0 <= dst < board.size):
@@ -106,8 +127,21 @@ def check_move(board: Board, config: Configuration, move: Move, d: int = 2, mode
 def legal_moves(board: Board, config: Configuration, d: int = 2, model: str = JUMP) -> list[Move]:
     """All legal moves of ``config``, sorted.
 
-    Returns a list of :class:`Move` (board cell indices; empty when no coin can move).  Raises
-    ``UsageError`` for an unknown move ``model``."""
+    Parameters
+    ----------
+    board, config, d, model
+        As for :func:`check_move`.
+
+    Returns
+    -------
+    list of Move
+        Board cell indices; empty when no coin can move.
+
+    Raises
+    ------
+    UsageError
+        For an unknown move ``model``.
+    """
     occupied = config.cell_set
     return [
         Move(s, p)
@@ -123,9 +157,25 @@ def apply_move(
 ) -> Configuration:
     """The configuration after ``move``.
 
-    Returns the new :class:`Configuration` (``config`` itself is not changed).  Raises
-    ``IllegalMoveError`` (with ``step`` and the reason) if the move is illegal, ``UsageError`` for
-    an unknown move ``model``."""
+    Parameters
+    ----------
+    board, config, move, d, model
+        As for :func:`check_move`.
+    step : int, optional
+        The move's number in a solution, carried by the error.
+
+    Returns
+    -------
+    Configuration
+        The new configuration (``config`` itself is not changed).
+
+    Raises
+    ------
+    IllegalMoveError
+        With ``step`` and the reason, if the move is illegal.
+    UsageError
+        For an unknown move ``model``.
+    """
     reason = check_move(board, config, move, d, model)
     if reason is not None:
         raise IllegalMoveError(step, move, reason)

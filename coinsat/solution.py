@@ -56,15 +56,31 @@ class Verdict:
 def verify(instance: Instance, solution: Solution, keep_trace: bool = True) -> Verdict:
     """Replay ``solution`` from the start; accept iff every move is legal and a goal placement is reached.
 
-    ``keep_trace=False`` keeps only the last configuration and replays on one set of
-    occupied cells updated in place, so that time and memory stay linear in the input
-    (``verify`` of many moves of many coins; a trace would hold moves x coins cells).
-    rules.check_move judges every move either way.
+    ``rules.check_move``, the one move validator, judges every move.
 
-    Returns a :class:`Verdict`: ``ok``, and otherwise the ``step`` of the first illegal move (None
-    when every move is legal but the last configuration is not the goal) and the ``reason``; with
-    ``keep_trace`` also the configurations it went through.  An illegal solution is an answer,
-    not an exception.
+    Parameters
+    ----------
+    instance : Instance
+        The puzzle.
+    solution : Solution
+        The moves (board cell indices; ``io.solution_format`` reads them from a file).
+    keep_trace : bool
+        False keeps only the last configuration and replays on one set of occupied cells
+        updated in place, so that time and memory stay linear in the input (a trace would
+        hold moves x coins cells).
+
+    Returns
+    -------
+    Verdict
+        ``ok``, and otherwise the ``step`` of the first illegal move (None when every move is
+        legal but the last configuration is not the goal) and the ``reason``; with
+        ``keep_trace`` also the configurations it went through.
+
+    Raises
+    ------
+    UsageError
+        For an unknown move model of the instance; an illegal solution is an answer (``ok``
+        False), not an exception.
     """
     if not keep_trace:
         return _verify_in_place(instance, solution)

@@ -21,9 +21,7 @@ is not optimal (the formula at L − 1 is satisfiable) is reported and exits 1.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from ..errors import LimitReached
 from ..result import Status
 from .common import (
     EXIT_ILLEGAL,
@@ -38,13 +36,11 @@ from .common import (
     nonneg_int,
     pos_int,
 )
-
-
-def _one_shot(args) -> bool:
-    return bool(args.solution or args.horizon_hint is not None or args.core_only or args.cubes)
+from .progress import Live
 
 
 def add_parser(sub) -> None:
+    from ..certify import SPLITS
     from ..search.methods import METHODS
 
     s = sub.add_parser("certify", help="solve, then write and check a certificate of the answer")
@@ -73,8 +69,8 @@ def add_parser(sub) -> None:
     )
     s.add_argument(  # the names of certificates/prove/cubes.py SPLITS, DEFAULT_SPLIT first (benchmarks/cubes.md)
         "--split",
-        choices=("lookahead", "tree", "middle"),
-        default="lookahead",
+        choices=SPLITS,
+        default=SPLITS[0],
         help="how the cubes are chosen (default: %(default)s)",
     )
     add_limit_arguments(s)
@@ -83,174 +79,80 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    from ..certify import certify
+    from ..errors import IllegalMoveError
     from ..io.instance_format import read_instance
     from ..limits import enforced
-    from ..solve import solve
 
     check_output_dir(args.output_dir)
     limits = limits_of(args)
-    if args.method in ("sat", "ilp") or _one_shot(args):  # DRAT proofs: refuse before solving without the checker
-        from ..certificates.prove.bounded import require_proof_checker
-
-        require_proof_checker()
-    if args.solution and args.horizon_hint is not None:
-        from ..errors import UsageError
-
-        raise UsageError("give --solution or --horizon-hint, not both")
-    if _one_shot(args) and (args.solution or args.horizon_hint is not None):
-        return run_one_shot(args, limits)
-    with enforced(limits):
-        instance = read_instance(args.file)
-        result = solve(
-            instance,
-            args.method,
-            max_moves=args.max_moves,
-            time_limit=args.time_limit,
-            memory_limit=limits.memory_limit,
-        )
-        if result.status is Status.UNKNOWN:
-            why = result.stats.get("stopped", "a limit was hit")
-            if args.json:
-                print(
-                    json.dumps(
-                        {
-                            "name": instance.name,
-                            "status": "unknown",
-                            "lower_bound": result.lower_bound,
-                            "stopped": why,
-                            "accepted": None,
-                        }
-                    )
-                )
-            else:
-                print(f"{instance.name}: unknown ({why}; lower bound {result.lower_bound}): nothing to certify")
-            return EXIT_UNKNOWN
-        if _one_shot(args) and result.status is Status.OPTIMAL:
-            return _report_one_shot(args, instance, _certify_known(args, instance, limits, result.solution, None))
-        summary, code = certify_report(instance, result, args.output_dir, limits, quiet=args.json)
-        unused = [f"--cubes {args.cubes}" if args.cubes else "", "--core-only" if args.core_only else ""]
-        if any(unused) and summary["kind"] is not None:  # they shape the SAT proof of an optimal answer only
-            summary["note"] = (
-                f"{' and '.join(u for u in unused if u)} not used: the answer is {result.status.value}, "
-                f"certified by a {summary['kind']} certificate (they apply to the proof that an optimal "
-                "solution has no shorter one)"
-            )
-    return report(instance, result, summary, code, args.json)
-
-
-def run_one_shot(args, limits) -> int:
-    """``--solution`` / ``--horizon-hint``: no solve, one UNSAT call below the known solution."""
-    from ..io.instance_format import read_instance
-    from ..limits import enforced
-
-    with enforced(limits):
+    with enforced(limits):  # the budget covers loading too
         instance = read_instance(args.file)
         solution = None
         if args.solution:
             from ..io.solution_format import read_solution
-            from ..solution import verify
 
             instance, solution = read_solution(instance, args.solution)
-            verdict = verify(instance, solution, keep_trace=False)
-            if not verdict.ok:
-                print(f"{args.solution}: not a solution of {instance.name}: {verdict.reason}")
-                return EXIT_ILLEGAL
-        return _report_one_shot(args, instance, _certify_known(args, instance, limits, solution, args.horizon_hint))
-
-
-def _certify_known(args, instance, limits, solution, hint):
-    from ..certificates.prove.oneshot import Mode, certify_known
-
-    mode = Mode(core=args.core_only, depth=args.cubes, workers=args.workers, split=args.split)
-    deadline = None if limits is None or limits.time_limit is None else limits.deadline
     try:
-        return certify_known(
-            instance,
-            args.output_dir,
-            solution=solution,
-            hint=hint,
-            mode=mode,
-            time_limit=limits.remaining() if limits is not None else None,
-            memory_limit=limits.memory_limit if limits is not None else None,
-            deadline=deadline,
-        )
-    except (LimitReached, KeyboardInterrupt) as e:
-        return "interrupted" if isinstance(e, KeyboardInterrupt) else str(e)
+        with Live("certifying", quiet=args.json):
+            done = certify(
+                instance,
+                args.output_dir,
+                method=args.method,
+                max_moves=args.max_moves,
+                solution=solution,
+                horizon_hint=args.horizon_hint,
+                core_only=args.core_only,
+                cubes=args.cubes,
+                workers=args.workers,
+                split=args.split,
+                limits=limits,
+            )
+    except IllegalMoveError as e:
+        print(f"{args.solution}: {e.reason}")
+        return EXIT_ILLEGAL
+    spelling = {"cubes": f"--cubes {args.cubes}", "core_only": "--core-only"}
+    return report_certification(instance, done, args.json, spelling)
 
 
-def _report_one_shot(args, instance, done) -> int:
-    if isinstance(done, str) or done.result.status is Status.UNKNOWN:
-        why = done if isinstance(done, str) else done.result.stats.get("stopped", "a limit was hit")
-        if args.json:
-            print(json.dumps({"name": instance.name, "status": "unknown", "stopped": why, "accepted": None}))
+def report_certification(instance, done, as_json: bool, spelling=None) -> int:
+    """Print what :func:`coinsat.certify.certify` did; the exit code (0 accepted, 1 refuted, 3 stopped, 4 rejected)."""
+    result = done.result
+    if result.status is Status.UNKNOWN:
+        why = done.stopped
+        if as_json:
+            obj = {"name": instance.name, "status": "unknown", "lower_bound": result.lower_bound}
+            print(json.dumps({**obj, "stopped": why, "accepted": None}))
         else:
-            print(f"{instance.name}: unknown ({why}): nothing certified")
+            print(f"{instance.name}: unknown ({why}; lower bound {result.lower_bound}): nothing to certify")
         return EXIT_UNKNOWN
     if done.refuted:
-        n = len(done.result.solution)
+        n = result.length
         msg = f"the solution of {n} moves is not optimal: the formula for <= {n - 1} moves is satisfiable"
-        if args.json:
+        if as_json:
             print(json.dumps({"name": instance.name, "status": "feasible", "length": n, "refuted": msg}))
         else:
             print(f"{instance.name}: {msg}")
         return EXIT_ILLEGAL
-    if done.certified is None:  # unsolvable found by the SAT engine's screens: certify the usual way
-        summary, code = certify_report(instance, done.result, args.output_dir, None, quiet=args.json)
-        return report(instance, done.result, summary, code, args.json)
-    return report(
-        instance,
-        done.result,
-        _summary(done.certified),
-        EXIT_OK if done.certified.check.ok else EXIT_INTERNAL,
-        args.json,
-    )
+    return report(instance, result, done.summary(spelling), _code(done), as_json)
+
+
+def _code(done) -> int:
+    return EXIT_UNKNOWN if done.accepted is None else EXIT_OK if done.accepted else EXIT_INTERNAL
 
 
 def certify_report(instance, result, out_dir, limits=None, quiet: bool = False) -> tuple[dict, int]:
-    """Certify ``result`` into ``out_dir``: (a JSON-able summary, exit code); shared with ``solve --certify``.
+    """Certify ``result`` into ``out_dir``: (a JSON-able summary, exit code); what ``solve --certify``
+    prints (:func:`coinsat.certify.certify_result`).
 
     A limit or Ctrl-C while building or checking gives a summary with ``accepted`` None
     and exit code 3; nothing is left in ``out_dir``.  A live line shows the work on a terminal
     unless ``quiet`` (``--json``)."""
-    from .progress import Live
+    from ..certify import certify_result
 
-    try:
-        with Live(f"certifying ({result.status.value})", quiet=quiet):
-            done = _certify_into(instance, result, Path(out_dir), limits)
-    except (LimitReached, KeyboardInterrupt) as e:
-        reason = "interrupted" if isinstance(e, KeyboardInterrupt) else str(e)
-        return {
-            "file": None,
-            "kind": None,
-            "scope": None,
-            "claim": None,
-            "accepted": None,
-            "reason": f"not certified: {reason}",
-            "check_seconds": 0.0,
-        }, EXIT_UNKNOWN
-    return _summary(done), (EXIT_OK if done.check.ok else EXIT_INTERNAL)
-
-
-def _summary(done) -> dict:
-    c = done.check
-    return {
-        "file": str(done.path),
-        "kind": done.certificate.kind,
-        "scope": c.scope,
-        "claim": c.claim,
-        "accepted": c.ok,
-        "reason": c.reason,
-        "check_seconds": round(c.seconds, 6),
-    }
-
-
-def _certify_into(instance, result, out: Path, limits):
-    """``certificates.prove.make.certify`` with the command's deadline (it builds in a scratch
-    folder and moves the files into ``out`` only after the check)."""
-    from ..certificates.prove.make import certify
-
-    deadline = None if limits is None or limits.time_limit is None else limits.deadline
-    return certify(instance, result, out, deadline=deadline)
+    with Live(f"certifying ({result.status.value})", quiet=quiet):
+        done = certify_result(instance, result, out_dir, limits=limits)
+    return done.summary(), _code(done)
 
 
 def format_report(summary: dict) -> str:

@@ -1,18 +1,17 @@
 """``coinsat check-certificate FILE CERT.json``: exit 0 accepted, 1 rejected (with the reason).
 
-The output says what the *checker* proved (``proven``), derived from the instance and the
-evidence; the file's own ``claim`` is shown beside it and is accepted only when implied.
+The check is :func:`coinsat.certify.check_certificate`.  The output says what the *checker*
+proved (``proven``), derived from the instance and the evidence; the file's own ``claim`` is
+shown beside it and is accepted only when implied.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import time
 from pathlib import Path
 
-from ..errors import InstanceError, LimitReached
-from .common import EXIT_ILLEGAL, EXIT_OK, EXIT_UNKNOWN, FILE_HELP, limits_of, memory_size, pos_float, pos_int
+from ..errors import LimitReached
+from .common import EXIT_ILLEGAL, EXIT_OK, EXIT_UNKNOWN, FILE_HELP, memory_limit_of, memory_size, pos_float, pos_int
 
 
 def add_parser(sub) -> None:
@@ -50,79 +49,42 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..certificates.check import check_certificate
-    from ..certificates.check.format import alphabet_problem
+    from ..certify import check_certificate
     from ..io.instance_format import read_instance
-    from ..limits import enforced
     from .progress import Live
 
-    workers = args.workers or os.cpu_count() or 1
-    deadline = None if args.time_limit is None else time.perf_counter() + args.time_limit
     instance = read_instance(args.file)
-    path = Path(args.certificate)
-    if path.is_dir() and (path / "census.json").is_file():  # a census certificate is a folder
-        path = path / "census.json"
     try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise InstanceError(f"cannot read certificate: {e}", str(path)) from None
-    outside = alphabet_problem(data, path.name)  # the checker reads no byte two parsers may disagree on
-    try:
-        if outside:
-            raise ValueError(outside)
-        cert = json.loads(data.decode("ascii"))
-    except json.JSONDecodeError as e:
-        cert = None
-        reason = f"malformed JSON: {e.msg} (line {e.lineno})"
-    except (ValueError, RecursionError) as e:  # an integer of > 4300 digits, nesting too deep
-        cert = None
-        reason = (
-            outside or f"malformed JSON: {str(e).split(';')[0] if isinstance(e, ValueError) else 'nested too deeply'}"
-        )
-    if isinstance(cert, dict) and cert.get("kind") == "bounded":  # its DRAT proofs need the certify extra
-        from ..registry import require
-
-        for module in ("dratify", "cdclkit"):
-            require(module, "checking a bounded certificate's DRAT proof")
-    if cert is not None:
-        try:
-            with enforced(limits_of(args)), Live(f"checking {path.name}", quiet=args.json):
-                c = check_certificate(instance, cert, path.parent, deadline, workers)
-        except LimitReached as e:
-            if args.json:
-                print(
-                    json.dumps(
-                        {
-                            "accepted": None,
-                            "reason": str(e),
-                            "proven": "",
-                            "scope": "",
-                            "claim": cert.get("claim", "") if isinstance(cert, dict) else "",
-                        }
-                    )
-                )
-            else:
-                print(f"unknown: {e}")
-            return EXIT_UNKNOWN
-        ok, reason, proven, scope, claimed, seconds = c.ok, c.reason, c.claim, c.scope, c.claimed, c.seconds
-    else:
-        ok, proven, scope, claimed, seconds = False, "", "", "", 0.0
+        with Live(f"checking {Path(args.certificate).name}", quiet=args.json):
+            c = check_certificate(
+                instance,
+                args.certificate,
+                time_limit=args.time_limit,
+                memory_limit=memory_limit_of(args),
+                workers=args.workers,
+            )
+    except LimitReached as e:
+        if args.json:
+            print(json.dumps({"accepted": None, "reason": str(e), "proven": "", "scope": "", "claim": ""}))
+        else:
+            print(f"unknown: {e}")
+        return EXIT_UNKNOWN
     if args.json:
         print(
             json.dumps(
                 {
-                    "accepted": ok,
-                    "reason": reason,
-                    "proven": proven,
-                    "scope": scope,
-                    "claim": claimed,
-                    "seconds": round(seconds, 6),
+                    "accepted": c.ok,
+                    "reason": c.reason,
+                    "proven": c.claim,
+                    "scope": c.scope,
+                    "claim": c.claimed,
+                    "seconds": round(c.seconds, 6),
                 }
             )
         )
-    elif ok:
-        also = "" if claimed == proven else f"\n  the certificate claims less: {claimed}"
-        print(f"accepted: {reason}\n  proven: {proven} (scope {scope}){also}")
+    elif c.ok:
+        also = "" if c.claimed == c.claim else f"\n  the certificate claims less: {c.claimed}"
+        print(f"accepted: {c.reason}\n  proven: {c.claim} (scope {c.scope}){also}")
     else:
-        print(f"rejected: {reason}")
-    return EXIT_OK if ok else EXIT_ILLEGAL
+        print(f"rejected: {c.reason}")
+    return EXIT_OK if c.ok else EXIT_ILLEGAL

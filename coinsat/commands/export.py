@@ -1,7 +1,7 @@
 """``coinsat export FILE --horizon T --format NAME [-o PATH]``: formulas and tasks for other solvers.
 
-The formats and :func:`~coinsat.export.export` live in the package
-(``coinsat/export.py``); this command parses the arguments and writes the files.
+The formats, :func:`~coinsat.export.export_puzzle` (``coinsat.export``) and where the files go
+live in the package (``coinsat/export.py``); this command parses the arguments.
 
 Output (every file written atomically, ``coinsat/io/atomic.py``):
 
@@ -16,10 +16,8 @@ Output (every file written atomically, ``coinsat/io/atomic.py``):
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from ..errors import UsageError
-from ..export import FORMATS, SAT_FORMATS, encoding_options, export, write_output
+from ..export import FORMATS, export_puzzle, output_paths, roles
 from .common import EXIT_OK, FILE_HELP, check_output_file, nonneg_int
 
 
@@ -62,36 +60,17 @@ def run(args) -> int:
     from ..io.instance_format import read_instance
 
     if args.output is not None:  # before the (possibly long) export: see common.check_output_file
-        roles = ["domain", "problem"] if args.format == "pddl" else [""]
-        for path in output_paths(args.output, args.format, roles):
+        for path in output_paths(args.output, args.format, roles(args.format)):
             check_output_file(path, args.file)
     instance = read_instance(args.file)
-    if args.option and args.format not in SAT_FORMATS:
-        raise UsageError(f"--option sets SAT encoding options; format {args.format!r} does not take them")
-    opts = {"encoding": encoding_options(args.option)} if args.option else {}
-    out = export(instance, args.format, args.horizon, **opts)
-    parts = out.parts() if hasattr(out, "parts") else (("", out),)
+    out = export_puzzle(instance, args.format, args.horizon, output=args.output, encoding=args.option)
     if args.output is None:
-        for _, text in parts:
+        for _, text in out.parts:
             if isinstance(text, bytes):  # binary AIGER
                 sys.stdout.flush()
                 sys.stdout.buffer.write(text)
             else:
                 sys.stdout.write(text)
-        return EXIT_OK
-    for path, text in zip(output_paths(args.output, args.format, [r for r, _ in parts]), (t for _, t in parts)):
-        write_output(path, text)
+    for path in out.files:
         print(f"wrote {path}", file=sys.stderr)
     return EXIT_OK
-
-
-def output_paths(output: str, fmt: str, roles: list[str]) -> list[Path]:
-    """Where each part goes (module docstring)."""
-    path = Path(output)
-    if len(roles) == 1:
-        return [path]
-    if output.endswith(("/", "\\")) or path.is_dir() or not path.suffix:
-        return [path / f"{role}.{fmt}" for role in roles]
-    if path.suffix == ".xz":
-        raise UsageError(f"{fmt} output has several files and cannot go to one .xz file: {output}")
-    return [path.with_suffix(f".{role}{path.suffix}") for role in roles[:-1]] + [path]

@@ -1,4 +1,4 @@
-"""``coinsat improve FILE SOLUTION.json``: shorten a verified solution (``coinsat.search.improve``).
+"""``coinsat improve FILE SOLUTION.json``: shorten a verified solution (:func:`coinsat.improve.improve`).
 
 The input solution is replayed first (an illegal one is refused, exit 2, naming the file).
 The answer is ``feasible`` with the best lower bound known — the static bound of
@@ -14,7 +14,6 @@ the static one): for shortening a long solution whose lower bound is proven else
 
 from __future__ import annotations
 
-import json
 import sys
 
 from .common import FILE_HELP, add_limit_arguments, check_output_file, exit_code, limits_of, nonneg_int
@@ -60,52 +59,32 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from dataclasses import replace
-
-    from ..errors import InstanceError, UsageError
-    from ..io.atomic import write_atomic
+    from ..errors import IllegalMoveError, InstanceError
+    from ..improve import improve, improve_options
     from ..io.instance_format import read_instance
     from ..io.solution_format import read_solution, result_to_json
     from ..limits import enforced
-    from ..search.improve import ImproveOptions, improve, static_bound
-    from ..solution import verify
+    from ..search.improve import static_bound
     from .solve import emit
 
     limits = limits_of(args)
     for path in (args.output, args.checkpoint):
         if path:
             check_output_file(path, args.file, args.solution)
-    options = ImproveOptions()
-    if args.stretch_time is not None:
-        if not args.stretch_time > 0:
-            raise UsageError(f"--stretch-time must be > 0, not {args.stretch_time}")
-        options = replace(options, stretch_time=args.stretch_time)
-    if args.stretches is not None:
-        options = replace(options, lengths=_lengths(args.stretches))
-    if args.max_stretch is not None:
-        lengths = tuple(n for n in options.lengths if n <= args.max_stretch)
-        if not lengths:
-            raise UsageError(f"--max-stretch must be >= {min(options.lengths)}, not {args.max_stretch}")
-        options = replace(options, lengths=lengths)
-    if args.local_only:  # the local passes get all the time; the whole window is never searched
-        options = replace(options, climb=False, probe_share=0.0, local_share=1.0, final_time=0.0)
+    options = improve_options(
+        stretch_time=args.stretch_time,
+        stretches=None if args.stretches is None else _lengths(args.stretches),
+        max_stretch=args.max_stretch,
+        local_only=args.local_only,
+    )
     with enforced(limits):
         original = read_instance(args.file)
         instance, solution = read_solution(original, args.solution)
-        verdict = verify(instance, solution, keep_trace=False)
-        if not verdict.ok:
-            where = f"step {verdict.step}" if verdict.step else "its end"
-            raise InstanceError(f"the solution is not legal ({where}: {verdict.reason})", args.solution, None)
-        bound = static_bound(original)
-    # improve polls its own limits between steps and keeps its best solution when they are
-    # spent; the ambient watchdog that bounds the loading above would stop it with nothing
+        bound = static_bound(original)  # the file's window (the solution's may be wider)
 
     def on_step(better, step) -> None:
         if args.progress:
             print(f"improve: {step.length} moves ({step.rule}, {step.seconds:.1f} s)", file=sys.stderr)
-        if args.checkpoint:
-            obj = result_to_json(instance, _feasible(better, bound))
-            write_atomic(args.checkpoint, json.dumps(obj, indent=1) + "\n")
 
     def on_bound(proven: int, seconds: float) -> None:
         if args.progress:
@@ -115,35 +94,30 @@ def run(args) -> int:
         if args.progress:
             print(f"improve: searching span(start) for <= {horizon} moves ({seconds:.1f} s)", file=sys.stderr)
 
-    result = improve(
-        instance,
-        solution,
-        time_limit=limits.remaining(),
-        memory_limit=limits.memory_limit,
-        lower_bound=bound,
-        options=options,
-        on_step=on_step,
-        on_bound=on_bound,
-        on_search=on_search,
-    )
+    try:
+        result = improve(
+            instance,
+            solution,
+            limits=limits,
+            options=options,
+            lower_bound=bound,
+            checkpoint=args.checkpoint,
+            on_step=on_step,
+            on_bound=on_bound,
+            on_search=on_search,
+        )
+    except IllegalMoveError as e:
+        where = f"step {e.step}" if e.step else "its end"
+        raise InstanceError(f"the solution is not legal ({where}: {e.reason})", args.solution, None) from None
     notes = [f"  improved from {len(solution)} moves in {len(result.stats['steps'])} steps"]
     return emit(args, instance, result, result_to_json(instance, result), notes) or exit_code(result)
 
 
-def _feasible(solution, bound: int):
-    from ..result import Result, Status
-
-    return Result(status=Status.FEASIBLE, method="improve", solution=solution, lower_bound=min(bound, len(solution)))
-
-
 def _lengths(text: str) -> tuple[int, ...]:
-    """``--stretches``: comma-separated integers >= 2, sorted, repeats dropped."""
+    """``--stretches``: comma-separated integers (checked by :func:`coinsat.improve.improve_options`)."""
     from ..errors import UsageError
 
     try:
-        lengths = sorted({int(part) for part in text.split(",")})
+        return tuple(int(part) for part in text.split(","))
     except ValueError:
         raise UsageError(f"--stretches takes comma-separated integers, not {text!r}") from None
-    if lengths[0] < 2:
-        raise UsageError(f"--stretches: a stretch has >= 2 moves, not {lengths[0]}")
-    return tuple(lengths)

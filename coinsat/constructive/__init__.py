@@ -35,8 +35,47 @@ def get_algorithm(name: str):
     return load(ALGORITHMS, name, "algorithm")
 
 
-def construct(instance: Instance, algorithm: str = "auto") -> Construction:
-    """Run the constructive algorithm for the instance's board (or the one named)."""
+def construct(
+    instance: Instance,
+    algorithm: str = "auto",
+    *,
+    time_limit: float | None = None,
+    memory_limit: int | None = None,
+) -> Construction:
+    """A solution built by the paper's constructive algorithm: no search.
+
+    Theorem 1's triangle maneuvering on the triangular grid, Theorem 2's canonical L's on the
+    square grid, or the V-to-diagonal schedule (:data:`ALGORITHMS`).  The moves may use cells
+    outside the instance's window: the construction widens it.
+
+    Parameters
+    ----------
+    instance : Instance
+        The puzzle.
+    algorithm : str
+        A name of :data:`ALGORITHMS`, or ``auto``: the one for the instance's board.
+    time_limit, memory_limit : optional
+        Seconds and bytes the construction (and its replay) may take.
+
+    Returns
+    -------
+    Construction
+        ``(instance, result)``: the instance the moves are stated on (the same puzzle, possibly
+        on a wider window) and a ``feasible`` Result whose solution was replayed by ``rules.py``
+        (not claimed optimal).
+
+    Raises
+    ------
+    ConstructionError
+        When the theorem's hypothesis fails, or the puzzle is out of the algorithm's scope
+        (the message says which condition).
+    UsageError
+        For an unknown algorithm.
+    LimitReached
+        When a limit stops it.
+    """
+    from ..limits import Limits, enforced
+
     if algorithm == "auto":
         kind = instance.board.kind
         if kind not in ALGORITHMS:
@@ -45,4 +84,8 @@ def construct(instance: Instance, algorithm: str = "auto") -> Construction:
                 f"(the paper's constructions are for the square and triangular grids)"
             )
         algorithm = kind
-    return get_algorithm(algorithm)(instance)
+    build = get_algorithm(algorithm)
+    if time_limit is None and memory_limit is None:
+        return build(instance)
+    with enforced(Limits(time_limit, memory_limit)):
+        return build(instance)

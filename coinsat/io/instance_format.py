@@ -112,8 +112,23 @@ def resolve(path: str | Path) -> str:
 def read_instance(path: str | Path) -> Instance:
     """The instance in the file ``path``, or the shipped puzzle of that name (:func:`resolve`).
 
-    Returns the :class:`~coinsat.instance.Instance`.  Raises ``InstanceError`` (naming the file
-    and, where it can, the line) when the file is missing, unreadable or not a valid instance."""
+    Parameters
+    ----------
+    path : str or Path
+        A TOML instance file, or a shipped puzzle's name (``paper/diagonal``).
+
+    Returns
+    -------
+    Instance
+        The puzzle the file describes, validated by ``coinsat.instance``; a shipped puzzle is
+        read from the package's data.
+
+    Raises
+    ------
+    InstanceError
+        Naming the file and, where it can, the line, when the file is missing, unreadable or
+        not a valid instance.
+    """
     path = resolve(path)
     return parse_instance(_read_text(path), path)
 
@@ -150,12 +165,26 @@ def parse_puzzle(text: str, path: str = "<string>"):
 
 
 def parse_instance(text: str, path: str = "<string>") -> Instance:
-    """The instance written in ``text`` (the TOML of the README's "File format"); ``path`` names
-    it in error messages.
+    """The instance written in ``text`` (the TOML of the README's "File format").
 
-    Returns the :class:`~coinsat.instance.Instance`.  Raises ``InstanceError`` with the line of
-    the first problem (malformed TOML, an unknown key, a bad picture, start and goal with
-    different coins, ...); a ``board = "plane"`` text is refused here (``read_puzzle`` reads it).
+    Parameters
+    ----------
+    text : str
+        The instance file's text.
+    path : str
+        What error messages call it.
+
+    Returns
+    -------
+    Instance
+        The puzzle ``text`` describes.
+
+    Raises
+    ------
+    InstanceError
+        With the line of the first problem (malformed TOML, an unknown key, a bad picture,
+        start and goal with different coins, ...); a ``board = "plane"`` text is refused here
+        (``read_puzzle`` reads it).
     """
     return _parse_instance(_Ctx(path, text), _load_toml(text, path))
 
@@ -558,7 +587,24 @@ def format_instance(instance: Instance) -> str:
 
 def write_instance(instance: Instance, path: str | Path) -> None:
     """Write ``instance`` to ``path`` as an instance file (``format_instance``), atomically: the
-    file is whole or not there.  Returns None; raises ``OutputError`` when the file cannot be written."""
+    file is whole or not there.
+
+    Parameters
+    ----------
+    instance : Instance
+        The puzzle.
+    path : str or Path
+        The file (its folders are created).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    OutputError
+        When the file cannot be written.
+    """
     write_atomic(path, format_instance(instance))
 
 

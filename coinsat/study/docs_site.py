@@ -241,12 +241,48 @@ EXTRA_API = [
 ]
 
 
+#: numpydoc's section titles (a title underlined with dashes); the entries of the first three
+#: (``name : type`` and an indented description) become list items
+_LISTED_SECTIONS = ("Parameters", "Returns", "Raises", "Yields", "Attributes")
+_SECTIONS = (*_LISTED_SECTIONS, "Examples", "Notes", "See Also", "References")
+
+
+def _numpydoc(lines: list[str]) -> list[str]:
+    """numpydoc sections (``Parameters`` over a line of dashes) as bold titles, and the entries of
+    Parameters, Returns and Raises as list items: ``- `name` (type): description``."""
+    out: list[str] = []
+    listed, i = False, 0
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() in _SECTIONS and i + 1 < len(lines) and re.fullmatch(r"\s*-{3,}\s*", lines[i + 1]):
+            listed = line.strip() in _LISTED_SECTIONS
+            out += ["", f"**{line.strip()}**", ""]
+            i += 2
+            continue
+        if listed and line.strip() and not line.startswith(" "):
+            name, _, kind = line.partition(" : ")
+            text = []
+            i += 1
+            while i < len(lines) and (lines[i].startswith(" ") or not lines[i].strip()):
+                if lines[i].strip():
+                    text.append(lines[i].strip())
+                elif i + 1 < len(lines) and not lines[i + 1].startswith(" "):
+                    break
+                i += 1
+            head = f"`{name.strip()}`" + (f" ({kind.strip()})" if kind.strip() else "")
+            out.append(f"- {head}" + (f": {' '.join(text)}" if text else ""))
+            continue
+        out.append(line)
+        i += 1
+    return out
+
+
 def _md_docstring(doc: str) -> str:
-    """Sphinx-flavoured docstring text as Markdown: roles and double backquotes to code, and
-    doctest blocks to fenced ``pycon`` code."""
+    """Sphinx-flavoured docstring text as Markdown: roles and double backquotes to code, numpydoc
+    sections to titled lists, and doctest blocks to fenced ``pycon`` code."""
     doc = re.sub(r":(?:func|class|meth|mod|attr|data|exc):`~?([^`]+)`", lambda m: f"`{m.group(1)}`", doc)
     doc = doc.replace("``", "`")
-    lines, out, i = doc.splitlines(), [], 0
+    lines, out, i = _numpydoc(doc.splitlines()), [], 0
     while i < len(lines):
         if lines[i].lstrip().startswith(">>>"):
             block = []
@@ -303,7 +339,7 @@ def api_entries(package: ModuleType) -> list[tuple[str, str, Any]]:
             seen.append((f"coinsat.{name}", name, obj))
     for module, name in EXTRA_API:
         obj = getattr(importlib.import_module(module), name, None)
-        if obj is not None:
+        if obj is not None and all(obj is not o for _, _, o in seen):  # not exported already
             seen.append((f"{module}.{name}", name, obj))
     return seen
 
