@@ -89,6 +89,8 @@ def settled(run: dict | None, time_limit: float) -> bool:
 def proven(obj: dict) -> str:
     """What a stored solution record proves, in words (its ``proven`` field)."""
     n, lb, method = obj["length"], obj.get("lower_bound"), obj.get("method")
+    if obj.get("status") == "optimal" and n == 0:
+        return "optimal: the start is the goal (0 moves)"
     if obj.get("status") == "optimal":
         return (
             f"optimal: these {n} moves are replayed by rules.py, and no solution has <= {n - 1} moves "
