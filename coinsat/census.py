@@ -71,6 +71,7 @@ class Census:
     cpu_seconds: float = 0.0
     expanded_lifts: int = 0
     expanded: int = 0  # configurations expanded by this run (fewer than ``reachable`` after a resume)
+    scan_cpu_seconds: float = 0.0  # of cpu_seconds, reading the layers off the distance array
     _dist: np.ndarray | None = field(default=None, repr=False)
 
     @property
@@ -130,6 +131,7 @@ class Census:
             "symmetry_group_order": len(self.symmetries),
             "states": self.reachable,
             "expanded": self.expanded,
+            "scan_cpu_seconds": round(self.scan_cpu_seconds, 3),
             "seconds": round(self.seconds, 3),
             "cpu_seconds": round(self.cpu_seconds, 3),
             "states_per_cpu_second": round(self.rate),
@@ -250,6 +252,7 @@ def census(
         if saved is not None:
             saved.save(0, layers[0])
     lifts = expanded = 0
+    scan = 0.0
     met = sum(int(x.size) for x in layers)
     chunk = 1 << 20
     while layers[-1].size:
@@ -264,7 +267,9 @@ def census(
             lifts += int(kernel.expand(layer[lo : lo + chunk], np.uint8(t + 1), n, N, binom, nb, d, dist, zseen))
             if progress is not None:
                 progress(Progress(t, int(layer.size), min(lo + chunk, layer.size), met, time.perf_counter() - t0))
+        c1 = time.process_time()
         nxt = kernel.layer_of(dist, t + 1)
+        scan += time.process_time() - c1
         if nxt.size == 0:
             break
         layers.append(nxt)
@@ -288,6 +293,7 @@ def census(
         cpu_seconds=cpu,
         expanded_lifts=lifts,
         expanded=expanded,
+        scan_cpu_seconds=scan,
         _dist=dist,
     )
 
