@@ -1,0 +1,97 @@
+"""The default (``coinsat solve FILE``, method auto) says its plan before it searches, finds its own
+bound, prunes with the h the policy names, and answers what BFS answers (``search/plan.py``).
+
+The bounded path runs where the ranked search is the engine (over 1e8 placements); the tests lower
+that threshold so a small puzzle takes it, and compare with BFS."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from coinsat import solve
+from coinsat.cli import main
+from coinsat.io.instance_format import read_instance
+from coinsat.result import Status
+from coinsat.search import plan as policy
+
+DIAGONAL = "instances/paper/diagonal.toml"  # 4x4, 6 coins, optimum 18; the construction has 27 moves
+O_TO_H = "instances/paper/o-to-h.toml"  # Theorem 2's hypothesis fails: no construction
+
+
+@pytest.fixture
+def ranked(monkeypatch):
+    """Every exact window the goal spans is a ranked-search puzzle (the bounded path)."""
+    monkeypatch.setattr(policy, "AUTO_RANK_CONFIGURATIONS", 0)
+
+
+def test_the_default_announces_its_plan_and_finds_the_optimum_bfs_finds(ranked, capsys):
+    bfs = solve(read_instance(DIAGONAL), "bfs")
+    assert main(["solve", DIAGONAL]) == 0
+    out, err = capsys.readouterr()
+    assert err.startswith("coinsat: plan: rankbfs, h = fill, upper bound ")
+    assert out.startswith(f"diagonal: optimal — {bfs.length} moves")
+    assert "  plan: rankbfs, h = fill, upper bound " in out
+    assert main(["solve", DIAGONAL, "--json"]) == 0
+    out, err = capsys.readouterr()
+    obj = json.loads(out)
+    assert err == ""  # --json: one object, the plan inside it
+    assert obj["status"] == "optimal" and obj["length"] == bfs.length == obj["lower_bound"]
+    assert obj["method"] == "auto:rankbfs"
+    assert obj["plan"]["engine"] == "rankbfs" and obj["plan"]["heuristic"] == "fill"
+    assert obj["plan"]["upper_bound"] >= bfs.length
+    assert obj["plan"]["bound_from"].startswith("construct 27, ")
+
+
+def test_the_plan_is_heard_before_the_search_starts(ranked):
+    events: list = []
+    result = solve(
+        read_instance(DIAGONAL),
+        announce=lambda p: events.append(("plan", p.engine, p.upper_bound)),
+        progress=lambda report: events.append("layer"),
+    )
+    assert events[0][:2] == ("plan", "rankbfs") and events[0][2] is not None
+    assert "layer" in events[1:]
+    assert result.status is Status.OPTIMAL and result.stats["upper_bound"] == events[0][2]
+
+
+def test_the_policy_is_the_one_place_the_plan_comes_from(ranked, monkeypatch):
+    """The plan's fields are ``Plan.to_json``'s, its h is ``heuristic_for``'s, and the search prunes
+    with that h: change the policy's numbers and the search follows."""
+    instance = read_instance(DIAGONAL)
+    result = solve(instance)
+    plan = result.stats["plan"]
+    assert set(plan) == set(policy.Plan("rankbfs", "").to_json())
+    assert plan["heuristic"] == policy.heuristic_for(instance, plan["upper_bound"])[0] == result.stats["h"]
+    monkeypatch.setattr(policy, "LMCUT_MIN_CELLS", 0)
+    monkeypatch.setattr(policy, "LMCUT_MIN_START_SHARE", 0.0)
+    lm = solve(instance)
+    assert lm.stats["plan"]["heuristic"] == "lmcut" == lm.stats["h"]
+    assert lm.status is Status.OPTIMAL and lm.length == result.length
+
+
+def test_without_a_construction_the_search_runs_unbounded(ranked):
+    bfs = solve(read_instance(O_TO_H), "bfs", screens=False)
+    result = solve(read_instance(O_TO_H), screens=False)
+    plan = result.stats["plan"]
+    assert plan["upper_bound"] is None and plan["heuristic"] is None and "no bound (construct: " in plan["reason"]
+    assert result.status is bfs.status and result.length == bfs.length
+
+
+@pytest.mark.parametrize("horizon", [10, 30])
+def test_a_horizon_is_the_bound(ranked, horizon):
+    """--max-moves N: the bound is N (nothing constructed); below the optimum the answer is
+    'bounded', as BFS's, above it the optimum."""
+    bfs = solve(read_instance(DIAGONAL), "bfs", max_moves=horizon)
+    result = solve(read_instance(DIAGONAL), max_moves=horizon)
+    assert result.stats["plan"]["upper_bound"] == horizon and result.stats["plan"]["bound_from"] == "--max-moves"
+    assert result.status is bfs.status and result.lower_bound == bfs.lower_bound and result.length == bfs.length
+    assert result.status is (Status.BOUNDED if horizon < 18 else Status.OPTIMAL)
+
+
+def test_small_puzzles_keep_the_cheap_path():
+    """Below the ranked search's threshold the plan is today's engine, with no bound to find."""
+    for path, engine in (("instances/paper/vee-2-2.toml", "spanbfs"), ("instances/paper/h-to-o.toml", "bfs")):
+        plan = policy.choose(read_instance(path))
+        assert plan.engine == engine and not plan.wants_bound
