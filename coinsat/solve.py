@@ -19,12 +19,10 @@ import time
 from dataclasses import replace
 
 from .certificates.prove.screens import screen
-from .constructive import construct
 from .errors import ConstructionError, LimitReached, UsageError
 from .instance import Instance
 from .limits import Limits, enforced
 from .result import Result, Statistics, Status
-from .search.improve import improve
 from .search.methods import METHODS, get_method, spec
 from .search.options import AutoOptions
 from .search.plan import BOUND_IMPROVE_SECONDS, bound_pass, choose, idle_cores, with_bound
@@ -138,6 +136,9 @@ def find_bound(instance: Instance, limits: Limits | None = None) -> tuple[Soluti
     constructive algorithm's, shortened by the improve pass the plan names (``plan.bound_pass``,
     at most ``plan.BOUND_IMPROVE_SECONDS`` and half the time ``limits`` leave).  (None, why) when
     the construction does not apply."""
+    from .constructive import construct
+    from .search.improve import improve
+
     t0 = time.process_time()
     try:
         built, made = construct(instance)

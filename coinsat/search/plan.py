@@ -35,15 +35,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from math import comb
+from typing import TYPE_CHECKING
 
 from ..board import BoardKind, span_coords
 from ..instance import Instance
 from ..theory.reach import configuration_count
-from ..theory.relaxed import h_lm
-from ..theory.supports import BIG, h_fill_one
-from .improve import ImproveOptions
 from .methods import inapplicable
 from .options import AutoOptions, BfsOptions, RankbfsOptions, SpanbfsOptions
+
+if TYPE_CHECKING:
+    from .improve import ImproveOptions
 
 # --- the table -----------------------------------------------------------------------------------
 
@@ -61,21 +62,22 @@ AUTO_RANK_CONFIGURATIONS = 100_000_000
 #: the optimum 53 after 7.95, then 9 CPU s more without a gain; the longest wait between two gains
 #: was 3.2 CPU s.  A bounded search costs more the further U is above the optimum: 8.9 CPU s at
 #: U = 53, 30.0 at U = 63 (fill h; the LM-cut h 7.4 and 81.8): benchmarks/default-solve.md.
-BOUND_IMPROVE = ImproveOptions(
-    lengths=(3, 4, 6, 8, 12, 16, 24, 32, 48),
-    radii=(1,),
-    climb=False,
-    probe_share=0.0,
-    final_time=0.0,
-    local_share=1.0,
-    stall=4.0,
-)
+#: (``improve.ImproveOptions`` fields; the module is imported when a bound is looked for)
+BOUND_IMPROVE: dict = {
+    "lengths": (3, 4, 6, 8, 12, 16, 24, 32, 48),
+    "radii": (1,),
+    "climb": False,
+    "probe_share": 0.0,
+    "final_time": 0.0,
+    "local_share": 1.0,
+    "stall": 4.0,
+}
 #: ... and the pass where the bound hardly matters: where the fill h is weak at the start (the
 #: LM-cut h of the start over ``FILL_WEAK_RATIO`` times the fill h's, :func:`start_h`), a bounded
 #: search with the fill h keeps about as many states with a loose U as with the optimum (diagonal-6:
 #: 768,098 states at U = 103, the construction's length, 624,090 at the optimum 49), so the pass
 #: stops after half a CPU second without a gain (the shortcuts and exchanges, which take 0.15 s)
-BOUND_IMPROVE_BRIEF = replace(BOUND_IMPROVE, stall=0.5)
+BOUND_IMPROVE_BRIEF: dict = {**BOUND_IMPROVE, "stall": 0.5}
 #: the fill h is weak at the start when h_lm(start) > this x h_fill(start): the diagonal flips have
 #: 3.4-5.5 (k = 5..9), the V members 1.47-1.53 and the pinwheels 1.48-1.61 (measured by
 #: ``start_h`` on instances/families)
@@ -185,10 +187,13 @@ def bound_pass(instance: Instance) -> tuple[ImproveOptions, str]:
     """The improve pass that makes the bound, and why: ``BOUND_IMPROVE_BRIEF`` where the fill h is
     weak at the start (h_lm(start) > ``FILL_WEAK_RATIO`` x h_fill(start): the flips), else
     ``BOUND_IMPROVE``."""
+    from .improve import ImproveOptions  # noqa: F811 (the TYPE_CHECKING name, imported when used)
+
     fill, lm = start_h(instance)
     if lm > FILL_WEAK_RATIO * max(fill, 1):
-        return BOUND_IMPROVE_BRIEF, f"a brief improve (h_lm/h_fill at the start {lm}/{fill} > {FILL_WEAK_RATIO})"
-    return BOUND_IMPROVE, f"improve (h_lm/h_fill at the start {lm}/{fill} <= {FILL_WEAK_RATIO})"
+        brief = ImproveOptions(**BOUND_IMPROVE_BRIEF)
+        return brief, f"a brief improve (h_lm/h_fill at the start {lm}/{fill} > {FILL_WEAK_RATIO})"
+    return ImproveOptions(**BOUND_IMPROVE), f"improve (h_lm/h_fill at the start {lm}/{fill} <= {FILL_WEAK_RATIO})"
 
 
 def heuristic_for(instance: Instance, bound: int) -> tuple[str, str]:
@@ -208,6 +213,9 @@ def heuristic_for(instance: Instance, bound: int) -> tuple[str, str]:
 def start_h(instance: Instance) -> tuple[int, int]:
     """(h_fill, h_lm) of the start: the ranked search's fill and LM-cut h's (``theory/relaxed.py``,
     the reference the compiled kernels are tested against), each the least over the goal placements."""
+    from ..theory.relaxed import h_lm  # numpy and more: only when a bound is looked for
+    from ..theory.supports import BIG, h_fill_one
+
     board, d = instance.board, instance.d
     start = sum(1 << c for c, _ in instance.start.coins)
     goals = [sum(1 << c for c, _ in g.coins) for g in instance.goal_configurations]
