@@ -95,3 +95,17 @@ def test_small_puzzles_keep_the_cheap_path():
     for path, engine in (("instances/paper/vee-2-2.toml", "spanbfs"), ("instances/paper/h-to-o.toml", "bfs")):
         plan = policy.choose(read_instance(path))
         assert plan.engine == engine and not plan.wants_bound
+
+
+def test_a_limit_leaves_the_bound_s_solution_as_the_answer(ranked):
+    """Stopped by the time limit after the bound was found: 'feasible' with that (verified)
+    solution and the lower bound the search proved, never 'unknown' (nor 'optimal' unproven)."""
+    from coinsat.solution import verify
+
+    instance = read_instance("instances/paper/vee-2-2.toml")  # optimum 24; the search takes seconds
+    result = solve(instance, time_limit=1.5)
+    if result.stats.get("plan", {}).get("upper_bound") is None:
+        pytest.skip("the machine was too slow to find the bound within the limit")
+    assert result.status in (Status.OPTIMAL, Status.FEASIBLE)
+    assert verify(instance, result.solution).ok and result.lower_bound <= 24 <= result.length
+    assert (result.status is Status.OPTIMAL) == (result.lower_bound == result.length == 24)

@@ -11,11 +11,16 @@ the goal spans it, more than ``AUTO_RANK_CONFIGURATIONS`` placements), a verifie
 length U prunes every state with depth + h > U (``search/rank/search.py``, bound-and-prune: sound for
 any U, and with U the length of a solution the search meets the goal at the optimum, so the answer
 is ``optimal`` as without the bound).  The default finds U itself: the paper's constructive
-algorithm (``construct``: milliseconds, but 2-4x the optimum), then ``BOUND_IMPROVE``, a short
-deterministic pass of ``improve`` (its local stretches on radius-1 boards, no whole-window search):
-on diagonal-6 it took 103 moves to 49 (the optimum) in 1.2 CPU s, on V(3,3)->NW-SE 206 to ... (the
-probe of ``benchmarks/default-solve.md``).  The whole-window searches of ``improve`` (the climb) are
-left out: the search that follows is that search.
+algorithm (``construct``: milliseconds, but 2-4x the optimum), then a pass of ``improve`` (its
+local stretches on radius-1 boards, no whole-window search: the search that follows is that
+search) that stops once it has gone ``stall`` CPU seconds without a shorter solution
+(:func:`bound_pass`: ``BOUND_IMPROVE``, or ``BOUND_IMPROVE_BRIEF`` where the bound hardly matters).
+Why a pass that pays for itself: the search's cost grows with U - optimum (V(3,3)->NW-SE, fill h:
+8.9 CPU s at U = 53, the optimum, 30.0 at U = 63, 36.5 at U = 75, near the unpruned search), and
+the pass took V(3,3)->NW-SE from 206 moves to the optimum in 8 CPU s.  An iterated bound from below
+(the climb of ``improve``: bounded searches with U rising from the lower bound, each step aimed at
+twice the states) was measured too, on diagonal-6: 4.4 CPU s over 11 searches, against 1.2 for the
+improve pass and one search.
 
 **The h** (:func:`heuristic_for`).  The LM-cut h keeps far fewer states than the fill h where the
 relaxed game is a good guide (the V family: 0.075, 0.050, 0.036, 0.021 of the fill h's states from
@@ -24,10 +29,14 @@ V(2,2) to V(4,3), ``benchmarks/lm-cut-search.md``, ``benchmarks/lm-cut-proofs.md
 each of its states costs ``LMCUT_STATE_COST`` times a fill state.  So CPU: fill wins on the flips
 (4.9x, 7.7x), the pinwheels (1.3-3.1x) and V up to 64 cells (V(3,2)->NW-SE 1.5x, V(3,3)->SW-NE
 1.1-1.5x; V(3,3)->NW-SE a tie, 0.88x), LM-cut wins from 81 cells on (V(4,3)->NW-SE: about 0.29x).
-The rule: the LM-cut h when the window has at least ``LMCUT_MIN_CELLS`` cells and the fill h is a
-fair guide at the start (h_fill(start) >= ``LMCUT_MIN_START_SHARE`` x U: the V members and the
-pinwheels 0.30-0.40, the flips 0.10-0.12), the fill h otherwise.  When LM-cut gets cheaper per state
-(issue 41, item 2) these two numbers are the ones to measure again.
+A bound above the optimum hurts the LM-cut h more than the fill h: on V(3,3)->NW-SE its
+states grow 1.34x per move of U against the fill h's 1.15x (U = 53: 7.4 CPU s against 8.9; U = 63:
+81.8 against 30.0), so with a bound of its own the default prunes with the fill h there.  The rule:
+the LM-cut h when the window has at least ``LMCUT_MIN_CELLS`` cells and the fill h is a fair guide at
+the start (h_fill(start) >= ``LMCUT_MIN_START_SHARE`` x U: the V members and the pinwheels 0.30-0.40
+with U the optimum, the flips 0.10-0.12), the fill h otherwise.  The 81-cell row rests on searches
+with U = optimum - 1 (no run of this session measured a bound of its own there).  When LM-cut gets
+cheaper per state (issue 41, item 2) these numbers are the ones to measure again.
 """
 
 from __future__ import annotations
