@@ -201,11 +201,11 @@ def table(rows: list[tuple[str, dict]], args) -> str:
         if best and decided(a):
             vs_best = f"{a['wall'] / row[best]['wall']:.2f}, {a['cpu'] / max(row[best]['cpu'], 1e-9):.2f} ({best})"
         lines.append(f"| {name} | " + " | ".join(cells) + f" | {ratio} | {vs_best} |")
-    from coinsat.solve import solve_auto
+    from coinsat.search.plan import choose
 
     if not args.append:
-        rule = inspect.cleandoc(solve_auto.__doc__ or "")
-        lines += ["", "## The rule (`coinsat.solve.solve_auto`, the contender)", "", rule, "", "## The rows"]
+        rule = inspect.cleandoc(choose.__doc__ or "")
+        lines += ["", "## The rule (`coinsat.search.plan.choose`, the contender)", "", rule, "", "## The rows"]
     return "\n".join(lines) + "\n"
 
 
