@@ -31,14 +31,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from coinsat.study.commandline import shown
+from coinsat.study.commandline import shown, solve_process
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ROOT / "instances" / "families"
@@ -48,19 +47,10 @@ COLUMNS = ("baseline default", "baseline rankbfs U=STORED, fill", "baseline rank
 
 def run(code: Path, path: Path, extra: list[str], time_limit: float) -> dict:
     """One ``coinsat solve`` process of the checkout ``code``: its answer, wall and CPU seconds."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(code)
-    cmd = [sys.executable, "-m", "coinsat", "solve", str(path), "--json", "--time-limit", str(time_limit), *extra]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd="/")
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    try:
-        obj = json.loads(p.stdout)
-    except json.JSONDecodeError:
-        return {"status": "error", "exit": p.returncode, "error": p.stderr.strip()[-300:], "wall": wall, "cpu": cpu}
+    obj, m = solve_process(path, extra, time_limit, str(code))
+    wall, cpu = m["wall"], m["cpu"]
+    if obj is None:
+        return {"status": "error", "exit": m["exit"], "error": m["stderr"].strip()[-300:], "wall": wall, "cpu": cpu}
     stats = obj.get("statistics") or {}
     return {
         "status": obj["status"],
