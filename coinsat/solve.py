@@ -25,7 +25,7 @@ from .limits import Limits, enforced
 from .result import Result, Statistics, Status
 from .search.methods import METHODS, get_method, spec
 from .search.options import AutoOptions
-from .search.plan import BOUND_IMPROVE_SECONDS, bound_pass, choose, idle_cores, with_bound
+from .search.plan import bound_pass, choose, idle_cores, with_bound
 from .solution import Solution, certify_solution
 from .theory.reach import distance_bound, fill_count_bound
 
@@ -133,8 +133,8 @@ def solve_auto(
 
 def find_bound(instance: Instance, limits: Limits | None = None) -> tuple[Solution | None, str]:
     """A verified solution of ``instance`` to bound the search with, and how it was found: the
-    constructive algorithm's, shortened by the improve pass the plan names (``plan.bound_pass``,
-    at most ``plan.BOUND_IMPROVE_SECONDS`` and half the time ``limits`` leave).  (None, why) when
+    constructive algorithm's, shortened by the improve pass the plan names (``plan.bound_pass``;
+    within half the time ``limits`` leave).  (None, why) when
     the construction does not apply."""
     from .constructive import construct
     from .search.improve import improve
@@ -146,10 +146,8 @@ def find_bound(instance: Instance, limits: Limits | None = None) -> tuple[Soluti
         return None, f"construct: {e}"
     if made.solution is None:
         return None, "construct gave no solution"
-    seconds = BOUND_IMPROVE_SECONDS
     left = None if limits is None else limits.remaining()
-    if left is not None:
-        seconds = min(seconds, left / 2)
+    seconds = None if left is None else left / 2
     options, how = bound_pass(instance)
     better = improve(built, made.solution, time_limit=seconds, options=options)
     solution = _restated(instance, built, better.solution or made.solution)

@@ -109,3 +109,19 @@ def test_a_limit_leaves_the_bound_s_solution_as_the_answer(ranked):
     assert result.status in (Status.OPTIMAL, Status.FEASIBLE)
     assert verify(instance, result.solution).ok and result.lower_bound <= 24 <= result.length
     assert (result.status is Status.OPTIMAL) == (result.lower_bound == result.length == 24)
+
+
+@pytest.mark.parametrize("limit, why", [({"stall": 1e-9}, "stalled"), ({"cpu_limit": 1e-9}, "CPU limit")])
+def test_the_bound_pass_stops_on_cpu_seconds(limit, why):
+    """improve's ``stall`` and ``cpu_limit`` (what the plan's bound pass stops on) end the pass with
+    the best solution so far, replayed, and say why."""
+    from coinsat.constructive import construct
+    from coinsat.search.improve import ImproveOptions, improve
+    from coinsat.solution import verify
+
+    built, made = construct(read_instance(DIAGONAL))
+    result = improve(built, made.solution, options=ImproveOptions(**limit))
+    assert result.stats["stopped"] == why
+    assert verify(built, result.solution).ok and result.length <= len(made.solution)
+    full = improve(built, made.solution, options=ImproveOptions(climb=False))
+    assert full.stats["stopped"] == ""

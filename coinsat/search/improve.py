@@ -104,6 +104,9 @@ class ImproveOptions:
     #: ``search/plan.py``: there the solution is a bound, and a pass that finds nothing costs the
     #: search it was meant to save); inf: never
     stall: float = math.inf
+    #: stop after this many CPU seconds in all (a wall-clock ``time_limit`` gives a loaded machine
+    #: less work); inf: never
+    cpu_limit: float = math.inf
 
     def __post_init__(self) -> None:
         if not self.lengths or min(self.lengths) < 2:
@@ -122,6 +125,8 @@ class ImproveOptions:
             )
         if not self.stall > 0:
             raise UsageError("improve: the CPU seconds without progress before it stops must be > 0")
+        if not self.cpu_limit > 0:
+            raise UsageError("improve: the CPU seconds it may use must be > 0")
         if not self.climb_growth > 1:
             raise UsageError("improve: the climb's growth per step must be > 1")
 
@@ -638,7 +643,7 @@ def improve(
     step as it starts (both with the seconds since the start)."""
     options = options or ImproveOptions()
     t0 = time.perf_counter()
-    limits = _Stalling(time_limit, memory_limit, stall=options.stall)
+    limits = _Stalling(time_limit, memory_limit, stall=options.stall, cpu_limit=options.cpu_limit)
     certify_solution(instance, solution, "improve (input)")
     labels = instance.start.labels
     puzzle = _Puzzle(
@@ -678,7 +683,7 @@ def improve(
     climbing = options.climb and searchable and _whole_is_exact(puzzle)
     share = (options.climb_local_share if climbing else options.local_share) if searchable else 1.0
     local_time = None if time_limit is None else time_limit * share
-    local = _Stalling(local_time, memory_limit, stall=options.stall, last=limits.last)  # one clock of progress
+    local = _Stalling(local_time, memory_limit, stall=options.stall, cpu_limit=options.cpu_limit, last=limits.last)
     probe = 0.0 if not searchable else float("inf") if time_limit is None else time_limit * options.probe_share
     try:
         searching = None if on_search is None else lambda u: on_search(u, time.perf_counter() - t0)
@@ -708,17 +713,22 @@ def improve(
 @dataclass(frozen=True)
 class _Stalling(Limits):
     """Limits that also end (``"stalled"``) once ``stall`` CPU seconds pass after the last shorter
-    solution (``progressed``; ``last`` holds its CPU time, shared by the limits of one run)."""
+    solution (``progressed``; ``last`` holds its CPU time, shared by the limits of one run), and
+    (``"CPU limit"``) once ``cpu_limit`` CPU seconds pass after ``cpu0``."""
 
     stall: float = math.inf
+    cpu_limit: float = math.inf
     last: list[float] = field(default_factory=lambda: [cpu_seconds()])
 
     def progressed(self) -> None:
         self.last[0] = cpu_seconds()
 
     def exceeded(self) -> str | None:
-        if self.stall < math.inf and cpu_seconds() - self.last[0] > self.stall:
+        now = cpu_seconds()
+        if now - self.last[0] > self.stall:
             return "stalled"
+        if now - self.cpu0 > self.cpu_limit:
+            return "CPU limit"
         return super().exceeded()
 
 

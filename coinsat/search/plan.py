@@ -66,11 +66,14 @@ AUTO_BFS_CONFIGURATIONS = 500_000
 AUTO_RANK_CONFIGURATIONS = 100_000_000
 #: the improve pass that turns the construction into the bound U (module docstring): radius-1 local
 #: boards, stretches up to 48 moves, repeated while they shorten the solution, no whole-window search,
-#: and it stops after ``stall`` CPU seconds without a shorter solution.  Measured on V(3,3)->NW-SE
-#: (construct 206 moves): 73 after 0.14 CPU s (shortcuts), 63 after 1.5, 59 after 3.3, 56 after 4.7,
-#: the optimum 53 after 7.95, then 9 CPU s more without a gain; the longest wait between two gains
-#: was 3.2 CPU s.  A bounded search costs more the further U is above the optimum: 8.9 CPU s at
-#: U = 53, 30.0 at U = 63 (fill h; the LM-cut h 7.4 and 81.8): benchmarks/default-solve.md.
+#: and it stops after ``stall`` CPU seconds without a shorter solution, or ``cpu_limit`` in all (a
+#: guard for the puzzles where it keeps gaining slowly: V(3,3)->SW-NE, construct 591 moves, went to
+#: 205 in 540 s of ``improve``'s local passes, benchmarks/improve.md, a bound that prunes little).
+#: Measured on V(3,3)->NW-SE (construct 206 moves): 73 after 0.14 CPU s (shortcuts), 63 after 1.5,
+#: 59 after 3.3, 56 after 4.7, the optimum 53 after 7.95, then 9 CPU s more without a gain; the
+#: longest wait between two gains was 3.2 CPU s.  A bounded search costs more the further U is
+#: above the optimum: 8.9 CPU s at U = 53, 30.0 at U = 63 (fill h; the LM-cut h 7.4 and 81.8):
+#: benchmarks/default-solve.md.
 #: (``improve.ImproveOptions`` fields; the module is imported when a bound is looked for)
 BOUND_IMPROVE: dict = {
     "lengths": (3, 4, 6, 8, 12, 16, 24, 32, 48),
@@ -80,6 +83,7 @@ BOUND_IMPROVE: dict = {
     "final_time": 0.0,
     "local_share": 1.0,
     "stall": 4.0,
+    "cpu_limit": 20.0,
 }
 #: ... and the pass where the bound hardly matters: where the fill h is weak at the start (the
 #: LM-cut h of the start over ``FILL_WEAK_RATIO`` times the fill h's, :func:`start_h`), a bounded
@@ -91,9 +95,6 @@ BOUND_IMPROVE_BRIEF: dict = {**BOUND_IMPROVE, "stall": 0.5}
 #: 3.4-5.5 (k = 5..9), the V members 1.47-1.53 and the pinwheels 1.48-1.61 (measured by
 #: ``start_h`` on instances/families)
 FILL_WEAK_RATIO = 2.5
-#: the improve pass stops after this many (wall) seconds even if it is still making progress (a
-#: guard: the measured passes took a few CPU seconds); its best solution so far is the bound
-BOUND_IMPROVE_SECONDS = 60.0
 #: CPU per state of the LM-cut h over the fill h's, in a whole bounded search (about 1.3 M states
 #: expanded per CPU s with fill, 30-45 k with LM-cut: benchmarks/lm-cut-search.md, lm-cut-families.md)
 LMCUT_STATE_COST = 30
