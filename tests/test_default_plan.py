@@ -125,3 +125,14 @@ def test_the_bound_pass_stops_on_cpu_seconds(limit, why):
     assert verify(built, result.solution).ok and result.length <= len(made.solution)
     full = improve(built, made.solution, options=ImproveOptions(climb=False))
     assert full.stats["stopped"] == ""
+
+
+def test_the_bounded_default_s_certificate_is_accepted(ranked, tmp_path, capsys):
+    """--certify on the default's bounded search: a layers certificate naming its U and h, which the
+    checker accepts again on its own."""
+    assert main(["solve", DIAGONAL, "--certify", str(tmp_path / "cert"), "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    check = obj["certificate_check"]
+    assert check["accepted"] and check["claim"] == f"optimal: {obj['length']} moves (no solution with <= 17 moves)"
+    assert f"upper bound {obj['plan']['upper_bound']}" in check["reason"]
+    assert main(["check-certificate", DIAGONAL, check["file"]]) == 0
