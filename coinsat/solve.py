@@ -150,6 +150,8 @@ def find_bound(instance: Instance, limits: Limits | None = None) -> tuple[Soluti
     seconds = None if left is None else left / 2
     options, how = bound_pass(instance)
     better = improve(built, made.solution, time_limit=seconds, options=options)
+    if better.stats.get("stopped") == "interrupted":  # Ctrl-C: the command's, not the pass's
+        raise KeyboardInterrupt
     solution = _restated(instance, built, better.solution or made.solution)
     if solution is None:  # cannot happen on an exact window (every move stays in span(start))
         return None, "the improved solution leaves the window"

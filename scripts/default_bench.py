@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -236,6 +237,7 @@ def main(argv=None) -> int:
         "started": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
     }
     rows = []
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(3))  # a stopped run still removes its worktree
     with tempfile.TemporaryDirectory() as tmp:
         baseline = Path(tmp) / "baseline"
         git("worktree", "add", "--detach", str(baseline), args.baseline)

@@ -91,10 +91,16 @@ def test_a_horizon_is_the_bound(ranked, horizon):
 
 
 def test_small_puzzles_keep_the_cheap_path():
-    """Below the ranked search's threshold the plan is today's engine, with no bound to find."""
+    """Below the ranked search's threshold the plan is today's engine, with no bound to find; a flip
+    of as many placements as vee-2-2 (3.0e7) gets the bounded ranked search (the fill h is weak
+    there, and spanbfs was slower)."""
     for path, engine in (("instances/paper/vee-2-2.toml", "spanbfs"), ("instances/paper/h-to-o.toml", "bfs")):
         plan = policy.choose(read_instance(path))
         assert plan.engine == engine and not plan.wants_bound
+    flip = read_instance("instances/families/diagonal-6.toml")
+    assert policy.fill_weak(flip) and not policy.fill_weak(read_instance("instances/paper/vee-2-2.toml"))
+    plan = policy.choose(flip)
+    assert plan.engine == "rankbfs" and plan.wants_bound and "fill h weak" in plan.reason
 
 
 def test_a_limit_leaves_the_bound_s_solution_as_the_answer(ranked):

@@ -64,6 +64,12 @@ AUTO_BFS_CONFIGURATIONS = 500_000
 #: rankbfs instead of spanbfs on windows with more configurations C(n, k) than this
 #: (benchmarks/engine-choice.md: spanbfs wins on V(2,2), 3.0e7; rankbfs on V(3,2), 2.0e9)
 AUTO_RANK_CONFIGURATIONS = 100_000_000
+#: ... and on windows with more than this many where the fill h is weak at the start (the flips,
+#: ``FILL_WEAK_RATIO``), rankbfs with a bound of its own instead of spanbfs: diagonal-6 (3.0e7) took
+#: 3.3-3.4 CPU s so (a brief improve to the optimum 49, then the search), spanbfs 4.2-4.4 (one process
+#: each, in-process times plus start-up); on vee-2-2 (3.0e7, not a flip) the bounded path took 1.57,
+#: spanbfs 0.71, so spanbfs stays there
+FLIP_RANK_CONFIGURATIONS = 10_000_000
 #: the improve pass that turns the construction into the bound U (module docstring): radius-1 local
 #: boards, stretches up to 48 moves, repeated while they shorten the solution, no whole-window search,
 #: and it stops after ``stall`` CPU seconds without a shorter solution, or ``cpu_limit`` in all (a
@@ -161,7 +167,8 @@ def choose(instance: Instance) -> Plan:
       more than ``AUTO_RANK_CONFIGURATIONS`` configurations (the V and flip families from V(3,2) and
       diagonal-7 on, and every such window past spanbfs's 64 cells), in as many processes as there
       are idle cores (:func:`idle_cores`), bounded by a solution it builds (``wants_bound``: the
-      caller constructs and improves one, then :func:`with_bound`);
+      caller constructs and improves one, then :func:`with_bound`); also from
+      ``FLIP_RANK_CONFIGURATIONS`` on where the fill h is weak at the start (:func:`fill_weak`);
     * ``spanbfs`` on the smaller such windows (its pruning keeps only the configurations that span
       the window, and it starts faster than rankbfs);
     * BFS when the window is exact and holds few configurations (BFS then also decides unsolvable
@@ -175,6 +182,9 @@ def choose(instance: Instance) -> Plan:
     many = _configurations(instance)
     if spans and inapplicable("rankbfs", instance) is None and many > AUTO_RANK_CONFIGURATIONS:
         why = f"exact window, {many:.1e} placements > {AUTO_RANK_CONFIGURATIONS:.0e}"
+        return Plan("rankbfs", why, wants_bound=True)
+    if spans and inapplicable("rankbfs", instance) is None and many > FLIP_RANK_CONFIGURATIONS and fill_weak(instance):
+        why = f"exact window, {many:.1e} placements > {FLIP_RANK_CONFIGURATIONS:.0e} and the fill h weak at the start"
         return Plan("rankbfs", why, wants_bound=True)
     if spans and inapplicable("spanbfs", instance) is None:
         return Plan("spanbfs", f"exact window the goal spans, {many:.1e} placements")
@@ -200,10 +210,16 @@ def bound_pass(instance: Instance) -> tuple[ImproveOptions, str]:
     from .improve import ImproveOptions  # noqa: F811 (the TYPE_CHECKING name, imported when used)
 
     fill, lm = start_h(instance)
-    if lm > FILL_WEAK_RATIO * max(fill, 1):
+    if fill_weak(instance):
         brief = ImproveOptions(**BOUND_IMPROVE_BRIEF)
         return brief, f"a brief improve (h_lm/h_fill at the start {lm}/{fill} > {FILL_WEAK_RATIO})"
     return ImproveOptions(**BOUND_IMPROVE), f"improve (h_lm/h_fill at the start {lm}/{fill} <= {FILL_WEAK_RATIO})"
+
+
+def fill_weak(instance: Instance) -> bool:
+    """The fill h is weak at the start: h_lm(start) > ``FILL_WEAK_RATIO`` x h_fill(start) (the flips)."""
+    fill, lm = start_h(instance)
+    return lm > FILL_WEAK_RATIO * max(fill, 1)
 
 
 def heuristic_for(instance: Instance, bound: int) -> tuple[str, str]:
