@@ -94,9 +94,17 @@ BOUND_IMPROVE: dict = {
 #: ... and the pass where the bound hardly matters: where the fill h is weak at the start (the
 #: LM-cut h of the start over ``FILL_WEAK_RATIO`` times the fill h's, :func:`start_h`), a bounded
 #: search with the fill h keeps about as many states with a loose U as with the optimum (diagonal-6:
-#: 768,098 states at U = 103, the construction's length, 624,090 at the optimum 49), so the pass
-#: stops after half a CPU second without a gain (the shortcuts and exchanges, which take 0.15 s)
-BOUND_IMPROVE_BRIEF: dict = {**BOUND_IMPROVE, "stall": 0.5}
+#: 768,098 states at U = 103, the construction's length, 748,866 at U = 55, 624,090 at the optimum
+#: 49), so the pass gets a third of a CPU second: the shortcuts and exchanges (0.15 s: 103 -> 70 on
+#: diagonal-6) and little more.  With half a second without a gain as its end instead, the pass took
+#: diagonal-6 to 54 in 2.3 CPU s and the default cost 1.05x today's (benchmarks/default-solve.md)
+BOUND_IMPROVE_BRIEF: dict = {**BOUND_IMPROVE, "cpu_limit": 0.3}
+#: a local board of the pass has at most this share of the window's cells: its last stretch, the
+#: whole solution, is otherwise the puzzle itself searched with U = length - 1 (the search that
+#: follows the pass, done first with a worse bound: on diagonal-6 the brief pass spent 1.7 of its
+#: 1.8 CPU s there).  Measured: V(3,3)->NW-SE reached the optimum 53 after 6.0 CPU s with 0.75
+#: (7.95 without the cap), and stopped at 64 with 0.5; diagonal-6's brief pass ends at 70 in 0.31 s
+BOUND_LOCAL_SHARE = 0.75
 #: the fill h is weak at the start when h_lm(start) > this x h_fill(start): the diagonal flips have
 #: 3.4-5.5 (k = 5..9), the V members 1.47-1.53 and the pinwheels 1.48-1.61 (measured by
 #: ``start_h`` on instances/families)
@@ -206,14 +214,16 @@ def with_bound(plan: Plan, instance: Instance, bound: int | None, found: str) ->
 def bound_pass(instance: Instance) -> tuple[ImproveOptions, str]:
     """The improve pass that makes the bound, and why: ``BOUND_IMPROVE_BRIEF`` where the fill h is
     weak at the start (h_lm(start) > ``FILL_WEAK_RATIO`` x h_fill(start): the flips), else
-    ``BOUND_IMPROVE``."""
+    ``BOUND_IMPROVE``; local boards of at most ``BOUND_LOCAL_SHARE`` of the window."""
     from .improve import ImproveOptions  # noqa: F811 (the TYPE_CHECKING name, imported when used)
 
     fill, lm = start_h(instance)
+    cells = int(BOUND_LOCAL_SHARE * instance.board.size)
     if fill_weak(instance):
-        brief = ImproveOptions(**BOUND_IMPROVE_BRIEF)
+        brief = ImproveOptions(**BOUND_IMPROVE_BRIEF, max_local_cells=cells)
         return brief, f"a brief improve (h_lm/h_fill at the start {lm}/{fill} > {FILL_WEAK_RATIO})"
-    return ImproveOptions(**BOUND_IMPROVE), f"improve (h_lm/h_fill at the start {lm}/{fill} <= {FILL_WEAK_RATIO})"
+    full = ImproveOptions(**BOUND_IMPROVE, max_local_cells=cells)
+    return full, f"improve (h_lm/h_fill at the start {lm}/{fill} <= {FILL_WEAK_RATIO})"
 
 
 def fill_weak(instance: Instance) -> bool:
