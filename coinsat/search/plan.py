@@ -17,7 +17,7 @@ search) that stops once it has gone ``stall`` CPU seconds without a shorter solu
 (:func:`bound_pass`: ``BOUND_IMPROVE``, or ``BOUND_IMPROVE_BRIEF`` where the bound hardly matters).
 Why a pass that pays for itself: the search's cost grows with U - optimum (V(3,3)->NW-SE, fill h:
 8.9 CPU s at U = 53, the optimum, 30.0 at U = 63, 36.5 at U = 75, near the unpruned search), and
-the pass took V(3,3)->NW-SE from 206 moves to the optimum in 8 CPU s.  An iterated bound from below
+the pass took V(3,3)->NW-SE from 206 moves to the optimum in 6 CPU s.  An iterated bound from below
 (the climb of ``improve``: bounded searches with U rising from the lower bound, each step aimed at
 twice the states) was measured too, on diagonal-6: 4.4 CPU s over 11 searches, against 1.2 for the
 improve pass (103 moves to the optimum 49) and about 1.0 for one search with that bound.
@@ -65,10 +65,9 @@ AUTO_BFS_CONFIGURATIONS = 500_000
 #: (benchmarks/engine-choice.md: spanbfs wins on V(2,2), 3.0e7; rankbfs on V(3,2), 2.0e9)
 AUTO_RANK_CONFIGURATIONS = 100_000_000
 #: ... and on windows with more than this many where the fill h is weak at the start (the flips,
-#: ``FILL_WEAK_RATIO``), rankbfs with a bound of its own instead of spanbfs: diagonal-6 (3.0e7) took
-#: 3.3-3.4 CPU s so (a brief improve to the optimum 49, then the search), spanbfs 4.2-4.4 (one process
-#: each, in-process times plus start-up); on vee-2-2 (3.0e7, not a flip) the bounded path took 1.57,
-#: spanbfs 0.71, so spanbfs stays there
+#: ``FILL_WEAK_RATIO``), rankbfs with a bound of its own instead of spanbfs: on diagonal-6 (3.0e7)
+#: 2.64 CPU s against spanbfs's 3.92 (benchmarks/default-solve.md); on vee-2-2 (3.0e7, not a flip)
+#: the bounded path took 1.57-1.68 CPU s, spanbfs 0.71, so spanbfs stays there
 FLIP_RANK_CONFIGURATIONS = 10_000_000
 #: the improve pass that turns the construction into the bound U (module docstring): radius-1 local
 #: boards, stretches up to 48 moves, repeated while they shorten the solution, no whole-window search,
