@@ -7,14 +7,15 @@ carries the plan out (it can call the constructive algorithms, which this floor 
 command prints it before the search starts; ``--json`` has it as ``"plan"`` (:meth:`Plan.to_json`).
 
 **The bound** (``BOUND_*``).  On the puzzles where the ranked search is the engine (exact window,
-the goal spans it, more than ``AUTO_RANK_CONFIGURATIONS`` placements), a verified solution of
+the goal spans it, more than ``AUTO_RANK_CONFIGURATIONS`` placements, or more than
+``FLIP_RANK_CONFIGURATIONS`` where the fill h is weak at the start), a verified solution of
 length U prunes every state with depth + h > U (``search/rank/search.py``, bound-and-prune: sound for
 any U, and with U the length of a solution the search meets the goal at the optimum, so the answer
 is ``optimal`` as without the bound).  The default finds U itself: the paper's constructive
 algorithm (``construct``: milliseconds, but 2-4x the optimum), then a pass of ``improve`` (its
 local stretches on radius-1 boards, no whole-window search: the search that follows is that
-search) that stops once it has gone ``stall`` CPU seconds without a shorter solution
-(:func:`bound_pass`: ``BOUND_IMPROVE``, or ``BOUND_IMPROVE_BRIEF`` where the bound hardly matters).
+search) that stops once it has gone ``stall`` CPU seconds without a shorter solution or spent
+``cpu_limit`` (:func:`bound_pass`: ``BOUND_IMPROVE``, or ``BOUND_IMPROVE_BRIEF`` where the bound hardly matters).
 Why a pass that pays for itself: the search's cost grows with U - optimum (V(3,3)->NW-SE, fill h:
 8.9 CPU s at U = 53, the optimum, 30.0 at U = 63, 36.5 at U = 75, near the unpruned search), and
 the pass took V(3,3)->NW-SE from 206 moves to the optimum in 6 CPU s.  An iterated bound from below
