@@ -10,26 +10,26 @@ that is left.  A limit that stops code with no answer of its own (the screens,
 or an engine's loop that does not poll) gives ``unknown`` with the cheap bounds
 ``theory.reach.fill_count_bound`` and ``distance_bound`` (computed first, before
 the screens) and ``stats["stopped"]``.  :func:`solve_auto`
-(method ``auto``) picks an engine.
+(method ``auto``) carries out the default's plan (``search/plan.py``).
 """
 
 from __future__ import annotations
 
-import os
+import time
 from dataclasses import replace
-from math import comb
 
-from .board import BoardKind, span_coords
 from .certificates.prove.screens import screen
-from .errors import LimitReached, UsageError
+from .errors import ConstructionError, LimitReached, UsageError
 from .instance import Instance
 from .limits import Limits, enforced
 from .result import Result, Statistics, Status
-from .search.methods import METHODS, get_method, inapplicable, spec
-from .search.options import AutoOptions, BfsOptions, RankbfsOptions, SpanbfsOptions
-from .theory.reach import configuration_count, distance_bound, fill_count_bound
+from .search.methods import METHODS, get_method, spec
+from .search.options import AutoOptions
+from .search.plan import bound_pass, choose, idle_cores, with_bound
+from .solution import Solution, certify_solution
+from .theory.reach import distance_bound, fill_count_bound
 
-__all__ = ["METHODS", "solve", "solve_auto"]
+__all__ = ["METHODS", "find_bound", "idle_cores", "solve", "solve_auto"]
 
 
 def solve(
@@ -89,15 +89,6 @@ def _measured(result: Result, limits: Limits) -> Result:
     return replace(result, statistics=Statistics.measured(limits.cpu0))
 
 
-#: solve_auto uses BFS on exact windows with at most this many configurations, SAT elsewhere.
-#: Measured (`scripts/sat_options.py --sections crossover`, benchmarks/sat_crossover.md): BFS and
-#: SAT tie near 5e5 configurations (V(2,1), 24 moves), BFS wins below, SAT wins 6.7x at 3e7 (V(2,2)).
-AUTO_BFS_CONFIGURATIONS = 500_000
-#: ... and rankbfs instead of spanbfs on windows with more configurations C(n, k) than this
-#: (benchmarks/engine-choice.md: spanbfs wins on V(2,2), 3.0e7; rankbfs on V(3,2), 2.0e9)
-AUTO_RANK_CONFIGURATIONS = 100_000_000
-
-
 def solve_auto(
     instance: Instance,
     *,
@@ -105,62 +96,75 @@ def solve_auto(
     max_moves: int | None = None,
     options: AutoOptions | None = None,
 ) -> Result:
-    """Pick the exact engine measured fastest for the instance (benchmarks/engine-choice.md).
+    """Carry out the default's plan (``search/plan.py``: the engine, and on the puzzles where the
+    ranked search is the engine, the bound and the h it prunes with).
 
-    * ``rankbfs`` when the window is exact, the goal spans the whole window and the window
-      holds more than ``AUTO_RANK_CONFIGURATIONS`` configurations (the V and flip families
-      from V(3,2) and diagonal-7 on, and every such window past spanbfs's 64 cells), in as
-      many processes as there are idle cores (:func:`idle_cores`);
-    * ``spanbfs`` on the smaller such windows (its pruning keeps only the configurations
-      that span the window, and it starts faster than rankbfs);
-    * BFS when the window is exact and holds few configurations (BFS then also
-      decides unsolvable instances by exhaustion);
-    * SAT otherwise — including inexact windows (triangular grid), where the SAT
-      driver widens the window and proves optimality globally while the
-      explicit engines can only answer for the window.
+    The plan is made first: :func:`~coinsat.search.plan.choose` picks the engine; when it wants a
+    bound, :func:`find_bound` constructs a solution and shortens it, and
+    :func:`~coinsat.search.plan.with_bound` picks the h.  ``options.announce(plan)`` hears it before
+    the search starts, and the result's ``stats["plan"]`` keeps it (``solve --json``: ``"plan"``).
+    The engine's answer is the answer: a bound U is the length of a verified solution, so the
+    bounded search meets the goal at the optimum (``search/rank/search.py``, bound-and-prune).
+    Only when a limit stops it (``unknown``) does the solution found for U become the answer:
+    ``feasible``, with the lower bound the search proved (``optimal`` if that is U).  With
+    ``max_moves`` N the bound is N itself (a solution with <= N moves is what is asked for; the
+    search answers ``bounded`` when there is none, ``optimal`` with the one it meets) and nothing is
+    constructed.
     """
     o = options or AutoOptions()
-    opts: object
-    spans = instance.moves == "jump" and instance.board.exact and _goal_spans_window(instance)
-    if instance.moves != "jump":  # the engines that decide other move models: search.methods.ENGINES
-        name, opts = "bfs", BfsOptions()
-    elif spans and inapplicable("rankbfs", instance) is None and _configurations(instance) > AUTO_RANK_CONFIGURATIONS:
-        name, opts = "rankbfs", RankbfsOptions(workers=idle_cores(), progress=o.progress)
-    elif spans and inapplicable("spanbfs", instance) is None:
-        name, opts = "spanbfs", SpanbfsOptions(progress=o.progress)
-    elif instance.board.exact and configuration_count(instance) <= AUTO_BFS_CONFIGURATIONS:
-        name, opts = "bfs", BfsOptions()
-    else:
-        name, opts = "sat", o.sat()
-    result = get_method(name)(instance, limits=limits, max_moves=max_moves, options=opts)
-    return replace(result, method=f"auto:{result.method}")
+    plan = choose(instance)
+    known: Solution | None = None
+    if plan.wants_bound and max_moves is not None:  # the horizon is a bound (rankbfs: --max-moves with an h)
+        plan = with_bound(plan, instance, max_moves, "--max-moves")
+    elif plan.wants_bound:
+        known, found = find_bound(instance, limits)
+        plan = with_bound(plan, instance, None if known is None else len(known), found)
+    if o.announce is not None:
+        o.announce(plan)
+    result = get_method(plan.engine)(instance, limits=limits, max_moves=max_moves, options=plan.options(o))
+    stats = {**result.stats, "plan": plan.to_json()}
+    method = f"auto:{result.method}"
+    if result.status is Status.UNKNOWN and known is not None:  # stopped: the bound's solution is the answer
+        lower = min(result.lower_bound or 0, len(known))
+        status = Status.OPTIMAL if lower == len(known) else Status.FEASIBLE
+        return replace(result, status=status, solution=known, lower_bound=lower, method=method, stats=stats)
+    return replace(result, method=method, stats=stats)
 
 
-def _configurations(instance: Instance) -> int:
-    """C(n, k): the placements of the coins in the window, colours ignored."""
-    return comb(instance.board.size, instance.n_coins)
+def find_bound(instance: Instance, limits: Limits | None = None) -> tuple[Solution | None, str]:
+    """A verified solution of ``instance`` to bound the search with, and how it was found: the
+    constructive algorithm's, shortened by the improve pass the plan names (``plan.bound_pass``;
+    within half the time ``limits`` leave).  (None, why) when
+    the construction does not apply."""
+    from .constructive import construct
+    from .search.improve import improve
 
-
-def idle_cores() -> int:
-    """The cores not busy over the last minute (the load average), at least one: a search on
-    a shared machine gains nothing from a process that has no core to run on."""
-    cores = os.cpu_count() or 1
+    t0 = time.process_time()
     try:
-        load = os.getloadavg()[0]
-    except OSError:  # no load average on this platform
-        return 1
-    return max(1, min(cores, int(cores - load + 0.5)))
+        built, made = construct(instance)
+    except ConstructionError as e:
+        return None, f"construct: {e}"
+    if made.solution is None:
+        return None, "construct gave no solution"
+    left = None if limits is None else limits.remaining()
+    seconds = None if left is None else left / 2
+    options, how = bound_pass(instance)
+    better = improve(built, made.solution, time_limit=seconds, options=options)
+    if better.stats.get("stopped") == "interrupted":  # Ctrl-C: the command's, not the pass's
+        raise KeyboardInterrupt
+    solution = _restated(instance, built, better.solution or made.solution)
+    if solution is None:  # cannot happen on an exact window (every move stays in span(start))
+        return None, "the improved solution leaves the window"
+    cpu = time.process_time() - t0
+    return solution, f"construct {len(made.solution)}, {how}: {len(solution)} moves, {cpu:.1f} CPU s"
 
 
-def _goal_spans_window(instance: Instance) -> bool:
-    """Every goal placement spans the whole window (the spanbfs pruning is then strongest)."""
-    board = instance.board
-    if board.kind is BoardKind.GRAPH:
-        return False
-    coords = board.lattice_coords
-    region = frozenset(coords)
-    for g in instance.goal_configurations:
-        cells = [coords[c] for c, _ in g.coins]
-        if len(span_coords(board.kind, cells, instance.d, region)) < board.size:
-            return False
-    return True
+def _restated(instance: Instance, built: Instance, solution: Solution) -> Solution | None:
+    """``solution`` (of ``built``, the same puzzle on a window that may be wider) on the cells of
+    ``instance``, replayed by the move validator; None when a move leaves ``instance``'s window."""
+    if built is not instance:
+        coords, board = built.board.coords, instance.board
+        if not all(board.has(coords[c]) for m in solution.moves for c in m):
+            return None
+        solution = Solution.of((board.cell(coords[s]), board.cell(coords[p])) for s, p in solution.moves)
+    return certify_solution(instance, solution, "auto (bound)")

@@ -33,12 +33,11 @@ import argparse
 import inspect
 import json
 import os
-import resource
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from coinsat.study.commandline import solve_process
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,21 +56,10 @@ HEAVY_LIMIT = 900.0
 
 def run(path: Path, extra: list[str], time_limit: float, pythonpath: str | None = None) -> dict:
     """One `coinsat solve` process: its answer, wall and CPU seconds."""
-    env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
-    if pythonpath:
-        env["PYTHONPATH"] = pythonpath
-    cmd = [sys.executable, "-m", "coinsat", "solve", str(path), "--json", "--time-limit", str(time_limit), *extra]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd="/")
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    try:
-        obj = json.loads(p.stdout)
-    except json.JSONDecodeError:
-        return {"status": "error", "exit": p.returncode, "error": p.stderr.strip()[-200:], "wall": wall, "cpu": cpu}
+    obj, m = solve_process(path, extra, time_limit, pythonpath)
+    wall, cpu = m["wall"], m["cpu"]
+    if obj is None:
+        return {"status": "error", "exit": m["exit"], "error": m["stderr"].strip()[-200:], "wall": wall, "cpu": cpu}
     return {
         "status": obj["status"],
         "length": obj.get("length"),
@@ -201,11 +189,11 @@ def table(rows: list[tuple[str, dict]], args) -> str:
         if best and decided(a):
             vs_best = f"{a['wall'] / row[best]['wall']:.2f}, {a['cpu'] / max(row[best]['cpu'], 1e-9):.2f} ({best})"
         lines.append(f"| {name} | " + " | ".join(cells) + f" | {ratio} | {vs_best} |")
-    from coinsat.solve import solve_auto
+    from coinsat.search.plan import choose
 
     if not args.append:
-        rule = inspect.cleandoc(solve_auto.__doc__ or "")
-        lines += ["", "## The rule (`coinsat.solve.solve_auto`, the contender)", "", rule, "", "## The rows"]
+        rule = inspect.cleandoc(choose.__doc__ or "")
+        lines += ["", "## The rule (`coinsat.search.plan.choose`, the contender)", "", rule, "", "## The rows"]
     return "\n".join(lines) + "\n"
 
 

@@ -163,10 +163,10 @@ def section_strategies(instances, limit) -> list[str]:
 
 
 def section_crossover(limit) -> list[str]:
-    """BFS against SAT where solve_auto switches (methods.AUTO_BFS_CONFIGURATIONS)."""
+    """BFS against SAT where solve_auto switches (search/plan.py: AUTO_BFS_CONFIGURATIONS)."""
     from coinsat.families import vdiag
     from coinsat.search.bfs import solve_bfs
-    from coinsat.solve import AUTO_BFS_CONFIGURATIONS
+    from coinsat.search.plan import AUTO_BFS_CONFIGURATIONS
     from coinsat.theory.reach import configuration_count
 
     cases = [

@@ -109,7 +109,15 @@ def engine_options(args, instance) -> dict:
         options[own[flag]] = value
     if not args.json and "progress" in {f.name for f in fields(record.options)}:
         options["progress"] = RankLine() if record.display == "live" else Progress()
+    if not args.json and "announce" in {f.name for f in fields(record.options)}:
+        options["announce"] = announce
     return options
+
+
+def announce(plan) -> None:
+    """The default's plan (``search/plan.py``), printed on stderr before its search starts (the
+    answer on stdout repeats it, ``human``)."""
+    print(f"coinsat: {plan.describe()}", file=sys.stderr, flush=True)
 
 
 def solution_length(text: str, instance, file: str, flag: str) -> int | None:
@@ -180,6 +188,8 @@ def run(args) -> int:
     obj = result_to_json(instance, result)
     if "resumed" in result.stats:  # rankbfs --resume: the answer continues saved layers
         obj["resumed"] = result.stats["resumed"]
+    if "plan" in result.stats:  # method auto: the engine, h and bound it chose (search/plan.py)
+        obj["plan"] = result.stats["plan"]
     code = 0
     if certified is not None:
         from .certify import format_report
@@ -239,6 +249,8 @@ def human(instance, result: Result, obj: dict) -> str:
         lines[0] += f" — {result.length} moves"
     lb = "none (no solution exists)" if result.lower_bound is None else result.lower_bound
     lines.append(f"  lower bound: {lb}   method: {result.method}   time: {result.seconds:.3f} s")
+    if "plan" in result.stats:  # method auto: what it chose before the search (search/plan.py)
+        lines.append(f"  {describe(result.stats['plan'])}")
     st = result.statistics
     counted = [(k, getattr(st, k)) for k in ("states", "expanded", "pruned", "layers")]
     shown = "   ".join(f"{k}: {v:,}" for k, v in counted if v is not None)
@@ -272,6 +284,13 @@ def human(instance, result: Result, obj: dict) -> str:
     for t, (s, p) in enumerate(obj["moves"], start=1):
         lines.append(f"  {t:3d}. {_cell(s)} -> {_cell(p)}")
     return "\n".join(lines)
+
+
+def describe(plan: dict) -> str:
+    """The ``"plan"`` object of the JSON as ``Plan.describe`` words it."""
+    from ..search.plan import Plan
+
+    return Plan(**plan).describe()
 
 
 def _cell(c) -> str:

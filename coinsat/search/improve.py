@@ -52,13 +52,13 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from ..configuration import Configuration
 from ..errors import InternalError, LimitReached, UsageError
 from ..instance import Instance, make_instance
-from ..limits import Limits
+from ..limits import Limits, cpu_seconds
 from ..result import Result, Status
 from ..rules import Move, check_move
 from ..solution import Solution, certify_solution
@@ -100,6 +100,13 @@ class ImproveOptions:
     #: optimum the states grow nearly as fast as below it: on V(3,3)->SW-NE a step aimed at 4x went
     #: from U = 68 past the optimum 73 and was cut after 1395 s (benchmarks/improve.md), so 2.
     climb_growth: float = 2.0
+    #: stop once this many CPU seconds pass without a shorter solution (the default's bound pass,
+    #: ``search/plan.py``: there the solution is a bound, and a pass that finds nothing costs the
+    #: search it was meant to save); inf: never
+    stall: float = math.inf
+    #: stop after this many CPU seconds in all (a wall-clock ``time_limit`` gives a loaded machine
+    #: less work); inf: never
+    cpu_limit: float = math.inf
 
     def __post_init__(self) -> None:
         if not self.lengths or min(self.lengths) < 2:
@@ -116,6 +123,10 @@ class ImproveOptions:
             raise UsageError(
                 "improve: the first whole try's share of the time must be in [0, min(local_share, climb_local_share)]"
             )
+        if not self.stall > 0:
+            raise UsageError("improve: the CPU seconds without progress before it stops must be > 0")
+        if not self.cpu_limit > 0:
+            raise UsageError("improve: the CPU seconds it may use must be > 0")
         if not self.climb_growth > 1:
             raise UsageError("improve: the climb's growth per step must be > 1")
 
@@ -632,7 +643,7 @@ def improve(
     step as it starts (both with the seconds since the start)."""
     options = options or ImproveOptions()
     t0 = time.perf_counter()
-    limits = Limits(time_limit, memory_limit)
+    limits = _Stalling(time_limit, memory_limit, stall=options.stall, cpu_limit=options.cpu_limit)
     certify_solution(instance, solution, "improve (input)")
     labels = instance.start.labels
     puzzle = _Puzzle(
@@ -646,6 +657,7 @@ def improve(
         nonlocal best
         if len(moves) < len(best):
             best = list(moves)
+            limits.progressed()
             step = Step(len(best), rule, time.perf_counter() - t0)
             steps.append(step)
             if on_step is not None:
@@ -670,7 +682,8 @@ def improve(
     searchable = _whole_is_searchable(puzzle, options)
     climbing = options.climb and searchable and _whole_is_exact(puzzle)
     share = (options.climb_local_share if climbing else options.local_share) if searchable else 1.0
-    local = Limits(None if time_limit is None else time_limit * share, memory_limit)
+    local_time = None if time_limit is None else time_limit * share
+    local = _Stalling(local_time, memory_limit, stall=options.stall, cpu_limit=options.cpu_limit, last=limits.last)
     probe = 0.0 if not searchable else float("inf") if time_limit is None else time_limit * options.probe_share
     try:
         searching = None if on_search is None else lambda u: on_search(u, time.perf_counter() - t0)
@@ -695,6 +708,28 @@ def improve(
             "stopped": stopped,
         },
     )
+
+
+@dataclass(frozen=True)
+class _Stalling(Limits):
+    """Limits that also end (``"stalled"``) once ``stall`` CPU seconds pass after the last shorter
+    solution (``progressed``; ``last`` holds its CPU time, shared by the limits of one run), and
+    (``"CPU limit"``) once ``cpu_limit`` CPU seconds pass after ``cpu0``."""
+
+    stall: float = math.inf
+    cpu_limit: float = math.inf
+    last: list[float] = field(default_factory=lambda: [cpu_seconds()])
+
+    def progressed(self) -> None:
+        self.last[0] = cpu_seconds()
+
+    def exceeded(self) -> str | None:
+        now = cpu_seconds()
+        if now - self.last[0] > self.stall:
+            return "stalled"
+        if now - self.cpu0 > self.cpu_limit:
+            return "CPU limit"
+        return super().exceeded()
 
 
 def _within(limits: Limits, seconds: float) -> Limits:

@@ -220,13 +220,15 @@ class KindOptions:
 
 @dataclass(frozen=True, kw_only=True)
 class AutoOptions:
-    """``auto`` (``coinsat.solve.solve_auto``): the SAT settings used when it picks SAT, and
-    the progress display handed to whichever engine it picks."""
+    """``auto`` (``coinsat.solve.solve_auto``): the SAT settings used when it picks SAT, the
+    progress display handed to whichever engine it picks, and ``announce(plan)``, called with the
+    plan (``search/plan.py``: engine, h, bound) before the engine starts."""
 
     solver: str | None = field(default=None, metadata=_SOLVER)
     strategy: str | None = field(default=None, metadata=_STRATEGY)
     horizon_hint: int | None = field(default=None, metadata=_HINT)
     progress: Callable | None = _hook()
+    announce: Callable | None = _hook()
 
     def sat(self) -> SatOptions:
         """The SAT engine's options under these settings."""

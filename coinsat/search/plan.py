@@ -1,0 +1,289 @@
+"""The default's plan (``coinsat solve FILE``, method ``auto``): which engine, which h, which bound.
+
+Every choice the default makes is made here, in one table (the constants below, each with the
+benchmark that measured it) and two functions: :func:`choose` (the engine, and whether it looks for
+its own bound) and :func:`heuristic_for` (the h a bounded search prunes with).  ``coinsat.solve``
+carries the plan out (it can call the constructive algorithms, which this floor cannot) and the
+command prints it before the search starts; ``--json`` has it as ``"plan"`` (:meth:`Plan.to_json`).
+
+**The bound** (``BOUND_*``).  On the puzzles where the ranked search is the engine (exact window,
+the goal spans it, more than ``AUTO_RANK_CONFIGURATIONS`` placements, or more than
+``FLIP_RANK_CONFIGURATIONS`` where the fill h is weak at the start), a verified solution of
+length U prunes every state with depth + h > U (``search/rank/search.py``, bound-and-prune: sound for
+any U, and with U the length of a solution the search meets the goal at the optimum, so the answer
+is ``optimal`` as without the bound).  The default finds U itself: the paper's constructive
+algorithm (``construct``: milliseconds, but 2-4x the optimum), then a pass of ``improve`` (its
+local stretches on radius-1 boards, no whole-window search: the search that follows is that
+search) that stops once it has gone ``stall`` CPU seconds without a shorter solution or spent
+``cpu_limit`` (:func:`bound_pass`: ``BOUND_IMPROVE``, or ``BOUND_IMPROVE_BRIEF`` where the bound hardly matters).
+Why a pass that pays for itself: the search's cost grows with U - optimum (V(3,3)->NW-SE, fill h:
+8.9 CPU s at U = 53, the optimum, 30.0 at U = 63, 36.5 at U = 75, near the unpruned search), and
+the pass took V(3,3)->NW-SE from 206 moves to the optimum in 6 CPU s.  An iterated bound from below
+(the climb of ``improve``: bounded searches with U rising from the lower bound, each step aimed at
+twice the states) was measured too, on diagonal-6: 4.4 CPU s over 11 searches, against 1.2 for the
+improve pass (103 moves to the optimum 49) and about 1.0 for one search with that bound.
+
+**The h** (:func:`heuristic_for`).  The LM-cut h keeps far fewer states than the fill h where the
+relaxed game is a good guide (the V family: 0.075, 0.050, 0.036, 0.021 of the fill h's states from
+V(2,2) to V(4,3), ``benchmarks/lm-cut-search.md``, ``benchmarks/lm-cut-proofs.md``; the pinwheels
+0.047-0.067) and not on the diagonal flips (0.61 and 0.52, ``benchmarks/lm-cut-families.md``), but
+each of its states costs ``LMCUT_STATE_COST`` times a fill state.  So CPU: fill wins on the flips
+(4.9x, 7.7x), the pinwheels (1.3-3.1x) and V up to 64 cells (V(3,2)->NW-SE 1.5x, V(3,3)->SW-NE
+1.1-1.5x; V(3,3)->NW-SE a tie, 0.88x), LM-cut wins from 81 cells on (V(4,3)->NW-SE: about 0.29x).
+A bound above the optimum hurts the LM-cut h more than the fill h: on V(3,3)->NW-SE its
+states grow 1.34x per move of U against the fill h's 1.15x (U = 53: 7.4 CPU s against 8.9; U = 63:
+81.8 against 30.0), so with a bound of its own the default prunes with the fill h there.  The rule:
+the LM-cut h when the window has at least ``LMCUT_MIN_CELLS`` cells and the fill h is a fair guide at
+the start (h_fill(start) >= ``LMCUT_MIN_START_SHARE`` x U: the V members and the pinwheels 0.30-0.42
+with U the optimum, the flips 0.10-0.12), the fill h otherwise.  The 81-cell row rests on searches
+with U = optimum - 1 (no run of this session measured a bound of its own there).  When LM-cut gets
+cheaper per state (issue 41, item 2) these numbers are the ones to measure again.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from math import comb
+from typing import TYPE_CHECKING
+
+from ..board import BoardKind, span_coords
+from ..instance import Instance
+from ..theory.reach import configuration_count
+from .methods import inapplicable
+from .options import AutoOptions, BfsOptions, RankbfsOptions, SpanbfsOptions
+
+if TYPE_CHECKING:
+    from .improve import ImproveOptions
+
+# --- the table -----------------------------------------------------------------------------------
+
+#: BFS on exact windows with at most this many configurations, SAT elsewhere.  Measured
+#: (`scripts/sat_options.py --sections crossover`, benchmarks/sat_crossover.md): BFS and SAT tie near
+#: 5e5 configurations (V(2,1), 24 moves), BFS wins below, SAT wins 6.7x at 3e7 (V(2,2)).
+AUTO_BFS_CONFIGURATIONS = 500_000
+#: rankbfs instead of spanbfs on windows with more configurations C(n, k) than this
+#: (benchmarks/engine-choice.md: spanbfs wins on V(2,2), 3.0e7; rankbfs on V(3,2), 2.0e9)
+AUTO_RANK_CONFIGURATIONS = 100_000_000
+#: ... and on windows with more than this many where the fill h is weak at the start (the flips,
+#: ``FILL_WEAK_RATIO``), rankbfs with a bound of its own instead of spanbfs: on diagonal-6 (3.0e7)
+#: 2.64 CPU s against spanbfs's 3.92 (benchmarks/default-solve.md); on vee-2-2 (3.0e7, not a flip)
+#: the bounded path took 1.57-1.68 CPU s, spanbfs 0.71, so spanbfs stays there
+FLIP_RANK_CONFIGURATIONS = 10_000_000
+#: the improve pass that turns the construction into the bound U (module docstring): radius-1 local
+#: boards, stretches up to 48 moves, repeated while they shorten the solution, no whole-window search,
+#: and it stops after ``stall`` CPU seconds without a shorter solution, or ``cpu_limit`` in all (a
+#: guard for the puzzles where it keeps gaining slowly: V(3,3)->SW-NE, construct 591 moves, went to
+#: 205 in 540 s of ``improve``'s local passes, benchmarks/improve.md, a bound that prunes little).
+#: Measured on V(3,3)->NW-SE (construct 206 moves): 73 after 0.14 CPU s (shortcuts), 63 after 1.5,
+#: 59 after 3.3, 56 after 4.7, the optimum 53 after 7.95, then 9 CPU s more without a gain; the
+#: longest wait between two gains was 3.2 CPU s.  A bounded search costs more the further U is
+#: above the optimum: 8.9 CPU s at U = 53, 30.0 at U = 63 (fill h; the LM-cut h 7.4 and 81.8):
+#: benchmarks/default-solve.md.
+#: (``improve.ImproveOptions`` fields; the module is imported when a bound is looked for)
+BOUND_IMPROVE: dict = {
+    "lengths": (3, 4, 6, 8, 12, 16, 24, 32, 48),
+    "radii": (1,),
+    "climb": False,
+    "probe_share": 0.0,
+    "final_time": 0.0,
+    "local_share": 1.0,
+    "stall": 4.0,
+    "cpu_limit": 20.0,
+}
+#: ... and the pass where the bound hardly matters: where the fill h is weak at the start (the
+#: LM-cut h of the start over ``FILL_WEAK_RATIO`` times the fill h's, :func:`start_h`), a bounded
+#: search with the fill h keeps about as many states with a loose U as with the optimum (diagonal-6:
+#: 768,098 states at U = 103, the construction's length, 748,866 at U = 55, 624,090 at the optimum
+#: 49), so the pass gets a third of a CPU second: the shortcuts and exchanges (0.15 s: 103 -> 70 on
+#: diagonal-6) and little more.  With half a second without a gain as its end instead, the pass took
+#: diagonal-6 to 54 in 2.3 CPU s and the default cost 1.05x today's (benchmarks/default-solve.md)
+BOUND_IMPROVE_BRIEF: dict = {**BOUND_IMPROVE, "cpu_limit": 0.3}
+#: a local board of the pass has at most this share of the window's cells: its last stretch, the
+#: whole solution, is otherwise the puzzle itself searched with U = length - 1 (the search that
+#: follows the pass, done first with a worse bound: on diagonal-6 the brief pass spent 1.7 of its
+#: 1.8 CPU s there).  Measured: V(3,3)->NW-SE reached the optimum 53 after 6.0 CPU s with 0.75
+#: (7.95 without the cap), and stopped at 64 with 0.5; diagonal-6's brief pass ends at 70 in 0.31 s
+BOUND_LOCAL_SHARE = 0.75
+#: the fill h is weak at the start when h_lm(start) > this x h_fill(start): the diagonal flips have
+#: 3.4-5.5 (k = 5..9), the V members 1.47-1.53 and the pinwheels 1.48-1.61 (measured by
+#: ``start_h`` on instances/families)
+FILL_WEAK_RATIO = 2.5
+#: CPU per state of the LM-cut h over the fill h's, in a whole bounded search (about 1.3 M states
+#: expanded per CPU s with fill, 30-45 k with LM-cut: benchmarks/lm-cut-search.md, lm-cut-families.md)
+LMCUT_STATE_COST = 30
+#: the LM-cut h only on windows of at least this many cells (module docstring: it lost or tied on
+#: every window up to 64 cells, and won on 81)
+LMCUT_MIN_CELLS = 81
+#: ... and only where h_fill(start) >= this share of U (the flips, where LM-cut keeps half the fill
+#: h's states, have 0.10-0.12; the V members and pinwheels, where it keeps 0.02-0.07, 0.30-0.42)
+LMCUT_MIN_START_SHARE = 0.25
+
+
+# --- the plan ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the default runs: the ``engine``; for a bounded ranked search the ``heuristic`` it
+    prunes with and its ``upper_bound`` U (the length of a verified solution), ``bound_from`` how
+    U was found; ``reason`` the row of the table that chose them; ``wants_bound``: the engine should
+    get a bound (before :func:`with_bound` fills it in)."""
+
+    engine: str
+    reason: str
+    heuristic: str | None = None
+    upper_bound: int | None = None
+    bound_from: str | None = None
+    wants_bound: bool = False
+
+    def to_json(self) -> dict:
+        """The ``"plan"`` object of ``solve --json``."""
+        return {
+            "engine": self.engine,
+            "heuristic": self.heuristic,
+            "upper_bound": self.upper_bound,
+            "bound_from": self.bound_from,
+            "reason": self.reason,
+        }
+
+    def describe(self) -> str:
+        """One line for people."""
+        text = f"plan: {self.engine}"
+        if self.upper_bound is not None:
+            text += f", h = {self.heuristic}, upper bound {self.upper_bound} ({self.bound_from})"
+        return f"{text}; {self.reason}"
+
+    def options(self, auto: AutoOptions) -> object:
+        """The engine's options under this plan."""
+        if self.engine == "rankbfs":
+            return RankbfsOptions(
+                workers=idle_cores(), progress=auto.progress, upper_bound=self.upper_bound, heuristic=self.heuristic
+            )
+        if self.engine == "spanbfs":
+            return SpanbfsOptions(progress=auto.progress)
+        if self.engine == "bfs":
+            return BfsOptions()
+        return auto.sat()
+
+
+def choose(instance: Instance) -> Plan:
+    """The engine measured fastest for the instance (benchmarks/engine-choice.md), and whether it
+    looks for its own bound:
+
+    * ``rankbfs`` when the window is exact, the goal spans the whole window and the window holds
+      more than ``AUTO_RANK_CONFIGURATIONS`` configurations (the V and flip families from V(3,2) and
+      diagonal-7 on, and every such window past spanbfs's 64 cells), in as many processes as there
+      are idle cores (:func:`idle_cores`), bounded by a solution it builds (``wants_bound``: the
+      caller constructs and improves one, then :func:`with_bound`); also from
+      ``FLIP_RANK_CONFIGURATIONS`` on where the fill h is weak at the start (:func:`fill_weak`);
+    * ``spanbfs`` on the smaller such windows (its pruning keeps only the configurations that span
+      the window, and it starts faster than rankbfs);
+    * BFS when the window is exact and holds few configurations (BFS then also decides unsolvable
+      instances by exhaustion), and for the move models other than jumps;
+    * SAT otherwise — including inexact windows (triangular grid), where the SAT driver widens the
+      window and proves optimality globally while the explicit engines answer for the window only.
+    """
+    if instance.moves != "jump":  # the engines that decide other move models: search.methods.ENGINES
+        return Plan("bfs", f"moves = {instance.moves}: BFS decides it")
+    spans = instance.board.exact and _goal_spans_window(instance)
+    many = _configurations(instance)
+    if spans and inapplicable("rankbfs", instance) is None and many > AUTO_RANK_CONFIGURATIONS:
+        why = f"exact window, {many:.1e} placements > {AUTO_RANK_CONFIGURATIONS:.0e}"
+        return Plan("rankbfs", why, wants_bound=True)
+    if spans and inapplicable("rankbfs", instance) is None and many > FLIP_RANK_CONFIGURATIONS and fill_weak(instance):
+        why = f"exact window, {many:.1e} placements > {FLIP_RANK_CONFIGURATIONS:.0e} and the fill h weak at the start"
+        return Plan("rankbfs", why, wants_bound=True)
+    if spans and inapplicable("spanbfs", instance) is None:
+        return Plan("spanbfs", f"exact window the goal spans, {many:.1e} placements")
+    if instance.board.exact and configuration_count(instance) <= AUTO_BFS_CONFIGURATIONS:
+        return Plan("bfs", f"exact window, <= {AUTO_BFS_CONFIGURATIONS:,} configurations")
+    return Plan("sat", "a window BFS cannot exhaust (or an inexact one)")
+
+
+def with_bound(plan: Plan, instance: Instance, bound: int | None, found: str) -> Plan:
+    """The plan once the caller has looked for a bound: ``bound`` U (None: none found, the search
+    runs unbounded, as before the plan), ``found`` how (or why not); the h by :func:`heuristic_for`."""
+    if bound is None:
+        return replace(plan, wants_bound=False, reason=f"{plan.reason}; no bound ({found})")
+    h, why = heuristic_for(instance, bound)
+    reason = f"{plan.reason}; {why}"
+    return replace(plan, wants_bound=False, upper_bound=bound, heuristic=h, bound_from=found, reason=reason)
+
+
+def bound_pass(instance: Instance) -> tuple[ImproveOptions, str]:
+    """The improve pass that makes the bound, and why: ``BOUND_IMPROVE_BRIEF`` where the fill h is
+    weak at the start (h_lm(start) > ``FILL_WEAK_RATIO`` x h_fill(start): the flips), else
+    ``BOUND_IMPROVE``; local boards of at most ``BOUND_LOCAL_SHARE`` of the window."""
+    from .improve import ImproveOptions  # noqa: F811 (the TYPE_CHECKING name, imported when used)
+
+    fill, lm = start_h(instance)
+    cells = int(BOUND_LOCAL_SHARE * instance.board.size)
+    if fill_weak(instance):
+        brief = ImproveOptions(**BOUND_IMPROVE_BRIEF, max_local_cells=cells)
+        return brief, f"a brief improve (h_lm/h_fill at the start {lm}/{fill} > {FILL_WEAK_RATIO})"
+    full = ImproveOptions(**BOUND_IMPROVE, max_local_cells=cells)
+    return full, f"improve (h_lm/h_fill at the start {lm}/{fill} <= {FILL_WEAK_RATIO})"
+
+
+def fill_weak(instance: Instance) -> bool:
+    """The fill h is weak at the start: h_lm(start) > ``FILL_WEAK_RATIO`` x h_fill(start) (the flips)."""
+    fill, lm = start_h(instance)
+    return lm > FILL_WEAK_RATIO * max(fill, 1)
+
+
+def heuristic_for(instance: Instance, bound: int) -> tuple[str, str]:
+    """The h a bounded ranked search prunes with, and why (module docstring: the LM-cut h on
+    windows of at least ``LMCUT_MIN_CELLS`` cells where the fill h of the start is at least
+    ``LMCUT_MIN_START_SHARE`` of the bound U; the fill h otherwise)."""
+    cells = instance.board.size
+    if cells < LMCUT_MIN_CELLS:
+        cost = LMCUT_STATE_COST
+        return "fill", f"h = fill ({cells} cells < {LMCUT_MIN_CELLS}: LM-cut's {cost}x cost a state does not pay)"
+    share = start_h(instance)[0] / bound if bound > 0 else 0.0
+    if share < LMCUT_MIN_START_SHARE:
+        return "fill", f"h = fill (h_fill(start)/U = {share:.2f} < {LMCUT_MIN_START_SHARE}: a flip-like puzzle)"
+    return "lmcut", f"h = lmcut ({cells} cells, h_fill(start)/U = {share:.2f})"
+
+
+def start_h(instance: Instance) -> tuple[int, int]:
+    """(h_fill, h_lm) of the start: the ranked search's fill and LM-cut h's (``theory/relaxed.py``,
+    the reference the compiled kernels are tested against), each the least over the goal placements."""
+    from ..theory.relaxed import h_lm  # numpy and more: only when a bound is looked for
+    from ..theory.supports import BIG, h_fill_one
+
+    board, d = instance.board, instance.d
+    start = sum(1 << c for c, _ in instance.start.coins)
+    goals = [sum(1 << c for c, _ in g.coins) for g in instance.goal_configurations]
+    fill = min((h_fill_one(board.neighbour_masks, d, start, g) for g in goals), default=BIG)
+    return fill, h_lm(board, d, start, goals)
+
+
+def idle_cores() -> int:
+    """The cores not busy over the last minute (the load average), at least one: a search on
+    a shared machine gains nothing from a process that has no core to run on."""
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # no load average on this platform
+        return 1
+    return max(1, min(cores, int(cores - load + 0.5)))
+
+
+def _configurations(instance: Instance) -> int:
+    """C(n, k): the placements of the coins in the window, colours ignored."""
+    return comb(instance.board.size, instance.n_coins)
+
+
+def _goal_spans_window(instance: Instance) -> bool:
+    """Every goal placement spans the whole window (the spanbfs pruning is then strongest)."""
+    board = instance.board
+    if board.kind is BoardKind.GRAPH:
+        return False
+    coords = board.lattice_coords
+    region = frozenset(coords)
+    for g in instance.goal_configurations:
+        cells = [coords[c] for c, _ in g.coins]
+        if len(span_coords(board.kind, cells, instance.d, region)) < board.size:
+            return False
+    return True
