@@ -261,14 +261,17 @@ def census(
             raise UsageError(f"the census stores distances in one byte; layer {t + 1} is too deep")
         layer = layers[-1]
         expanded += int(layer.size)
+        writes = 0
         for lo in range(0, layer.size, chunk):
             if limits is not None and (why := limits.exceeded()):
                 raise LimitReached(f"{why} while expanding layer {t} (layers 0..{t} are complete)")
-            lifts += int(kernel.expand(layer[lo : lo + chunk], np.uint8(t + 1), n, N, binom, nb, d, dist, zseen))
+            fresh, wrote = kernel.expand(layer[lo : lo + chunk], np.uint8(t + 1), n, N, binom, nb, d, dist, zseen)
+            lifts += int(fresh)
+            writes += int(wrote)
             if progress is not None:
                 progress(Progress(t, int(layer.size), min(lo + chunk, layer.size), met, time.perf_counter() - t0))
         c1 = time.process_time()
-        nxt = kernel.layer_of(dist, t + 1)
+        nxt = kernel.layer_of(dist, t + 1, at_most=writes)
         scan += time.process_time() - c1
         if nxt.size == 0:
             break

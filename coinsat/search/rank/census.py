@@ -89,9 +89,10 @@ def _popcount(x):  # pragma: no cover - compiled
 @_njit()
 def _expand_one(r, t1, n, N, binom, nb, d, dist, zseen, cells, z):  # pragma: no cover - compiled
     """Expand the configuration of rank r (layer t1 - 1): mark every unseen predecessor t1.
-    Returns the number of (n - 1)-sets expanded."""
+    Returns the number of (n - 1)-sets expanded and of bytes of ``dist`` written."""
     mask = _unrank(r, n, N, binom, cells)
     fresh = 0
+    writes = 0
     # rank(Y - p) for p = cells[j]: the coins below j keep their index (below), those above move
     # down one (above); both sums are carried from one j to the next
     below = np.uint64(0)
@@ -131,23 +132,30 @@ def _expand_one(r, t1, n, N, binom, nb, d, dist, zseen, cells, z):  # pragma: no
             rx = low + high + binom[s, m + 1]
             if dist[rx] == UNSEEN:
                 dist[rx] = t1
-    return fresh
+                writes += 1
+    return fresh, writes
 
 
 @_njit(parallel=True)
 def expand(layer, t1, n, N, binom, nb, d, dist, zseen):  # pragma: no cover - compiled
     """Expand every configuration of ``layer`` (ranks at distance t1 - 1): each unseen
-    predecessor gets ``dist`` t1.  Returns the number of (n - 1)-sets expanded."""
+    predecessor gets ``dist`` t1.  Returns the number of (n - 1)-sets expanded and of bytes of
+    ``dist`` written: the size of the next layer (one thread), or more (two threads may both
+    write the same byte), never less."""
     blocks = (layer.size + BLOCK - 1) // BLOCK
     fresh = np.zeros(blocks, dtype=np.int64)
+    writes = np.zeros(blocks, dtype=np.int64)
     for b in prange(blocks):
         cells = np.empty(n, dtype=np.int64)
         z = np.empty(max(n - 1, 1), dtype=np.int64)
-        f = 0
+        f = w = 0
         for idx in range(b * BLOCK, min(layer.size, (b + 1) * BLOCK)):
-            f += _expand_one(layer[idx], t1, n, N, binom, nb, d, dist, zseen, cells, z)
+            df, dw = _expand_one(layer[idx], t1, n, N, binom, nb, d, dist, zseen, cells, z)
+            f += df
+            w += dw
         fresh[b] = f
-    return fresh.sum()
+        writes[b] = w
+    return fresh.sum(), writes.sum()
 
 
 @_njit(parallel=True)
@@ -218,10 +226,36 @@ def distance_array(size: int) -> np.ndarray:
     return np.full(-(-size // 8) * 8, UNSEEN, dtype=np.uint8)
 
 
-def layer_of(dist: np.ndarray, value: int, parts: int = 256) -> np.ndarray:
+@_njit()
+def _collect(words, value, out):  # pragma: no cover - compiled
+    """Fill ``out`` with the ranks whose byte equals ``value``, ascending, in one pass; returns
+    how many, or -1 if ``out`` is too short."""
+    pattern = np.uint64(value) * np.uint64(0x0101010101010101)
+    k = 0
+    for i in range(words.size):
+        w = words[i]
+        if _has_byte(w, pattern):
+            for b in range(8):
+                if (w >> np.uint64(8 * b)) & np.uint64(255) == value:
+                    if k == out.size:
+                        return -1
+                    out[k] = 8 * i + b
+                    k += 1
+    return k
+
+
+def layer_of(dist: np.ndarray, value: int, at_most: int | None = None, parts: int = 256) -> np.ndarray:
     """The ranks r with dist[r] == value, ascending (uint64); ``dist`` from ``distance_array``.
-    Eight bytes are tested at once (``_has_byte``): most words hold no byte of the layer."""
+    Eight bytes are tested at once (``_has_byte``): most words hold no byte of the layer.  With
+    ``at_most`` (the writes ``expand`` counted) one pass fills an array of that size; without it
+    a counting pass comes first."""
     words = dist.view(np.uint64)
+    if at_most is not None:
+        out = np.empty(at_most, dtype=np.uint64)
+        k = _collect(words, np.uint64(value), out)
+        if k < 0:
+            raise RuntimeError(f"layer {value} has more configurations than the {at_most} writes counted")
+        return out[:k]
     counts = _count_equal(words, np.uint64(value), parts)
     offsets = np.zeros(parts, dtype=np.int64)
     np.cumsum(counts[:-1], out=offsets[1:])
@@ -285,6 +319,7 @@ def warm_up(n: int = 3, N: int = 4) -> None:
     expand(layer, np.uint8(1), n, N, binom, nb, 2, dist, zseen)
     mark_lifts(layer, n, N, binom, nb, 2, zseen)
     layer_of(dist, 0)
+    layer_of(dist, 0, 1)
     descend(np.uint64(0), n, N, binom, nb, 2, dist)
 
 
