@@ -215,9 +215,12 @@ def _pcf(a, sup, V, d):  # pragma: no cover - compiled
     """pcf of action a under V: its support with the largest V, ties to the smallest cell (BIG: a
     support outside the span, so a is not an action of the game from C)."""
     b = sup[a, 0]
+    if d == 2:  # the usual adjacency, without the loop
+        q = sup[a, 1]
+        return q if V[q] > V[b] else b  # supports ascending: ties keep the smaller cell
     for j in range(1, d):
         q = sup[a, j]
-        if V[q] > V[b]:  # supports ascending: ties keep the smaller cell
+        if V[q] > V[b]:
             b = q
     return b
 
@@ -368,8 +371,11 @@ def _rounds(g0, g1, limit, d, V, free, fst, eff, sup, eff_at, sup_at, by_sup, gc
                     if V[e] <= level:
                         continue
                     mx = V[sup[a, 0]]
-                    for j in range(1, d):
-                        mx = max(mx, V[sup[a, j]])
+                    if d == 2:
+                        mx = max(mx, V[sup[a, 1]])
+                    else:
+                        for j in range(1, d):
+                            mx = max(mx, V[sup[a, j]])
                     v = mx if free[a] == fst else mx + 1
                     if v < V[e]:
                         used, hi = _lower(e, v, V, head, node_next, node_cell, used, hi)
