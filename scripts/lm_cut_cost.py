@@ -157,7 +157,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "baseline"
         base.mkdir()
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "coinsat"], capture_output=True, check=True)
+        git = ["git", "-C", str(ROOT), "archive", commit, "coinsat"]
+        archive = subprocess.run(git, capture_output=True, check=True)
         subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
         for run in args.runs:
             name, _, b = run.partition(":")

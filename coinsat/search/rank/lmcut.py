@@ -267,7 +267,27 @@ def _in_before(p, top, stamp, vst, V, zmark, inb, outb, vis, stack, seen, eff_at
 
 
 @_jit
-def _rounds(g0, g1, limit, d, V, free, fst, eff, sup, eff_at, sup_at, by_sup, gcells, inC, marks, work, head, node_next, node_cell):  # pragma: no cover
+def _rounds(  # pragma: no cover - compiled
+    g0,
+    g1,
+    limit,
+    d,
+    V,
+    free,
+    fst,
+    eff,
+    sup,
+    eff_at,
+    sup_at,
+    by_sup,
+    gcells,
+    inC,
+    marks,
+    work,
+    head,
+    node_next,
+    node_cell,
+):
     """Steps 1-6 of §3 for the goal placement gcells[g0:g1], from round 1's values V (lowered in
     place): the number of rounds, or limit + 1 at the first round with r + top > limit (Lemma ES).
 
@@ -449,8 +469,25 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, rev, rev_at, gcell
                 V[i] = V1[i]
             fst += 1
             rounds = _rounds(
-                gat[g], gat[g + 1], limit, d, V, free, fst, eff, sup, eff_at, sup_at, by_sup, gcells, inC, marks,
-                work, head, node_next, node_cell,
+                gat[g],
+                gat[g + 1],
+                limit,
+                d,
+                V,
+                free,
+                fst,
+                eff,
+                sup,
+                eff_at,
+                sup_at,
+                by_sup,
+                gcells,
+                inC,
+                marks,
+                work,
+                head,
+                node_next,
+                node_cell,
             )
             h = fill if fill > rounds else rounds
             if h < best:
