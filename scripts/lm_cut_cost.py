@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """LM-cut's cost per state: a baseline commit's kernel against this checkout's, in one run.
 
-    nice -n 10 python3 scripts/lm_cut_cost.py --baseline COMMIT \\
+    nice -n 10 python3 scripts/lm_cut_cost.py --baseline COMMIT [--contender COMMIT] \\
         [--runs vdiag-3-3-swne:upper=73 diagonal-7:max=60] [--out benchmarks/lm-cut-cost.md]
 
 For each run (``NAME:upper=U``: ``coinsat solve instances/families/NAME.toml --method rankbfs
 --upper-bound U --heuristic lmcut --workers 1``; ``NAME:max=K``: the same with ``--max-moves K``)
 the search runs once with the baseline's package (``git archive COMMIT coinsat``, first on
-``PYTHONPATH``) and once with this checkout's, each in a fresh process (``python3`` this script
+``PYTHONPATH``) and once with the contender's (``--contender``, default HEAD, archived the same
+way, so that the checkout may change while it runs), each in a fresh process (``python3`` this script
 ``--driver``), numba warmed up on V(2,2)->SW-NE before the timed solve.  Per run: the answer, the
 states kept and expanded (they must be the same: the h decides the same), the CPU seconds of the
 solve (``time.process_time``), the CPU inside the h (``Space.inner_heuristic``: the compiled fill h
@@ -135,6 +136,7 @@ def spawn(pythonpath: Path, spec: dict) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--baseline", help="the commit whose kernel is the baseline")
+    ap.add_argument("--contender", default="HEAD", help="the commit whose kernel is measured against it")
     ap.add_argument("--runs", nargs="+", default=DEFAULT_RUNS, help="NAME:upper=U or NAME:max=K (docstring)")
     ap.add_argument("--every", type=int, default=5, help="save every N-th kernel batch of the contender")
     ap.add_argument("--sample", type=int, default=200_000, help="at most this many saved states a run")
@@ -146,20 +148,19 @@ def main() -> int:
         return 0
     if not args.baseline:
         ap.error("--baseline COMMIT is required")
-    commit = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", args.baseline], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    mine = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "coinsat"], capture_output=True, text=True)
+    commit, mine = (
+        subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", c], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        for c in (args.baseline, args.contender)
+    )
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp) / "baseline"
-        base.mkdir()
-        git = ["git", "-C", str(ROOT), "archive", commit, "coinsat"]
-        archive = subprocess.run(git, capture_output=True, check=True)
-        subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
+        base, cont = Path(tmp) / "baseline", Path(tmp) / "contender"
+        for where, c in ((base, commit), (cont, mine)):
+            where.mkdir()
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", c, "coinsat"], capture_output=True, check=True)
+            subprocess.run(["tar", "-x", "-C", str(where)], input=archive.stdout, check=True)
         for run in args.runs:
             name, _, b = run.partition(":")
             kind, _, value = b.partition("=")
@@ -177,10 +178,10 @@ def main() -> int:
             t0 = time.strftime("%H:%M", time.gmtime())
             old = spawn(base, spec)
             print(run, "baseline", old, flush=True)
-            new = spawn(ROOT, dict(spec, sample=sample))
+            new = spawn(cont, dict(spec, sample=sample))
             print(run, "contender", new, flush=True)
             vals = {}
-            for who, path in (("baseline", base), ("contender", ROOT)):
+            for who, path in (("baseline", base), ("contender", cont)):
                 out = str(Path(tmp) / f"{name}-{who}.npy")
                 vals[who] = spawn(path, dict(spec, mode="values", sample=sample, values_out=out))
                 vals[who]["values"] = out
@@ -189,7 +190,7 @@ def main() -> int:
             same = bool(np.array_equal(np.load(vals["baseline"]["values"]), np.load(vals["contender"]["values"])))
             print(run, "kernel on the same states", vals, "identical:", same, flush=True)
             rows.append(dict(run=run, old=old, new=new, vals=vals, same=same, when=t0))
-    table = render(rows, commit, mine + (" (with uncommitted changes)" if dirty.stdout.strip() else ""))
+    table = render(rows, commit, mine)
     print(table)
     if args.out:
         cmd = shown(args)
