@@ -6,23 +6,36 @@ placements G of max(h_fill(C, G), LM(C, G)) (Theorem LM: h_fill <= h_lm <= h+ <=
 
 *Actions* are precomputed once per window: every (P -> c) with P a d-subset of N(c) (at most 6 a
 cell on the square grid with d = 2), listed by the cell they fill and by each of their supports.
-Per state they are restricted to span(C) without a test of their own: h^max from C settles exactly
-the cells of span(C) (a cell enters when d of its neighbours have, Lemma R), so an action fires,
-that is has all its supports settled, exactly when it is an action of the relaxed game from C
-(actions into C are never armed).
+No list is made per state: the actions of the relaxed game from C are the window's actions into a
+cell of span(C) - C whose supports all lie in span(C), and the kernel tells them apart by the
+values alone.  Outside the span V = BIG, so an action with a support outside it has its pcf (its
+support of largest V) there: it is skipped wherever a pcf is read (the cut, the before zone), is
+never free, and never lowers a value (its bound is >= BIG); an action into a cell of C never lowers
+one either (V = 0 there).  So every value and set below is the one §3 defines over the game's actions.
 
-*h^max* (step 1, Lemma HM).  Costs are 0 or 1 (Lemma LC), so h^max is a 0-1 level sweep: the cells of value v
-are settled in one queue, an action counts its supports down as they settle and fires at the last
-one (whose value is the largest of its supports, cells settle in the order of their values), which
-puts its cell in this level's queue (cost 0) or the next one's (cost 1).  The first round, all
-costs 1, gives the span layers: V(c) is the layer R_j that c enters, so the fill schedule of every
-goal placement comes out of it (Lemma Q).
+*Round 1* (every cost 1) is the span layers: c enters R_{j+1} when the d-th of its neighbours enters
+R_j, counted per cell (``_span_layers``; a cell's first action to fire is the one whose supports
+are its d earliest neighbours, so V(c) = 1 + the d-th smallest V of its neighbours, as the 0-1
+sweep of step 1 gives with every cost 1).  The fill schedule of every goal placement comes out of
+it (Lemma Q), and so does Lemma UP's plan.
 
-*The rounds* (steps 2-6) follow §3 to the letter: pcf ties to the smallest cell, t* ties to the
-smallest cell, the goal zone Z backwards from t* through the free actions' pcf, the before zone B
-forwards from C through actions whose pcf is in B and whose cell is not in Z, the cut = actions with
-pcf in B and cell in Z, set to cost 0.  Later rounds update the values instead of recomputing
-them and use Lemmas BZ and ES of docs/lm-cut.md (``lm_cut_states``).
+*The rounds* (steps 2-6, ``_rounds``) follow §3 to the letter: pcf ties to the smallest cell, t*
+ties to the smallest cell, the goal zone Z backwards from t* through the free actions' pcf, the cut
+= the actions into Z whose pcf is in the before zone B.  pcf is read off the current values where
+it is needed (two loads for d = 2), not stored.  B is not built: only the pcf of the cut's
+candidates (the actions into Z that are not free) is asked about.  A cell valued below top is in B
+(Lemma BZ); for another, p in B iff going backwards from p (cell -> the pcf of an action into it)
+outside Z one meets a cell of B, since B is the least set holding C and closed forwards through
+the actions whose pcf is in B and whose cell is not in Z (``_in_before``, with the answers of the
+round kept).  The cut's costs become 0 (a stamp of the placement, so no reset per placement), and
+h^max is updated instead of recomputed (Lemma HM (d): a cut only lowers costs, so the sweep's
+values only decrease, and lowering a value to an action's bound until every bound holds gives
+them): from the cut's cells on, in order of the new values (a bucket per value; an entry whose
+cell was lowered again since is stale); a cell settles at its final value, and an action it
+supports can then lower only a cell valued above it.  The rounds stop at the first r with
+r + top_r > cap (Lemma ES).  The values are those of the kernel before this one (which kept lists
+of actions per state and pcf per action, and built B forwards), state for state
+(``tests/test_lm_cut_search.py``; ``scripts/lm_cut_cost.py`` compares the two on real layers).
 
 *Only the decision is needed.*  The search keeps a state y first met at depth t iff t + h_lm(y) <= U.
 With ``cap`` = U - t the kernel returns min over G of max(fill_G, min(LM_G, cap + 1)), where LM_G is
