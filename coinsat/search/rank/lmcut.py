@@ -63,8 +63,8 @@ def _jit(f):
 
 
 def _inline(f):
-    """``_jit``, inlined into its callers by numba (no call, no reference counts of the arrays
-    passed: the helpers of the rounds are called several times a round)."""
+    """``_jit``, inlined into its callers by numba: no call and no reference counts of the arrays
+    passed (the helpers called once a state or several times a round)."""
     return jit.numba.njit(cache=True, nogil=True, inline="always")(f) if jit.HAVE_NUMBA else f
 
 
@@ -110,7 +110,7 @@ def goal_arrays(goals: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     return cells, at
 
 
-@_jit
+@_inline
 def _span_layers(C_list, k, d, rev, rev_at, V1, ncnt, q0, q1):  # pragma: no cover - compiled
     """Round 1 (every cost 1): V1(c) = the span layer c enters (BIG outside the span), by a count per
     cell of its neighbours already in the span: c enters R_{j+1} when the d-th of them enters R_j."""
@@ -143,7 +143,7 @@ def _span_layers(C_list, k, d, rev, rev_at, V1, ncnt, q0, q1):  # pragma: no cov
         level += 1
 
 
-@_jit
+@_inline
 def _fill_of(V, gcells, g0, g1, inC, buf):  # pragma: no cover - compiled
     """Lemma Q over the empty cells of one goal placement, from the span layers V (round 1)."""
     m = 0
@@ -178,7 +178,7 @@ def _lower(c, v, V, head, node_next, node_cell, used, top):  # pragma: no cover 
     return used + 1, max(top, v)
 
 
-@_jit
+@_inline
 def _plan_length(V1, gcells, g0, g1, inC, eff_at, sup, d, need, stack, stamp):  # pragma: no cover
     """Lemma UP (docs/lm-cut.md): the length of a plan of the relaxed game for the goal placement
     gcells[g0:g1], read off the span layers V1: each needed cell takes an action whose supports all
