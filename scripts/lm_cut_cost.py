@@ -16,12 +16,17 @@ on the batch, the colex unranking, the LM-cut kernel) and inside the LM-cut kern
 (``LmCut.of_cells``), and the states the kernel was asked about.  µs a state = the solve's CPU /
 the states kept (the issue's measure).
 
-Same values.  The contender's process also saves a sample of the kernel's real inputs (every
-``--every``-th batch of (states, cap), at most ``--sample`` states); a third and a fourth process
+Same values.  The contender's process also saves a sample of the kernel's real inputs (the first
+``--per-batch`` states of every batch, with its cap, at most ``--sample`` states in all: every depth
+of the search is in it); a third and a fourth process
 (baseline, contender) compute the kernel on exactly those inputs, once with their caps (as in the
-search) and once with cap 0 (round 1 and the fill schedule only, which every state with a goal cell
-still to fill exceeds), and the table says whether the two kernels' values are identical, array for
-array, and their µs a state on the same states.
+search), once with cap 0 (round 1 and the fill schedule only, which every state with a goal cell
+still to fill exceeds) and once with cap 2^29 (round 1, the fill schedule and Lemma UP's plan, which
+then always has <= cap actions: no round), and the table says whether the two kernels' values are
+identical, array for array, their µs a state on the same states, and where the contender's time
+goes: the search outside the h, the h outside the kernel (the compiled fill h of the batch and the
+unranking), and the kernel's round 1, plan and rounds (the sample's shares of the kernel's time,
+applied to the search's kernel CPU).
 """
 
 from __future__ import annotations
@@ -68,9 +73,19 @@ def driver(spec: dict) -> dict:
         for p in parts:
             lm.of_cells(p, 0)
         cpu0 = time.process_time() - c0
+        c0 = time.process_time()
+        for p in parts:
+            lm.of_cells(p, 1 << 29)
+        cpu_plan = time.process_time() - c0
         np.save(spec["values_out"], np.concatenate(values))
-        return {"cpu": cpu, "cpu_cap0": cpu0, "states": int(cells.shape[0]), "package": coinsat.__file__}
-    clock = {"h": 0.0, "kernel": 0.0, "evals": 0}
+        return {
+            "cpu": cpu,
+            "cpu_cap0": cpu0,
+            "cpu_plan": cpu_plan,
+            "states": int(cells.shape[0]),
+            "package": coinsat.__file__,
+        }
+    clock = {"h": 0.0, "kernel": 0.0, "evals": 0, "saved": 0}
     sample: list = []
     inner, of_cells = sp.Space.inner_heuristic, lmcut.LmCut.of_cells
 
@@ -85,10 +100,10 @@ def driver(spec: dict) -> dict:
         out = of_cells(self, cells, cap)
         clock["kernel"] += time.process_time() - c
         clock["evals"] += int(cells.shape[0])
-        if spec.get("sample") and cap is not None and cap >= 0:
-            clock["batches"] = clock.get("batches", 0) + 1
-            if clock["batches"] % spec["every"] == 0 and sum(x.shape[0] for x, _ in sample) < spec["max_sample"]:
-                sample.append((np.array(cells, dtype=np.int32), int(cap)))
+        if spec.get("sample") and cap is not None and cap >= 0 and clock["saved"] < spec["max_sample"]:
+            part = np.array(cells[: spec.get("per_batch", 512)], dtype=np.int32)
+            sample.append((part, int(cap)))
+            clock["saved"] += part.shape[0]
         return out
 
     sp.Space.inner_heuristic = timed_inner
@@ -138,8 +153,8 @@ def main() -> int:
     ap.add_argument("--baseline", help="the commit whose kernel is the baseline")
     ap.add_argument("--contender", default="HEAD", help="the commit whose kernel is measured against it")
     ap.add_argument("--runs", nargs="+", default=DEFAULT_RUNS, help="NAME:upper=U or NAME:max=K (docstring)")
-    ap.add_argument("--every", type=int, default=5, help="save every N-th kernel batch of the contender")
-    ap.add_argument("--sample", type=int, default=200_000, help="at most this many saved states a run")
+    ap.add_argument("--per-batch", type=int, default=512, help="save this many states of each kernel batch")
+    ap.add_argument("--sample", type=int, default=300_000, help="at most this many saved states a run")
     ap.add_argument("--out", default=None)
     ap.add_argument("--driver", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -171,7 +186,7 @@ def main() -> int:
                 "warm": str(FAMILIES / "vdiag-2-2-swne.toml"),
                 "bound": [kind, int(value)],
                 "mode": "solve",
-                "every": args.every,
+                "per_batch": args.per_batch,
                 "max_sample": args.sample,
             }
             sample = str(Path(tmp) / f"{name}.npz")
@@ -232,19 +247,42 @@ def render(rows: list[dict], commit: str, mine: str) -> str:
             )
     lines += [
         "",
-        "The kernels on the same states (a sample of the contender's kernel calls, with their caps):",
+        "The kernels on the same states (a sample of the contender's kernel calls, with their caps), "
+        "µs a state: with the caps of the search; with cap 0 (round 1 and the fill schedule); with cap "
+        "2^29 (and Lemma UP's plan, no round):",
         "",
-        "| run | states | identical values | baseline µs a state | contender µs a state | ratio | "
-        "baseline µs, cap 0 | contender µs, cap 0 |",
-        "|---|---|---|---|---|---|---|---|",
+        "| run | states | identical values | baseline | contender | ratio | baseline, cap 0 | contender, cap 0 | "
+        "baseline, cap 2^29 | contender, cap 2^29 |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         b, c = r["vals"]["baseline"], r["vals"]["contender"]
-        n = max(b["states"], 1)
+        n = max(b["states"], 1) / 1e6
         lines.append(
-            f"| {r['run']} | {b['states']:,} | {'yes' if r['same'] else 'NO'} | {b['cpu'] / n * 1e6:.2f} | "
-            f"{c['cpu'] / n * 1e6:.2f} | {c['cpu'] / max(b['cpu'], 1e-9):.2f} | {b['cpu_cap0'] / n * 1e6:.2f} | "
-            f"{c['cpu_cap0'] / n * 1e6:.2f} |"
+            f"| {r['run']} | {b['states']:,} | {'yes' if r['same'] else 'NO'} | {b['cpu'] / n:.2f} | "
+            f"{c['cpu'] / n:.2f} | {c['cpu'] / max(b['cpu'], 1e-9):.2f} | {b['cpu_cap0'] / n:.2f} | "
+            f"{c['cpu_cap0'] / n:.2f} | {b['cpu_plan'] / n:.2f} | {c['cpu_plan'] / n:.2f} |"
+        )
+    lines += [
+        "",
+        "Where the contender's time goes, µs a kept state of the search (the kernel's part split by the "
+        "sample's shares: round 1 and the fill schedule = cap 0; Lemma UP's plan = cap 2^29 less cap 0; "
+        "the rounds = the rest):",
+        "",
+        "| run | whole search | search outside the h | fill h of the batch and unranking | kernel | "
+        "kernel: round 1 | kernel: plan | kernel: rounds |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        x, c = r["new"], r["vals"]["contender"]
+        per = 1e6 / max(x["states"], 1)
+        k = x["kernel_cpu"] * per
+        full = max(c["cpu"], 1e-9)
+        one, plan = c["cpu_cap0"] / full, max(c["cpu_plan"] - c["cpu_cap0"], 0.0) / full
+        lines.append(
+            f"| {r['run']} | {x['cpu'] * per:.1f} | {(x['cpu'] - x['h_cpu']) * per:.1f} | "
+            f"{(x['h_cpu'] - x['kernel_cpu']) * per:.1f} | {k:.1f} | {k * one:.1f} | {k * plan:.1f} | "
+            f"{k * max(1 - one - plan, 0.0):.1f} |"
         )
     return "\n".join(lines)
 
