@@ -16,8 +16,8 @@ on the batch, the colex unranking, the LM-cut kernel) and inside the LM-cut kern
 (``LmCut.of_cells``), and the states the kernel was asked about.  µs a state = the solve's CPU /
 the states kept (the issue's measure).
 
-Same values.  The contender's process also saves a sample of the kernel's real inputs (the first
-``--per-batch`` states of every batch, with its cap, at most ``--sample`` states in all: every depth
+Same values.  The contender's process also saves a sample of the kernel's real inputs (``--per-batch``
+states of every batch, evenly spaced in it, with its cap, at most ``--sample`` states in all: every depth
 of the search is in it); a third and a fourth process
 (baseline, contender) compute the kernel on exactly those inputs, once with their caps (as in the
 search), once with cap 0 (round 1 and the fill schedule only, which every state with a goal cell
@@ -101,7 +101,8 @@ def driver(spec: dict) -> dict:
         clock["kernel"] += time.process_time() - c
         clock["evals"] += int(cells.shape[0])
         if spec.get("sample") and cap is not None and cap >= 0 and clock["saved"] < spec["max_sample"]:
-            part = np.array(cells[: spec.get("per_batch", 512)], dtype=np.int32)
+            step = max(1, cells.shape[0] // spec.get("per_batch", 512))  # spread over the batch (sorted by rank)
+            part = np.array(cells[::step][: spec.get("per_batch", 512)], dtype=np.int32)
             sample.append((part, int(cap)))
             clock["saved"] += part.shape[0]
         return out
