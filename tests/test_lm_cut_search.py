@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
@@ -23,14 +24,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from coinsat import Status, read_instance
+from coinsat.configuration import bits
 from coinsat.errors import UsageError
 from coinsat.search.rank.space import Space
 from coinsat.solution import verify
 from coinsat.solve import solve
 from coinsat.study.proofs import known_length
-from coinsat.theory.relaxed import h_lm
+from coinsat.theory.relaxed import h_lm, lm_cut_one
+from coinsat.theory.supports import BIG, h_fill_one, span_of
 
-from .strategies import lattice_puzzles
+from .strategies import exact_distances, lattice_puzzles
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ROOT / "instances" / "families"
@@ -86,6 +89,102 @@ def test_kernel_equals_reference_on_vdiag_2_2_swne_layers():
         ranks.append(pick)
         depths += [t] * pick.size
     _compare(inst, np.concatenate(ranks), np.array(depths, dtype=np.int64), U)
+
+
+def _plan_length(nbr_lists, d: int, layer: dict[int, int], C: int, goal_cells: list[int]) -> int:
+    """Lemma UP's plan as lmcut.py counts it, in plain Python: the goal cells outside C (ascending)
+    on a stack; each cell popped takes, among its actions in the window's order (d-subsets of its
+    sorted neighbours), the first with every support on a lower layer and the fewest supports
+    neither in C nor needed; those supports become needed (pushed)."""
+    need = [t for t in goal_cells if not C >> t & 1]
+    stack, length, marked = list(need), len(need), set(need)
+    while stack:
+        c = stack.pop()
+        best, fewest = None, d + 1
+        for P in combinations(sorted(nbr_lists[c]), d):
+            if all(layer.get(q, BIG) < layer[c] for q in P):
+                new = sum(1 for q in P if not C >> q & 1 and q not in marked)
+                if new < fewest:
+                    best, fewest = P, new
+        assert best is not None
+        for q in best:
+            if not C >> q & 1 and q not in marked:
+                marked.add(q)
+                stack.append(q)
+                length += 1
+    return length
+
+
+def _capped(instance, C: int, goals: list[list[int]], cap: int) -> int:
+    """The value lmcut.py's kernel returns for a state C with ``cap`` (module docstring), from the
+    reference's pieces: per goal placement (in order) its fill schedule, Lemma UP's plan and the
+    rounds of docs/lm-cut.md §3 (stopped past the cap: min(LM, cap + 1))."""
+    nbr, d = instance.board.neighbour_masks, instance.d
+    span = span_of(nbr, d, C)
+    layer, cur, j = {q: 0 for q in bits(C)}, C, 0
+    while cur != span:
+        j += 1
+        new = [c for c in bits(span & ~cur) if (nbr[c] & cur).bit_count() >= d]
+        layer.update((c, j) for c in new)
+        cur |= sum(1 << c for c in new)
+    best = BIG
+    for cells in goals:
+        goal = sum(1 << c for c in cells)
+        fill = h_fill_one(nbr, d, C, goal)
+        if fill > cap or fill >= best:
+            best = min(best, fill)
+            continue
+        if _plan_length(instance.board.neighbours, d, layer, C, sorted(cells)) <= cap:
+            best = fill
+            continue
+        best = min(best, max(fill, min(lm_cut_one(nbr, d, C, goal), cap + 1)))
+    return best
+
+
+@SETTINGS
+@given(PUZZLES, st.randoms(use_true_random=False), st.integers(0, 12))
+def test_kernel_capped_values_are_the_specified_ones(instance, rnd, U):
+    """The compiled kernel's capped values, exactly (not only their decisions): what the kernel
+    before its rewrite returned, written out from the reference's pieces (``_capped``), on random
+    configurations of random puzzles at random depths.  The rewrite (span layers by neighbour
+    counts, pcf read when needed, the before zone asked backwards) must change no value."""
+    pytest.importorskip("numba")
+    space = Space(instance, True, U, "lmcut")
+    n, k = instance.board.size, instance.n_coins
+    cells = [sorted(rnd.sample(range(n), k)) for _ in range(20)] + [sorted(instance.start.cells)]
+    ranks = np.array([space.rank_of_cells(c) for c in cells], dtype=np.uint64)
+    goals = [[int(c) for c in g] for g in space.goals]
+    for t in range(0, U + 1, max(1, U // 2)):
+        got = space.inner_heuristic(ranks, U - t)
+        fill = space._fill_or_forced(ranks)
+        want = [
+            f if f > U - t else _capped(instance, sum(1 << c for c in cs), goals, U - t)
+            for cs, f in zip(cells, fill.tolist())
+        ]
+        assert got.tolist() == want
+
+
+@SETTINGS
+@given(lattice_puzzles(max_side=4, max_coins=6, adjacency=(2, 2, 3)), st.randoms(use_true_random=False))
+def test_kernel_admissible_against_exact_distances(instance, rnd):
+    """Theorem LM for the compiled kernel (not only the reference): on configurations reachable
+    from the start of random small puzzles (all, or 150 drawn, the start among them), the kernel's
+    h_lm is at most the exact distance to the goal (BFS over rules.successors), and at least the
+    fill h."""
+    pytest.importorskip("numba")
+    dist, _ = exact_distances(instance)
+    states = sorted(dist)
+    if len(states) > 150:
+        states = rnd.sample(states, 149) + [instance.start.mask]
+    space = Space(instance, True, 0, "lmcut")
+    ranks = np.array([space.rank_of_cells(list(bits(x))) for x in states], dtype=np.uint64)
+    got = space.inner_heuristic(ranks).tolist()
+    fill = space._fill_or_forced(ranks).tolist()
+    for x, h, f in zip(states, got, fill):
+        assert f <= h, (x, f, h)
+        assert h <= dist[x], (x, h, dist[x])
+        if h >= BIG:
+            assert dist[x] == float("inf")
 
 
 def _run(name: str, U: int, h: str, **extra):

@@ -6,23 +6,36 @@ placements G of max(h_fill(C, G), LM(C, G)) (Theorem LM: h_fill <= h_lm <= h+ <=
 
 *Actions* are precomputed once per window: every (P -> c) with P a d-subset of N(c) (at most 6 a
 cell on the square grid with d = 2), listed by the cell they fill and by each of their supports.
-Per state they are restricted to span(C) without a test of their own: h^max from C settles exactly
-the cells of span(C) (a cell enters when d of its neighbours have, Lemma R), so an action fires,
-that is has all its supports settled, exactly when it is an action of the relaxed game from C
-(actions into C are never armed).
+No list is made per state: the actions of the relaxed game from C are the window's actions into a
+cell of span(C) - C whose supports all lie in span(C), and the kernel tells them apart by the
+values alone.  Outside the span V = BIG, so an action with a support outside it has its pcf (its
+support of largest V) there: it is skipped wherever a pcf is read (the cut, the before zone), is
+never free, and never lowers a value (its bound is >= BIG); an action into a cell of C never lowers
+one either (V = 0 there).  So every value and set below is the one §3 defines over the game's actions.
 
-*h^max* (step 1, Lemma HM).  Costs are 0 or 1 (Lemma LC), so h^max is a 0-1 level sweep: the cells of value v
-are settled in one queue, an action counts its supports down as they settle and fires at the last
-one (whose value is the largest of its supports, cells settle in the order of their values), which
-puts its cell in this level's queue (cost 0) or the next one's (cost 1).  The first round, all
-costs 1, gives the span layers: V(c) is the layer R_j that c enters, so the fill schedule of every
-goal placement comes out of it (Lemma Q).
+*Round 1* (every cost 1) is the span layers: c enters R_{j+1} when the d-th of its neighbours enters
+R_j, counted per cell (``_span_layers``; a cell's first action to fire is the one whose supports
+are its d earliest neighbours, so V(c) = 1 + the d-th smallest V of its neighbours, as the 0-1
+sweep of step 1 gives with every cost 1).  The fill schedule of every goal placement comes out of
+it (Lemma Q), and so does Lemma UP's plan.
 
-*The rounds* (steps 2-6) follow §3 to the letter: pcf ties to the smallest cell, t* ties to the
-smallest cell, the goal zone Z backwards from t* through the free actions' pcf, the before zone B
-forwards from C through actions whose pcf is in B and whose cell is not in Z, the cut = actions with
-pcf in B and cell in Z, set to cost 0.  Later rounds update the values instead of recomputing
-them and use Lemmas BZ and ES of docs/lm-cut.md (``lm_cut_states``).
+*The rounds* (steps 2-6, ``_rounds``) follow §3 to the letter: pcf ties to the smallest cell, t*
+ties to the smallest cell, the goal zone Z backwards from t* through the free actions' pcf, the cut
+= the actions into Z whose pcf is in the before zone B.  pcf is read off the current values where
+it is needed (two loads for d = 2), not stored.  B is not built: only the pcf of the cut's
+candidates (the actions into Z that are not free) is asked about.  A cell valued below top is in B
+(Lemma BZ); for another, p in B iff going backwards from p (cell -> the pcf of an action into it)
+outside Z one meets a cell of B, since B is the least set holding C and closed forwards through
+the actions whose pcf is in B and whose cell is not in Z (``_in_before``, with the answers of the
+round kept).  The cut's costs become 0 (a stamp of the placement, so no reset per placement), and
+h^max is updated instead of recomputed (Lemma HM (d): a cut only lowers costs, so the sweep's
+values only decrease, and lowering a value to an action's bound until every bound holds gives
+them): from the cut's cells on, in order of the new values (a bucket per value; an entry whose
+cell was lowered again since is stale); a cell settles at its final value, and an action it
+supports can then lower only a cell valued above it.  The rounds stop at the first r with
+r + top_r > cap (Lemma ES).  The values are those of the kernel before this one (which kept lists
+of actions per state and pcf per action, and built B forwards), state for state
+(``tests/test_lm_cut_search.py``; ``scripts/lm_cut_cost.py`` compares the two on real layers).
 
 *Only the decision is needed.*  The search keeps a state y first met at depth t iff t + h_lm(y) <= U.
 With ``cap`` = U - t the kernel returns min over G of max(fill_G, min(LM_G, cap + 1)), where LM_G is
@@ -49,10 +62,14 @@ def _jit(f):
     return jit.numba.njit(cache=True, nogil=True)(f) if jit.HAVE_NUMBA else f
 
 
+def _inline(f):
+    """``_jit``, inlined into its callers by numba: no call and no reference counts of the arrays
+    passed (the helpers called once a state or several times a round)."""
+    return jit.numba.njit(cache=True, nogil=True, inline="always")(f) if jit.HAVE_NUMBA else f
+
+
 #: "no path" (as ``theory.supports.BIG`` and the fill kernels)
 BIG = 1 << 30
-#: an action counter that never reaches 0 (the action is not one of the relaxed game from C)
-NEVER = 1 << 30
 
 
 class Actions:
@@ -78,6 +95,12 @@ class Actions:
                 lists[p].append(a)
         self.sup_at = np.cumsum([0] + [len(x) for x in lists]).astype(np.int64)
         self.by_sup = np.array([a for x in lists for a in x], dtype=np.int32)
+        into: list[list[int]] = [[] for _ in range(n)]  # the cells c with p among their neighbours
+        for c in range(n):
+            for p in sorted(neighbours[c]):
+                into[p].append(c)
+        self.rev_at = np.cumsum([0] + [len(x) for x in into]).astype(np.int64)
+        self.rev = np.array([c for x in into for c in x], dtype=np.int32)
 
 
 def goal_arrays(goals: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -87,57 +110,40 @@ def goal_arrays(goals: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     return cells, at
 
 
-@_jit
-def _hmax(C_list, k, d, sup, eff, sup_at, by_sup, kappa, cnt, pcf, V, settled, q0, q1):  # pragma: no cover
-    """Step 1 (module docstring): V (BIG outside the span), pcf of every fired action; ``cnt``
-    holds each action's supports still to settle (0: fired), armed by the caller."""
-    n = V.size
+@_inline
+def _span_layers(C_list, k, d, rev, rev_at, V1, ncnt, q0, q1):  # pragma: no cover - compiled
+    """Round 1 (every cost 1): V1(c) = the span layer c enters (BIG outside the span), by a count per
+    cell of its neighbours already in the span: c enters R_{j+1} when the d-th of them enters R_j."""
+    n = V1.size
     for c in range(n):
-        V[c] = BIG
-        settled[c] = 0
+        V1[c] = BIG
+        ncnt[c] = 0
     cur = q0
     nxt = q1
     ncur = 0
     for i in range(k):
-        V[C_list[i]] = 0
+        V1[C_list[i]] = 0
         cur[ncur] = C_list[i]
         ncur += 1
     level = 0
     while ncur > 0:
         nnext = 0
-        i = 0
-        while i < ncur:
+        for i in range(ncur):
             p = cur[i]
-            i += 1
-            if settled[p]:
-                continue
-            settled[p] = 1
-            for t in range(sup_at[p], sup_at[p + 1]):
-                a = by_sup[t]
-                cnt[a] -= 1
-                if cnt[a] == 0:
-                    best = sup[a, 0]
-                    for j in range(1, d):
-                        q = sup[a, j]
-                        if V[q] > V[best]:  # supports ascending: ties keep the smaller cell
-                            best = q
-                    pcf[a] = best
-                    c = eff[a]
-                    nv = level + kappa[a]
-                    if nv < V[c]:
-                        V[c] = nv
-                        if kappa[a] == 0:
-                            cur[ncur] = c
-                            ncur += 1
-                        else:
-                            nxt[nnext] = c
-                            nnext += 1
+            for t in range(rev_at[p], rev_at[p + 1]):
+                c = rev[t]
+                if V1[c] == BIG:
+                    ncnt[c] += 1
+                    if ncnt[c] == d:
+                        V1[c] = level + 1
+                        nxt[nnext] = c
+                        nnext += 1
         cur, nxt = nxt, cur
         ncur = nnext
         level += 1
 
 
-@_jit
+@_inline
 def _fill_of(V, gcells, g0, g1, inC, buf):  # pragma: no cover - compiled
     """Lemma Q over the empty cells of one goal placement, from the span layers V (round 1)."""
     m = 0
@@ -162,7 +168,7 @@ def _fill_of(V, gcells, g0, g1, inC, buf):  # pragma: no cover - compiled
     return h
 
 
-@_jit
+@_inline
 def _lower(c, v, V, head, node_next, node_cell, used, top):  # pragma: no cover - compiled
     """V(c) = v and c into bucket v (a stack of nodes per value); returns (nodes used, top bucket)."""
     V[c] = v
@@ -172,12 +178,13 @@ def _lower(c, v, V, head, node_next, node_cell, used, top):  # pragma: no cover 
     return used + 1, max(top, v)
 
 
-@_jit
-def _plan_length(V1, gcells, g0, g1, inC, eff_at_w, sup, cnt, eff, d, need, stack, stamp):  # pragma: no cover
+@_inline
+def _plan_length(V1, gcells, g0, g1, inC, eff_at, sup, d, need, stack, stamp):  # pragma: no cover
     """Lemma UP (docs/lm-cut.md): the length of a plan of the relaxed game for the goal placement
-    gcells[g0:g1], read off the span layers V1: each needed cell takes an action of the game from C
-    (``cnt`` 0) whose supports all lie on lower layers, one with the fewest supports neither in C
-    nor needed already; the needed cells, by layer, are a plan.  ``need`` marks with ``stamp``."""
+    gcells[g0:g1], read off the span layers V1: each needed cell takes an action whose supports all
+    lie on lower layers (so in the span: an action of the game from C), one with the fewest supports
+    neither in C nor needed already; the needed cells, by layer, are a plan.  ``need`` marks with
+    ``stamp``.  The goal cells lie in the span (the caller checked their fill schedule)."""
     length = 0
     sp = 0
     for i in range(g0, g1):
@@ -190,16 +197,15 @@ def _plan_length(V1, gcells, g0, g1, inC, eff_at_w, sup, cnt, eff, d, need, stac
     while sp > 0:
         sp -= 1
         c = stack[sp]
+        vc = V1[c]
         best = -1
         fewest = d + 1
-        for a in range(eff_at_w[c], eff_at_w[c + 1]):
-            if cnt[a] != 0:
-                continue
+        for a in range(eff_at[c], eff_at[c + 1]):
             new = 0
             ok = True
             for j in range(d):
                 q = sup[a, j]
-                if V1[q] >= V1[c]:
+                if V1[q] >= vc:
                     ok = False
                     break
                 if not inC[q] and need[q] != stamp:
@@ -217,61 +223,238 @@ def _plan_length(V1, gcells, g0, g1, inC, eff_at_w, sup, cnt, eff, d, need, stac
     return length
 
 
+@_inline
+def _pcf(a, sup, V, d):  # pragma: no cover - compiled
+    """pcf of action a under V: its support with the largest V, ties to the smallest cell (BIG: a
+    support outside the span, so a is not an action of the game from C)."""
+    b = sup[a, 0]
+    if d == 2:  # the usual adjacency, without the loop
+        q = sup[a, 1]
+        return q if V[q] > V[b] else b  # supports ascending: ties keep the smaller cell
+    for j in range(1, d):
+        q = sup[a, j]
+        if V[q] > V[b]:
+            b = q
+    return b
+
+
+@_inline
+def _in_before(p, top, stamp, vst, V, zmark, inb, outb, vis, stack, seen, eff_at, sup, d):  # pragma: no cover
+    """Step 5 asked of one cell p outside Z valued top or more: is p in the before zone?  B is the
+    least set holding C and the cell of every action whose pcf is in B and whose cell is not in Z,
+    so p is in B iff, going backwards from p through the actions into it (cell -> pcf), outside Z,
+    one meets a cell of B: one valued below top (Lemma BZ), or one found in B before this round
+    (``inb`` = ``stamp``).  A search that meets none has visited a set closed under that step with
+    no cell of B in it: none of its cells is in B (``outb`` = ``stamp``).  ``vis`` marks with ``vst``."""
+    if inb[p] == stamp:
+        return True
+    if outb[p] == stamp:
+        return False
+    vis[p] = vst
+    stack[0] = p
+    sp = 1
+    seen[0] = p
+    nseen = 1
+    found = False
+    while sp > 0 and not found:
+        sp -= 1
+        x = stack[sp]
+        for a in range(eff_at[x], eff_at[x + 1]):
+            q = _pcf(a, sup, V, d)
+            if V[q] >= BIG or zmark[q] == stamp or outb[q] == stamp or vis[q] == vst:
+                continue
+            if V[q] < top or inb[q] == stamp:
+                found = True
+                break
+            vis[q] = vst
+            stack[sp] = q
+            sp += 1
+            seen[nseen] = q
+            nseen += 1
+    if found:
+        inb[p] = stamp
+    else:
+        for i in range(nseen):
+            outb[seen[i]] = stamp
+    return found
+
+
 @_jit
-def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):  # pragma: no cover - compiled
+def _rounds(  # pragma: no cover - compiled
+    g0,
+    g1,
+    limit,
+    d,
+    V,
+    free,
+    fst,
+    eff,
+    sup,
+    eff_at,
+    sup_at,
+    by_sup,
+    gcells,
+    inC,
+    marks,
+    work,
+    head,
+    node_next,
+    node_cell,
+):
+    """Steps 1-6 of §3 for the goal placement gcells[g0:g1], from round 1's values V (lowered in
+    place): the number of rounds, or limit + 1 at the first round with r + top > limit (Lemma ES).
+
+    The actions are the window's; those of the game from C need no list: an action with a support
+    outside the span has its pcf there (V = BIG), and is skipped wherever a pcf is read; into a
+    cell of C it never lowers a value (V = 0).  An action is free (cost 0) iff ``free[a]`` = ``fst``,
+    a stamp of this placement.  ``marks`` rows: 0 the stamp of the next round, 1 Z, 2 in B, 3 not
+    in B, 4 visited by ``_in_before`` (row 0, column 1: its stamp)."""
+    n = V.size
+    zmark = marks[1]
+    inb = marks[2]
+    outb = marks[3]
+    vis = marks[4]
+    stamp = marks[0, 0]
+    vst = marks[0, 1]
+    zlist = work[0]
+    cand = work[1]
+    cut = work[2]
+    stack = work[3]
+    seen = work[4]
+    cutp = work[5]
+    rounds = np.int64(0)
+    while True:
+        top = np.int64(0)
+        tstar = -1
+        for i in range(g0, g1):
+            t = gcells[i]
+            if inC[t]:
+                continue
+            if V[t] > top or (V[t] == top and t < tstar):
+                top = V[t]
+                tstar = t
+        if top == 0:
+            break
+        if rounds + top > limit:  # Lemma ES: the answer is >= rounds + top, past the cap
+            rounds = limit + 1
+            break
+        # step 4: the goal zone, backwards from t* through the free actions' pcf; the
+        # other actions into it are the cut's candidates
+        stamp += 1
+        zmark[tstar] = stamp
+        zlist[0] = tstar
+        nz = 1
+        ncand = 0
+        i = 0
+        while i < nz:
+            c = zlist[i]
+            i += 1
+            for a in range(eff_at[c], eff_at[c + 1]):
+                if free[a] == fst:
+                    p = _pcf(a, sup, V, d)
+                    if zmark[p] != stamp:
+                        zmark[p] = stamp
+                        zlist[nz] = p
+                        nz += 1
+                else:
+                    cand[ncand] = a
+                    ncand += 1
+        # steps 5 and 6: the cut, the candidates (of the game from C) whose pcf is in the before zone
+        nc = 0
+        for i in range(ncand):
+            a = cand[i]
+            p = _pcf(a, sup, V, d)
+            if V[p] >= BIG or zmark[p] == stamp:
+                continue
+            if V[p] < top:
+                cut[nc] = a
+                cutp[nc] = p
+                nc += 1
+            else:
+                vst += 1
+                if _in_before(p, top, stamp, vst, V, zmark, inb, outb, vis, stack, seen, eff_at, sup, d):
+                    cut[nc] = a
+                    cutp[nc] = p
+                    nc += 1
+        rounds += 1
+        # the cut's costs to 0, and h^max updated from its cells on
+        used = 0
+        hi = 0
+        lo = n + 2
+        for i in range(nc):
+            a = cut[i]
+            free[a] = fst
+            v = V[cutp[i]]
+            if v < V[eff[a]]:
+                used, hi = _lower(eff[a], v, V, head, node_next, node_cell, used, hi)
+                lo = min(lo, v)
+        level = lo
+        while level <= hi:
+            while head[level] >= 0:
+                node = head[level]
+                head[level] = node_next[node]
+                c = node_cell[node]
+                if V[c] != level:  # stale: lowered again since
+                    continue
+                # c's value is final (values settle in increasing order); an action it supports
+                # has a bound >= V(c) = level, so only a cell valued above level can fall
+                for t in range(sup_at[c], sup_at[c + 1]):
+                    a = by_sup[t]
+                    e = eff[a]
+                    if V[e] <= level:
+                        continue
+                    mx = V[sup[a, 0]]
+                    if d == 2:
+                        mx = max(mx, V[sup[a, 1]])
+                    else:
+                        for j in range(1, d):
+                            mx = max(mx, V[sup[a, j]])
+                    v = mx if free[a] == fst else mx + 1
+                    if v < V[e]:
+                        used, hi = _lower(e, v, V, head, node_next, node_cell, used, hi)
+            level += 1
+    marks[0, 0] = stamp
+    marks[0, 1] = vst
+    return rounds
+
+
+@_jit
+def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, rev, rev_at, gcells, gat, cap):  # pragma: no cover
     """h_lm (capped: module docstring) of every row of ``cells`` (N, k), the occupied cells of a state.
 
-    Round 1 runs ``_hmax`` over the window's actions; the actions that fire (those of the relaxed
-    game from C) are then copied into per-state arrays (local numbers, CSR lists by cell filled and
-    by support), and every later round updates h^max instead of recomputing it (Lemma HM (d): a
-    cut only lowers costs, so the sweep's values only decrease, and lowering a value to an action's
-    bound until every bound holds gives them): from the cut's cells on, in order of the new values
-    (a bucket per value; an entry whose cell was lowered again since is stale).  pcf is recomputed
-    for the actions of the cells whose V changed, and each action is kept in the list of its pcf's
-    actions.  The before zone holds every cell valued below top (Lemma BZ), so only the cells
-    valued top or more are decided, from those lists; the rounds stop at the first r with
-    r + top > cap (Lemma ES: the answer is max_r (r + top_r))."""
+    Round 1 (``_span_layers``) gives the span layers, hence the fill schedules (``_fill_of``) and
+    Lemma UP's plan (``_plan_length``); a placement that needs rounds runs ``_rounds``, which
+    updates h^max instead of recomputing it (Lemma HM (d): a cut only lowers costs, so the sweep's
+    values only decrease, and lowering a value to an action's bound until every bound holds gives
+    them): from the cut's cells on, in order of the new values (a bucket per value; an entry whose
+    cell was lowered again since is stale).  pcf is read off the current values where it is needed.
+    The goal zone Z is found backwards from t* (step 4), and with it the actions into Z that are not
+    free: the cut's candidates.  Step 5's before zone is asked only of their pcf (``_in_before``:
+    Lemma BZ answers for the cells valued below top, a search backwards for the others); the cut is
+    the candidates whose pcf is in it (step 6).  The rounds stop at the first r with r + top > cap
+    (Lemma ES: the answer is max_r (r + top_r))."""
     N, k = cells.shape
     n = eff_at.size - 1
     A = eff.size
     G = gat.size - 1
-    dd = max(d, 1)
     out = np.empty(N, dtype=np.int64)
-    ones = np.ones(A, dtype=np.int8)
-    cnt = np.zeros(A, dtype=np.int32)
-    pcf = np.zeros(A, dtype=np.int32)
     V1 = np.zeros(n, dtype=np.int64)
     V = np.zeros(n, dtype=np.int64)
-    settled = np.zeros(n, dtype=np.uint8)
+    ncnt = np.zeros(n, dtype=np.int32)
     inC = np.zeros(n, dtype=np.uint8)
-    zmark = np.zeros(n, dtype=np.int64)
-    bmark = np.zeros(n, dtype=np.int64)
-    cmark = np.zeros(n, dtype=np.int64)
+    marks = np.zeros((5, max(n, 2)), dtype=np.int64)  # the stamps of the rounds (``_rounds``)
     q0 = np.zeros(n, dtype=np.int32)
     q1 = np.zeros(n, dtype=np.int32)
     stack = np.zeros(n, dtype=np.int32)
-    changed = np.zeros(n, dtype=np.int32)
     buf = np.zeros(max(k, 1) + n, dtype=np.int64)
     fills = np.zeros(max(G, 1), dtype=np.int64)
-    # the per-state (local) actions
-    le = np.zeros(A, dtype=np.int32)
-    ls = np.zeros((A, dd), dtype=np.int32)
-    lp = np.zeros(A, dtype=np.int32)
-    lp1 = np.zeros(A, dtype=np.int32)
-    lk = np.zeros(A, dtype=np.int8)
-    cut = np.zeros(A, dtype=np.int32)
-    # the actions by pcf: a doubly linked list per cell (the before zone walks them)
-    child = np.full(n, -1, dtype=np.int32)
-    cnext = np.zeros(A, dtype=np.int32)
-    cprev = np.zeros(A, dtype=np.int32)
-    leff_at = np.zeros(n + 1, dtype=np.int64)
-    lsup_at = np.zeros(n + 2, dtype=np.int64)
-    lby_sup = np.zeros(A * dd, dtype=np.int32)
+    free = np.zeros(A, dtype=np.int64)  # = fst: the action's cost is 0 in this placement's rounds
+    fst = np.int64(0)
+    work = np.zeros((6, max(A, n)), dtype=np.int32)  # the rounds' lists: Z, candidates, cut, two stacks, cut's pcf
     # the buckets of the h^max update: values <= n + 1; a node per lowering, at most n * (n + 2) a round
     head = np.full(n + 2, -1, dtype=np.int64)
     node_next = np.zeros(n * (n + 2) + 1, dtype=np.int64)
     node_cell = np.zeros(n * (n + 2) + 1, dtype=np.int32)
-    stamp = np.int64(0)
     need = np.zeros(n, dtype=np.int64)
     pstamp = np.int64(0)
     limit = np.int64(cap) if cap >= 0 else np.int64(BIG)
@@ -279,15 +462,11 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):
         C_list = cells[s]
         for i in range(k):
             inC[C_list[i]] = 1
-        # round 1 (every cost 1): the span layers, the fill schedules, the actions of the game
-        for a in range(A):
-            cnt[a] = NEVER if inC[eff[a]] else d
-        _hmax(C_list, k, d, sup, eff, sup_at, by_sup, ones, cnt, pcf, V1, settled, q0, q1)
+        # round 1 (every cost 1): the span layers, the fill schedules
+        _span_layers(C_list, k, d, rev, rev_at, V1, ncnt, q0, q1)
         best = np.int64(BIG)
         for g in range(G):
             fills[g] = _fill_of(V1, gcells, gat[g], gat[g + 1], inC, buf)
-        m = 0
-        built = False
         for g in range(G):
             fill = fills[g]
             if fill > limit or fill >= best:  # pruned by h_fill alone, or no better than a placement done
@@ -296,173 +475,33 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, gcells, gat, cap):
                 continue
             if cap >= 0:  # Lemma UP: a plan of <= cap actions bounds LM by cap; fill is then the answer's stand-in
                 pstamp += 1
-                if (
-                    _plan_length(V1, gcells, gat[g], gat[g + 1], inC, eff_at, sup, cnt, eff, d, need, stack, pstamp)
-                    <= limit
-                ):
+                if _plan_length(V1, gcells, gat[g], gat[g + 1], inC, eff_at, sup, d, need, stack, pstamp) <= limit:
                     best = fill
                     continue
-            if not built:  # the local actions, by cell filled (the window's order) and by support
-                built = True
-                for c in range(n + 2):
-                    lsup_at[c] = 0
-                c0 = 0
-                for a in range(A):
-                    if cnt[a] == 0:
-                        c = eff[a]
-                        while c0 <= c:
-                            leff_at[c0] = m
-                            c0 += 1
-                        le[m] = c
-                        for j in range(d):
-                            ls[m, j] = sup[a, j]
-                            lsup_at[sup[a, j] + 2] += 1
-                        lp1[m] = pcf[a]
-                        m += 1
-                while c0 <= n:
-                    leff_at[c0] = m
-                    c0 += 1
-                for c in range(n):
-                    lsup_at[c + 2] += lsup_at[c + 1]
-                for a in range(m):  # lsup_at[c + 1] is the fill position of cell c, then its end
-                    for j in range(d):
-                        p = ls[a, j]
-                        lby_sup[lsup_at[p + 1]] = a
-                        lsup_at[p + 1] += 1
             for i in range(n):
                 V[i] = V1[i]
-            for c in range(n):
-                child[c] = -1
-            for a in range(m):
-                lp[a] = lp1[a]
-                lk[a] = 1
-                p = lp[a]
-                cprev[a] = -1
-                cnext[a] = child[p]
-                if child[p] >= 0:
-                    cprev[child[p]] = a
-                child[p] = a
-            rounds = np.int64(0)
-            while True:
-                top = np.int64(0)
-                tstar = -1
-                for i in range(gat[g], gat[g + 1]):
-                    t = gcells[i]
-                    if inC[t]:
-                        continue
-                    if V[t] > top or (V[t] == top and t < tstar):
-                        top = V[t]
-                        tstar = t
-                if top == 0:
-                    break
-                if rounds + top > limit:  # Lemma ES: the answer is >= rounds + top, past the cap
-                    rounds = limit + 1
-                    break
-                # step 4: the goal zone, backwards from t* through the free actions' pcf
-                stamp += 1
-                zmark[tstar] = stamp
-                sp = 0
-                stack[sp] = tstar
-                sp += 1
-                while sp > 0:
-                    sp -= 1
-                    c = stack[sp]
-                    for a in range(leff_at[c], leff_at[c + 1]):
-                        if lk[a] == 0:
-                            p = lp[a]
-                            if zmark[p] != stamp:
-                                zmark[p] = stamp
-                                stack[sp] = p
-                                sp += 1
-                # step 5: the before zone.  Every cell valued below top is in it (Lemma BZ), so only
-                # the cells valued top or more, outside Z, are decided: those filled by an action whose
-                # pcf is valued below top, then forwards through the pcf lists of the ones found
-                sp = 0
-                for c in range(n):
-                    if V[c] >= top and V[c] < BIG and zmark[c] != stamp:
-                        for a in range(leff_at[c], leff_at[c + 1]):
-                            if V[lp[a]] < top:
-                                bmark[c] = stamp
-                                stack[sp] = c
-                                sp += 1
-                                break
-                while sp > 0:
-                    sp -= 1
-                    p = stack[sp]
-                    a = child[p]
-                    while a >= 0:
-                        c = le[a]
-                        if V[c] >= top and zmark[c] != stamp and bmark[c] != stamp:
-                            bmark[c] = stamp
-                            stack[sp] = c
-                            sp += 1
-                        a = cnext[a]
-                # step 6: the cut, the actions into Z whose pcf is in the before zone
-                nc = 0
-                for c in range(n):
-                    if zmark[c] == stamp:
-                        for a in range(leff_at[c], leff_at[c + 1]):
-                            p = lp[a]
-                            if V[p] < top or bmark[p] == stamp:
-                                cut[nc] = a
-                                nc += 1
-                rounds += 1
-                # the cut's costs to 0, and h^max updated from its cells on
-                used = 0
-                hi = 0
-                lo = n + 2
-                for i in range(nc):
-                    a = cut[i]
-                    lk[a] = 0
-                    v = V[lp[a]]
-                    if v < V[le[a]]:
-                        used, hi = _lower(le[a], v, V, head, node_next, node_cell, used, hi)
-                        lo = min(lo, v)
-                nch = 0
-                level = lo
-                while level <= hi:
-                    while head[level] >= 0:
-                        node = head[level]
-                        head[level] = node_next[node]
-                        c = node_cell[node]
-                        if V[c] != level:  # stale: lowered again since
-                            continue
-                        if cmark[c] != stamp:
-                            cmark[c] = stamp
-                            changed[nch] = c
-                            nch += 1
-                        for t in range(lsup_at[c], lsup_at[c + 1]):
-                            a = lby_sup[t]
-                            mx = V[ls[a, 0]]
-                            for j in range(1, d):
-                                mx = max(mx, V[ls[a, j]])
-                            v = mx + lk[a]
-                            if v < V[le[a]]:
-                                used, hi = _lower(le[a], v, V, head, node_next, node_cell, used, hi)
-                    level += 1
-                for i in range(nch):  # pcf of the actions supported by a cell whose V changed
-                    c = changed[i]
-                    for t in range(lsup_at[c], lsup_at[c + 1]):
-                        a = lby_sup[t]
-                        b = ls[a, 0]
-                        for j in range(1, d):
-                            q = ls[a, j]
-                            if V[q] > V[b]:  # supports ascending: ties keep the smaller cell
-                                b = q
-                        old = lp[a]
-                        if b != old:  # a moves from the list of its old pcf to the new one's
-                            if cprev[a] >= 0:
-                                cnext[cprev[a]] = cnext[a]
-                            else:
-                                child[old] = cnext[a]
-                            if cnext[a] >= 0:
-                                cprev[cnext[a]] = cprev[a]
-                            lp[a] = b
-                            cprev[a] = -1
-                            cnext[a] = child[b]
-                            if child[b] >= 0:
-                                cprev[child[b]] = a
-                            child[b] = a
+            fst += 1
+            rounds = _rounds(
+                gat[g],
+                gat[g + 1],
+                limit,
+                d,
+                V,
+                free,
+                fst,
+                eff,
+                sup,
+                eff_at,
+                sup_at,
+                by_sup,
+                gcells,
+                inC,
+                marks,
+                work,
+                head,
+                node_next,
+                node_cell,
+            )
             h = fill if fill > rounds else rounds
             if h < best:
                 best = h
@@ -504,7 +543,9 @@ class LmCut:
         c = -1 if cap is None else int(cap)
         if cap is not None and cap < 0:  # depth > U: every h >= 0 is above the cap
             return np.zeros(cells.shape[0], dtype=np.int64)
-        return lm_cut_states(cells, self.d, a.sup, a.eff, a.eff_at, a.sup_at, a.by_sup, self.gcells, self.gat, c)
+        return lm_cut_states(
+            cells, self.d, a.sup, a.eff, a.eff_at, a.sup_at, a.by_sup, a.rev, a.rev_at, self.gcells, self.gat, c
+        )
 
 
 def warm_up() -> None:
