@@ -125,6 +125,13 @@ def diagonal_flip(k: int) -> Instance:
     )
 
 
+def insert_row_column(cells: Iterable[Coord], row: int, column: int) -> list[Coord]:
+    """``cells`` with an empty row inserted at height ``row`` and an empty column at x = ``column``:
+    cells with y >= row move up one, those with x >= column right one (the rule docs/worst-case.md
+    measures on the census's hardest starts)."""
+    return sorted((x + (x >= column), y + (y >= row)) for x, y in cells)
+
+
 HARDEST_5 = ((0, 0), (1, 0), (1, 3), (3, 2), (4, 2), (3, 4), (4, 3))
 
 
