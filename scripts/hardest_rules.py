@@ -21,14 +21,18 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 
 from coinsat.census import census
 from coinsat.families import diagonal_flip, hardest, insert_row_column
+from coinsat.instance import make_instance
 from coinsat.search.rank.colex import Colex
 from coinsat.study.commandline import shown
+from coinsat.theory.span import lattice_span
+from coinsat.theory.square import hypothesis
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -70,6 +74,42 @@ def step(small, big) -> dict:
     return {"k": k, "D": big.max_distance, "best": best, "top": top, "family": fam}
 
 
+def structure(c) -> dict:
+    """Facts about every hardest class of one census (docs/worst-case.md): span, Lemma C, Theorem 2, the
+    coins whose removal keeps the span (singly), and for the family member where its free coin may go."""
+    k = int(c.instance.board.size**0.5)
+    goal = [c.window[q] for q in c.goal]
+    full = k * k
+    box_span = critical = hyp = 0
+    single: Counter = Counter()
+    for h in c.hardest:
+        cells = [c.window[q] for q in h]
+        box_span += len(lattice_span("square", cells, 2)) == full
+        critical += all(
+            len(lattice_span("square", [x for x in cells if x not in e], 2)) < full for e in combinations(cells, 2)
+        )
+        hyp += hypothesis(make_instance("square", cells, goal)) is not None
+        single[sum(len(lattice_span("square", [x for x in cells if x != e], 2)) == full for e in cells)] += 1
+    member = [hardest(k).board.coords[q] for q in hardest(k).start.cells]
+    colex, board = Colex(c.cells, c.coins), c.instance.board
+    free = {}
+    for e in member:
+        rest = [x for x in member if x != e]
+        if len(lattice_span("square", rest, 2)) == full:
+            spots = [(x, y) for x in range(k) for y in range(k) if (x, y) not in set(rest)]
+            d = lookup(c, colex, board, [rest + [p] for p in spots])
+            free[e] = (int((d == c.max_distance).sum()), len(spots))
+    return {
+        "k": k,
+        "classes": len(c.hardest),
+        "box": box_span,
+        "critical": critical,
+        "hyp": hyp,
+        "single": dict(sorted(single.items())),
+        "free": free,
+    }
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--resume7", required=True, help="the finished 7 x 7 census (census(..., resume=DIR))")
@@ -79,6 +119,7 @@ def main(argv=None) -> int:
     cs = {k: census(diagonal_flip(k), workers=1) for k in (5, 6)}
     cs[7] = census(diagonal_flip(7), workers=1, resume=args.resume7)
     steps = [step(cs[5], cs[6]), step(cs[6], cs[7])]
+    facts = [structure(cs[k]) for k in (5, 6, 7)]
     cpu = time.process_time() - c0
     lines = [
         "# Rules from the hardest starts of one box to the next (measured)",
@@ -114,6 +155,24 @@ def main(argv=None) -> int:
     lines.append("|---" * 8 + "|")
     for r in range(6, -1, -1):
         lines.append(f"| {r} | " + " | ".join(str(rc[7][(r, c)]) for c in range(7)) + " |")
+    lines += [
+        "",
+        "## The hardest classes (every class of the census's last layer, up to the goal's symmetries)",
+        "",
+        "| k | classes | span = box | Lemma C (no two coins removable) | Theorem 2 hypothesis holds "
+        "| classes by coins removable one at a time (count: classes) |",
+        "|---:|---:|---:|---:|---:|---|",
+    ]
+    for f in facts:
+        lines.append(
+            f"| {f['k']} | {f['classes']} | {f['box']} | {f['critical']} | {f['hyp']} "
+            f"| {', '.join(f'{a}: {b}' for a, b in f['single'].items())} |"
+        )
+    lines += ["", "The family member's coins that can go singly, and how many cells each can move to keeping D:", ""]
+    for f in facts:
+        lines.append(
+            f"* k = {f['k']}: " + "; ".join(f"{e}: {a} of {b} cells" for e, (a, b) in sorted(f["free"].items()))
+        )
     Path(args.output).write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0

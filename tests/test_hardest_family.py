@@ -86,3 +86,23 @@ def test_cli_family_hardest(tmp_path):
         text=True,
     )
     assert r.returncode == 2 and "k >= 5" in r.stderr
+
+
+def test_lemma_g_goal_extras_span_the_box():
+    """Lemma G: the diagonal goal B has exactly two pairs E_B whose coins each keep two neighbours in
+    B - E_B, and span(B - E_B) is the whole box for both; with Lemma C, Theorem 2's hypothesis fails."""
+    from itertools import combinations
+
+    from coinsat.families import diagonal_target
+
+    for k in range(5, 39):
+        goal = diagonal_target(k, "nwse")
+        cells = set(goal)
+
+        def held(e, rest):
+            return sum(n in rest for n in ((e[0] + 1, e[1]), (e[0] - 1, e[1]), (e[0], e[1] + 1), (e[0], e[1] - 1)))
+
+        pairs = [p for p in combinations(goal, 2) if all(held(e, cells - set(p)) >= 2 for e in p)]
+        assert len(pairs) == 2
+        for p in pairs:
+            assert len(lattice_span("square", [c for c in goal if c not in p], 2)) == k * k
