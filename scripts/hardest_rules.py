@@ -110,6 +110,37 @@ def structure(c) -> dict:
     }
 
 
+def cores(c) -> list[tuple[list[tuple[int, int]], list[tuple[int, int]]]]:
+    """The classes grouped by core: each class in the image holding (0, 0) (and (1, 0) if one does), its
+    domino (0, 0), (0, 1) read as (0, 0), (1, 0); the core of a class is the n - 1 coins left when the
+    coin is removed whose remainder is shared by the most classes; returns (core, free coins) pairs,
+    largest group first."""
+
+    def oriented(h):
+        ims = images(c, h)
+        return min(ims, key=lambda im: ((0, 0) not in im, (1, 0) not in im, im))
+
+    def norm(cells):
+        s = set(cells)
+        if {(0, 0), (0, 1)} <= s and (1, 0) not in s:
+            s = (s - {(0, 1)}) | {(1, 0)}
+        return tuple(sorted(s))
+
+    shown = [oriented(h) for h in c.hardest]
+    count: Counter = Counter(norm([x for x in h if x != e]) for h in shown for e in h)
+    groups: dict[tuple, list] = {}
+    for h in shown:
+        best = max((norm([x for x in h if x != e]) for e in h), key=lambda key: count[key])
+        extra = sorted(set(norm(h)) - set(best))
+        groups.setdefault(best, []).append(extra[0] if len(extra) == 1 else None)
+    return sorted(((list(k), v) for k, v in groups.items()), key=lambda kv: -len(kv[1]))
+
+
+def picture(cells, k: int) -> str:
+    s = set(cells)
+    return "\n".join("".join("o" if (x, y) in s else "." for x in range(k)) for y in range(k - 1, -1, -1))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--resume7", required=True, help="the finished 7 x 7 census (census(..., resume=DIR))")
@@ -173,6 +204,17 @@ def main(argv=None) -> int:
         lines.append(
             f"* k = {f['k']}: " + "; ".join(f"{e}: {a} of {b} cells" for e, (a, b) in sorted(f["free"].items()))
         )
+    lines += [
+        "",
+        "## Cores: the classes grouped by their n - 1 coins other than one free coin",
+        "",
+        "Each class drawn in its image holding (0, 0) (top row first); a domino (0, 0), (0, 1) is read as",
+        "(0, 0), (1, 0); the free coins listed are the classes of the group (None: no single free coin).",
+    ]
+    for k in (5, 6, 7):
+        for core, free in cores(cs[k]):
+            lines += ["", f"k = {k}, {len(free)} classes, free coin at: {', '.join(str(f) for f in free)}", ""]
+            lines += ["```", picture(core, k), "```"]
     Path(args.output).write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0

@@ -106,3 +106,14 @@ def test_lemma_g_goal_extras_span_the_box():
         assert len(pairs) == 2
         for p in pairs:
             assert len(lattice_span("square", [c for c in goal if c not in p], 2)) == k * k
+
+
+def test_insert_row_column_and_the_even_step():
+    """insert_row_column moves the cells at y >= row up and x >= column right; for even k >= 8 the
+    member is the odd member before it with row 1 and column 2 inserted plus the coin (1, 2) (the map
+    scripts/hardest_graft.py grafts solutions by)."""
+    from coinsat.families import insert_row_column
+
+    assert insert_row_column([(0, 0), (2, 3), (1, 1)], 1, 2) == [(0, 0), (1, 2), (3, 4)]
+    for k in range(8, 39, 2):
+        assert hardest_shape(k) == sorted(insert_row_column(hardest_shape(k - 1), 1, 2) + [(1, 2)])
