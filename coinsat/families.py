@@ -125,6 +125,57 @@ def diagonal_flip(k: int) -> Instance:
     )
 
 
+def insert_row_column(cells: Iterable[Coord], row: int, column: int) -> list[Coord]:
+    """``cells`` with an empty row inserted at height ``row`` and an empty column at x = ``column``:
+    cells with y >= row move up one, those with x >= column right one (the rule docs/worst-case.md
+    measures on the census's hardest starts)."""
+    return sorted((x + (x >= column), y + (y >= row)) for x, y in cells)
+
+
+HARDEST_5 = ((0, 0), (1, 0), (1, 3), (3, 2), (4, 2), (3, 4), (4, 3))
+
+
+def hardest_shape(k: int) -> list[Coord]:
+    """The start of ``hardest(k)``: a span-critical chain in the k x k box (docs/worst-case.md).
+
+    For k >= 6, with y_low = 2 for even k and 1 for odd k:
+
+    * the SW domino (0, 0), (1, 0);
+    * the NE pair (k-2, k-1), (k-1, k-2), diagonal neighbours at the NE corner;
+    * the right arm: (k-1, y) for y = k-4, k-6, ..., y_low (every other cell of the right edge);
+    * the bottom pair (k-3, y_low), (k-4, y_low) and the top coin (k-5, k-1);
+    * the bridge: (x, y_low) for x = k-7, k-9, ... down to 1 (even k) or 2 (odd k).
+
+    That is n = k + 2 coins, and each coin but the domino widens the span rectangle grown from
+    the NE corner by one or two rows or columns, just enough for it to reach the domino.  k = 5
+    is too small for the top coin's gap of three; its member is the 5 x 5 census's hardest start
+    of that shape (NE pair, a coin two below it, one left, the domino).
+    """
+    if k < 5:
+        raise UsageError(f"hardest(k) needs k >= 5, not {k}")
+    if k == 5:
+        return sorted(HARDEST_5)
+    y_low = 2 if k % 2 == 0 else 1
+    cells = [(0, 0), (1, 0), (k - 2, k - 1), (k - 1, k - 2)]
+    cells += [(k - 1, y) for y in range(k - 4, y_low - 1, -2)]
+    cells += [(k - 3, y_low), (k - 4, y_low), (k - 5, k - 1)]
+    cells += [(x, y_low) for x in range(k - 7, 3 - y_low - 1, -2)]
+    assert len(cells) == k + 2 == len(set(cells)), (k, cells)
+    return sorted(cells)
+
+
+def hardest(k: int) -> Instance:
+    """:func:`hardest_shape` (k) -> the NW-SE diagonal of the k x k box (the flip's goal)."""
+    return make_instance(
+        "square",
+        hardest_shape(k),
+        diagonal_target(k, "nwse"),
+        name=f"hardest-{k}",
+        source="hardest family: the census's hardest starts of the diagonal goal, generalised (docs/worst-case.md)",
+        metadata={"family": "hardest", "k": k},
+    )
+
+
 def random_instance(
     rng: random.Random,
     kind: str = "square",

@@ -1,4 +1,4 @@
-"""``coinsat family vdiag|pinwheel|diagonal ... -o FILE``: write a family member as an instance file."""
+"""``coinsat family vdiag|pinwheel|diagonal|hardest ... -o FILE``: write a family member as an instance file."""
 
 from __future__ import annotations
 
@@ -25,10 +25,14 @@ def add_parser(sub) -> None:
     d.add_argument("--k", type=nonneg_int, required=True, help="the side of the box (k = 4: the paper's 18 moves)")
     d.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the instance file (TOML)")
     d.set_defaults(run=run)
+    h = fam.add_parser("hardest", help="the census's hardest starts generalised: a span-critical chain -> diagonal")
+    h.add_argument("--k", type=nonneg_int, required=True, help="the side of the box (k >= 5; n = k + 2 coins)")
+    h.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the instance file (TOML)")
+    h.set_defaults(run=run)
 
 
 def run(args) -> int:
-    from ..families import diagonal_flip, pinwheel, vdiag
+    from ..families import diagonal_flip, hardest, pinwheel, vdiag
     from ..io.instance_format import write_instance
 
     check_output_file(args.output)
@@ -36,6 +40,8 @@ def run(args) -> int:
         inst = vdiag(args.a, args.b, args.target)
     elif args.family == "pinwheel":
         inst = pinwheel(args.m, args.target)
+    elif args.family == "hardest":
+        inst = hardest(args.k)
     else:
         inst = diagonal_flip(args.k)
     write_instance(inst, args.output)
