@@ -12,13 +12,10 @@ Each sequence is made by a builder in :data:`BUILDERS`, ``builder(records) -> Se
 records :class:`Records` reads (never from a number typed here); tests/test_sequences.py checks
 every term of every b-file against those records.
 
-**The hook for the census sequence D(k)** (issue 40, item 3): write ``census_sequence(records)
--> Sequence`` (the terms: the census's maximum distance for each k whose census certificate was
-accepted by a fresh ``coinsat check-certificate``; the open term: the best start found for the
-first k without an exact census, with its proven optimum or bound), add the census records to
-:class:`Records`, register the builder in :data:`BUILDERS` under ``"census-diagonal"``, and add
-its case to :func:`proven_term` (what the records must show for one term to be proven).
-``scripts/sequences.py`` then writes ``sequences/census-diagonal.txt`` and its README row.
+**The census sequence D(k)** is ``census_sequence``: a term for each k whose census certificate
+(``benchmarks/census.json``, written by ``scripts/census_table.py``) a fresh ``coinsat
+check-certificate`` accepted; the first open term is bounded below by the best start of the next
+box with a proven bound (the flip's optimum, or ``benchmarks/census-bounds.json``).
 """
 
 from __future__ import annotations
@@ -45,6 +42,7 @@ class Records:
     vgrowth: dict  # benchmarks/vfamily_growth.json
     pinwheel: dict  # benchmarks/pinwheel_results.json
     census: dict = field(default_factory=dict)  # benchmarks/census.json
+    census_bounds: dict = field(default_factory=dict)  # benchmarks/census-bounds.json (a start beyond the census)
 
     @classmethod
     def read(cls, root: Path) -> "Records":
@@ -58,6 +56,7 @@ class Records:
             vgrowth=load("benchmarks/vfamily_growth.json"),
             pinwheel=load("benchmarks/pinwheel_results.json"),
             census=load("benchmarks/census.json"),
+            census_bounds=load("benchmarks/census-bounds.json"),
         )
 
 
@@ -267,15 +266,18 @@ def census_sequence(records: Records) -> Sequence:
             f"coinsat check-certificate; a hardest start in instances/census/diagonal-{k}/"
         )
     k = max(terms) + 1 if terms else 3
+    # no census of the next box: any start of it with a proven lower bound bounds D(k) from below
+    # (the flip's start, with its proven optimum, or a start found by search with a checked bound)
+    lows = []
     flip = records.flips.get(str(k))
-    if terms and flip and summarise(flip)[3] and summarise(flip)[1] is not None:
-        # no census of the next box: the flip's start is one of its configurations, so its proven
-        # optimum bounds D(k) from below; no upper bound is known
-        first_open = (
-            k,
-            Bound(summarise(flip)[1], f"benchmarks/diagonal_flips.json, diagonal-{k}: the flip's proven optimum"),
-            Bound(None, "none known (no census of this box)"),
-        )
+    if flip and summarise(flip)[3] and summarise(flip)[1] is not None:
+        where = f"benchmarks/diagonal_flips.json, diagonal-{k}: the flip's proven optimum"
+        lows.append(Bound(summarise(flip)[1], where))
+    other = records.census_bounds.get(str(k))
+    if other is not None:
+        lows.append(Bound(other["lower"], f"benchmarks/census-bounds.json, {other['start']}: {other['proof']}"))
+    if terms and lows:
+        first_open = (k, max(lows, key=_value), Bound(None, "none known (no census of this box)"))
     return Sequence(
         name="census-diagonal",
         title="Largest distance of any start to the k x k diagonal goal",
@@ -395,9 +397,9 @@ def readme(seqs: list[Sequence], command: str) -> str:
         "",
         "Write a builder `name(records) -> Sequence` in `coinsat/study/sequences.py`, register it in",
         "`BUILDERS`, say in `proven_term` what the records must show for a term to be proven, and run the",
-        "script. **The census sequence D(k)** (the largest optimal distance of any start to the diagonal goal",
-        "of `coinsat family diagonal --k K` in the k × k box) is meant to come in this way, as",
-        "`census-diagonal.txt`; the module's docstring says what its builder reads.",
+        "script. The census sequence D(k) came in this way (`census_sequence`: a term for each k whose census",
+        "certificate a fresh `coinsat check-certificate` accepted, from `benchmarks/census.json`; the first open",
+        "term bounded below by the flip's optimum or a start with a checked bound, `benchmarks/census-bounds.json`).",
     ]
     return "\n".join(lines) + "\n"
 
