@@ -18,7 +18,7 @@ from coinsat.cli import get_parser, main
 from coinsat.errors import UsageError
 from coinsat.registry import EXTRAS, closest, unknown
 from coinsat.search.methods import ENGINES
-from coinsat.solve import solve_auto
+from coinsat.search.plan import choose
 
 
 def method_help(command: str, monkeypatch) -> str:
@@ -58,7 +58,7 @@ def test_every_method_has_one_line_of_what_it_proves_pays_and_needs(command, mon
 
 
 def test_auto_names_every_engine_it_may_pick():
-    picked = set(re.findall(r'name, opts = "(\w+)"', inspect.getsource(solve_auto)))
+    picked = set(re.findall(r'Plan\("(\w+)"', inspect.getsource(choose)))  # the one place auto decides
     assert {"rankbfs", "spanbfs", "bfs", "sat"} <= picked  # the rule's four (the regex still reads it)
     for name in picked:
         assert re.search(rf"\b{name}\b", ENGINES["auto"].pays), name
