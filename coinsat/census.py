@@ -226,10 +226,10 @@ def census(
         if not kernel.HAVE_NUMBA:
             raise UsageError("the census needs numba: pip install 'coinsat[fast]'")
         kernel.warm_up()
-    if workers:
-        import numba
+    import numba
 
-        numba.set_num_threads(max(1, min(workers, numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
+    most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+    numba.set_num_threads(most if not workers else max(1, min(workers, most)))  # every call sets its own
     colex = Colex(N, n)
     binom = colex.binom
     nb = np.array([sum(1 << j for j in board.neighbours[q]) for q in range(N)], dtype=np.uint64)
