@@ -31,8 +31,9 @@ from typing import Callable
 import numpy as np
 
 from . import geometry
+from .board import cell_json
 from .configuration import Configuration
-from .errors import LimitReached, UsageError
+from .errors import InternalError, LimitReached, UsageError
 from .instance import Instance
 from .limits import Limits
 from .solution import Solution, certify_solution
@@ -127,7 +128,7 @@ class Census:
             "reachable": self.reachable,
             "configurations": self.configurations,
             "unsolvable": self.unsolvable,
-            "hardest": [[_cell_json(self.window[q]) for q in h] for h in self.hardest],
+            "hardest": [[cell_json(self.window[q]) for q in h] for h in self.hardest],
             "symmetry_group_order": len(self.symmetries),
             "states": self.reachable,
             "expanded": self.expanded,
@@ -136,10 +137,6 @@ class Census:
             "cpu_seconds": round(self.cpu_seconds, 3),
             "states_per_cpu_second": round(self.rate),
         }
-
-
-def _cell_json(c):
-    return list(c) if isinstance(c, tuple) else c
 
 
 def is_closed(instance: Instance) -> bool:
@@ -153,25 +150,14 @@ def is_closed(instance: Instance) -> bool:
 
 
 def symmetries(instance: Instance) -> list[list[int]]:
-    """The permutations of the window's positions induced by the lattice symmetries that map the
-    window onto itself (after a translation) and the goal onto itself.  The identity first."""
-    board = instance.board
-    if not board.is_lattice:
-        return [list(range(board.size))]
-    coords = board.lattice_coords
-    goal = set(instance.goal.cells)
-    out: list[list[int]] = []
-    for m in geometry.symmetries(board.kind):
-        image = [geometry.apply(m, c) for c in coords]
-        lo, hi = min(image), min(coords)
-        shifted = [(x - lo[0] + hi[0], y - lo[1] + hi[1]) for x, y in image]
-        if not all(board.has(c) for c in shifted):
-            continue
-        perm = [board.cell(c) for c in shifted]
-        if {perm[q] for q in goal} == goal and perm not in out:
-            out.append(perm)
-    identity = list(range(board.size))
-    out.sort(key=lambda p: p != identity)
+    """The goal's symmetry group on the window (``theory.reach.symmetries`` without the start),
+    as permutations of the positions, the identity first."""
+    from .theory.reach import symmetries as lattice_symmetries
+
+    out = [list(range(instance.board.size))]
+    for perm in lattice_symmetries(instance, fix_start=False):
+        if list(perm) not in out:
+            out.append(list(perm))
     return out
 
 
@@ -315,20 +301,29 @@ def _orbits(configs: np.ndarray, syms: list[list[int]], colex) -> list[tuple[int
 
 
 def solve_from(c: Census, start: tuple[int, ...]) -> Solution:
-    """An optimal solution from ``start`` (a configuration of the census) to the goal: each move
-    to a configuration one layer nearer, replayed by ``rules.py`` (raises if it fails)."""
-    from .search.rank import census as kernel
+    """An optimal solution from ``start`` (a configuration of the census) to the goal: at each
+    step the first of ``rules.successors``'s moves to a configuration one layer nearer, so the
+    moves come from the one move validator; the whole is replayed by it again (raises if it fails)."""
+    from .configuration import bits
+    from .rules import successors
     from .search.rank.colex import Colex
 
     inst = c.instance
-    N, n = c.cells, c.coins
-    colex = Colex(N, n)
+    colex = Colex(c.cells, c.coins)
     dist = c.distances()
-    nb = np.array([sum(1 << j for j in inst.board.neighbours[q]) for q in range(N)], dtype=np.uint64)
-    r = colex.rank(np.array([sorted(start)], dtype=np.int64))[0]
-    moves = kernel.descend(r, n, N, colex.binom, nb, inst.d, dist)
-    solution = Solution.of((int(s), int(p)) for s, p in moves)
-    return certify_solution(with_start(inst, start), solution, "census")
+    state = sum(1 << q for q in start)
+    t = int(dist[colex.rank(np.array([sorted(start)], dtype=np.int64))[0]])
+    moves = []
+    while t > 0:
+        options = list(successors(inst.board, inst.d, (state,)))
+        nexts = np.array([list(bits(y)) for _, (y,) in options], dtype=np.int64)
+        nearer = np.flatnonzero(dist[colex.rank(nexts)] == t - 1)
+        if nearer.size == 0:
+            raise InternalError(f"census: no move one layer nearer from layer {t} (the layers are wrong)")
+        move, (state,) = options[int(nearer[0])]
+        moves.append(move)
+        t -= 1
+    return certify_solution(with_start(inst, start), Solution(tuple(moves)), "census")
 
 
 def with_start(instance: Instance, start: tuple[int, ...]) -> Instance:
@@ -352,7 +347,7 @@ def write_certificate(c: Census, folder: str | Path) -> Path:
         "version": VERSION,
         "board": str(board.kind),
         "adjacency": c.instance.d,
-        "cells": [_cell_json(x) for x in c.window],
+        "cells": [cell_json(x) for x in c.window],
     }
     if not board.is_lattice:
         meta["edges"] = [[i, j] for i in range(board.size) for j in board.neighbours[i] if i < j]
@@ -389,7 +384,7 @@ class _Saved:
         self.key = {
             "board": str(board.kind),
             "adjacency": instance.d,
-            "cells": [_cell_json(x) for x in board.coords],
+            "cells": [cell_json(x) for x in board.coords],
             "goal": sorted(instance.goal.cells),
         }
         marker = self.dir / "census-resume.json"

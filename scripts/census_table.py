@@ -46,9 +46,16 @@ def canonical(k: int) -> list[tuple[int, int]]:
     return sorted(coins + extras)
 
 
+def goal_file(goal: str, k: int) -> Path:
+    """The census's instance file of ``goal`` in the k x k box."""
+    if goal == "diagonal":
+        return ROOT / f"instances/families/diagonal-{k}.toml"
+    return ROOT / "instances/census/goals" / f"{goal}-{k}.toml"
+
+
 def goal_instance(goal: str, k: int):
     if goal == "diagonal":
-        return read_instance(ROOT / f"instances/families/diagonal-{k}.toml")
+        return read_instance(goal_file(goal, k))
     if goal == "canonical":
         cells, what = canonical(k), "the paper's canonical configuration (canonical L + 2)"
     elif goal == "v":
@@ -65,7 +72,7 @@ def goal_instance(goal: str, k: int):
         source=f"census goal: {what} in the {k} x {k} box (the start, the SW-NE diagonal, only fixes the window)",
         metadata={"census_goal": goal, "k": k},
     )
-    path = ROOT / "instances/census/goals" / f"{goal}-{k}.toml"
+    path = goal_file(goal, k)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_instance(inst, path)
     return read_instance(path)
@@ -95,8 +102,7 @@ def check(goal: str, k: int, certificate: Path) -> dict:
     import resource
     import subprocess
 
-    path = ROOT / "instances/families" / f"diagonal-{k}.toml" if goal == "diagonal" else None
-    path = path or ROOT / "instances/census/goals" / f"{goal}-{k}.toml"
+    path = goal_file(goal, k)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     run = subprocess.run(
         [sys.executable, "-m", "coinsat", "check-certificate", str(path), str(certificate), "--json", "--workers", "1"],

@@ -162,9 +162,10 @@ def distance_bound(instance: Instance) -> int | None:
     return placement_bound(instance, instance.goal, dist)
 
 
-def symmetries(instance: Instance) -> tuple[tuple[int, ...], ...]:
-    """The lattice symmetries of the window that fix the start and the goal (labels
-    included; fixed goals only), as cell permutations; the identity is left out.
+def symmetries(instance: Instance, fix_start: bool = True) -> tuple[tuple[int, ...], ...]:
+    """The lattice symmetries of the window that fix the start (unless ``fix_start`` is False:
+    the census's group fixes the goal only) and the goal (labels included; fixed goals only), as
+    cell permutations; the identity is left out.
 
     A symmetry maps solutions to solutions of the same length (rules.py is
     invariant under graph automorphisms), which P12 uses to break it.
@@ -186,7 +187,7 @@ def symmetries(instance: Instance) -> tuple[tuple[int, ...], ...]:
         moved = {c: (xy[0] + dx, xy[1] + dy) for c, xy in image.items()}
         if set(moved.values()) != coords:
             continue
-        if {moved[c]: lab for c, lab in start.items()} != start:
+        if fix_start and {moved[c]: lab for c, lab in start.items()} != start:
             continue
         if {moved[c]: lab for c, lab in goal.items()} != goal:
             continue

@@ -186,40 +186,6 @@ def _has_byte(word, pattern):  # pragma: no cover - compiled
     return ((x - np.uint64(0x0101010101010101)) & ~x & np.uint64(0x8080808080808080)) != 0
 
 
-@_njit(parallel=True)
-def _count_equal(words, value, parts):  # pragma: no cover - compiled
-    size = words.size
-    pattern = np.uint64(value) * np.uint64(0x0101010101010101)
-    counts = np.zeros(parts, dtype=np.int64)
-    for q in prange(parts):
-        lo, hi = size * q // parts, size * (q + 1) // parts
-        c = 0
-        for i in range(lo, hi):
-            w = words[i]
-            if _has_byte(w, pattern):
-                for b in range(8):
-                    if (w >> np.uint64(8 * b)) & np.uint64(255) == value:
-                        c += 1
-        counts[q] = c
-    return counts
-
-
-@_njit(parallel=True)
-def _fill_equal(words, value, parts, offsets, out):  # pragma: no cover - compiled
-    size = words.size
-    pattern = np.uint64(value) * np.uint64(0x0101010101010101)
-    for q in prange(parts):
-        lo, hi = size * q // parts, size * (q + 1) // parts
-        k = offsets[q]
-        for i in range(lo, hi):
-            w = words[i]
-            if _has_byte(w, pattern):
-                for b in range(8):
-                    if (w >> np.uint64(8 * b)) & np.uint64(255) == value:
-                        out[k] = 8 * i + b
-                        k += 1
-
-
 def distance_array(size: int) -> np.ndarray:
     """``size`` bytes of ``UNSEEN``, padded with ``UNSEEN`` to whole 8-byte words (``layer_of`` reads
     them as words); the padding never equals a layer."""
@@ -244,66 +210,16 @@ def _collect(words, value, out):  # pragma: no cover - compiled
     return k
 
 
-def layer_of(dist: np.ndarray, value: int, at_most: int | None = None, parts: int = 256) -> np.ndarray:
+def layer_of(dist: np.ndarray, value: int, at_most: int) -> np.ndarray:
     """The ranks r with dist[r] == value, ascending (uint64); ``dist`` from ``distance_array``.
-    Eight bytes are tested at once (``_has_byte``): most words hold no byte of the layer.  With
-    ``at_most`` (the writes ``expand`` counted) one pass fills an array of that size; without it
-    a counting pass comes first."""
-    words = dist.view(np.uint64)
-    if at_most is not None:
-        out = np.empty(at_most, dtype=np.uint64)
-        k = _collect(words, np.uint64(value), out)
-        if k < 0:
-            raise RuntimeError(f"layer {value} has more configurations than the {at_most} writes counted")
-        return out[:k]
-    counts = _count_equal(words, np.uint64(value), parts)
-    offsets = np.zeros(parts, dtype=np.int64)
-    np.cumsum(counts[:-1], out=offsets[1:])
-    out = np.empty(int(counts.sum()), dtype=np.uint64)
-    _fill_equal(words, np.uint64(value), parts, offsets, out)
-    return out
-
-
-@_njit()
-def descend(r, n, N, binom, nb, d, dist):  # pragma: no cover - compiled
-    """An optimal solution from the configuration of rank r: at each step the first move (coin s
-    ascending, then target p ascending) to a configuration one layer nearer.  Returns an (D, 2)
-    array of (s, p) cell pairs; a row (-1, -1) means no such move was found (a bug)."""
-    t = dist[r]
-    moves = np.full((t, 2), -1, dtype=np.int64)
-    cells = np.empty(n, dtype=np.int64)
-    k = 0
-    while t > 0:
-        mask = _unrank(r, n, N, binom, cells)
-        found = False
-        for j in range(n):
-            s = cells[j]
-            rest = mask ^ (np.uint64(1) << np.uint64(s))
-            for p in range(N):
-                if (rest >> np.uint64(p)) & np.uint64(1) or p == s:
-                    continue
-                if _popcount(nb[p] & rest) < d:
-                    continue
-                y = rest | (np.uint64(1) << np.uint64(p))
-                ry = np.uint64(0)
-                i = 0
-                for c in range(N):
-                    if (y >> np.uint64(c)) & np.uint64(1):
-                        i += 1
-                        ry += binom[c, i]
-                if dist[ry] == t - 1:
-                    moves[k, 0] = s
-                    moves[k, 1] = p
-                    r = ry
-                    found = True
-                    break
-            if found:
-                break
-        if not found:
-            return moves
-        k += 1
-        t -= 1
-    return moves
+    Eight bytes are tested at once (``_has_byte``): most words hold no byte of the layer.  One
+    pass fills an array of ``at_most`` entries (the writes ``expand`` counted, never fewer than
+    the layer)."""
+    out = np.empty(at_most, dtype=np.uint64)
+    k = _collect(dist.view(np.uint64), np.uint64(value), out)
+    if k < 0:
+        raise RuntimeError(f"layer {value} has more configurations than the {at_most} writes counted")
+    return out[:k]
 
 
 def warm_up(n: int = 3, N: int = 4) -> None:
@@ -318,9 +234,7 @@ def warm_up(n: int = 3, N: int = 4) -> None:
     dist[0] = 0
     expand(layer, np.uint8(1), n, N, binom, nb, 2, dist, zseen)
     mark_lifts(layer, n, N, binom, nb, 2, zseen)
-    layer_of(dist, 0)
     layer_of(dist, 0, 1)
-    descend(np.uint64(0), n, N, binom, nb, 2, dist)
 
 
 @_njit()
