@@ -657,3 +657,18 @@ def test_theorem_c_only_the_true_layers_are_accepted(tmp_path_factory, case, dat
             seen |= {frozenset(g[q] for q in X) for g in obj["symmetries"]}
     bad = check_census(write(folder / "forged", dict(obj, hardest=hardest), forged_layers, recount=True))
     assert not bad.ok and "condition" in bad.reason, bad.reason
+
+
+def test_a_key_written_twice_is_rejected(tmp_path):
+    """Parsers disagree on a JSON object with a key twice (first or last value): the file would
+    claim two things, so the checker refuses it, as scripts/referee_check.py does."""
+    from coinsat.census import census, write_certificate
+    from coinsat.certificates.check.census import check_census
+    from coinsat.io.instance_format import read_instance
+
+    write_certificate(census(read_instance("instances/families/diagonal-3.toml")), tmp_path)
+    text = (tmp_path / "census.json").read_text()
+    assert check_census(tmp_path).ok
+    (tmp_path / "census.json").write_text(text.replace('"max_distance": 7,', '"max_distance": 3, "max_distance": 7,'))
+    verdict = check_census(tmp_path)
+    assert not verdict.ok and "twice" in verdict.reason
