@@ -320,7 +320,7 @@ def read_certificate(path: str | Path) -> tuple[Any, str, Path]:
     """The certificate object of a file (a census certificate may be named by its folder), why
     it is not one (malformed JSON, bytes outside the DIMACS alphabet: then the object is None),
     and the folder its side files are in.  InstanceError when the file cannot be read."""
-    from .certificates.check.format import alphabet_problem
+    from .certificates.check.format import alphabet_problem, unique_keys
 
     p = Path(path)
     if p.is_dir() and (p / "census.json").is_file():  # a census certificate is a folder
@@ -333,7 +333,7 @@ def read_certificate(path: str | Path) -> tuple[Any, str, Path]:
     if outside:
         return None, outside, p.parent
     try:
-        return json.loads(data.decode("ascii")), "", p.parent
+        return json.loads(data.decode("ascii"), object_pairs_hook=unique_keys), "", p.parent
     except json.JSONDecodeError as e:
         return None, f"malformed JSON: {e.msg} (line {e.lineno})", p.parent
     except _BAD_JSON as e:

@@ -672,3 +672,15 @@ def test_a_key_written_twice_is_rejected(tmp_path):
     (tmp_path / "census.json").write_text(text.replace('"max_distance": 7,', '"max_distance": 3, "max_distance": 7,'))
     verdict = check_census(tmp_path)
     assert not verdict.ok and "twice" in verdict.reason
+
+
+def test_check_certificate_rejects_a_key_twice_in_any_kind(tmp_path):
+    """The shared reader (coinsat.certify) refuses duplicate keys for every certificate kind."""
+    from coinsat.certify import check_certificate
+    from coinsat.io.instance_format import read_instance
+
+    inst = read_instance("paper/diagonal")
+    forged = tmp_path / "x.certificate.json"
+    forged.write_text('{"kind": "layers", "kind": "inductive", "scope": "global", "claim": "unsolvable"}')
+    verdict = check_certificate(inst, forged)
+    assert not verdict.ok and "twice" in verdict.reason

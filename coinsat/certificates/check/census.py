@@ -43,7 +43,7 @@ import numpy as np
 from ...errors import LimitReached
 from ...limits import poll, signals_deferred
 from .census_window import Rejected, closed_window, neighbour_masks, symmetry_group
-from .format import Check, confined_file
+from .format import Check, confined_file, unique_keys
 
 FORMAT = "coinsat-census"
 VERSION = 1
@@ -136,22 +136,12 @@ def verified_census(path: str | Path, deadline: float | None = None, workers: in
     folder = path if path.is_dir() else path.parent
     json_path = folder / "census.json" if path.is_dir() else path
     try:
-        obj = json.loads(json_path.read_bytes().decode("ascii"), object_pairs_hook=_unique_keys)
+        obj = json.loads(json_path.read_bytes().decode("ascii"), object_pairs_hook=unique_keys)
     except OSError as e:
         raise Rejected(f"{json_path.name}: cannot be read: {e.strerror or e}") from None
     except (ValueError, RecursionError) as e:
         raise Rejected(f"{json_path.name}: not JSON: {str(e).splitlines()[0][:200]}") from None
     return census_from(obj, folder, json_path.name, deadline, workers)
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
-    """A JSON object whose keys are all different: with a key twice, parsers disagree on which value
-    counts (Python's takes the last, others the first), so the file would claim two things."""
-    keys = [k for k, _ in pairs]
-    if len(set(keys)) != len(keys):
-        twice = sorted({k for k in keys if keys.count(k) > 1})
-        raise ValueError(f"key {twice[0]!r} appears twice in one object")
-    return dict(pairs)
 
 
 def census_from(obj: Any, folder: Path, name: str, deadline: float | None = None, workers: int = 1) -> Census:

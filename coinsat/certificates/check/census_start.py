@@ -29,7 +29,7 @@ from ...errors import LimitReached
 from ...instance import Instance
 from .census import Census, Rejected, census_from
 from .claims import Claim
-from .format import Check
+from .format import Check, unique_keys
 
 
 def check_census_kind(
@@ -54,7 +54,7 @@ def check_census_for(instance: Instance, path: str | Path, deadline=None, worker
     path = Path(path)
     json_path = path / "census.json" if path.is_dir() else path
     try:
-        cert = json.loads(json_path.read_bytes().decode("ascii"))
+        cert = json.loads(json_path.read_bytes().decode("ascii"), object_pairs_hook=unique_keys)
     except (OSError, ValueError) as e:
         return Check(False, f"{json_path.name}: unreadable: {e}", seconds=time.perf_counter() - t0)
     ok, reason, claim = check_census_kind(instance, cert, json_path.parent, deadline, workers)

@@ -178,6 +178,17 @@ def checked_solution(instance: Instance, cert: dict, horizon: int):
     return solution, None
 
 
+def unique_keys(pairs: list) -> dict:
+    """``json.loads``'s ``object_pairs_hook`` for certificates: an object with a key twice is not
+    JSON two parsers read alike (Python's takes the last value, others the first), so the file
+    would claim two things; ValueError names the key."""
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        twice = sorted({k for k in keys if keys.count(k) > 1})
+        raise ValueError(f"key {twice[0]!r} appears twice in one object")
+    return dict(pairs)
+
+
 def alphabet_problem(data: bytes, what: str) -> str | None:
     """Why ``data`` is not plain DIMACS-alphabet text (None: it is).
 
