@@ -134,15 +134,34 @@ class Statistics:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+@dataclass(frozen=True)
+class SearchLayers:
+    """The witness of an answer of a layered search (``spanbfs``, ``rankbfs``): its layers (a list
+    of word arrays, or the ranked visited set) when it searched the instance's own window, else None.
+    The layers certificate is built from them (``certificates/prove/make.py``), searching again
+    only where they are None or too short."""
+
+    layers: Any = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class InductionProof:
+    """The witness of an ``unsolvable`` answer proven by ABC's k-induction (``k``), or by its BMC
+    visiting every reachable state (``k`` = 0): a proof that carries no invariant of its own, so
+    the certificate asks PDR for one (``certificates/prove/make.py``)."""
+
+    k: int
+
+
 @dataclass(frozen=True, kw_only=True)
 class Result:
     """The answer of an engine.  Frozen: a wrapper makes a new one (``dataclasses.replace``).
 
     ``engine`` says which engine answered (None when a limit stopped the command before
     any engine could); ``stats`` holds the engine's own details (SAT horizons, windows
-    grown, layer sizes); ``witness`` is engine-specific evidence kept for the certificate
-    builders (``spanbfs``: its search layers, so that certifying does not search again);
-    it never reaches the JSON.
+    grown, layer sizes); ``witness`` is the typed evidence the certificate builders read
+    (:class:`SearchLayers`, :class:`InductionProof`, ``pdr``'s ``Invariant``): a certificate is
+    made from what the answer carries, never from the engine's name; it never reaches the JSON.
     """
 
     status: Status

@@ -62,7 +62,7 @@ def main() -> int:
     c0 = time.process_time()
     result = solve_rankbfs(inst, options=RankbfsOptions(workers=1))
     solve_cpu = time.process_time() - c0
-    visited = result.witness
+    visited = result.witness.layers
     layers = [visited.layer(i) for i in range(visited.depths)]
     fast = jit.FastSpace(Space(inst, True, args.upper_bound))
     chunk = 1 << 17

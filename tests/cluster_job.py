@@ -86,7 +86,7 @@ def main(count: int) -> None:
         if not is_primary():
             continue
         one = solve_rankbfs(inst, max_moves=T, options=RankbfsOptions(upper_bound=U, forced_supports=forced))
-        a, b = got.witness, one.witness
+        a, b = got.witness.layers, one.witness.layers
         same = got.stats.get("layers") == one.stats.get("layers") and (
             (a is None and b is None)
             or (a is not None and b is not None and np.array_equal(a.keys, b.keys) and np.array_equal(a.depth, b.depth))

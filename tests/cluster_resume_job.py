@@ -33,7 +33,7 @@ def run(**kw):
 
 
 def layers(r) -> list:
-    return [r.witness.layer(i) for i in range(r.witness.depths)]
+    return [r.witness.layers.layer(i) for i in range(r.witness.layers.depths)]
 
 
 def same(a, b) -> bool:

@@ -17,7 +17,7 @@ from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.layers import U64, _Rule
 from coinsat.certificates.prove.make import certify
 from coinsat.io.instance_format import read_instance
-from coinsat.result import Status
+from coinsat.result import SearchLayers, Status
 from coinsat.rules import successors
 from coinsat.solve import solve
 
@@ -103,7 +103,7 @@ def test_certify_reuses_the_layers_of_the_answer(tmp_path, monkeypatch):
     import coinsat.search.spanbfs as spanbfs
 
     result = solve(DIAG, "spanbfs")
-    assert result.witness is not None and len(result.witness) == 19
+    assert result.witness.layers is not None and len(result.witness.layers) == 19
 
     def no_second_search(*args, **kwargs):
         raise AssertionError("certify searched again")
@@ -113,7 +113,7 @@ def test_certify_reuses_the_layers_of_the_answer(tmp_path, monkeypatch):
     assert done.check.ok and done.check.claim == "optimal: 18 moves (no solution with <= 17 moves)"
     # a witness that stops short of the horizon is not used: the builder searches (here: refused)
     with pytest.raises(AssertionError, match="searched again"):
-        certify(DIAG, dataclasses.replace(result, witness=result.witness[:5]), tmp_path / "short")
+        certify(DIAG, dataclasses.replace(result, witness=SearchLayers(result.witness.layers[:5])), tmp_path / "short")
 
 
 # --- ranked layers (rankbfs): past 64 cells, pruned by a bound --------------------------------------

@@ -80,7 +80,7 @@ def test_kernel_equals_reference_on_vdiag_2_2_swne_layers():
     U = 35
     r = solve(inst, "rankbfs", upper_bound=U, workers=1)
     assert r.status is Status.BOUNDED
-    visited = r.witness
+    visited = r.witness.layers
     rng = np.random.default_rng(7)
     ranks, depths = [], []
     for t in range(visited.depths):
@@ -207,7 +207,7 @@ def test_lmcut_search_same_optimum_as_fill(name):
     assert fill.length == lm.length == L
     assert verify(inst, lm.solution, keep_trace=False).ok
     assert lm.stats["states"] < fill.stats["states"]
-    assert lm.witness.heuristic == "lmcut"
+    assert lm.witness.layers.heuristic == "lmcut"
     _, below = _run(name, L - 1, "lmcut")
     assert below.status is Status.BOUNDED
 
@@ -221,7 +221,7 @@ def test_lmcut_with_perimeter_and_workers():
     _, one = _run(name, L, "lmcut")
     _, per = _run(name, L, "lmcut", perimeter=2)
     assert per.status is Status.OPTIMAL and per.length == L
-    assert per.witness.heuristic == {"kind": "perimeter", "r": 2, "inner": "lmcut"}
+    assert per.witness.layers.heuristic == {"kind": "perimeter", "r": 2, "inner": "lmcut"}
     two = solve(inst, "rankbfs", upper_bound=L, heuristic="lmcut", workers=2)
     assert two.status is Status.OPTIMAL and two.length == L
     assert two.stats["states"] == one.stats["states"]

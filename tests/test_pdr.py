@@ -24,7 +24,7 @@ from coinsat.certificates.prove.inductive import _refutation, build_inductive
 from coinsat.errors import UsageError
 from coinsat.io.instance_format import read_instance
 from coinsat.limits import Limits
-from coinsat.result import Status
+from coinsat.result import InductionProof, Status
 from coinsat.search.pdr import Invariant, replay, solve_kind, solve_pdr
 from coinsat.solution import verify
 
@@ -276,7 +276,7 @@ def test_certify_on_a_kind_answer_gets_pdrs_invariant(tmp_path):
 
     inst = read_instance(ROOT / "instances" / "open-problems" / "cubic-2x2x2-d3-n6-hypothesis.toml")
     r = solve_kind(inst, limits=Limits(60))
-    assert r.status is Status.UNSOLVABLE and r.witness is None
+    assert r.status is Status.UNSOLVABLE and isinstance(r.witness, InductionProof)  # no invariant of its own
     done = certify(inst, r, tmp_path)
     assert done.check.ok and done.certificate.to_json()["kind"] == "inductive"
 

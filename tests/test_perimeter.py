@@ -293,7 +293,7 @@ def test_theorem_m_first_layer_meeting_the_ball_gives_the_optimum():
         run = solve(inst, "rankbfs", upper_bound=U, perimeter=8, workers=1)
         assert run.status.value == "optimal" and run.length == 36
         ball = backward.Ball(_space(inst), 8)
-        w = run.witness
+        w = run.witness.layers
         met = next(t for t in range(w.depths) if (ball.distance(w.layer(t)) >= 0).any())
         d = ball.distance(w.layer(met))
         assert 0 < met <= U - 8 and met + int(d[d >= 0].min()) == 36

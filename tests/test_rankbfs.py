@@ -240,5 +240,5 @@ def test_partitioned_search_equals_the_single_process_one_state_for_state(inst, 
     two = solve_rankbfs(inst, options=RankbfsOptions(workers=2, upper_bound=U))
     assert _answer(one) == _answer(two)
     assert one.stats["layers"] == two.stats["layers"]
-    assert np.array_equal(one.witness.keys, two.witness.keys)
-    assert np.array_equal(one.witness.depth, two.witness.depth)
+    assert np.array_equal(one.witness.layers.keys, two.witness.layers.keys)
+    assert np.array_equal(one.witness.layers.depth, two.witness.layers.depth)

@@ -41,9 +41,9 @@ def _same_search(one, two) -> None:
     assert one.stats["layers"] == two.stats["layers"]
     assert one.stats["bound_pruned"] == two.stats["bound_pruned"]
     assert one.stats["expanded"] == two.stats["expanded"]
-    assert np.array_equal(one.witness.keys, two.witness.keys)
-    assert np.array_equal(one.witness.depth, two.witness.depth)
-    assert one.witness.heuristic == two.witness.heuristic
+    assert np.array_equal(one.witness.layers.keys, two.witness.layers.keys)
+    assert np.array_equal(one.witness.layers.depth, two.witness.layers.depth)
+    assert one.witness.layers.heuristic == two.witness.layers.heuristic
     assert (one.solution and one.solution.moves) == (two.solution and two.solution.moves)
 
 

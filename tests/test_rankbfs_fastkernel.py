@@ -44,7 +44,7 @@ def _same_successors(inst, prune: bool, ranks: np.ndarray) -> None:
 
 def _states(inst, prune: bool) -> np.ndarray:
     r = solve_rankbfs(inst, max_moves=4, options=RankbfsOptions(prune=prune, grow=False))
-    return r.witness.keys if r.witness is not None else np.zeros(0, dtype=U64)
+    return r.witness.layers.keys if r.witness.layers is not None else np.zeros(0, dtype=U64)
 
 
 @settings(max_examples=60, deadline=None)
@@ -213,9 +213,9 @@ def test_searches_keep_the_same_layers_with_either_compiled_expansion(inst, prun
     new = runs[0]
     for old in runs[1:]:
         assert (new.status, new.length, new.stats["layers"]) == (old.status, old.length, old.stats["layers"])
-        if new.witness is not None:
-            for i in range(new.witness.depths):
-                assert np.array_equal(new.witness.layer(i), old.witness.layer(i))
+        if new.witness.layers is not None:
+            for i in range(new.witness.layers.depths):
+                assert np.array_equal(new.witness.layers.layer(i), old.witness.layers.layer(i))
 
 
 @settings(max_examples=80, deadline=None)
@@ -250,8 +250,8 @@ def test_a_bounded_search_is_the_same_with_either_compiled_h(monkeypatch, upper_
     old = solve_rankbfs(inst, options=RankbfsOptions(upper_bound=upper_bound, workers=1))
     assert new.stats["bound_pruned"] == old.stats["bound_pruned"] > 0
     assert (new.status, new.length, new.stats["layers"]) == (old.status, old.length, old.stats["layers"])
-    for i in range(new.witness.depths):
-        assert np.array_equal(new.witness.layer(i), old.witness.layer(i))
+    for i in range(new.witness.layers.depths):
+        assert np.array_equal(new.witness.layers.layer(i), old.witness.layers.layer(i))
 
 
 def test_v22_layers_are_the_same_with_either_kernel(monkeypatch):
@@ -260,7 +260,7 @@ def test_v22_layers_are_the_same_with_either_kernel(monkeypatch):
     monkeypatch.setenv(fastkernel.ENV, "numpy")
     plain = solve_rankbfs(inst)
     assert (fast.status, fast.length, fast.stats["layers"]) == (plain.status, plain.length, plain.stats["layers"])
-    assert np.array_equal(fast.witness.keys, plain.witness.keys)
+    assert np.array_equal(fast.witness.layers.keys, plain.witness.layers.keys)
 
 
 @settings(max_examples=80, deadline=None)

@@ -34,8 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def _same_search(a, b) -> None:
     assert (a.status, a.length, a.lower_bound) == (b.status, b.length, b.lower_bound)
     assert a.stats["layers"] == b.stats["layers"]
-    assert np.array_equal(a.witness.keys, b.witness.keys)
-    assert np.array_equal(a.witness.depth, b.witness.depth)
+    assert np.array_equal(a.witness.layers.keys, b.witness.layers.keys)
+    assert np.array_equal(a.witness.layers.depth, b.witness.layers.depth)
 
 
 @settings(max_examples=50, deadline=None)
@@ -74,7 +74,7 @@ def test_a_tiny_budget_spills_every_old_layer_and_changes_nothing(split_at, monk
     assert plain.stats["layers_spilled"] == 0 and plain.stats["disk_bytes"] == 0
     assert spilled.stats["layers_spilled"] >= len(spilled.stats["layers"]) - 2
     assert 0 < spilled.stats["disk_bytes"] < 8 * spilled.stats["states"]  # compressed below 8 bytes a state
-    assert spilled.witness.nbytes < plain.witness.nbytes
+    assert spilled.witness.layers.nbytes < plain.witness.layers.nbytes
     # worker processes and bound-and-prune spill too
     _same_search(
         solve_rankbfs(inst, options=RankbfsOptions(workers=2, upper_bound=24)),

@@ -53,7 +53,7 @@ def manifest(d: Path) -> dict:
 
 
 def layers_of(result) -> list[np.ndarray]:
-    return [result.witness.layer(i) for i in range(result.witness.depths)]
+    return [result.witness.layers.layer(i) for i in range(result.witness.layers.depths)]
 
 
 def stop_after(inst, d: Path, depth: int, fresh, workers: int, **kw):

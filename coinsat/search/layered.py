@@ -24,7 +24,7 @@ from .._names import Name
 from ..errors import InternalError
 from ..instance import Instance
 from ..limits import Limits, enforced
-from ..result import Engine, Evidence, Result, Statistics, Status
+from ..result import Engine, Evidence, Result, SearchLayers, Statistics, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for
 from .windows import Proved, Step, exact_horizon, found_in_window, grow, result_of
@@ -146,7 +146,7 @@ def fixed_result(
             stats=stats,
             statistics=Statistics.measured(limits.cpu0, **counts(out)),
             engine=engine,
-            witness=out.layers,
+            witness=SearchLayers(out.layers),
         )
 
     if out.kind == Ending.FOUND:
@@ -215,6 +215,7 @@ def grown(
             stats=stats,
             statistics=Statistics.measured(limits.cpu0, **done),
             engine=engine,
+            witness=SearchLayers(),
         )
 
     def inside() -> Result:

@@ -43,7 +43,7 @@ from ..configuration import Configuration
 from ..encode.aiger import Aig, build_aig, decode_moves
 from ..instance import Instance
 from ..limits import Limits
-from ..result import Engine, Result, Statistics, Status
+from ..result import Engine, InductionProof, Result, Statistics, Status
 from ..rules import Move, check_move
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for, fill_count_bound
@@ -249,7 +249,7 @@ def solve_kind(
         inside = cleared if radius is None else min(cleared, radius + 1)
         return max(floor, inside)
 
-    def result(status, solution=None, lb=None, certificate=None) -> Result:
+    def result(status, solution=None, lb=None, certificate=None, witness=None) -> Result:
         stats["frames_cleared"] = cleared
         return Result(
             status=status,
@@ -261,6 +261,7 @@ def solve_kind(
             stats=stats,
             statistics=Statistics.measured(limits.cpu0, layers=cleared),
             engine=Engine.KIND,
+            witness=witness,
         )
 
     k = 1
@@ -290,7 +291,12 @@ def solve_kind(
             stats["k"] = 0
             scope = "global" if radius is None else "window"
             cert: dict[str, Any] = {"kind": "bmc-exhausted", "scope": scope, "window": instance.board.window}
-            return result(Status.UNSOLVABLE, lb=None if radius is None else radius + 1, certificate=cert)
+            return result(
+                Status.UNSOLVABLE,
+                lb=None if radius is None else radius + 1,
+                certificate=cert,
+                witness=InductionProof(0),
+            )
         cleared_here = _NO_CEX.search(run.output)
         if cleared_here is None:
             stats["stopped"] = "ABC's BMC gave no answer"
@@ -309,7 +315,12 @@ def solve_kind(
             stats["k"] = k
             scope = "global" if radius is None else "window"
             cert = {"kind": "k-induction", "scope": scope, "k": k, "window": instance.board.window}
-            return result(Status.UNSOLVABLE, lb=None if radius is None else radius + 1, certificate=cert)
+            return result(
+                Status.UNSOLVABLE,
+                lb=None if radius is None else radius + 1,
+                certificate=cert,
+                witness=InductionProof(k),
+            )
         if k >= max_frames:
             stats["stopped"] = f"frame limit (k = {k})"
             return result(Status.UNKNOWN, lb=proven_lb())

@@ -177,7 +177,7 @@ def solve_spanbfs(
     options: SpanbfsOptions | None = None,
 ) -> Result:
     """Shortest solution by span-pruned layered BFS (module docstring; options:
-    ``SpanbfsOptions``).  The result's ``witness`` is the list of layers (sorted uint64
+    ``SpanbfsOptions``).  The result's ``witness`` (``SearchLayers``) holds the list of layers (sorted uint64
     arrays, bit c = board cell c) when the instance's own window was searched (an exact
     window, or ``grow=False``): the layers certificate reuses them."""
     why = applicable(instance)

@@ -70,11 +70,11 @@ def build_layers(
             )
         if again.status not in (Status.BOUNDED, Status.UNSOLVABLE):
             return None
-        return _write_ranked(instance, horizon, again.witness, out_dir, stem, solution)
+        return _write_ranked(instance, horizon, again.witness.layers, out_dir, stem, solution)
 
     left = None if deadline is None else max(1e-3, deadline - time.perf_counter())
     result = solve_spanbfs(instance, limits=Limits(left), max_moves=horizon, options=SpanbfsOptions(grow=False))
-    layers: list[np.ndarray] = list(result.witness)
+    layers: list[np.ndarray] = list(result.witness.layers)
     if result.status is Status.UNKNOWN:
         raise LimitReached(
             f"the layers of 'no solution with <= {horizon} moves' were not rebuilt within the limit", result.lower_bound

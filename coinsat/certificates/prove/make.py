@@ -1,17 +1,19 @@
 """Write the certificate of a solve result to a directory, then check it.
 
-What each status gets:
+What the answer carries (``Result.witness``, a typed record) decides the builder, never the
+engine's name.  What each status gets:
 
-* ``unsolvable`` — the screens' invariant (or Theorem 1 closed set) when one
-  applies, else the inductive invariant of a ``pdr`` answer (``inductive.py``; a
-  ``kind`` answer carries no invariant, so PDR is asked for one), else a closed set:
+* ``unsolvable`` — the inductive invariant the answer carries (``pdr``'s ``Invariant``,
+  ``inductive.py``), else the screens' invariant (or Theorem 1 closed set) when one applies;
+  an :class:`~coinsat.result.InductionProof` (``kind``) has no invariant, so PDR is asked
+  for one; else a closed set:
   the forward closure of the start in the window (scope global on exact windows and
   graphs, window otherwise);
 * ``optimal`` with T moves — the bounded certificate for T − 1 carrying the
-  solution (for T = 0, the solution alone); when the answer came from
-  ``spanbfs`` on an exact window, the layers certificate for T − 1 instead
-  (its witness is the search itself, where a DRAT proof may be out of reach;
-  the layers of the answer's own search are reused, ``Result.witness``);
+  solution (for T = 0, the solution alone); when the answer carries
+  :class:`~coinsat.result.SearchLayers` (``spanbfs``, ``rankbfs``) on an exact window, the
+  layers certificate for T − 1 instead (its witness is the search itself, where a DRAT
+  proof may be out of reach; the layers of the answer's own search are reused);
 * ``feasible`` with lower bound L >= 1 — the bounded certificate for L − 1
   carrying the solution; with L = 0 there is nothing to certify but the
   solution, which verify checks;
@@ -40,7 +42,8 @@ from pathlib import Path
 from ...errors import InternalError, UsageError
 from ...instance import Instance
 from ...io.atomic import write_atomic
-from ...result import Engine, Result, Status
+from ...result import InductionProof, Result, SearchLayers, Status
+from ...search.pdr import Invariant
 from ..check import check_certificate
 from ..check.format import Certificate, Check, header, solution_json
 from .bounded import build_bounded, claim_text
@@ -73,13 +76,13 @@ def build_certificate(
 def _build(instance: Instance, result: Result, out_dir: str | Path, deadline: float | None) -> dict:
     """The certificate object of the kind that fits ``result`` (module docstring)."""
     status = result.status
+    witness = result.witness
     if status is Status.UNSOLVABLE:
         # pdr's own invariant first: it is there only when pdr ran, i.e. no screen answered before
         # it or the screens were skipped (solve --no-screens: the engine's own certificate asked for)
-        invariant = result.witness if result.method == "pdr" else None
-        cert = None if invariant is None else _inductive(instance, invariant, out_dir, deadline)
+        cert = _inductive(instance, witness, out_dir, deadline) if isinstance(witness, Invariant) else None
         cert = cert or find_screen_certificate(instance)
-        if cert is None and result.method == "kind":  # kind's proof has no invariant: ask pdr for one
+        if cert is None and isinstance(witness, InductionProof):  # no invariant of its own: ask pdr for one
             from .inductive import pdr_invariant
 
             invariant = pdr_invariant(instance, deadline)
@@ -103,11 +106,11 @@ def _build(instance: Instance, result: Result, out_dir: str | Path, deadline: fl
         cert = header(instance, "bounded", "horizon", claim_text(instance, -1, solution))
         cert.update(horizon=-1, solution=solution_json(instance, solution))
         return cert
-    if result.engine in (Engine.SPANBFS, Engine.RANKBFS) and instance.board.exact:  # layers need an exact window
+    if isinstance(witness, SearchLayers) and instance.board.exact:  # layers need an exact window
         from .layers import build_layers
 
         cert = build_layers(
-            instance, horizon, out_dir, stem(instance), solution, deadline=deadline, searched=result.witness
+            instance, horizon, out_dir, stem(instance), solution, deadline=deadline, searched=witness.layers
         )
         if cert is None:
             raise InternalError(f"spanbfs did not prove 'no solution with <= {horizon} moves' again")

@@ -106,7 +106,7 @@ def solve_rankbfs(
     options: RankbfsOptions | None = None,
 ) -> Result:
     """Shortest solution by span-pruned layered BFS over ranked states (module docstring;
-    options: ``RankbfsOptions``).  The result's ``witness`` is the visited set when the
+    options: ``RankbfsOptions``).  The result's ``witness`` (``SearchLayers``) holds the visited set when the
     instance's own window was searched."""
     why = applicable(instance)
     if why is not None:
