@@ -321,7 +321,7 @@ def random_theorem2(rng: random.Random, n_max: int) -> Instance | None:
     return inst if hypothesis(inst) is not None else None  # None also when a draw fails
 
 
-# --- the cross-check's random instances (coinsat.study.agreement, scripts/crosscheck.py) -----------
+# --- the cross-check's random instances (lab.agreement, scripts/crosscheck.py) -----------
 #
 # **Instances** (``random_case(seed)``, one seed one instance, reproducible): square,
 # triangular and graph boards; unlabeled coins or two labels; d = 1, 2, 3; goal

@@ -9,7 +9,7 @@ docs/forced-supports.md), so s ranges over the empty cells of span(start).  For 
 placements, inside span(start)), the mean number of predecessors per configuration of S_{r-1}
 (before removing repeats), and for comparison the forward shells from the start (every
 successor, no pruning) and their mean number of successors.  Bitmask states (<= 64 cells,
-``coinsat.study.forced_supports``); a radius is skipped once a shell passes --max-states.
+``lab.forced_supports``); a radius is skipped once a shell passes --max-states.
 
     nice -n 10 python3 scripts/backward_ball.py --members vdiag-3-3-swne --radius 3 \\
         --out benchmarks/backward-ball.md
@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from coinsat import read_instance
-from coinsat.study.commandline import shown
-from coinsat.study.forced_supports import predecessors, shells, successors
+from lab.commandline import shown
+from lab.forced_supports import predecessors, shells, successors
 from coinsat.theory.span import span_mask
 from coinsat.theory.supports import Batch
 

@@ -37,7 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from coinsat.study.commandline import shown
+from lab.commandline import shown
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from coinsat.study.commandline import shown
+from lab.commandline import shown
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = """

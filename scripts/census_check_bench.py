@@ -33,7 +33,7 @@ from coinsat.census import census, write_certificate
 from coinsat.certificates.check import census as checker
 from coinsat.certificates.check import censusjit
 from coinsat.families import diagonal_flip
-from coinsat.study.commandline import shown
+from lab.commandline import shown
 
 ROOT = Path(__file__).resolve().parent.parent
 PASSES = ("scatter", "lift", "sweep", "canonical")

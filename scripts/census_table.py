@@ -32,7 +32,7 @@ from coinsat.census import census, write_certificate, write_hardest
 from coinsat.families import diagonal_target, v_shape
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance, write_instance
-from coinsat.study.commandline import shown
+from lab.commandline import shown
 
 ROOT = Path(__file__).resolve().parent.parent
 

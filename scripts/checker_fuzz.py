@@ -1,4 +1,4 @@
-"""Differential fuzz of the certificate checker (coinsat/study/checker_fuzz.py): mutated genuine
+"""Differential fuzz of the certificate checker (lab/checker_fuzz.py): mutated genuine
 certificates must never be accepted with a claim stronger than the truth.
 
     python3 scripts/checker_fuzz.py --minutes 60                         # prints the table
@@ -20,8 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from coinsat.study import checker_fuzz
-from coinsat.study.commandline import shown
+from lab import checker_fuzz
+from lab.commandline import shown
 
 BEGIN, END = "<!-- checker-campaign: begin -->", "<!-- checker-campaign: end -->"
 

@@ -31,7 +31,7 @@ from coinsat.constructive import construct
 from coinsat.constructive.absorb import Engine
 from coinsat.families import vdiag
 from coinsat.io.atomic import write_atomic
-from coinsat.study.analysis import fit_power_law
+from lab.analysis import fit_power_law
 
 ROOT = Path(__file__).resolve().parent.parent
 FIT_FROM = 14

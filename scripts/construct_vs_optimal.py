@@ -34,8 +34,8 @@ from coinsat.geometry import distance
 from coinsat.io.atomic import write_atomic
 from coinsat.search.methods import METHODS
 from coinsat.solution import verify
-from coinsat.study.analysis import fit_power_law, proven_optimum
-from coinsat.study.commandline import shown
+from lab.analysis import fit_power_law, proven_optimum
+from lab.commandline import shown
 from coinsat.theory.triangular import decide
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,7 +12,7 @@ is replayed here by ``solution.verify`` (rules.py) as well.
 **Instances**: ``coinsat.families.random_case(seed)``, one seed one instance,
 reproducible (its comment says what the mix is).
 
-**What an answer claims, and the agreement rules**: ``coinsat.study.agreement`` (its
+**What an answer claims, and the agreement rules**: ``lab.agreement`` (its
 docstring states them; rule 5 is ``--strict``).
 
 ``unknown`` (a limit hit, or a window engine whose window cannot prove T) is
@@ -35,9 +35,9 @@ import time
 from pathlib import Path
 
 from coinsat.search.methods import METHODS
-from coinsat.study.agreement import VARIANTS, check_file, engines
-from coinsat.study.commandline import shown
-from coinsat.study.crosscheck import DEFAULT_TIME_LIMIT, Settings, Tally, campaign, write_report
+from lab.agreement import VARIANTS, check_file, engines
+from lab.commandline import shown
+from lab.crosscheck import DEFAULT_TIME_LIMIT, Settings, Tally, campaign, write_report
 
 ROOT = Path(__file__).resolve().parent.parent
 FAILURES = ROOT / "tests" / "data" / "crosscheck_failures"

@@ -38,7 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from coinsat.study.commandline import shown, solve_process
+from lab.commandline import shown, solve_process
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ROOT / "instances" / "families"

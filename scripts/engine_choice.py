@@ -37,7 +37,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from coinsat.study.commandline import solve_process
+from lab.commandline import solve_process
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -5,7 +5,7 @@
 upper_bound=U, forced_supports=False / True, workers=1)``; its h_fill is compiled when numba is
 installed, its h_forced is numpy), numba warmed up on V(2,2) before the first timed run.
 
-``--engine own``: ``coinsat.study.forced_supports.search``, a layered BFS on bitmask states
+``--engine own``: ``lab.forced_supports.search``, a layered BFS on bitmask states
 (boards of <= 64 cells) with the engine's pruning rule (a state first met at depth t is kept iff
 t + h(state) <= U).  h is ``theory/supports.py``'s ``Batch.h_fill`` (today's h, the engine's) or
 ``Batch.h_forced`` (docs/forced-supports.md, Theorem H); both run in numpy there, so the CPU
@@ -32,9 +32,9 @@ import numpy as np
 
 from coinsat import Status, read_instance
 from coinsat.errors import LimitReached
-from coinsat.study.commandline import shown
-from coinsat.study.forced_supports import search
-from coinsat.study.proofs import known_length
+from lab.commandline import shown
+from lab.forced_supports import search
+from lab.proofs import known_length
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ROOT / "instances" / "families"

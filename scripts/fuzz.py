@@ -1,5 +1,5 @@
 """Fuzz every input surface of the command line and check one invariant on each input
-(the harness: ``coinsat.study.fuzz``, whose docstring says what is fuzzed and judged).
+(the harness: ``lab.fuzz``, whose docstring says what is fuzzed and judged).
 
     python3 scripts/fuzz.py --minutes 60 --out benchmarks/fuzz.md   # parallel on all cores
     python3 scripts/fuzz.py --minutes 1 --workers 1 --seed 7          # prints the table
@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from coinsat.study import fuzz
+from lab import fuzz
 
 ROOT = Path(__file__).resolve().parent.parent
 REGRESSIONS = ROOT / "tests" / "data" / "fuzz_regressions"

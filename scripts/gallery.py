@@ -10,7 +10,7 @@ the developer tools.  ``--solve-missing T`` solves, with T seconds each, the puz
 stored answer (default: none are solved; the page says the answer is missing).  ``--screenshots
 DIR`` also writes PNG screenshots of the index and of two pages through headless Chromium
 (Playwright), at desktop and phone widths.  ``--refresh`` solves, certifies and checks every
-puzzle in fresh processes (``coinsat.study.gallery``) and writes the answers file.
+puzzle in fresh processes (``lab.gallery``) and writes the answers file.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from coinsat.gallery import build, source
-from coinsat.study.gallery import refresh
+from lab.gallery import refresh
 
 #: the checkout this script belongs to (the gallery of its instances/ and benchmarks/)
 CHECKOUT = Path(__file__).resolve().parent.parent

@@ -19,7 +19,7 @@ from pathlib import Path
 from coinsat.constructive import construct
 from coinsat.errors import ConstructionError
 from coinsat.families import diagonal_flip, hardest, hardest_shape
-from coinsat.study.commandline import shown
+from lab.commandline import shown
 from coinsat.theory.reach import lower_bound
 from coinsat.theory.span import lattice_span
 from coinsat.theory.square import hypothesis

@@ -30,7 +30,7 @@ from coinsat.census import census
 from coinsat.families import diagonal_flip, hardest, insert_row_column
 from coinsat.instance import make_instance
 from coinsat.search.rank.colex import Colex
-from coinsat.study.commandline import shown
+from lab.commandline import shown
 from coinsat.theory.span import lattice_span
 from coinsat.theory.square import hypothesis
 

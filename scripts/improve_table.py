@@ -28,7 +28,7 @@ from pathlib import Path
 from coinsat import write_instance
 from coinsat.families import diagonal_flip, vdiag
 from coinsat.io.atomic import write_atomic
-from coinsat.study.commandline import portable
+from lab.commandline import portable
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks/vfamily_results.json"

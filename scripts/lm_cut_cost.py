@@ -220,7 +220,7 @@ def main() -> int:
 
 
 def shown(args) -> str:
-    from coinsat.study.commandline import shown as portable
+    from lab.commandline import shown as portable
 
     return portable("scripts/lm_cut_cost.py", sys.argv[1:], ROOT)
 

@@ -16,7 +16,7 @@ every U: a goal met at depth L <= U is optimal; a search that runs out of states
 ``bounded`` ("no solution with <= U moves").  Every result is appended to ``--store`` (JSON lines);
 the table is made from all of them, so runs of earlier invocations stay beside the new ones.
 An optimal solution found with an accepted certificate is kept in ``instances/families/solutions/``
-by the proof ledger's rule (``coinsat.study.proofs``).
+by the proof ledger's rule (``lab.proofs``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 from coinsat.io.instance_format import read_instance
-from coinsat.study import proofs
+from lab import proofs
 
 ROOT = Path(__file__).resolve().parent.parent
 FAM = ROOT / "instances" / "families"

@@ -24,8 +24,8 @@ from pathlib import Path
 
 from coinsat import Status, read_instance
 from coinsat.solve import solve
-from coinsat.study.commandline import shown
-from coinsat.study.proofs import known_length
+from lab.commandline import shown
+from lab.proofs import known_length
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ROOT / "instances" / "families"

@@ -55,9 +55,9 @@ from coinsat import families, read_instance
 from coinsat.export import export, write_output
 from coinsat.io.atomic import write_atomic
 from coinsat.io.dimacs import expected_answer, gbd_hash
-from coinsat.study.analysis import proven_optimum
-from coinsat.study.commandline import shown
-from coinsat.study.competition import (
+from lab.analysis import proven_optimum
+from lab.commandline import shown
+from lab.competition import (
     check,
     cpu_of,
     file_grade,

@@ -5,7 +5,7 @@ Sections (``--sections``, default all):
 
 * ``bmc``: every paper puzzle (instances/paper): the SAT engine's answer, and two BMCs on the
   exported binary AIGER (``coinsat export FILE --format aig``, encodings/aiger.md): ABC's
-  ``bmc3`` (baseline) and coinsat's own (``coinsat.study.bmc.check_export``: the file read back
+  ``bmc3`` (baseline) and coinsat's own (``lab.bmc.check_export``: the file read back
   by ``io/aiger.py``, CaDiCaL through PySAT): the first failing frame must be the optimum (the
   window is the instance's own, so on the triangular grid it is the optimum inside that window),
   and coinsat's counterexample must replay with rules.py in that many moves.
@@ -53,7 +53,7 @@ from coinsat.io.instance_format import read_instance
 from coinsat.limits import Limits, cpu_seconds
 from coinsat.rules import legal_moves
 from coinsat.search import methods
-from coinsat.study.bmc import check_export
+from lab.bmc import check_export
 from coinsat.theory.reach import configuration_count
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,7 +118,7 @@ def section_bmc(args) -> list[str]:
         "Two BMCs on `coinsat export FILE --format aig` (no horizon: the property 'never the goal'); the "
         "first failing frame is the length of a shortest solution inside the window. "
         "**ABC** (baseline): `bmc3 -v -F (optimum + 2)`, or `-F 30` on unsolvable puzzles. "
-        "**coinsat BMC** (contender): `coinsat.study.bmc.check_export`: the exported bytes read back by "
+        "**coinsat BMC** (contender): `lab.bmc.check_export`: the exported bytes read back by "
         "`io/aiger.py`'s reader (not the encoder), unrolled into one incremental CNF solved by CaDiCaL 1.9.5 "
         "(PySAT), one assumption per frame: frames 0..L-1 must be UNSAT and frame L SAT (L the SAT "
         "optimum), and the counterexample's inputs, decoded through the file's symbol table, must replay "

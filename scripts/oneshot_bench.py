@@ -35,7 +35,7 @@ from coinsat.errors import LimitReached
 from coinsat.limits import Limits
 from coinsat.search.driver import solve_sat
 from coinsat.search.options import SatOptions
-from coinsat.study.commandline import shown
+from lab.commandline import shown
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER = ["h-to-o", "rhomboid", "upside-down", "pyramid-to-line", "swap5-a", "swap5-b", "tri2oline", "diagonal"]

@@ -35,8 +35,8 @@ from coinsat.io.instance_format import read_instance
 from coinsat.search.rank.backward import Ball
 from coinsat.search.rank.space import Space
 from coinsat.solve import solve
-from coinsat.study.commandline import shown
-from coinsat.study.proofs import known_length
+from lab.commandline import shown
+from lab.proofs import known_length
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ROOT / "instances" / "families"

@@ -4,7 +4,7 @@
     python3 scripts/pinwheel_gap.py [--max-k 6] [--max-k-d K] [--path-k 5] [--out benchmarks/pinwheel_gap.md]
 
 Four tables.  (1) Every stored optimal solution instances/families/solutions/pinwheel-M-T.json:
-the step at which each isolated coin is absorbed (coinsat.study.pinwheel_gap.absorptions), the moves
+the step at which each isolated coin is absorbed (lab.pinwheel_gap.absorptions), the moves
 between consecutive absorptions, whether Lemma P's three claims hold, and the most pairs of
 side-by-side coins in any of its configurations (Lemma T says <= 4).  (2) R(k), the fewest moves
 from a Γ chain of side k plus two helpers on held cells to a coin on the corner the Γ misses,
@@ -26,8 +26,8 @@ from pathlib import Path
 from coinsat.constructive.vschedule import step_costs
 from coinsat.families import pinwheel_shape
 from coinsat.io.atomic import write_atomic
-from coinsat.study.commandline import shown
-from coinsat.study.pinwheel_gap import Grid, absorptions, adjacent_pairs, corner_cost, diagonal_corner_cost
+from lab.commandline import shown
+from lab.pinwheel_gap import Grid, absorptions, adjacent_pairs, corner_cost, diagonal_corner_cost
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "instances/families/solutions"
@@ -121,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         "R(k) = the fewest moves from Γ(k) plus two helpers (each on a cell held by two chain coins; all "
         "such starts at once) to a coin on the corner opposite the Γ's elbow, when the next coin p lies "
         "diagonally off that corner and every configuration keeps the (k+1)-square in span(C + p) "
-        "(coinsat.study.pinwheel_gap.corner_cost). One move more absorbs p. Gadgets A and B: the moves the V's "
+        "(lab.pinwheel_gap.corner_cost). One move more absorbs p. Gadgets A and B: the moves the V's "
         "schedule spends at side k to absorb a coin off the far top corner or the elbow and rebuild the Γ "
         "of side k + 1 (vschedule.step_costs).",
         "",
@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         "D(k) = the fewest moves from the SW-NE diagonal of the k-square plus coins on its other two corners "
         "(k + 2 coins; every corner holds a coin) and the next coin p off TR, to a coin on the corner TL of "
         "the grown (k+1)-square, which the coin after p needs; every configuration keeps the (k+1)-square "
-        "the span (coinsat.study.pinwheel_gap.diagonal_corner_cost).",
+        "the span (lab.pinwheel_gap.diagonal_corner_cost).",
         "",
         "| k | D(k) | D(k) / k² | states | CPU s |",
         "|---:|---:|---:|---:|---:|",

@@ -21,7 +21,7 @@ instances/families/solutions/pinwheel-M-TARGET.json with what it proves.
 ``growth``: ``coinsat construct --algorithm ALG --json -o`` for every constructive algorithm ALG
 (``constructive.ALGORITHMS``; a refusal is recorded with its reason), then ``coinsat improve`` with
 --improve-time seconds on the shortest construction, per member (a verified upper bound each; the
-member's bound is the best of all of them, ``coinsat.study.pinwheel.best_upper_bound``);
+member's bound is the best of all of them, ``lab.pinwheel.best_upper_bound``);
 ``--missing`` only runs the algorithms an entry has no construction of yet (improve is not
 re-run).  Results are merged into benchmarks/pinwheel_results.json as they come (a member
 already there is skipped unless --redo), so a stopped run resumes.  ``table`` writes the Markdown table from that file.
@@ -42,8 +42,8 @@ from coinsat import write_instance
 from coinsat.constructive import ALGORITHMS
 from coinsat.families import pinwheel
 from coinsat.io.atomic import write_atomic
-from coinsat.study.analysis import fit_power_law
-from coinsat.study.pinwheel import best_upper_bound, migrate_growth
+from lab.analysis import fit_power_law
+from lab.pinwheel import best_upper_bound, migrate_growth
 from coinsat.theory.reach import lower_bound as static_bound
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -40,8 +40,8 @@ from pathlib import Path
 
 from coinsat import read_instance
 from coinsat.certificates.prove.cubes import DEFAULT_SPLIT
-from coinsat.study.commandline import shown
-from coinsat.study.sat_limits import Member, climb, cube_call, one_call, search
+from lab.commandline import shown
+from lab.sat_limits import Member, climb, cube_call, one_call, search
 
 ROOT = Path(__file__).resolve().parent.parent
 FAM = ROOT / "instances/families"

@@ -53,7 +53,7 @@ import numpy as np
 
 from coinsat import Status
 from coinsat.search.options import RankbfsOptions
-from coinsat.study import proofs
+from lab import proofs
 
 ROOT = Path(__file__).resolve().parent.parent
 FAM = ROOT / "instances" / "families"
@@ -758,7 +758,7 @@ def ensure_instance(spec: str) -> None:
 
 
 def keep_solution(spec: str, solved: dict, check: dict) -> str:
-    """The proof ledger's rule (``coinsat.study.proofs``) for one member's run."""
+    """The proof ledger's rule (``lab.proofs``) for one member's run."""
     solution = FAM / "solutions" / f"{spec}.json"
     label = f"instances/families/solutions/{spec}.json"
     if solved.get("solution_out"):

@@ -3,7 +3,7 @@
 
     python3 scripts/sequences.py [--out sequences]
 
-Writes one b-file per sequence of ``coinsat.study.sequences.BUILDERS`` (lines ``n a(n)``, only
+Writes one b-file per sequence of ``lab.sequences.BUILDERS`` (lines ``n a(n)``, only
 proven terms, ``#`` comment lines naming the record of each term's proof) and sequences/README.md
 (each sequence's definition, index and the bounds on its first open term).  The records are
 benchmarks/diagonal_flips.json, benchmarks/vfamily_results.json, benchmarks/vfamily_growth.json
@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 
 from coinsat.io.atomic import write_atomic
-from coinsat.study import sequences
-from coinsat.study.commandline import shown
+from lab import sequences
+from lab.commandline import shown
 
 ROOT = Path(__file__).resolve().parent.parent
 

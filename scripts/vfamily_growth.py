@@ -35,8 +35,8 @@ from coinsat import write_instance
 from coinsat.families import vdiag
 from coinsat.io.atomic import write_atomic
 from coinsat.search.improve import static_bound
-from coinsat.study.analysis import fit_power_law
-from coinsat.study.commandline import portable
+from lab.analysis import fit_power_law
+from lab.commandline import portable
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks/vfamily_growth.json"

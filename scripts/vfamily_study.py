@@ -24,7 +24,7 @@ instances/families/README.md (proven optima apart from bounds) and the plot
 benchmarks/vfamily.png: moves against n with a fitted c·n^3 curve and the
 least-squares exponent of moves ~ n^k over the proven optima.  The table's verdict keeps
 what docs/v-to-diagonal.md proves (Θ(n²)) apart from what was measured.  The study's logic
-is ``coinsat.study.vfamily``.
+is ``lab.vfamily``.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from coinsat.study import vfamily
+from lab import vfamily
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDY = vfamily.Study(

@@ -27,7 +27,7 @@ from coinsat.constructive.vschedule import schedule, schedule_length, solvable
 from coinsat.families import vdiag
 from coinsat.io.atomic import write_atomic
 from coinsat.solution import Solution, verify
-from coinsat.study.analysis import fit_power_law
+from lab.analysis import fit_power_law
 from coinsat.theory.reach import lower_bound as static_bound
 from coinsat.theory.vbound import lower_bound, row_filling_bound
 

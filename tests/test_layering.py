@@ -200,7 +200,7 @@ def solver_imports(module: str, source: str) -> list[str]:
 
 #: solver imports still outside backends/ (to be moved to backends.sat_backend)
 KNOWN_SOLVER_IMPORTS = {
-    "coinsat.study.sat_limits imports pysat.solvers",
+    "lab.sat_limits imports pysat.solvers",
 }
 
 

@@ -13,7 +13,7 @@ from coinsat.configuration import Configuration
 from coinsat.constructive.vschedule import Schedule, schedule
 from coinsat.families import CORNERS, diagonal_target, pinwheel, pinwheel_shape, v_shape
 from coinsat.rules import Move, apply_move, legal_moves
-from coinsat.study.pinwheel_gap import (
+from lab.pinwheel_gap import (
     Grid,
     absorptions,
     adjacent_pairs,
