@@ -22,8 +22,8 @@ from coinsat.certificates.check.ranked import Decoder, Kernel
 from coinsat.certificates.prove.make import certify
 from coinsat.io.instance_format import read_instance
 from coinsat.solve import solve
-from lab.forced_supports import search
 from coinsat.theory.supports import BIG, Batch
+from lab.forced_supports import search
 
 ROOT = Path(__file__).resolve().parent.parent
 DIAG = read_instance(ROOT / "instances" / "paper" / "diagonal.toml")
