@@ -50,13 +50,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
 
+from coinsat import METHODS, read_instance, write_instance
 from coinsat.board import BoardKind
 from coinsat.certificates.prove.screens import screen
 from coinsat.instance import Instance, make_instance
-from coinsat.io.instance_format import read_instance, write_instance
 from coinsat.limits import Limits
 from coinsat.result import Result, Scope, Status
-from coinsat.search.methods import METHODS, inapplicable, run
+from coinsat.search.methods import inapplicable, run
 from coinsat.solution import verify
 
 ENGINES = ("bfs", "spanbfs", "rankbfs", "sat", "ilp", "pdr", "kind")

@@ -36,7 +36,7 @@ def proven_optimum(
     ends in ``"unsolvable"`` when a method proved that there is no solution."""
     if trust_known and instance.known_optimal is not None:
         return instance.known_optimal, "known_optimal (instance file; checked by the test suite)"
-    from coinsat.solve import solve
+    from coinsat import solve
 
     why = []
     for method in methods:

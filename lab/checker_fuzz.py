@@ -110,7 +110,7 @@ def truth_of(puzzle: Path) -> int | None:
 
 def make_seeds(root: Path, work: Path, plan=SEED_PLAN) -> list[Seed]:
     """Certify each planned puzzle into ``work`` and read the files back as seeds."""
-    from coinsat.io.instance_format import read_instance
+    from coinsat import read_instance
 
     truths: dict[str, int | None] = {}
     seeds = []
@@ -358,9 +358,9 @@ def m_reencode(rng, cert, files, seeds) -> str:
     """A forger with the exporter: the genuine formula at a larger horizon as the CNF (and its
     GBD hash), with the claim to match, an empty clause hidden in a comment behind a separator,
     and the proof emptied or kept: the R3-1 recipe, with every separator."""
+    from coinsat import read_instance
     from coinsat.certificates.check.bounded import formula_text
     from coinsat.io.dimacs import gbd_hash
-    from coinsat.io.instance_format import read_instance
 
     if cert.get("kind") != "bounded" or not isinstance(cert.get("cnf"), str):
         return "no formula"

@@ -28,9 +28,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from coinsat import read_instance
 from coinsat.certificates.prove.cubes import build_cubes
 from coinsat.errors import LimitReached
-from coinsat.io.instance_format import read_instance
 
 
 @dataclass(frozen=True)

@@ -37,9 +37,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
+from coinsat import write_instance
 from coinsat.families import diagonal_flip, vdiag
 from coinsat.io.atomic import write_atomic
-from coinsat.io.instance_format import write_instance
 from lab.analysis import fit_power_law
 
 DECIDED = {"optimal", "unsolvable"}

@@ -50,8 +50,8 @@ SCALING = {
 
 
 def available_engines() -> list[str]:
+    from coinsat import METHODS
     from coinsat.io.pddl import fast_downward_driver
-    from coinsat.search.methods import METHODS
 
     engines = [m for m in CORE_ENGINES if m in METHODS]
     if fast_downward_driver():
@@ -74,7 +74,7 @@ def worker(engine: str, path: str, time_limit: float) -> dict:
     if engine == "fd":
         out = run_fd(inst, time_limit)
     else:
-        from coinsat.solve import solve
+        from coinsat import solve
 
         r = solve(inst, engine, time_limit=time_limit)
         out = {

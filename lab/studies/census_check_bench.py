@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from coinsat.census import census, write_certificate
+from coinsat import census, write_certificate
 from coinsat.certificates.check import census as checker
 from coinsat.certificates.check import censusjit
 from coinsat.families import diagonal_flip

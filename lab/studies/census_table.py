@@ -28,10 +28,9 @@ import sys
 import time
 from pathlib import Path
 
-from coinsat.census import census, write_certificate, write_hardest
+from coinsat import census, read_instance, write_certificate, write_hardest, write_instance
 from coinsat.families import diagonal_target, v_shape
 from coinsat.instance import make_instance
-from coinsat.io.instance_format import read_instance, write_instance
 from lab.commandline import shown
 
 ROOT = Path(__file__).resolve().parents[2]

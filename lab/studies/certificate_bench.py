@@ -17,10 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from coinsat import read_instance
+from coinsat import read_instance, solve
 from coinsat.certificates.prove.make import certify
 from coinsat.result import Status
-from coinsat.solve import solve
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -27,7 +27,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from coinsat.constructive import construct
+from coinsat import construct
 from coinsat.constructive.absorb import Engine
 from coinsat.families import vdiag
 from coinsat.io.atomic import write_atomic

@@ -27,12 +27,11 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from coinsat.constructive import ConstructionError, construct
+from coinsat import METHODS, ConstructionError, construct
 from coinsat.errors import VerificationError
 from coinsat.families import TARGETS, random_theorem1, random_theorem2, vdiag
 from coinsat.geometry import distance
 from coinsat.io.atomic import write_atomic
-from coinsat.search.methods import METHODS
 from coinsat.solution import verify
 from coinsat.theory.triangular import decide
 from lab.analysis import fit_power_law, proven_optimum

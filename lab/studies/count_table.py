@@ -16,8 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from coinsat import read_instance
-from coinsat.count import Count, count
+from coinsat import Count, count, read_instance
 from coinsat.io.atomic import write_atomic
 
 ROOT = Path(__file__).resolve().parents[2]

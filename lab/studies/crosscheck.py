@@ -34,7 +34,7 @@ import sys
 import time
 from pathlib import Path
 
-from coinsat.search.methods import METHODS
+from coinsat import METHODS
 from lab.agreement import VARIANTS, check_file, engines
 from lab.commandline import shown
 from lab.crosscheck import DEFAULT_TIME_LIMIT, Settings, Tally, campaign, write_report

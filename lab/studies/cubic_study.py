@@ -26,9 +26,8 @@ import argparse
 import time
 from pathlib import Path
 
-from coinsat import write_instance
+from coinsat import solve, write_instance
 from coinsat.instance import make_instance
-from coinsat.solve import solve
 from coinsat.theory import cubic
 from coinsat.theory.span import span_mask
 from coinsat.theory.square import goal_spans, start_spans

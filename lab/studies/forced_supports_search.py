@@ -43,7 +43,7 @@ DEFAULT_MEMBERS = ["vdiag-2-2-nwse", "vdiag-3-2-nwse", "vdiag-3-3-swne"]
 
 def engine_run(instance, upper_bound: int, which: str) -> dict:
     """The ranked engine with either h (one process); the same fields as :func:`search`."""
-    from coinsat.solve import solve
+    from coinsat import solve
 
     t0 = time.process_time()
     r = solve(instance, "rankbfs", upper_bound=upper_bound, forced_supports=which == "forced", workers=1)

@@ -18,10 +18,9 @@ import argparse
 import json
 import time
 
-from coinsat.constructive import construct
+from coinsat import construct, read_instance
 from coinsat.families import hardest, insert_row_column
 from coinsat.instance import make_instance
-from coinsat.io.instance_format import read_instance
 from coinsat.io.solution_format import parse_solution
 from coinsat.solution import verify
 from coinsat.theory.square import hypothesis

@@ -16,7 +16,7 @@ import argparse
 import time
 from pathlib import Path
 
-from coinsat.constructive import construct
+from coinsat import construct
 from coinsat.errors import ConstructionError
 from coinsat.families import diagonal_flip, hardest, hardest_shape
 from coinsat.theory.reach import lower_bound

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from coinsat.census import census
+from coinsat import census
 from coinsat.families import diagonal_flip, hardest, insert_row_column
 from coinsat.instance import make_instance
 from coinsat.search.rank.colex import Colex

@@ -35,13 +35,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from coinsat import read_instance
 from coinsat.backends.abc import run_abc
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.format import Certificate
 from coinsat.certificates.prove.inductive import build_inductive
 from coinsat.certificates.prove.screens import find_screen_certificate
 from coinsat.export import export
-from coinsat.io.instance_format import read_instance
 from coinsat.limits import Limits
 from coinsat.search import methods
 

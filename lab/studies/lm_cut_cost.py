@@ -51,10 +51,9 @@ def driver(spec: dict) -> dict:
     import numpy as np
 
     import coinsat
-    from coinsat import read_instance
+    from coinsat import read_instance, solve
     from coinsat.search.rank import lmcut
     from coinsat.search.rank import space as sp
-    from coinsat.solve import solve
 
     inst = read_instance(spec["instance"])
     warm = read_instance(spec["warm"])

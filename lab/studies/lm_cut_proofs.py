@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from coinsat.io.instance_format import read_instance
+from coinsat import read_instance
 from lab import proofs
 
 ROOT = Path(__file__).resolve().parents[2]

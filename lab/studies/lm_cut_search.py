@@ -22,8 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from coinsat import Status, read_instance
-from coinsat.solve import solve
+from coinsat import Status, read_instance, solve
 from lab.commandline import shown
 from lab.proofs import known_length
 

@@ -201,7 +201,7 @@ def main(argv=None) -> int:
     ap.add_argument("--doc", default=None, help="rewrite the generated table of this document")
     ap.add_argument("--manifest-copy", default=None, help="also write the manifest here (e.g. to commit it)")
     args = ap.parse_args(argv)
-    from coinsat.search.methods import METHODS
+    from coinsat import METHODS
 
     methods = [m for m in args.methods.split(",") if m in METHODS]
     out = Path(args.out)

@@ -40,6 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from coinsat import read_instance
 from coinsat.backends.abc import run_abc
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.format import Certificate
@@ -49,7 +50,6 @@ from coinsat.certificates.prove.screens import screen
 from coinsat.errors import CoinsatError, LimitReached
 from coinsat.export import export
 from coinsat.instance import make_instance
-from coinsat.io.instance_format import read_instance
 from coinsat.limits import Limits, cpu_seconds
 from coinsat.rules import legal_moves
 from coinsat.search import methods

@@ -14,9 +14,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from coinsat import read_instance
+from coinsat import read_instance, solve
 from coinsat.io.atomic import write_atomic
-from coinsat.solve import solve
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -31,10 +31,9 @@ import sys
 import time
 from pathlib import Path
 
-from coinsat.io.instance_format import read_instance
+from coinsat import read_instance, solve
 from coinsat.search.rank.backward import Ball
 from coinsat.search.rank.space import Space
-from coinsat.solve import solve
 from lab.commandline import shown
 from lab.proofs import known_length
 

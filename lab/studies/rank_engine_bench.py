@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def one(spec: str, options: dict) -> dict:
     """Solve one instance here (the ``coinsat`` on sys.path) and report."""
+    from coinsat import read_instance
     from coinsat.families import diagonal_flip
-    from coinsat.io.instance_format import read_instance
 
     name, _, horizon = spec.partition("@")
     if name.startswith("diagonal-"):

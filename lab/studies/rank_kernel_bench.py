@@ -45,7 +45,7 @@ def main() -> int:
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
 
-    from coinsat.io.instance_format import read_instance
+    from coinsat import read_instance
     from coinsat.search.layered import unique
     from coinsat.search.options import RankbfsOptions
     from coinsat.search.rank import jit

@@ -101,7 +101,7 @@ def known_length(spec: str) -> int | None:
 
 def one(job: dict) -> dict:
     """Solve (and optionally certify) one instance; what the tables need."""
-    from coinsat.solve import solve
+    from coinsat import solve
 
     inst = instance_of(job["spec"])
     options = dict(job.get("options", {}))

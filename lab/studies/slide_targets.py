@@ -18,8 +18,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from coinsat import read_instance
-from coinsat.solve import solve
+from coinsat import read_instance, solve
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = ["rhomboid-slides", "upside-down-slides", "pyramid-to-line-slides"]
