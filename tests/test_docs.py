@@ -16,7 +16,7 @@ import pytest
 
 import coinsat
 from coinsat.cli import get_parser
-from lab import docs_site
+from coinsat.study import docs_site
 
 ROOT = Path(__file__).resolve().parent.parent
 
