@@ -23,8 +23,7 @@ from lab.commandline import shown
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = """
 import json, sys
-from coinsat.census import census
-from coinsat.io.instance_format import read_instance
+from coinsat import census, read_instance
 c = census(read_instance(sys.argv[1]), workers=1)
 print(json.dumps({"cpu": c.cpu_seconds, "states": c.reachable, "layers": c.layer_sizes}))
 """
