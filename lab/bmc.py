@@ -16,8 +16,8 @@ import re
 import time
 from dataclasses import dataclass
 
+from coinsat import export
 from coinsat.backends.aigbmc import BmcAnswer, Circuit, bmc
-from coinsat.export import export
 from coinsat.instance import Instance
 from coinsat.search.pdr import replay
 from coinsat.solution import verify
@@ -35,7 +35,7 @@ class BmcCheck:
 
 def read_export(instance: Instance, fmt: str = "aig", horizon: int | None = None) -> Circuit:
     """The exported file, read back by the project's reader of that format."""
-    data = export(instance, fmt, horizon)
+    data = export(instance, fmt, horizon).data
     if fmt == "btor2":
         from coinsat.io.btor2 import read_btor2
 

@@ -312,8 +312,6 @@ KNOWN_INTERNAL: set[str] = {
     # encode
     "coinsat.encode.options",
     "coinsat.encode.sat",
-    # export
-    "coinsat.export",
     # gallery
     "coinsat.gallery",
     # io

@@ -35,13 +35,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from coinsat import read_instance
+from coinsat import export, read_instance
 from coinsat.backends.abc import run_abc
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.format import Certificate
 from coinsat.certificates.prove.inductive import build_inductive
 from coinsat.certificates.prove.screens import find_screen_certificate
-from coinsat.export import export
 from coinsat.limits import Limits
 from coinsat.search import methods
 
@@ -114,7 +113,7 @@ def main(argv=None) -> int:
             continue
         for horizon, expected, depth, certified in plans:
             name = f"coins-{inst.name}" + ("" if horizon is None else f"-within{horizon}") + ".aig"
-            data = export(inst, "aig", horizon)
+            data = export(inst, "aig", horizon).data
             (out / name).write_bytes(data)
             verdict, secs = abc_pdr(data, args.cap)
             bmc = abc_bmc(data, depth, args.cap) if expected == "FAILS" and depth is not None else None

@@ -47,12 +47,12 @@ import csv
 import dataclasses
 import io
 import json
+import lzma
 import sys
 import time
 from pathlib import Path
 
-from coinsat import families, read_instance
-from coinsat.export import export, write_output
+from coinsat import export, families, read_instance
 from coinsat.io.atomic import write_atomic
 from coinsat.io.dimacs import expected_answer, gbd_hash
 from lab.analysis import proven_optimum
@@ -161,9 +161,17 @@ def replayed_solution(inst, L: int) -> str | None:
     return f"verified solution {path.relative_to(ROOT)} ({L} moves, replayed by rules.py here)"
 
 
+def write_xz(path: Path, text: str | bytes) -> None:
+    """Write ``text`` all at once, xz-compressed (the same bytes each time) when the name ends in .xz."""
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
+    if path.suffix == ".xz":
+        data = lzma.compress(data, format=lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=6)
+    write_atomic(path, data)
+
+
 def formula(inst, fmt: str, T: int, expected: str, encoding: str) -> str:
     if encoding == "pruned":
-        return export(inst, fmt, T, expected=expected)
+        return export(inst, fmt, T, expected=expected).data
     from coinsat.certificates.check.bounded import widened
     from coinsat.certificates.check.core_cnf import core_cnf_text
     from coinsat.certificates.prove.bounded import exact_margin
@@ -236,7 +244,7 @@ def main(argv=None) -> int:
         # T = L - 1 is UNSAT in any window; T = L is SAT in the window when the window is
         # exact for L (expected_answer), otherwise only a solver run can say so.
         sure = expected_answer(dataclasses.replace(inst, known_optimal=L), L) == "SAT"
-        if not sure and "SAT" != check(export(inst, "cnf", L), args.solve_time_limit):
+        if not sure and "SAT" != check(export(inst, "cnf", L).data, args.solve_time_limit):
             skipped.append((inst.name, f"window {inst.board.window} not exact for T = {L} and no model found"))
             continue
         sat_source = replayed_solution(inst, L)
@@ -254,7 +262,7 @@ def main(argv=None) -> int:
             base = f"coins-{inst.name}-T{T}{suffix}.{fmt}"
             name = base + ("" if args.no_xz else ".xz")
             path = out / name
-            write_output(path, text)
+            write_xz(path, text)
             h = gbdc_hash(path, fmt)
             if fmt == "cnf":
                 own = gbd_hash(text)

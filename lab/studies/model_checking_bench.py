@@ -40,7 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from coinsat import read_instance
+from coinsat import export, read_instance
 from coinsat.backends.abc import run_abc
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.format import Certificate
@@ -48,7 +48,6 @@ from coinsat.certificates.prove.closed_set import forward_closure
 from coinsat.certificates.prove.inductive import build_inductive
 from coinsat.certificates.prove.screens import screen
 from coinsat.errors import CoinsatError, LimitReached
-from coinsat.export import export
 from coinsat.instance import make_instance
 from coinsat.limits import Limits, cpu_seconds
 from coinsat.rules import legal_moves
@@ -93,7 +92,7 @@ def bmc_frame(instance, frames: int, seconds: float) -> tuple[int | None, float,
     seconds of ABC, how): how is "cex", "none", or "limit after frame N" (bmc3 -v prints a line per
     frame it finished: frames 0..N hold no goal)."""
     cpu0 = _children_cpu()
-    run = run_abc(export(instance, "aig", None), [f"bmc3 -v -F {frames}"], time_limit=seconds)
+    run = run_abc(export(instance, "aig").data, [f"bmc3 -v -F {frames}"], time_limit=seconds)
     cpu = _children_cpu() - cpu0
     m = re.search(r"asserted in frame (\d+)", run.output)
     if m:
