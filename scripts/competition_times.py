@@ -1,13 +1,14 @@
 """Time CNF files with two different SAT solvers, each run capped, one CSV row per run.
 
 The study is lab/studies/competition_times.py; this file starts it, with the repository
-root on sys.path (the laboratory is not installed).
+root appended to sys.path (the laboratory is not installed; appended, so that
+coinsat stays the one PYTHONPATH or the install gives, a baseline's included).
 """
 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 from lab.studies.competition_times import main  # noqa: E402
 

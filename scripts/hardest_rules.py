@@ -1,13 +1,14 @@
 """How well does a rule turn the hardest starts of the (k-1) x (k-1) box into those of the k x k box?
 
 The study is lab/studies/hardest_rules.py; this file starts it, with the repository
-root on sys.path (the laboratory is not installed).
+root appended to sys.path (the laboratory is not installed; appended, so that
+coinsat stays the one PYTHONPATH or the install gives, a baseline's included).
 """
 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 from lab.studies.hardest_rules import main  # noqa: E402
 

@@ -1,13 +1,14 @@
 """Proof runs of the ranked search with a chosen h, each certificate checked in a fresh process.
 
 The study is lab/studies/lm_cut_proofs.py; this file starts it, with the repository
-root on sys.path (the laboratory is not installed).
+root appended to sys.path (the laboratory is not installed; appended, so that
+coinsat stays the one PYTHONPATH or the install gives, a baseline's included).
 """
 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 from lab.studies.lm_cut_proofs import main  # noqa: E402
 
