@@ -32,8 +32,9 @@ PRIVATE_ERRORS = {"WindowTooSmall", "DecodeError"}
 #: are public, every name in them without a leading underscore.  They hold the model (lattices,
 #: boards, configurations, the move rules, instances, solutions, results, budgets, errors), the
 #: instance families, the theorems and bounds (``theory``), the paper's constructions
-#: (``constructive``), the all-at-once file writer (``io.atomic``) and the command line run
-#: in-process (``cli.main``).  Everything else (engines, encodings, backends, certificates, the
+#: (``constructive``), the engines' options (``search.options``: their fields are the keyword
+#: options of ``coinsat.solve``), the all-at-once file writer (``io.atomic``) and the command line
+#: run in-process (``cli.main``).  Everything else (engines, encodings, backends, certificates, the
 #: other formats) is internal: reached through the verbs of ``coinsat.__all__``.  CONTRIBUTING.md lists the same;
 #: ``tests/test_layering.py`` holds the laboratory (``lab/``, ``scripts/``) to this surface.
 PUBLIC_MODULES = (
@@ -49,6 +50,7 @@ PUBLIC_MODULES = (
     "coinsat.families",
     "coinsat.theory",
     "coinsat.constructive",
+    "coinsat.search.options",
     "coinsat.io.atomic",
     "coinsat.cli",
 )

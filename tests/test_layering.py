@@ -327,7 +327,6 @@ KNOWN_INTERNAL: set[str] = {
     "coinsat.search.improve",
     "coinsat.search.layered",
     "coinsat.search.methods",
-    "coinsat.search.options",
     "coinsat.search.pdr",
     "coinsat.search.plan",
     "coinsat.search.plane",
