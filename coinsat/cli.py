@@ -43,6 +43,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def get_parser() -> argparse.ArgumentParser:
+    """The ``coinsat`` argument parser, one subcommand per module of ``coinsat/commands``."""
     p = _Parser(prog="coinsat", description="Formal solver for coin-moving puzzles.")
     p.add_argument("--version", action="version", version=f"coinsat {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -52,6 +53,7 @@ def get_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line on ``argv`` (default ``sys.argv[1:]``) in this process; return the exit code."""
     args = get_parser().parse_args(argv)
     restore()  # the loading guard hands Ctrl-C back: the commands handle it from here (_startup)
     try:

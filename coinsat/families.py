@@ -39,6 +39,8 @@ TARGETS = ("nwse", "swne")
 
 
 def diagonal_target(s: int, orientation: str = "swne") -> list[Coord]:
+    """The diagonal target of box side ``s`` (``s`` cells on the diagonal and two beside its middle),
+    in orientation ``orientation`` (one of :data:`TARGETS`); a UsageError for ``s < 3``."""
     if s < 3:
         raise UsageError(f"a diagonal target needs a box of side >= 3, not {s}")
     if orientation not in TARGETS:
@@ -51,6 +53,8 @@ def diagonal_target(s: int, orientation: str = "swne") -> list[Coord]:
 
 
 def v_shape(a: int, b: int) -> list[Coord]:
+    """The cells of the V shape V(a, b): a 2x2 square with two arms rising from it, ``a`` coins to the
+    right and ``b`` to the left (``a >= 1``, ``0 <= b <= a``; a UsageError otherwise)."""
     if a < 1 or b < 0 or b > a:
         raise UsageError(f"V(a, b) needs a >= 1 and 0 <= b <= a, not ({a}, {b})")
     cells = [(0, 0), (1, 0), (0, 1), (1, 1)]
@@ -321,7 +325,7 @@ def random_theorem2(rng: random.Random, n_max: int) -> Instance | None:
     return inst if hypothesis(inst) is not None else None  # None also when a draw fails
 
 
-# --- the cross-check's random instances (coinsat.study.agreement, scripts/crosscheck.py) -----------
+# --- the cross-check's random instances (lab.agreement, scripts/crosscheck.py) -----------
 #
 # **Instances** (``random_case(seed)``, one seed one instance, reproducible): square,
 # triangular and graph boards; unlabeled coins or two labels; d = 1, 2, 3; goal

@@ -17,7 +17,7 @@ Answers are read, not re-solved.  In this order:
   solution's length (V(4,3)->NW-SE: optimal 95);
 * the stored answers (``benchmarks/gallery_answers.json`` beside the folder, else the copy shipped
   with coinsat, ``coinsat/data/gallery_answers.json``), written by ``scripts/gallery.py --refresh``
-  (``coinsat.study.gallery``): for each file ``coinsat solve --json``, ``coinsat certify --json``
+  (``lab.gallery``): for each file ``coinsat solve --json``, ``coinsat certify --json``
   (build and check a certificate) and ``coinsat check-certificate`` in a fresh process, and, when
   the solve found no solution, ``coinsat construct``; each answer is kept under
   ``<folder>/<file>`` with the sha256 of the instance file it is for (a stale answer is not shown);

@@ -110,6 +110,7 @@ def lattice(name: str) -> Lattice:
 
 
 def neighbours(name: str, c: P) -> tuple[P, ...]:
+    """The cells next to ``c`` on lattice ``name`` (one per direction, in the lattice's order)."""
     dirs = DIRECTIONS[name] if name in DIRECTIONS else lattice(name).directions
     if len(c) == 2:  # the hot path of every 2-D search
         x, y = c
@@ -132,6 +133,7 @@ def distance(name: str, a: Point, b: Point) -> int:
 
 
 def apply(m: Matrix, c: P) -> P:
+    """The matrix ``m`` applied to the point ``c``."""
     return cast(P, tuple(sum(row[k] * c[k] for k in range(len(c))) for row in m))
 
 
@@ -425,6 +427,7 @@ PlanePoint = tuple[Surd, Surd]
 
 
 def plane_point(x: int | Fraction | Surd, y: int | Fraction | Surd) -> PlanePoint:
+    """A point of the plane with exact coordinates (integers and fractions become ``Surd``)."""
     return (x if isinstance(x, Surd) else Surd(Fraction(x)), y if isinstance(y, Surd) else Surd(Fraction(y)))
 
 
@@ -439,6 +442,7 @@ def lattice_point(name: str, c: Coord) -> PlanePoint:
 
 
 def dist2(p: PlanePoint, q: PlanePoint) -> Surd:
+    """The squared distance between two plane points, exactly."""
     dx, dy = q[0] - p[0], q[1] - p[1]
     return dx * dx + dy * dy
 

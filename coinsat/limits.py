@@ -56,6 +56,7 @@ def physical_memory() -> int | None:
 
 
 def default_memory_limit() -> int | None:
+    """The memory budget when none is given: a share of the machine's memory (None: unknown)."""
     total = physical_memory()
     return None if total is None else int(total * DEFAULT_MEMORY_SHARE)
 
@@ -139,6 +140,7 @@ def parse_memory(text: str) -> int | None:
 
 
 def format_bytes(n: int) -> str:
+    """``n`` bytes for a person to read: ``1.5 GB``, ``12.0 KB``, ``300 B``."""
     for unit in ("T", "G", "M", "K"):
         if n >= _UNITS[unit]:
             return f"{n / _UNITS[unit]:.1f} {unit}B"

@@ -1,64 +1,16 @@
-#!/usr/bin/env python3
 """The paper's slide counts, proven by two engines: bfs and slidesat (CEGAR SAT) on the same files.
 
-Each instance of instances/open-problems/*-slides.toml is solved by ``bfs`` (slide kernels) and by
-``slidesat`` (jump encoding refined by blocked slides), and, for comparison, by ``bfs`` with jumps.
-Both slide answers must be optimal with the same length; the table quotes CPU seconds and the
-ratio bfs / slidesat measured in the same run.
-
-Usage (benchmarks/slide_targets.md names the command that made it):
-
-    python3 scripts/slide_targets.py [--out benchmarks/slide_targets.md]
+The study is lab/studies/slide_targets.py; this file starts it, with the repository
+root appended to sys.path (the laboratory is not installed; appended, so that
+coinsat stays the one PYTHONPATH or the install gives, a baseline's included).
 """
 
-from __future__ import annotations
-
-import argparse
-import time
-from dataclasses import replace
+import sys
 from pathlib import Path
 
-from coinsat import read_instance
-from coinsat.solve import solve
+sys.path.append(str(Path(__file__).resolve().parents[1]))
 
-ROOT = Path(__file__).resolve().parent.parent
-FILES = ["rhomboid-slides", "upside-down-slides", "pyramid-to-line-slides"]
-
-
-def timed(instance, method: str):
-    c0 = time.process_time()
-    r = solve(instance, method)
-    return r, time.process_time() - c0
-
-
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "slide_targets.md"))
-    args = ap.parse_args(argv)
-    lines = [
-        "# Slide targets: two engines",
-        "",
-        "Made by `python3 scripts/slide_targets.py` (CPU seconds; one core of a shared 2-core machine).",
-        "",
-        "| instance | jumps (bfs) | slides: bfs | slides: slidesat | agree | bfs CPU s | slidesat CPU s "
-        "| bfs / slidesat | slidesat lemmas |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    for name in FILES:
-        inst = read_instance(ROOT / "instances" / "open-problems" / f"{name}.toml")
-        jump, _ = timed(replace(inst, moves="jump"), "bfs")
-        a, ta = timed(inst, "bfs")
-        b, tb = timed(inst, "slidesat")
-        agree = a.status == b.status == "optimal" and len(a.solution) == len(b.solution)
-        lines.append(
-            f"| {name} | {jump.status} {jump.lower_bound} | {a.status} {a.lower_bound} | {b.status} {b.lower_bound} "
-            f"| {'yes' if agree else '**no**'} | {ta:.2f} | {tb:.2f} | {ta / max(tb, 1e-9):.1f} "
-            f"| {b.stats.get('lemmas')} |"
-        )
-        print(lines[-1], flush=True)
-    Path(args.out).write_text("\n".join(lines) + "\n")
-    return 0
-
+from lab.studies.slide_targets import main  # noqa: E402
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())

@@ -72,7 +72,7 @@ def configurations(draw, instance_strategy=None):
 def unsolvable_against_bounded(got, want, max_moves) -> bool:
     """True when one answer is ``unsolvable`` and the other ``bounded`` at ``max_moves``: the two
     agree, one stronger (an exhausted global state space also proves "none within max_moves";
-    rule 2 of ``coinsat.study.agreement``).  The ``unsolvable`` one must be global."""
+    rule 2 of ``lab.agreement``).  The ``unsolvable`` one must be global."""
     from coinsat.result import Status
 
     if {got.status, want.status} != {Status.UNSOLVABLE, Status.BOUNDED}:

@@ -299,7 +299,7 @@ def test_our_bmc_on_the_exported_file_agrees_with_sat(name, fmt):
     """coinsat's BMC (the file read back, CaDiCaL): frames 0..L-1 clear, frame L fails, and the
     counterexample replays with rules.py in L moves; unsolvable puzzles: 0..30 clear."""
     from coinsat.search.driver import solve_sat
-    from coinsat.study.bmc import check_export
+    from lab.bmc import check_export
 
     inst = read_instance(PAPER / f"{name}.toml")
     r = solve_sat(inst)
@@ -311,7 +311,7 @@ def test_our_bmc_on_the_exported_file_agrees_with_sat(name, fmt):
 
 
 def test_check_export_reports_a_wrong_optimum():
-    from coinsat.study.bmc import check_export
+    from lab.bmc import check_export
 
     inst = read_instance(PAPER / "h-to-o.toml")  # optimum 4
     assert "first failing frame 4" in (check_export(inst, 5, 30).problem or "")
@@ -387,7 +387,7 @@ def test_a_malformed_btor2_file_names_the_line():
 def test_our_bmc_agrees_on_the_larger_paper_puzzles(name):
     """vee-2-2 is the puzzle ABC's bmc3 does not finish in 600 s (benchmarks/model_checking.md)."""
     from coinsat.search.driver import solve_sat
-    from coinsat.study.bmc import check_export
+    from lab.bmc import check_export
 
     inst = read_instance(PAPER / f"{name}.toml")
     opt = solve_sat(inst).length

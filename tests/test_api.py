@@ -28,6 +28,63 @@ VERBS = (
 #: exceptions a user never meets: caught inside the package where they are raised
 PRIVATE_ERRORS = {"WindowTooSmall", "DecodeError"}
 
+#: The public surface beyond ``coinsat.__all__``: these modules (and the modules of these packages)
+#: are public, every name in them without a leading underscore.  They hold the model (lattices,
+#: boards, configurations, the move rules, instances, solutions, results, budgets, errors), the
+#: instance families, the theorems and bounds (``theory``), the paper's constructions
+#: (``constructive``), the engines' options (``search.options``: their fields are the keyword
+#: options of ``coinsat.solve``), the all-at-once file writer (``io.atomic``) and the command line
+#: run in-process (``cli.main``).  Everything else (engines, encodings, backends, certificates, the
+#: other formats) is internal: reached through the verbs of ``coinsat.__all__``.  CONTRIBUTING.md lists the same;
+#: ``tests/test_layering.py`` holds the laboratory (``lab/``, ``scripts/``) to this surface.
+PUBLIC_MODULES = (
+    "coinsat.errors",
+    "coinsat.geometry",
+    "coinsat.configuration",
+    "coinsat.board",
+    "coinsat.rules",
+    "coinsat.instance",
+    "coinsat.solution",
+    "coinsat.result",
+    "coinsat.limits",
+    "coinsat.families",
+    "coinsat.theory",
+    "coinsat.constructive",
+    "coinsat.search.options",
+    "coinsat.io.atomic",
+    "coinsat.cli",
+)
+
+
+def public_modules() -> list[str]:
+    """Every public module: those of PUBLIC_MODULES and the modules of its packages."""
+    import pkgutil
+    from importlib import import_module
+
+    out = []
+    for name in PUBLIC_MODULES:
+        out.append(name)
+        path = getattr(import_module(name), "__path__", None)
+        out += [m.name for m in pkgutil.walk_packages(path, name + ".")] if path else []
+    return out
+
+
+@pytest.mark.parametrize("module", public_modules())
+def test_every_public_module_and_what_it_defines_has_a_docstring(module):
+    from importlib import import_module
+
+    mod = import_module(module)
+    assert (mod.__doc__ or "").strip(), f"{module} has no docstring"
+    bare = [
+        n
+        for n, o in vars(mod).items()
+        if not n.startswith("_")
+        and (inspect.isfunction(o) or inspect.isclass(o))
+        and o.__module__ == module
+        and not inspect.getdoc(o)
+    ]
+    assert not bare, f"{module}: public names without a docstring: {bare}"
+
 
 def _section(doc: str, title: str) -> str | None:
     """The text of a numpydoc section (a title over a line of dashes), None when there is none."""

@@ -1,4 +1,4 @@
-"""A quick slice of the checker's differential fuzz (coinsat/study/checker_fuzz.py): genuine
+"""A quick slice of the checker's differential fuzz (lab/checker_fuzz.py): genuine
 certificates mutated structurally and byte by byte are never accepted with a claim stronger
 than the truth, and the checker never crashes.  The one-hour campaign is
 ``scripts/checker_fuzz.py --minutes 60`` (its table: benchmarks/fuzz.md)."""
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from coinsat.certificates.check.claims import Claim
-from coinsat.study import checker_fuzz
+from lab import checker_fuzz
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAN = [p for p in checker_fuzz.SEED_PLAN if p[2] in ("bounded", "core", "cubes", "layers-word", "unsolvable-b")]

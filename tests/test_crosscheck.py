@@ -1,4 +1,4 @@
-"""Cross-engine agreement (coinsat.study.agreement, scripts/crosscheck.py): the engines give the same answers.
+"""Cross-engine agreement (lab.agreement, scripts/crosscheck.py): the engines give the same answers.
 
 A fast sample of the script's random instances runs here (the script runs
 10,000 in parallel; benchmarks/crosscheck.md); any disagreement fails and is
@@ -22,8 +22,8 @@ from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Evidence, Result, Status
 from coinsat.solution import Solution
-from coinsat.study import agreement as ag
-from coinsat.study import crosscheck as cc
+from lab import agreement as ag
+from lab import crosscheck as cc
 
 ROOT = Path(__file__).resolve().parent.parent
 FAILURES = ROOT / "tests" / "data" / "crosscheck_failures"
@@ -207,7 +207,7 @@ def test_a_disagreement_is_saved_and_replayable(tmp_path):
 
 
 def test_campaign_runs_every_seed_in_parallel_and_reports(tmp_path):
-    """The script, run as a user runs it (its logic is coinsat.study.crosscheck)."""
+    """The script, run as a user runs it (its logic is lab.crosscheck)."""
     report = tmp_path / "r.md"
     args = ["--n", "4", "--seed", "3", "--workers", "2", "--time-limit", str(LIMIT)]
     args += ["--failures", str(tmp_path), "--report", str(report), "--progress", "0"]

@@ -70,7 +70,7 @@ def test_the_studies_random_generators_give_their_theorems_instances():
 
 
 def test_power_law_fit_recovers_an_exact_law():
-    from coinsat.study.analysis import fit_power_law
+    from lab.analysis import fit_power_law
 
     k, c = fit_power_law([(n, 3 * n**2.5) for n in (2, 4, 8, 16)])
     assert abs(k - 2.5) < 1e-9 and abs(c - 3) < 1e-9

@@ -124,7 +124,7 @@ def test_fill_is_the_engine_h_and_the_checker_h():
 def test_pruned_search_keeps_the_optimum(instance, slack):
     """A search pruned by h_forced (or h_fill) with U = opt + slack meets the goal at the optimum of
     the unpruned BFS; with U = opt - 1 it ends without one; h_forced keeps no more states."""
-    from coinsat.study.forced_supports import search
+    from lab.forced_supports import search
 
     dist, _ = exact_distances(instance)
     opt = dist[instance.start.mask]
@@ -142,12 +142,12 @@ def test_pruned_search_keeps_the_optimum(instance, slack):
 
 
 def test_backward_ball_predecessors_are_the_rule():
-    """The backward ball's vectorised predecessors and successors (coinsat.study.forced_supports,
+    """The backward ball's vectorised predecessors and successors (lab.forced_supports,
     scripts/backward_ball.py) = rules.py's kernels."""
     import random
 
     from coinsat.rules import predecessors
-    from coinsat.study import forced_supports as bb
+    from lab import forced_supports as bb
 
     inst = read_instance(ROOT / "instances" / "families" / "vdiag-2-2-nwse.toml")
     b, n, k = inst.board, inst.board.size, inst.n_coins

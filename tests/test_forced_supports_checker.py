@@ -1,7 +1,7 @@
 """The layers checker recomputes the forced-supports h itself (certificate field ``h`` = "forced").
 
 A certificate of the kind is made here from the layers of the bound-and-prune search of
-``coinsat.study.forced_supports`` (what ``scripts/forced_supports_search.py --engine own`` runs)
+``lab.forced_supports`` (what ``scripts/forced_supports_search.py --engine own`` runs)
 with h_forced (docs/forced-supports.md, Theorem H),
 put in a genuine ranked certificate of the same instance and bound in place of its layers.
 """
@@ -22,8 +22,8 @@ from coinsat.certificates.check.ranked import Decoder, Kernel
 from coinsat.certificates.prove.make import certify
 from coinsat.io.instance_format import read_instance
 from coinsat.solve import solve
-from coinsat.study.forced_supports import search
 from coinsat.theory.supports import BIG, Batch
+from lab.forced_supports import search
 
 ROOT = Path(__file__).resolve().parent.parent
 DIAG = read_instance(ROOT / "instances" / "paper" / "diagonal.toml")

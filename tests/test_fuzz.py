@@ -1,4 +1,4 @@
-"""The fuzz harness (coinsat.study.fuzz; scripts/fuzz.py runs it at length), run short: every
+"""The fuzz harness (lab.fuzz; scripts/fuzz.py runs it at length), run short: every
 input ends in exit 0-3, no traceback, one-line errors that name the file, and memory bounded by
 the input's size.
 
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from coinsat.study import fuzz
+from lab import fuzz
 
 ROOT = Path(__file__).resolve().parent.parent
 REGRESSIONS = ROOT / "tests" / "data" / "fuzz_regressions"

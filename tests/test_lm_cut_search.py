@@ -29,9 +29,9 @@ from coinsat.errors import UsageError
 from coinsat.search.rank.space import Space
 from coinsat.solution import verify
 from coinsat.solve import solve
-from coinsat.study.proofs import known_length
 from coinsat.theory.relaxed import h_lm, lm_cut_one
 from coinsat.theory.supports import BIG, h_fill_one, span_of
+from lab.proofs import known_length
 
 from .strategies import exact_distances, lattice_puzzles
 

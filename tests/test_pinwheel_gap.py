@@ -13,7 +13,8 @@ from coinsat.configuration import Configuration
 from coinsat.constructive.vschedule import Schedule, schedule
 from coinsat.families import CORNERS, diagonal_target, pinwheel, pinwheel_shape, v_shape
 from coinsat.rules import Move, apply_move, legal_moves
-from coinsat.study.pinwheel_gap import (
+from coinsat.theory.span import lattice_span
+from lab.pinwheel_gap import (
     Grid,
     absorptions,
     adjacent_pairs,
@@ -22,7 +23,6 @@ from coinsat.study.pinwheel_gap import (
     diagonal_corner_cost,
     gamma,
 )
-from coinsat.theory.span import lattice_span
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = sorted((ROOT / "instances/families/solutions").glob("pinwheel-*.json"))

@@ -19,8 +19,8 @@ from coinsat.constructive import ALGORITHMS
 from coinsat.io.instance_format import read_instance
 from coinsat.io.solution_format import read_solution
 from coinsat.solution import verify
-from coinsat.study import pinwheel as pinwheel_study
-from coinsat.study import vfamily
+from lab import pinwheel as pinwheel_study
+from lab import vfamily
 
 ROOT = Path(__file__).resolve().parent.parent
 FAMILIES = ROOT / "instances" / "families"

@@ -33,7 +33,7 @@ from coinsat.certificates.prove.make import certify
 from coinsat.instance import Instance, make_instance
 from coinsat.io.instance_format import read_instance, write_instance
 from coinsat.solve import solve
-from coinsat.study import checker_fuzz
+from lab import checker_fuzz
 
 ROOT = Path(__file__).resolve().parents[1]
 REFEREE = ROOT / "scripts" / "referee_check.py"
@@ -431,7 +431,7 @@ def test_bad_input_is_exit_2(tmp_path):
     assert referee(DIAGONAL, tmp_path)[0] == 2  # no certificate in the folder
 
 
-# --- the checker-fuzz corpus (coinsat/study/checker_fuzz.py) on the layers seeds -------------------
+# --- the checker-fuzz corpus (lab/checker_fuzz.py) on the layers seeds -------------------
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """The frontier measurements' own logic: budgets, search order and grades.
 
 The scripts under ``scripts/`` make the numbers of ``benchmarks/sat_limits.md``, ``cubes.md``
-and the competition manifest from ``coinsat.study.sat_limits`` and ``coinsat.study.competition``.
+and the competition manifest from ``lab.sat_limits`` and ``lab.competition``.
 Their runs take CPU hours, so these tests pin the parts that decide what a number *means*: a
 cube call stops at its CPU budget (shared by the workers) and at the first satisfiable cube,
 the search over horizons asks the calls in the documented order, and a timeout under a cap
@@ -18,8 +18,8 @@ import pytest
 
 from coinsat.certificates.prove.cubes import CubeOutcome, CubeTask
 from coinsat.errors import LimitReached
-from coinsat.study import competition as bench
-from coinsat.study import sat_limits as limits
+from lab import competition as bench
+from lab import sat_limits as limits
 
 
 def spin_or_model(task: CubeTask) -> CubeOutcome:

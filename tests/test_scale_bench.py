@@ -1,4 +1,4 @@
-"""The proof ledger's rule (coinsat.study.proofs, used by scripts/scale_bench.py): what a checked
+"""The proof ledger's rule (lab.proofs, used by scripts/scale_bench.py): what a checked
 proof run makes of a member's stored solution."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from coinsat.io.instance_format import read_instance
-from coinsat.study import proofs
+from lab import proofs
 
 FAMILIES = Path(__file__).resolve().parent.parent / "instances" / "families"
 SPEC = "vdiag-3-2-nwse"  # its stored solution has 53 moves

@@ -1,7 +1,7 @@
 """The b-files in sequences/ (issue 40, item 7): every term is a proven optimum of the records,
 the terms run without a gap from the first index, the first open term is not among them and its
 bounds are proven bounds that enclose it, and the files are what scripts/sequences.py makes from
-the records today (coinsat.study.sequences)."""
+the records today (lab.sequences)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from coinsat.study import sequences, vfamily
+from lab import sequences, vfamily
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = sequences.Records.read(ROOT)
@@ -79,7 +79,7 @@ def test_the_first_open_term_is_open_and_its_bounds_enclose_it(name):
 
 
 def test_the_files_are_what_the_script_makes_from_the_records(tmp_path):
-    from coinsat.study.commandline import shown
+    from lab.commandline import shown
 
     command = shown("scripts/sequences.py", [], ROOT)
     for name, seq in BUILT.items():

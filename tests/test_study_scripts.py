@@ -71,7 +71,7 @@ def test_the_growth_header_prints_the_note_once(tmp_path):
 
 
 def test_a_table_names_files_without_this_machines_folders(tmp_path):
-    from coinsat.study.commandline import portable, shown
+    from lab.commandline import portable, shown
 
     root = SCRIPTS.parent
     assert portable(str(root / "benchmarks" / "x.md"), root) == "benchmarks/x.md"

@@ -1,4 +1,4 @@
-"""The V-family study (coinsat.study.vfamily, scripts/vfamily_study.py) end to end on the smallest
+"""The V-family study (lab.vfamily, scripts/vfamily_study.py) end to end on the smallest
 member, into a temporary directory, and the parts of its table that say what a number means."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 from coinsat.io.instance_format import read_instance
 from coinsat.io.solution_format import read_solution
 from coinsat.solution import verify
-from coinsat.study import vfamily
+from lab import vfamily
 
 
 def _study(tmp_path: Path) -> vfamily.Study:

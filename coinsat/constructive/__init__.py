@@ -32,6 +32,7 @@ __all__ = ["ALGORITHMS", "Construction", "ConstructionError", "construct", "get_
 
 
 def get_algorithm(name: str):
+    """The construction function registered as ``name`` in :data:`ALGORITHMS` (a UsageError if none)."""
     return load(ALGORITHMS, name, "algorithm")
 
 

@@ -86,6 +86,7 @@ KIND = "square"
 
 
 def check_scope(instance: Instance) -> None:
+    """Raise ConstructionError unless Theorem 2 speaks of ``instance`` (a square board, d = 2, unlabeled coins)."""
     if instance.board.kind != KIND:
         raise ConstructionError(f"construct:square needs a square board, not '{instance.board.kind}'")
     if instance.d != 2:
@@ -350,6 +351,7 @@ def _drop_greedy(eng: Engine, targets) -> bool:
 
 
 def plan(play: Play) -> None:
+    """Play Theorem 2's construction on ``play`` (a ConstructionError where its hypothesis fails)."""
     inst = play.instance
     if inst.is_goal(inst.start):
         return

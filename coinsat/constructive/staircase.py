@@ -53,10 +53,12 @@ def _inv(m):  # orthogonal integer matrices: inverse = transpose
 
 
 def nbrs(p: Coord) -> tuple[Coord, ...]:
+    """The four square-grid neighbours of ``p``."""
     return neighbours("square", p)
 
 
 def dist(a: Coord, b: Coord) -> int:
+    """The square-grid distance between ``a`` and ``b``."""
     return distance("square", a, b)
 
 

@@ -96,6 +96,7 @@ def colour(p: Coord) -> int:
 
 
 def triangles_at(p: Coord) -> list[Triangle]:
+    """The six unit triangles with a corner at ``p``."""
     return [(p, _add(p, RING[i]), _add(p, RING[(i + 1) % 6])) for i in range(6)]
 
 
@@ -110,6 +111,7 @@ def find_triangle(cells) -> Triangle | None:
 
 
 def strips(t: Triangle) -> tuple[int, int, int]:
+    """The triangle's three strip coordinates (its lowest row in each of the three directions)."""
     return (min(p[0] for p in t), min(p[1] for p in t), min(p[0] + p[1] for p in t))
 
 
@@ -128,6 +130,7 @@ def facing(d: Coord) -> list[Triangle]:
 
 
 def components(cells) -> list[set[Coord]]:
+    """The connected components of ``cells`` on the triangular grid."""
     left, out = set(cells), []
     while left:
         comp, todo = set(), [left.pop()]
@@ -175,6 +178,7 @@ def _path3_and_pair(cells):
 
 
 def check_scope(instance: Instance) -> None:
+    """Raise ConstructionError unless Theorem 1 speaks of ``instance`` (a triangular board, d = 2)."""
     if instance.board.kind != KIND:
         raise ConstructionError(f"construct:triangular needs a triangular board, not '{instance.board.kind}'")
     if instance.d != 2:
@@ -443,6 +447,7 @@ _REFUSALS = {
 
 
 def plan(play: Play) -> None:
+    """Play Theorem 1's construction on ``play`` (a ConstructionError where the theorem says unsolvable)."""
     inst = play.instance
     decision = decide(inst)
     if not decision.solvable:

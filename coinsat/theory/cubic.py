@@ -55,6 +55,7 @@ def box_board(dims: tuple[int, int, int]) -> Board:
 
 
 def mask_of(board: Board, points: Iterable[Point3]) -> int:
+    """The bit set of the cubic board's cells at ``points``."""
     m = 0
     for p in points:
         m |= 1 << board.cell(p)
@@ -129,6 +130,7 @@ def full_span_starts(board: Board, dims: tuple[int, int, int], n: int, d: int) -
 
 
 def all_masks(size: int, n: int) -> list[int]:
+    """Every bit set of ``n`` cells among ``size``."""
     return [sum(1 << c for c in cells) for cells in combinations(range(size), n)]
 
 

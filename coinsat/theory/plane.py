@@ -111,6 +111,7 @@ def _placements(goal: Coins, base: Coins) -> frozenset[Coins]:
 
 
 def is_goal(puzzle: PlanePuzzle, coins: Coins) -> bool:
+    """Whether ``coins`` are the goal (the goal itself, or any placement of it when it floats)."""
     if puzzle.goal_placement == "fixed":
         return coins == puzzle.goal
     return coins in placements(puzzle, puzzle.n, against=coins)

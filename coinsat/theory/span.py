@@ -163,6 +163,7 @@ def components(lattice: str, coords: Iterable[Coord]) -> list[frozenset[Coord]]:
 
 
 def bounding_rectangle(coords: Iterable[Coord]) -> Rectangle:
+    """The smallest axis-parallel rectangle holding ``coords``."""
     cs = list(coords)
     xs, ys = [c[0] for c in cs], [c[1] for c in cs]
     return Rectangle(min(xs), min(ys), max(xs), max(ys))
@@ -198,6 +199,7 @@ def chain_bound_holds(coins: Iterable[Coord], d: int = 2) -> bool:
 
 
 def mask_of(cells: Iterable[int]) -> int:
+    """The bit set of ``cells``."""
     m = 0
     for c in cells:
         m |= 1 << c

@@ -105,10 +105,12 @@ def colour(xy: Coord) -> int:
 
 
 def applies(instance: Instance) -> bool:
+    """Whether the triangular theorems speak of ``instance`` (a triangular board, d = 2)."""
     return instance.board.kind == TRI and instance.d == 2
 
 
 def placement_of(instance: Instance, config: Configuration) -> Placement:
+    """The placement of ``config`` on the instance's board (cell -> coin label)."""
     return config.placement(instance.board.coords)
 
 
@@ -116,11 +118,13 @@ def placement_of(instance: Instance, config: Configuration) -> Placement:
 
 
 def is_triangle(cells) -> bool:
+    """Whether ``cells`` are three cells that touch pairwise (a unit triangle)."""
     cs = list(cells)
     return len(cs) == 3 and all(geometry.distance(TRI, a, b) == 1 for a, b in combinations(cs, 2))
 
 
 def has_triangle(coords) -> bool:
+    """Whether ``coords`` hold a unit triangle (three pairwise adjacent cells)."""
     s = set(coords)
     nb = geometry.neighbours
     return any(
@@ -244,6 +248,8 @@ class ThreeCoinClosure:
 
 
 def three_coin_closure(start: Placement, d: int = 2) -> ThreeCoinClosure:
+    """What three coins ``start`` reach with ``d``-adjacent moves: the placements that are not
+    triangles, each listed, and the types of the triangles reached (the search stops at a triangle)."""
     board = local_board(start, 2)
     inner = geometry.ball(TRI, start, 1)
     coords = board.coords

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..certificates.check.claims import Claim, parse_claim
+from coinsat.certificates.check.claims import Claim, parse_claim
 
 #: the separators some parser of the past ended a line at, and bytes outside the alphabet
 SEPARATORS = ["\v", "\f", "\x1c", "\x1d", "\x1e", "\r", "\x85", "\u2028", "\u2029", "\x00", "\t"]
@@ -86,7 +86,7 @@ class Campaign:
 
 
 def _cli(argv: list[str]) -> tuple[int, str, str]:
-    from ..cli import main
+    from coinsat.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -110,7 +110,7 @@ def truth_of(puzzle: Path) -> int | None:
 
 def make_seeds(root: Path, work: Path, plan=SEED_PLAN) -> list[Seed]:
     """Certify each planned puzzle into ``work`` and read the files back as seeds."""
-    from ..io.instance_format import read_instance
+    from coinsat import read_instance
 
     truths: dict[str, int | None] = {}
     seeds = []
@@ -358,9 +358,9 @@ def m_reencode(rng, cert, files, seeds) -> str:
     """A forger with the exporter: the genuine formula at a larger horizon as the CNF (and its
     GBD hash), with the claim to match, an empty clause hidden in a comment behind a separator,
     and the proof emptied or kept: the R3-1 recipe, with every separator."""
-    from ..certificates.check.bounded import formula_text
-    from ..io.dimacs import gbd_hash
-    from ..io.instance_format import read_instance
+    from coinsat import read_instance
+    from coinsat.certificates.check.bounded import formula_text
+    from coinsat.io.dimacs import gbd_hash
 
     if cert.get("kind") != "bounded" or not isinstance(cert.get("cnf"), str):
         return "no formula"
@@ -522,7 +522,7 @@ def table(result: Campaign, seeds: list[Seed], command: str, wall: float) -> str
     lines = [
         "## Checker campaign (differential fuzz of `check-certificate`)",
         "",
-        f"Command: `{command}` (made by `scripts/checker_fuzz.py`, logic in `coinsat/study/checker_fuzz.py`).",
+        f"Command: `{command}` (made by `scripts/checker_fuzz.py`, logic in `lab/checker_fuzz.py`).",
         "",
         "Each case mutates a genuine certificate (structure and bytes: separators, comments, Unicode line",
         "breaks, declared sizes, file names) and runs `coinsat check-certificate --json` on it. An accepted",

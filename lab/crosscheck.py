@@ -2,7 +2,7 @@
 
 The harness of ``scripts/crosscheck.py`` (its docstring says how to run it and what the
 report holds): :func:`run_case` checks one ``families.random_case(seed)`` with
-``coinsat.study.agreement``'s rules, :func:`campaign` runs seeds on worker processes with a
+``lab.agreement``'s rules, :func:`campaign` runs seeds on worker processes with a
 hard limit per instance (a worker past it is killed and the instance counted as
 stalled), and :class:`Tally` sums the records into the report's lines.
 """
@@ -18,9 +18,9 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..families import random_case
-from ..result import Status
-from .agreement import NONE, check, global_decision, save_failure
+from coinsat.families import random_case
+from coinsat.result import Status
+from lab.agreement import NONE, check, global_decision, save_failure
 
 DEFAULT_TIME_LIMIT = 1.5  # seconds per engine and instance
 

@@ -15,10 +15,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..errors import CoinsatError
-from ..gallery import family_answer, is_plane, load_json, sha256, source
-from ..io.atomic import write_atomic
-from ..io.instance_format import read_instance
+from coinsat import read_instance
+from coinsat.errors import CoinsatError
+from coinsat.gallery import family_answer, is_plane, load_json, sha256, source
+from coinsat.io.atomic import write_atomic
 
 
 def _coinsat(args: list[str], timeout: float, root: Path) -> dict | None:

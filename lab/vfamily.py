@@ -37,10 +37,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from ..families import diagonal_flip, vdiag
-from ..io.atomic import write_atomic
-from ..io.instance_format import write_instance
-from .analysis import fit_power_law
+from coinsat import write_instance
+from coinsat.families import diagonal_flip, vdiag
+from coinsat.io.atomic import write_atomic
+from lab.analysis import fit_power_law
 
 DECIDED = {"optimal", "unsolvable"}
 #: the method that stands for every constructive algorithm (one run "construct:ALG" each)
@@ -63,7 +63,7 @@ def members(max_a: int) -> Iterable[tuple[int, int, str]]:
 
 def construct_methods() -> list[str]:
     """One run per constructive algorithm: ``construct:ALG`` for every ALG of ``constructive.ALGORITHMS``."""
-    from ..constructive import ALGORITHMS
+    from coinsat.constructive import ALGORITHMS
 
     return [f"{CONSTRUCT}:{name}" for name in sorted(ALGORITHMS)]
 
@@ -567,7 +567,7 @@ def best_lower_bound(row: dict, results: dict) -> tuple[int | None, str]:
     proved (rankbfs layers on span(start) exhausted without the goal), the static bound (fill
     count, distance, span layers), or the theorems' bound for every member (``theory.vbound``:
     Theorems LB and RF).  Never an optimum unless the engines proved one."""
-    from ..theory.vbound import best_bound
+    from coinsat.theory.vbound import best_bound
 
     name = f"vdiag-{row['a']}-{row['b']}-{row['target']}"
     found: list[tuple[int, str]] = []
@@ -592,7 +592,7 @@ def best_upper_bound(row: dict) -> tuple[int | None, str]:
     """The shortest verified solution known for a growth member, and what made it: construct,
     construct + improve (scripts/vfamily_growth.py) or the vschedule (Theorem L: its closed form,
     every member replayed by scripts/vschedule_table.py and the tests)."""
-    from ..constructive.vschedule import schedule_length
+    from coinsat.constructive.vschedule import schedule_length
 
     labels = (("improved", "construct + improve"), ("construct", "construct"))
     found = [(row[k], label) for k, label in labels if row.get(k)]
@@ -627,7 +627,7 @@ def growth_section(growth: dict, results: dict, lines: list[str]) -> None:
         "| member | target | n | construct | construct + improve | vschedule | best | moves / n³ | lower bound |",
         "|---|---|---:|---:|---:|---:|---:|---:|---|",
     ]
-    from ..constructive.vschedule import schedule_length
+    from coinsat.constructive.vschedule import schedule_length
 
     for r in rows:
         best, _ = best_upper_bound(r)
@@ -689,8 +689,8 @@ RATIO_AT = 100
 def verdict(flip_pts: list[tuple[int, int]], growth: dict, results: dict, lines: list[str]) -> None:
     """The verdict: what docs/v-to-diagonal.md proves (V-to-diagonal is Θ(n²)), then what was
     measured, from the numbers above; a fit is reported as a measurement, never as a rate."""
-    from ..constructive.vschedule import schedule_length
-    from ..theory.vbound import best_bound
+    from coinsat.constructive.vschedule import schedule_length
+    from coinsat.theory.vbound import best_bound
 
     a = RATIO_AT
     ratio = {t: schedule_length(a, a, t) / best_bound(a, a, t) for t in TARGET_NAMES}  # type: ignore[operator]

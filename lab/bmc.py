@@ -16,11 +16,11 @@ import re
 import time
 from dataclasses import dataclass
 
-from ..backends.aigbmc import BmcAnswer, Circuit, bmc
-from ..export import export
-from ..instance import Instance
-from ..search.pdr import replay
-from ..solution import verify
+from coinsat import export
+from coinsat.backends.aigbmc import BmcAnswer, Circuit, bmc
+from coinsat.instance import Instance
+from coinsat.search.pdr import replay
+from coinsat.solution import verify
 
 _BIT = re.compile(r"^(src|dst)\[?(\d+)\]?$")
 
@@ -35,12 +35,12 @@ class BmcCheck:
 
 def read_export(instance: Instance, fmt: str = "aig", horizon: int | None = None) -> Circuit:
     """The exported file, read back by the project's reader of that format."""
-    data = export(instance, fmt, horizon)
+    data = export(instance, fmt, horizon).data
     if fmt == "btor2":
-        from ..io.btor2 import read_btor2
+        from coinsat.io.btor2 import read_btor2
 
         return read_btor2(data, f"{instance.name}.btor2")
-    from ..io.aiger import read_aiger
+    from coinsat.io.aiger import read_aiger
 
     return read_aiger(data if isinstance(data, bytes) else data.encode(), f"{instance.name}.{fmt}")
 

@@ -50,14 +50,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
 
-from ..board import BoardKind
-from ..certificates.prove.screens import screen
-from ..instance import Instance, make_instance
-from ..io.instance_format import read_instance, write_instance
-from ..limits import Limits
-from ..result import Result, Scope, Status
-from ..search.methods import METHODS, inapplicable, run
-from ..solution import verify
+from coinsat import METHODS, read_instance, write_instance
+from coinsat.board import BoardKind
+from coinsat.certificates.prove.screens import screen
+from coinsat.instance import Instance, make_instance
+from coinsat.limits import Limits
+from coinsat.result import Result, Scope, Status
+from coinsat.search.methods import inapplicable, run
+from coinsat.solution import verify
 
 ENGINES = ("bfs", "spanbfs", "rankbfs", "sat", "ilp", "pdr", "kind")
 #: the ranked search pruned by a stronger h at U = T (``--max-moves T --heuristic H``): one more
@@ -76,7 +76,7 @@ MC_MAX_CELLS = 48
 
 def engines() -> tuple[str, ...]:
     """The cross-checked engines this installation has (pdr and kind need ABC)."""
-    from ..backends.abc import abc_binary
+    from coinsat.backends.abc import abc_binary
 
     abc = abc_binary() is not None
     base = tuple(e for e in ENGINES if e in METHODS and (abc or e not in MODEL_CHECKERS))

@@ -22,8 +22,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from ..errors import LimitReached, UsageError
-from ..families import CORNERS, pinwheel_shape
+from coinsat.errors import LimitReached, UsageError
+from coinsat.families import CORNERS, pinwheel_shape
 
 Coord = tuple[int, int]
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (inclusive)

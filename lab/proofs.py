@@ -24,9 +24,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..instance import Instance
-from ..io.solution_format import read_solution
-from ..solution import verify
+from coinsat.instance import Instance
+from coinsat.io.solution_format import read_solution
+from coinsat.solution import verify
 
 
 def known_length(instance: Instance, solution_file: Path) -> int | None:

@@ -28,9 +28,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..certificates.prove.cubes import build_cubes
-from ..errors import LimitReached
-from ..io.instance_format import read_instance
+from coinsat import read_instance
+from coinsat.certificates.prove.cubes import build_cubes
+from coinsat.errors import LimitReached
 
 
 @dataclass(frozen=True)
@@ -79,10 +79,10 @@ def one_call(m: Member, T: int, cap: float) -> tuple[bool | None, float]:
     """One fresh call at T (pruned encoding, no proof), capped at ``cap`` CPU s: (UNSAT?, CPU s)."""
     from pysat.solvers import Solver
 
-    from ..certificates.check.bounded import widened
-    from ..certificates.prove.bounded import exact_margin
-    from ..encode.sat import encode
-    from ..io.dimacs import cnf_text
+    from coinsat.certificates.check.bounded import widened
+    from coinsat.certificates.prove.bounded import exact_margin
+    from coinsat.encode.sat import encode
+    from coinsat.io.dimacs import cnf_text
 
     inst = read_instance(m.path)
     margin = exact_margin(inst, T)
@@ -116,7 +116,7 @@ class BudgetPool:
     def map(self, fn, tasks):
         import multiprocessing
 
-        from ..certificates.prove.cubes import CubeOutcome
+        from coinsat.certificates.prove.cubes import CubeOutcome
 
         order = sorted(tasks, key=lambda t: (-sum(lit < 0 for lit in t.cube), t.index))
         tick = os.sysconf("SC_CLK_TCK")

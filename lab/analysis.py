@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from typing import Iterable, Sequence
 
-from ..instance import Instance
-from ..result import Status
+from coinsat.instance import Instance
+from coinsat.result import Status
 
 
 def fit_power_law(points: Iterable[tuple[float, float]]) -> tuple[float, float] | None:
@@ -36,7 +36,7 @@ def proven_optimum(
     ends in ``"unsolvable"`` when a method proved that there is no solution."""
     if trust_known and instance.known_optimal is not None:
         return instance.known_optimal, "known_optimal (instance file; checked by the test suite)"
-    from ..solve import solve
+    from coinsat import solve
 
     why = []
     for method in methods:

@@ -22,8 +22,8 @@ import time
 
 import numpy as np
 
-from ..errors import LimitReached
-from ..theory.supports import Batch, h_partial
+from coinsat.errors import LimitReached
+from coinsat.theory.supports import Batch, h_partial
 
 CHUNK = 1 << 16
 ONE = np.uint64(1)

@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..constructive.vschedule import schedule_length
-from ..theory.vbound import best_bound
-from .pinwheel import best_upper_bound
-from .vfamily import TARGET_NAMES, summarise
+from coinsat.constructive.vschedule import schedule_length
+from coinsat.theory.vbound import best_bound
+from lab.pinwheel import best_upper_bound
+from lab.vfamily import TARGET_NAMES, summarise
 
 __all__ = ["BUILDERS", "Records", "Sequence", "b_file", "proven_term", "readme", "v_member"]
 
@@ -360,7 +360,7 @@ def readme(seqs: list[Sequence], command: str) -> str:
         "",
         f"Made by `{command}` from the records (`benchmarks/diagonal_flips.json`,",
         "`benchmarks/vfamily_results.json`, `benchmarks/vfamily_growth.json`, `benchmarks/pinwheel_results.json`);",
-        "`tests/test_sequences.py` checks every term against them. The logic is `coinsat/study/sequences.py`.",
+        "`tests/test_sequences.py` checks every term against them. The logic is `lab/sequences.py`.",
         "",
         "| b-file | sequence | index | terms | first open term |",
         "|---|---|---|---|---|",
@@ -395,7 +395,7 @@ def readme(seqs: list[Sequence], command: str) -> str:
         "",
         "## Adding a sequence",
         "",
-        "Write a builder `name(records) -> Sequence` in `coinsat/study/sequences.py`, register it in",
+        "Write a builder `name(records) -> Sequence` in `lab/sequences.py`, register it in",
         "`BUILDERS`, say in `proven_term` what the records must show for a term to be proven, and run the",
         "script. The census sequence D(k) came in this way (`census_sequence`: a term for each k whose census",
         "certificate a fresh `coinsat check-certificate` accepted, from `benchmarks/census.json`; the first open",

@@ -39,7 +39,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..cli import main as coinsat_main
+from coinsat.cli import main as coinsat_main
 
 try:
     import tomllib

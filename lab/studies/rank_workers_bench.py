@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""rankbfs on 1 against N worker processes, in the same run, and where the workers' time goes.
+
+Each instance is solved ``--repeat`` times with each worker count, alternating, every run a
+fresh process (``coinsat.solve(..., "rankbfs", workers=N)``).  A row gives wall and CPU
+seconds (the process and its workers), states expanded per CPU second, and the search's own
+account (``stats["round_cpu"]``, ``search/rank/loop.py`` and ``processes.py``): the CPU of
+the expand and absorb rounds (summed over the workers), and for worker runs the *critical
+path* (per round, the busiest worker's CPU, summed) and the parent's CPU (routing
+successors: pickling and pipes).  On a
+machine with N idle cores a worker run takes about its serial part (its CPU less the
+workers' rounds: start-up, screens, the parent) plus the critical path, so
+``CPU(1 worker) / (serial + critical)`` estimates the wall speed-up of a quiet machine;
+the measured wall ratio is also given, with the load average around each run, since a
+shared machine bounds it by the cores others leave.  Answers and states kept must agree
+(the script exits 1 if not).
+
+    nice -n 10 python3 scripts/rank_workers_bench.py [--instances vdiag-3-3-nwse:53,vdiag-3-2-nwse] \\
+        [--workers 1,2,2/pipes] [--repeat 2] [--out benchmarks/rankbfs-workers.md]
+
+An instance is a name in instances/families/, optionally ``:U`` for ``--upper-bound`` U and
+``:U:H`` for the h it prunes with (``--heuristic H``: fill, forced, lmcut); a
+worker count N, optionally ``/pipes`` (``COINSAT_ROUTE=pipes``: successors through the
+parent's pipes instead of the workers' memory files, ``search/rank/processes.py``) or
+``/before`` (``VARIANTS``: the kernels loaded by each worker, numpy's owner split, a worker's
+own successors through its file, gathered layers sorted: the workers before those changes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def one(spec: str, workers: int) -> dict:
+    """Solve one instance in this process (the run measured) and report."""
+    import coinsat
+
+    if not Path(coinsat.__file__).resolve().is_relative_to(ROOT):
+        raise SystemExit(f"measured {coinsat.__file__}, not the coinsat of {ROOT}")
+    name, _, rest = spec.partition(":")
+    bound, _, h = rest.partition(":")
+    inst = coinsat.read_instance(ROOT / "instances" / "families" / f"{name}.toml")
+    options: dict = {"workers": workers}
+    if bound:
+        options["upper_bound"] = int(bound)
+    if h:
+        options["heuristic"] = h
+    t0, c0 = time.perf_counter(), time.process_time()
+    r = coinsat.solve(inst, "rankbfs", **options)
+    wall = time.perf_counter() - t0
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {
+        "status": r.status.value,
+        "length": r.length,
+        "states": r.stats.get("states"),
+        "expanded": r.stats.get("expanded"),
+        "round_cpu": r.stats.get("round_cpu"),
+        "route": r.stats.get("route", ""),
+        "wall": wall,
+        "cpu": time.process_time() - c0 + kids.ru_utime + kids.ru_stime,
+    }
+
+
+def _rounds(r: dict) -> float:
+    """The CPU of a run's expand and absorb rounds (summed over its workers)."""
+    return r["round_cpu"]["expand"] + r["round_cpu"]["absorb"]
+
+
+def _critical(r: dict) -> float:
+    """A worker run's serial CPU (all but the workers' rounds) plus its critical path."""
+    wc = r["round_cpu"]
+    return r["cpu"] - wc["expand"] - wc["absorb"] + wc["critical"]
+
+
+#: named worker variants (``--workers 2/before``): the switches of ``search/rank/processes.py``
+#: and ``loop.split`` set back: each worker loading the kernels itself, numpy's owner split, its
+#: own successors through its file, the gathered layers sorted; any other name after the slash
+#: is a route (``COINSAT_ROUTE``)
+VARIANTS = {
+    "before": {"COINSAT_PRELOAD": "no", "COINSAT_SPLIT": "numpy", "COINSAT_OWN": "file", "COINSAT_GATHER": "sort"}
+}
+
+
+def run(spec: str, workers: str) -> dict:
+    """One measured run in a fresh process; ``workers`` is N or N/pipes."""
+    load0 = os.getloadavg()[0]
+    count, _, route = workers.partition("/")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))  # this tree's coinsat (a `git archive` copy's), not the installed one
+    env.update(VARIANTS.get(route, {"COINSAT_ROUTE": route}) if route else {})
+    cmd = [sys.executable, str(ROOT / "scripts/rank_workers_bench.py"), "--one", spec, "--workers", count]
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=str(ROOT), env=env)
+    if out.returncode != 0:
+        raise SystemExit(f"{spec} with {workers} workers: {out.stderr[-2000:]}")
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    got["load"] = (load0, os.getloadavg()[0])
+    got["workers"] = workers
+    return got
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--instances", default="vdiag-3-3-nwse:53")
+    ap.add_argument("--workers", default="1,2,2/pipes", help="worker counts (N or N/pipes), the first the baseline")
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument(
+        "--warmup",
+        default=None,
+        help="an instance solved once with one worker first, not measured, so that the compiled kernels are"
+        " cached (default: the first instance; '' for none)",
+    )
+    ap.add_argument("--out", default=None)
+    ap.add_argument(
+        "--commit", default=None, help="the commit measured, when run from a `git archive` copy (no .git to ask)"
+    )
+    ap.add_argument("--one", default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    counts = args.workers.split(",")
+    if args.one:
+        print(json.dumps(one(args.one, int(counts[0]))))
+        return 0
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    commit = head.stdout.strip() or args.commit or "(not a git checkout)"
+    warmup = args.instances.split(",")[0] if args.warmup is None else args.warmup
+    if warmup:
+        run(warmup, "1")
+    runs: dict[str, list[dict]] = {}
+    for spec in args.instances.split(","):
+        runs[spec] = []
+        for _ in range(args.repeat):
+            for w in counts:
+                r = run(spec, w)
+                runs[spec].append(r)
+                print(spec, json.dumps(r), file=sys.stderr, flush=True)
+    lines = [
+        "# rankbfs: one process against worker processes, same run",
+        "",
+        f"Made by `nice -n 10 python3 scripts/rank_workers_bench.py --instances {args.instances}"
+        f" --workers {args.workers} --repeat {args.repeat}"
+        + (f" --warmup '{args.warmup}'" if args.warmup is not None else "")
+        + (f" --commit {args.commit}" if args.commit else "")
+        + (f" --out {args.out}" if args.out else "")
+        + "`"
+        f" at `{commit}` (started {started}; {os.cpu_count()} cores shared with other users:"
+        " the load average before and after each run is in its row). Every run is a fresh process, the"
+        f" worker counts alternating, after one unmeasured run of `{warmup}` with one worker; CPU seconds"
+        " include the workers. *critical* is the search's own account of a worker run: per round"
+        " (expand, absorb) the busiest worker's CPU seconds, summed; *parent* is the parent's CPU during"
+        " the search (routing: the successors themselves through pipes, or their offsets in the workers'"
+        " memory files). On as"
+        " many idle cores as workers a run would take about its serial part (its CPU less the workers'"
+        " rounds: start-up, screens, the parent) plus the critical path, hence the estimate"
+        " `CPU(1 worker) / (serial + critical)`; the measured wall ratio depends on the load.",
+        "",
+        "| instance | workers | answer | states | wall s | CPU s | M expanded / CPU s | rounds' CPU s:"
+        " expand / absorb | critical s | parent s | load before / after |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    bad = False
+    summary = []
+    for spec, rs in runs.items():
+        for r in rs:
+            wc = r["round_cpu"] or {}
+            split = f"{wc['expand']:.1f} / {wc['absorb']:.1f}" if wc else ""
+            crit = f"{wc['critical']:.1f} | {wc['parent']:.1f}" if "critical" in wc else " | "
+            length = r["length"] if r["length"] is not None else ""
+            count, _, variant = r["workers"].partition("/")
+            tags = [r["route"]] if r["route"] else []
+            tags += [variant] if variant in VARIANTS else []
+            who = count + (f" ({', '.join(tags)})" if tags else "")
+            lines.append(
+                f"| {spec} | {who} | {r['status']} {length} |"
+                f" {r['states']:,} | {r['wall']:.1f} | {r['cpu']:.1f} | {r['expanded'] / r['cpu'] / 1e6:.2f} |"
+                f" {split} | {crit} |"
+                f" {r['load'][0]:.1f} / {r['load'][1]:.1f} |"
+            )
+        same = len({(r["status"], r["length"], r["states"]) for r in rs}) == 1
+        bad |= not same
+        base = [r for r in rs if r["workers"] == counts[0]]
+        for w in counts[1:]:
+            mine = [r for r in rs if r["workers"] == w]
+            cpu1 = statistics.median(r["cpu"] for r in base)
+            path = statistics.median(_critical(r) for r in mine)
+            rounds = statistics.median(_rounds(r) for r in mine) / statistics.median(_rounds(r) for r in base)
+            summary.append(
+                f"| {spec} | {w} vs {counts[0]} | {min(r['wall'] for r in base) / min(r['wall'] for r in mine):.2f} |"
+                f" {statistics.median(r['cpu'] for r in mine) / cpu1:.2f} | {rounds:.2f} | {cpu1 / path:.2f} |"
+                f" {statistics.median(r['round_cpu']['parent'] / r['cpu'] for r in mine):.1%} |"
+                f" {'yes' if same else '**NO**'} |"
+            )
+    lines += [
+        "",
+        "Summary (medians over the repeats; wall: best against best):",
+        "",
+        "| instance | workers | wall speed-up, measured (loaded) | CPU ratio | rounds' CPU ratio | wall"
+        " speed-up, quiet-machine estimate | parent's share of the CPU | same answers and states |",
+        "|---|---|---|---|---|---|---|---|",
+        *summary,
+    ]
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        Path(args.out).write_text(text)
+    print(text)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
