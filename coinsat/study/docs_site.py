@@ -14,12 +14,23 @@ from the repository:
 * ``tutorial.md`` — ``examples/tutorial.py``, explained by its own comments;
 * ``notebook.md`` — ``examples/tour.ipynb`` with its stored outputs (pictures included);
 * ``encodings/*.md`` — the formula specifications of ``encodings/``;
-* ``puzzles/*.md`` — the README of each folder of ``instances/``.
+* ``puzzles/*.md`` — the README of each folder of ``instances/``;
+* ``benchmarks/*.md`` — every measured table of ``benchmarks/`` (its README is the section's
+  first page, the rest are reached from it and from the pages that cite them); the other files of
+  ``benchmarks/`` (plots, CSV and JSON tables, solutions) are copied as they are, and a folder
+  gets a page listing its files.
 
 Every other ``docs/*.md`` (the proofs) is a page as it is, listed under "Proofs and notes" in
 file-name order, so a new one needs no edit here.  A link to a repository file that is not a page
 of the site (``coinsat/rules.py``, ``instances/paper/diagonal.toml``) is turned into the path
-in code type: the site has no copy of the sources to link to.
+in code type: the site has no copy of the sources to link to.  A path in code type that the site
+does show (`` `benchmarks/pinwheel.md` ``) becomes a link to it.
+
+Math is written ``$...$`` (inline) and ``$$...$$`` (display), as GitHub reads it;
+``pymdownx.arithmatex`` keeps it away from Markdown, and :func:`on_page_content` turns it into
+MathML at build time (``latex2mathml``), so the site needs no script and no network to show it.
+Heading ids never start with a digit (:func:`slugify`): the theme's scrollspy passes them to
+``querySelector``, which rejects ``#1-the-puzzle``.
 """
 
 from __future__ import annotations
@@ -38,6 +49,7 @@ from typing import Any, Callable
 #: the source checkout the site is built from (README, docs/, encodings/, examples/, instances/)
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
+BENCHMARKS = ROOT / "benchmarks"
 NOTEBOOK = ROOT / "examples" / "tour.ipynb"
 
 #: README sections that become pages: page -> (title, the README headings it holds)
@@ -396,7 +408,37 @@ def generated_pages(package: ModuleType) -> dict[str, str]:
         pages[f"encodings/{spec.name}"] = spec.read_text()
     for readme in sorted((ROOT / "instances").glob("*/README.md")):
         pages[f"puzzles/{readme.parent.name}.md"] = readme.read_text()
+    pages.update(benchmark_pages())
     return pages
+
+
+def benchmark_pages() -> dict[str, str]:
+    """``benchmarks/``: its README as the section's index (with a line for every table it does not
+    link), each other Markdown table as a page, and a page listing each folder's files."""
+    pages = {}
+    tables = sorted(p for p in BENCHMARKS.glob("*.md") if p.name != "README.md")
+    readme = (BENCHMARKS / "README.md").read_text()
+    unlinked = [p.name for p in tables if f"]({p.name})" not in readme]
+    if unlinked:
+        readme += "\n## Also here\n\n" + "".join(f"- [{n}]({n})\n" for n in unlinked)
+    pages["benchmarks/index.md"] = readme
+    for p in tables:
+        pages[f"benchmarks/{p.name}"] = p.read_text()
+    for folder in sorted(p for p in BENCHMARKS.iterdir() if p.is_dir()):
+        files = sorted(f.relative_to(folder).as_posix() for f in folder.rglob("*") if f.is_file())
+        pages[f"benchmarks/{folder.name}/index.md"] = f"# benchmarks/{folder.name}/\n\n" + "".join(
+            f"- [{f}]({f})\n" for f in files
+        )
+    return pages
+
+
+def benchmark_files() -> dict[str, Path]:
+    """Every file of ``benchmarks/`` that is not a Markdown page, by its path in the site."""
+    return {
+        p.relative_to(ROOT).as_posix(): p
+        for p in sorted(BENCHMARKS.rglob("*"))
+        if p.is_file() and not (p.suffix == ".md" and p.parent == BENCHMARKS)
+    }
 
 
 def _title(text: str, fallback: str) -> str:
@@ -416,6 +458,7 @@ def site_nav(pages: dict[str, str]) -> list:
         {"Python API": "api.md"},
         {"Encodings": [{_title(pages[k], k): k} for k in sorted(pages) if k.startswith("encodings/")]},
         {"Puzzles": [{_title(pages[k], k): k} for k in sorted(pages) if k.startswith("puzzles/")]},
+        {"Benchmarks": "benchmarks/index.md"},  # its pages are reached from there and from the citations
     ]
     if own:
         nav.append({"Proofs and notes": [{_title((DOCS / n).read_text(), n): n} for n in own]})
@@ -426,21 +469,84 @@ _PAGES: dict[str, str] = {}
 
 
 def configure(config, package: ModuleType):
-    """The ``on_config`` hook's work: make the pages (``package``: the package root) and the nav."""
+    """The ``on_config`` hook's work: make the pages (``package``: the package root), the nav, the
+    heading ids (:func:`slugify`) and the style sheet."""
     _PAGES.clear()
     _PAGES.update(generated_pages(package))
     config["nav"] = site_nav(_PAGES)
+    config["mdx_configs"].setdefault("toc", {})["slugify"] = slugify
+    config["extra_css"].append(STYLE_SHEET)
     return config
 
 
 def on_files(files, config, **kwargs):
-    from mkdocs.structure.files import File
+    from mkdocs.structure.files import File, InclusionLevel
+
+    def add(name: str, **source) -> None:
+        if files.get_file_from_path(name) is not None:
+            raise SystemExit(f"docs/{name} would hide the generated file of that name: rename it")
+        in_nav = not name.startswith("benchmarks/") or name == "benchmarks/index.md"
+        level = InclusionLevel.UNDEFINED if in_nav else InclusionLevel.NOT_IN_NAV
+        files.append(File.generated(config, name, inclusion=level, **source))
 
     for name, text in _PAGES.items():
-        if files.get_file_from_path(name) is not None:
-            raise SystemExit(f"docs/{name} would hide the generated page of that name: rename it")
-        files.append(File.generated(config, name, content=text))
+        add(name, content=text)
+    for name, path in benchmark_files().items():
+        add(name, abs_src_path=str(path))
+    add(STYLE_SHEET, content=STYLE)
     return files
+
+
+# ---------------------------------------------------------------- heading ids, math, the style sheet
+
+
+def slugify(value: str, separator: str) -> str:
+    """Markdown's own heading ids, with ``s`` before one that would start with a digit (a CSS
+    selector ``#1-the-puzzle`` is invalid, and the theme's scrollspy throws on it)."""
+    from markdown.extensions.toc import slugify as plain
+
+    slug = plain(value, separator)
+    return f"s{slug}" if slug[:1].isdigit() else slug
+
+
+def _anchor(anchor: str) -> str:
+    """A heading id as :func:`slugify` makes it, from the one GitHub makes (``#2-the-schedule``)."""
+    return f"s{anchor}" if anchor[:1].isdigit() else anchor
+
+
+_MATH = re.compile(r'<(span|div) class="arithmatex">\\[(\[](.*?)\\[)\]]</\1>', re.S)
+
+
+def math_to_mathml(page_html: str) -> str:
+    """``pymdownx.arithmatex``'s spans (``\\(...\\)``) and blocks (``\\[...\\]``) as MathML."""
+    from latex2mathml.converter import convert
+
+    def render(m: re.Match) -> str:
+        tag, tex = m.group(1), html.unescape(m.group(2)).strip()
+        display = "block" if tag == "div" else "inline"
+        return convert(tex, display=display)
+
+    return _MATH.sub(render, page_html)
+
+
+def on_page_content(page_html, page, config, files, **kwargs):
+    return math_to_mathml(page_html)
+
+
+#: the site's own style: every wide thing (table, code block, picture, formula) scrolls or shrinks
+#: inside its own box, so no page scrolls sideways on a 390 px phone
+STYLE_SHEET = "css/coinsat.css"
+STYLE = """\
+body { overflow-wrap: break-word; }
+table { display: block; max-width: 100%; overflow-x: auto; }
+pre { max-width: 100%; overflow-x: auto; }
+pre code { white-space: pre; word-break: normal; overflow-wrap: normal; }
+p code, li code, td code, th code { overflow-wrap: anywhere; word-break: break-word; }
+img, svg { max-width: 100%; height: auto; }
+.nb-output { max-width: 100%; overflow-x: auto; }
+math[display="block"] { display: block; max-width: 100%; overflow-x: auto; overflow-y: hidden; padding: 0.3em 0; }
+math { font-size: 1.05em; }
+"""
 
 
 #: where the Markdown of a page came from, so its relative links can be resolved in the repository
@@ -451,6 +557,8 @@ def _origin(page_path: str) -> str:
         return page_path
     if page_path.startswith("puzzles/"):
         return f"instances/{Path(page_path).stem}/README.md"
+    if page_path.startswith("benchmarks/"):
+        return page_path[: -len("index.md")] + "README.md" if page_path.endswith("index.md") else page_path
     if page_path in GENERATED:
         return f"docs/{page_path}"
     return f"docs/{page_path}"
@@ -460,7 +568,7 @@ def _site_path(repo_path: str) -> str | None:
     """The page (or file) of the site that shows this repository file, if any."""
     if repo_path.startswith("docs/"):
         inner = repo_path[len("docs/") :]
-        return inner if (DOCS / inner).exists() else None
+        return inner if inner and (DOCS / inner).is_file() else None
     if repo_path.startswith("encodings/") and repo_path.endswith(".md"):
         return repo_path
     m = re.fullmatch(r"instances/([^/]+)/README\.md", repo_path)
@@ -470,6 +578,13 @@ def _site_path(repo_path: str) -> str | None:
         return "index.md"
     if repo_path == "examples/tutorial.py":
         return "tutorial.md"
+    if repo_path.startswith("benchmarks/") or repo_path == "benchmarks":
+        target = ROOT / repo_path
+        if target.is_dir():
+            return f"{repo_path.rstrip('/')}/index.md"
+        if target.name == "README.md":
+            return f"{posixpath.dirname(repo_path)}/index.md"
+        return repo_path if target.is_file() else None
     return None
 
 
@@ -508,13 +623,28 @@ def rewrite_links(markdown: str, page_path: str) -> str:
             site, anchor = _readme_anchor(anchor)
         if site is not None:
             rel = posixpath.relpath(site, page_dir or ".")
-            return f"{bang}[{text}]({rel}{'#' + anchor if anchor else ''})"
+            return f"{bang}[{text}]({rel}{'#' + _anchor(anchor) if anchor else ''})"
         shown = text if text and text.strip("`") != repo else ""
         return f"{shown} (`{repo}`)" if shown else f"`{repo}`"
 
+    def cite(m: re.Match) -> str:  # `benchmarks/pinwheel.md` in prose: a link when the site shows it
+        path = m.group(1)
+        site = _site_path(posixpath.normpath(path))
+        if not site:
+            return m.group(0)
+        return f"[`{path}`]({posixpath.relpath(site, page_dir or '.')})"
+
+    def prose(text: str) -> str:
+        text = re.sub(r"\]\(#(\d[^)\s]*)\)", lambda m: f"](#{_anchor(m.group(1))})", text)
+        return _CITE.sub(cite, _LINK.sub(fix, text))
+
     # leave fenced code alone
     parts = re.split(r"(^```.*?^```)", markdown, flags=re.M | re.S)
-    return "".join(p if p.startswith("```") else _LINK.sub(fix, p) for p in parts)
+    return "".join(p if p.startswith("```") else prose(p) for p in parts)
+
+
+#: a repository path in code type, not already the text of a link
+_CITE = re.compile(r"(?<![\[\w`])`((?:benchmarks|docs|encodings)/[\w./-]*)`(?!\]\()")
 
 
 def on_page_markdown(markdown, page, config, files, **kwargs):
