@@ -523,14 +523,20 @@ def math_to_mathml(page_html: str) -> str:
 
     def render(m: re.Match) -> str:
         tag, tex = m.group(1), html.unescape(m.group(2)).strip()
-        display = "block" if tag == "div" else "inline"
-        return convert(tex, display=display)
+        mathml = convert(tex, display="block" if tag == "div" else "inline")
+        unknown = re.search(r">(\\[A-Za-z]+|&)<", mathml)  # a command latex2mathml does not know, or aligned's &
+        if unknown:
+            raise ValueError(f"math {tex!r}: latex2mathml cannot render {unknown.group(1)!r}")
+        return mathml
 
     return _MATH.sub(render, page_html)
 
 
 def on_page_content(page_html, page, config, files, **kwargs):
-    return math_to_mathml(page_html)
+    try:
+        return math_to_mathml(page_html)
+    except ValueError as e:
+        raise SystemExit(f"{page.file.src_uri}: {e}") from None
 
 
 #: the site's own style: every wide thing (table, code block, picture, formula) scrolls or shrinks
@@ -545,7 +551,7 @@ p code, li code, td code, th code { overflow-wrap: anywhere; word-break: break-w
 img, svg { max-width: 100%; height: auto; }
 .nb-output { max-width: 100%; overflow-x: auto; }
 math[display="block"] { display: block; max-width: 100%; overflow-x: auto; overflow-y: hidden; padding: 0.3em 0; }
-math { font-size: 1.05em; }
+math { font-size: 1.15em; }
 """
 
 
