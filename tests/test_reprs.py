@@ -64,3 +64,17 @@ def test_every_output_writes_a_move_in_one_notation(capsys, tmp_path):
     cells = [tuple(map(tuple, m)) for m in json.loads(answer.read_text())["moves"]]
     decoded = [inst.move_text((inst.board.cell(s), inst.board.cell(p))) for s, p in cells]
     assert [line.split(". ", 1)[1] for line in out.splitlines() if " -> " in line] == decoded
+
+
+def test_show_reports_the_bytes_it_wrote(capsys, tmp_path):
+    """``wrote FILE (svg, N bytes)``: N is the file's size on disk, not its number of characters
+    (the captions' arrows are 3 bytes in UTF-8; review round 4, m10)."""
+    from coinsat.cli import main
+
+    answer, picture = tmp_path / "h.json", tmp_path / "h.svg"
+    assert main(["solve", "paper/h-to-o", "--method", "bfs", "-o", str(answer)]) == 0
+    assert main(["show", "paper/h-to-o", str(answer), "--format", "svg", "-o", str(picture)]) == 0
+    out = capsys.readouterr().out
+    size = picture.stat().st_size
+    assert f"wrote {picture} (svg, {size} bytes)" in out
+    assert size > len(picture.read_text(encoding="utf-8"))  # not ASCII: characters and bytes differ
