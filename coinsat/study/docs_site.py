@@ -521,15 +521,41 @@ def math_to_mathml(page_html: str) -> str:
     """``pymdownx.arithmatex``'s spans (``\\(...\\)``) and blocks (``\\[...\\]``) as MathML."""
     from latex2mathml.converter import convert
 
-    def render(m: re.Match) -> str:
-        tag, tex = m.group(1), html.unescape(m.group(2)).strip()
-        mathml = convert(tex, display="block" if tag == "div" else "inline")
+    def one(tex: str, display: str) -> str:
+        mathml = convert(tex, display=display)
         unknown = re.search(r">(\\[A-Za-z]+|&)<", mathml)  # a command latex2mathml does not know, or aligned's &
         if unknown:
             raise ValueError(f"math {tex!r}: latex2mathml cannot render {unknown.group(1)!r}")
         return mathml
 
+    def render(m: re.Match) -> str:
+        tag, tex = m.group(1), html.unescape(m.group(2)).strip()
+        if tag == "div":
+            return one(tex, "block")  # a display scrolls in its own box (STYLE)
+        return "<wbr>".join(one(piece, "inline") for piece in _inline_pieces(tex))
+
     return _MATH.sub(render, page_html)
+
+
+#: the relations a line of inline math may break before, as TeX breaks after them
+_RELATIONS = {"=", "<", ">", r"\le", r"\ge", r"\leq", r"\geq", r"\ne", r"\neq", r"\equiv", r"\subseteq", r"\in"}
+_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|.", re.S)
+
+
+def _inline_pieces(tex: str) -> list[str]:
+    """Inline math cut before each relation outside braces (MathML in a browser never breaks a
+    line, so ``a = b ≤ c`` is drawn as pieces ``a``, ``= b``, ``≤ c`` a line may break between)."""
+    pieces, current, depth = [], "", 0
+    for token in _TOKEN.findall(tex):
+        if token in ("{", r"\left", r"\begin"):
+            depth += 1
+        elif token in ("}", r"\right", r"\end"):
+            depth -= 1
+        elif depth == 0 and token in _RELATIONS and current.strip():
+            pieces.append(current)
+            current = ""
+        current += token
+    return [p for p in pieces + [current] if p.strip()]
 
 
 def on_page_content(page_html, page, config, files, **kwargs):
