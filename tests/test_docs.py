@@ -97,6 +97,9 @@ def test_benchmark_citations_and_images_become_links_and_heading_ids_never_start
     assert "[`benchmarks/pinwheel.md`](benchmarks/pinwheel.md)" in out
     assert "[`benchmarks/`](benchmarks/index.md)" in out
     assert "`benchmarks/no-such.md`" in out and "(benchmarks/no-such.md)" not in out  # not on the site: no link
+    out = rewrite("measured: benchmarks/vschedule.md. ![p](x.png) <b title='benchmarks/census.md'>", "v-to-diagonal.md")
+    assert out.startswith("measured: [benchmarks/vschedule.md](benchmarks/vschedule.md). ")  # not the full stop
+    assert "title='benchmarks/census.md'" in out  # never inside an HTML tag
     plot = rewrite("![plot](../../benchmarks/vfamily.png)", "puzzles/families.md")  # instances/families/README.md
     assert plot == "![plot](../benchmarks/vfamily.png)"
     assert rewrite("[§2](#2-the-schedule)", "v-to-diagonal.md") == "[§2](#s2-the-schedule)"

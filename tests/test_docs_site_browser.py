@@ -2,7 +2,7 @@
 without running the notebook), served on 127.0.0.1, and headless Chromium opens EVERY page at
 390 px (a phone).  On each page: no console error (an invalid heading id throws in the theme's
 scrollspy), nothing scrolls sideways, no raw TeX in the text (``$...$``, ``\\frac``: the math is
-MathML), and every ``benchmarks/`` file the page cites in code type is a link; every
+MathML), and every ``benchmarks/`` file the page cites (in code type or in running text) is a link; every
 ``benchmarks/`` link of the site then answers 200.
 
 Skipped when no Chromium (or Playwright) is installed; ``.ci/run`` installs both.  The site needs
@@ -95,6 +95,12 @@ _PAGE_FACTS = """() => {
   const cited = Array.from(document.querySelectorAll(':not(pre) > code'))
     .filter(c => /^benchmarks\\//.test(c.textContent.trim()) && !c.closest('a'))
     .map(c => c.textContent.trim());
+  const main = document.querySelector('[role=main]') || document.body;
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (n.parentElement.closest('a, code, pre, h1, h2, h3, h4, h5, h6, script, style')) continue;
+    cited.push(...(n.textContent.match(/benchmarks\\/[\\w.\\/-]*/g) || []));
+  }
   return {
     width: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth),
     text: prose.textContent,

@@ -666,14 +666,28 @@ def rewrite_links(markdown: str, page_path: str) -> str:
             return m.group(0)
         return f"[`{path}`]({posixpath.relpath(site, page_dir or '.')})"
 
+    def plain(m: re.Match) -> str:  # benchmarks/pinwheel.md in running text: a link too
+        path = m.group(0)
+        site = _site_path(posixpath.normpath(path))
+        return f"[{path}]({posixpath.relpath(site, page_dir or '.')})" if site else path
+
+    def running_text(text: str) -> str:  # outside code spans, links, HTML tags and headings
+        parts = _PROTECTED.split(text)
+        return "".join(q if i % 2 else _PLAIN_CITE.sub(plain, q) for i, q in enumerate(parts))
+
     def prose(text: str) -> str:
         text = re.sub(r"\]\(#(\d[^)\s]*)\)", lambda m: f"](#{_anchor(m.group(1))})", text)
-        return _CITE.sub(cite, _LINK.sub(fix, text))
+        return running_text(_CITE.sub(cite, _LINK.sub(fix, text)))
 
     # leave fenced code alone
     parts = re.split(r"(^```.*?^```)", markdown, flags=re.M | re.S)
     return "".join(p if p.startswith("```") else prose(p) for p in parts)
 
+
+#: what a path in running text is never linked inside: code spans, links, HTML tags, heading lines
+_PROTECTED = re.compile(r"(`+[^`]*?`+|!?\[[^\]]*\]\([^)]*\)|<[^>\n]+>|^#{1,6} .*$)", re.M)
+#: benchmarks/FILE in running text (a sentence's final full stop is not part of it)
+_PLAIN_CITE = re.compile(r"(?<![\w/.\-])benchmarks/(?:[\w-]+(?:\.[\w-]+)*/?)*")
 
 #: a repository path in code type, not already the text of a link
 _CITE = re.compile(r"(?<![\[\w`])`((?:benchmarks|docs|encodings)/[\w./-]*)`(?!\]\()")
