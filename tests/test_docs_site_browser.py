@@ -55,7 +55,8 @@ def site(tmp_path_factory):
             pytest.fail(f"CI must build the docs site: .ci/run installs .[docs] (missing {', '.join(missing)})")
         pytest.skip(f"the docs extra is not installed (missing {', '.join(missing)}): pip install -e '.[docs]'")
     out = tmp_path_factory.mktemp("docs-site")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    path = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]  # this checkout's coinsat builds the site
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
     done = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "docs_site.py"), "--skip-notebook", "--site", str(out)],
         cwd=ROOT,
