@@ -122,7 +122,6 @@ def test_every_page_fits_a_phone_without_errors_raw_tex_or_dead_citations(site, 
     page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
     page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
     page.on("requestfailed", lambda r: None if "ABORTED" in (r.failure or "") else problems.append(f"failed: {r.url}"))
-    page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     found: dict[str, list[str]] = {}
     links: set[str] = set()
     maths = {}
