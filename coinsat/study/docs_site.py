@@ -42,6 +42,7 @@ import json
 import posixpath
 import re
 import sys
+import tempfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
@@ -703,8 +704,15 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
 def run_notebook(path: Path = NOTEBOOK, timeout: int = 120) -> Any:
     """Execute the notebook in a fresh kernel (nbclient); an error in any cell raises."""
     import nbformat
+    from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
+    with tempfile.TemporaryDirectory() as sockets:  # the kernel on local sockets, not TCP (its warning said so)
+        km = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "kernel"))
+        try:
+            NotebookClient(nb, km=km, timeout=timeout, resources={"metadata": {"path": str(ROOT)}}).execute()
+        finally:
+            if km.has_kernel:
+                km.shutdown_kernel(now=True)
     return nb
