@@ -10,6 +10,7 @@ import argparse
 import html
 import inspect
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -130,6 +131,14 @@ def test_every_docs_page_is_in_the_navigation_and_every_benchmark_page_is_linked
     for name in tables:
         inner = name[len("benchmarks/") :]
         assert f"]({inner})" in index or f"]({inner.rsplit('/', 1)[0]}" in index, name
+
+
+def test_the_tutorial_page_shows_the_pictures_the_tutorial_draws():
+    page = docs_site.tutorial_page()
+    pictures = docs_site.tutorial_pictures()
+    shown = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", page)
+    assert len(shown) >= 2 and set(shown) <= set(pictures)
+    assert all(data.lstrip().startswith(b"<svg") or b"<svg" in data[:400] for data in pictures.values())
 
 
 def test_the_notebook_is_stored_executed_and_shows_each_step():

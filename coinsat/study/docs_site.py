@@ -11,7 +11,8 @@ from the repository:
   (every subcommand, every argument, its choices, default and help text);
 * ``api.md`` — the Python API reference, from the signatures and docstrings of the names the
   package exports (``coinsat.__all__``) and of the picture and result types;
-* ``tutorial.md`` — ``examples/tutorial.py``, explained by its own comments;
+* ``tutorial.md`` — ``examples/tutorial.py``, explained by its own comments, with the pictures
+  it draws (the script is run at build time);
 * ``notebook.md`` — ``examples/tour.ipynb`` with its stored outputs (pictures included);
 * ``encodings/*.md`` — the formula specifications of ``encodings/``;
 * ``puzzles/*.md`` — the README of each folder of ``instances/``;
@@ -119,8 +120,33 @@ def tutorial_page() -> str:
         out += [f"## {title}", "", " ".join(prose), ""] if prose else [f"## {title}", ""]
         if code:
             out += ["```python", *code, "```", ""]
+        shown = [name for line in code for name in _TUTORIAL_PICTURE.findall(line)]  # what this step draws
+        alt = {name: name.rsplit(".", 1)[0].replace("-", " ") for name in shown}
+        out += [f"![{alt[name]}]({TUTORIAL_PICTURES}/{name})" for name in shown] + ([""] if shown else [])
     out.append("The whole script is `examples/tutorial.py`; the test suite runs it (`tests/test_tutorial.py`).")
     return "\n".join(out) + "\n"
+
+
+#: where the pictures the tutorial draws go in the site, and how its code names one
+TUTORIAL_PICTURES = "tutorial-pictures"
+_TUTORIAL_PICTURE = re.compile(r'output=outdir / "([\w.-]+\.svg)"')
+
+
+def tutorial_pictures() -> dict[str, bytes]:
+    """Run ``examples/tutorial.py`` (its ``main(outdir)``, output silenced) and return the SVG
+    pictures it drew, by their path in the site; a failing tutorial fails the build."""
+    import contextlib
+    import importlib.util
+    import io
+
+    spec = importlib.util.spec_from_file_location("coinsat_tutorial", ROOT / "examples" / "tutorial.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+        if module.main(Path(tmp)) != 0:
+            raise SystemExit("examples/tutorial.py failed: run it to see why")
+        return {f"{TUTORIAL_PICTURES}/{p.name}": p.read_bytes() for p in sorted(Path(tmp).glob("*.svg"))}
 
 
 def notebook_page(path: Path = NOTEBOOK) -> str:
@@ -494,6 +520,8 @@ def on_files(files, config, **kwargs):
         add(name, content=text)
     for name, path in benchmark_files().items():
         add(name, abs_src_path=str(path))
+    for name, data in tutorial_pictures().items():
+        add(name, content=data)
     add(STYLE_SHEET, content=STYLE)
     return files
 
@@ -601,6 +629,8 @@ def _site_path(repo_path: str) -> str | None:
     """The page (or file) of the site that shows this repository file, if any."""
     if repo_path.startswith("docs/"):
         inner = repo_path[len("docs/") :]
+        if inner.startswith(f"{TUTORIAL_PICTURES}/"):  # drawn at build time (tutorial_pictures)
+            return inner
         return inner if inner and (DOCS / inner).is_file() else None
     if repo_path.startswith("encodings/") and repo_path.endswith(".md"):
         return repo_path
