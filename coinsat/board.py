@@ -30,6 +30,8 @@ Graph boards are finite and always exact.
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Sequence, cast
 
@@ -205,3 +207,18 @@ def _bounded_hull(lattice: str, coords: list[Coord], margin: int) -> frozenset[C
             f"the limit is {MAX_WINDOW_CELLS})"
         )
     return geometry.hull(lattice, coords, margin)
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+
+
+def cell_text(coord: Hashable) -> str:
+    """A cell as every human output writes it (the one move notation is ``(x, y) -> (x, y)``:
+    ``Instance.move_text``): ``(x, y)`` on a lattice; on a graph an
+    integer name bare and a string name bare only when it cannot be read as
+    anything else (``a``), otherwise quoted (``"2"``, ``"a b"``)."""
+    if isinstance(coord, (tuple, list)):
+        return "(" + ", ".join(str(v) for v in coord) + ")"
+    if isinstance(coord, str) and not _PLAIN_NAME.fullmatch(coord):
+        return json.dumps(coord, ensure_ascii=False)
+    return str(coord)

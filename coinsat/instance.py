@@ -19,7 +19,7 @@ from typing import Any, Hashable, Iterable, Mapping, Sequence, cast
 
 from . import geometry
 from ._names import Name
-from .board import DEFAULT_MARGIN, MAX_WINDOW_CELLS, Board, BoardKind, graph_board, lattice_window
+from .board import DEFAULT_MARGIN, MAX_WINDOW_CELLS, Board, BoardKind, cell_text, graph_board, lattice_window
 from .configuration import UNLABELED, Configuration
 from .errors import InstanceError
 from .geometry import Coord
@@ -133,6 +133,12 @@ class Instance:
 
     def coord(self, cell: int) -> Hashable:
         return self.board.coords[cell]
+
+    def move_text(self, move: tuple[int, int]) -> str:
+        """A move as every human output writes it (solve, show, verify, decode): ``(3, 1) -> (1, 2)``,
+        source then destination in the instance's coordinates (graph boards: cell names)."""
+        src, dst = move
+        return f"{cell_text(self.coord(src))} -> {cell_text(self.coord(dst))}"
 
     def __repr__(self) -> str:
         """One line (the generated repr printed every cell of the board: review round 4, m7)."""

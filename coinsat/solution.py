@@ -29,11 +29,18 @@ class Solution:
         return len(self.moves)
 
     def __repr__(self) -> str:
-        """The moves as cell indices, src->dst (a solution does not know its board: ``coinsat.draw``
-        and ``io.solution_format`` name the cells by coordinates)."""
-        shown = " ".join(f"{m.src}->{m.dst}" for m in self.moves[:8])
-        more = f" ... ({len(self.moves) - 8} more)" if len(self.moves) > 8 else ""
-        return f"<Solution {len(self.moves)} moves: {shown}{more}>"
+        """The first moves as board cell indices (a solution does not know its board):
+        :meth:`text` writes them as every other output does, ``(x, y) -> (x, y)``."""
+        shown = ", ".join(f"{m.src} -> {m.dst}" for m in self.moves[:8])
+        more = f", ... ({len(self.moves) - 8} more)" if len(self.moves) > 8 else ""
+        return f"<Solution {len(self.moves)} moves, as cell indices: {shown}{more}>"
+
+    def text(self, instance: Instance) -> str:
+        """The moves in the one notation of the command line (``coinsat solve``, ``show``, ``verify``,
+        ``decode``): a numbered line each, ``    1. (3, 1) -> (1, 2)``, in ``instance``'s coordinates
+        (``instance.move_text`` writes one move).
+        """
+        return "\n".join(f"  {t:3d}. {instance.move_text(m)}" for t, m in enumerate(self.moves, start=1))
 
     def _repr_html_(self) -> str:
         """Notebooks: the moves (coinsat/draw, reached by name; ``coinsat.draw`` draws them on a board)."""

@@ -15,9 +15,9 @@ import sys
 import tempfile
 
 import coinsat
-from coinsat.study.docs_site import ROOT, configure, on_files, on_page_markdown, run_notebook
+from coinsat.study.docs_site import ROOT, configure, on_files, on_page_content, on_page_markdown, run_notebook
 
-__all__ = ["on_config", "on_files", "on_page_markdown"]  # the hooks mkdocs.yml loads from this file
+__all__ = ["on_config", "on_files", "on_page_content", "on_page_markdown"]  # the hooks mkdocs.yml loads from this file
 
 
 def on_config(config, **kwargs):

@@ -10,6 +10,7 @@ import argparse
 import html
 import inspect
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -91,11 +92,53 @@ def test_repository_links_resolve_to_pages_or_paths():
     assert rewrite("[back](../README.md)", "encodings/sat.md") == "[back](../index.md)"
 
 
-def test_every_docs_page_is_in_the_navigation():
+def test_benchmark_citations_and_images_become_links_and_heading_ids_never_start_with_a_digit():
+    rewrite = docs_site.rewrite_links
+    out = rewrite("measured: `benchmarks/pinwheel.md`, `benchmarks/`, `benchmarks/no-such.md`", "lm-cut.md")
+    assert "[`benchmarks/pinwheel.md`](benchmarks/pinwheel.md)" in out
+    assert "[`benchmarks/`](benchmarks/index.md)" in out
+    assert "`benchmarks/no-such.md`" in out and "(benchmarks/no-such.md)" not in out  # not on the site: no link
+    out = rewrite("measured: benchmarks/vschedule.md. ![p](x.png) <b title='benchmarks/census.md'>", "v-to-diagonal.md")
+    assert out.startswith("measured: [benchmarks/vschedule.md](benchmarks/vschedule.md). ")  # not the full stop
+    assert "title='benchmarks/census.md'" in out  # never inside an HTML tag
+    plot = rewrite("![plot](../../benchmarks/vfamily.png)", "puzzles/families.md")  # instances/families/README.md
+    assert plot == "![plot](../benchmarks/vfamily.png)"
+    assert rewrite("[§2](#2-the-schedule)", "v-to-diagonal.md") == "[§2](#s2-the-schedule)"
+    assert docs_site.slugify("2. The schedule", "-") == "s2-the-schedule"
+    assert docs_site.slugify("Lemma A", "-") == "lemma-a"
+
+
+def test_math_becomes_mathml_and_unknown_tex_fails_the_build():
+    pytest.importorskip("latex2mathml")
+    html_in = '<p>so <span class="arithmatex">\\(a \\le b\\)</span></p><div class="arithmatex">\\[\\frac{1}{2}\\]</div>'
+    out = docs_site.math_to_mathml(html_in)
+    assert out.count('display="block"') == 1 and "<mfrac>" in out and "\\frac" not in out
+    assert out.count('display="inline"') == 2 and "<wbr>" in out  # a line may break before the relation
+    with pytest.raises(ValueError, match="nosuchcommand"):
+        docs_site.math_to_mathml('<span class="arithmatex">\\(\\nosuchcommand x\\)</span>')
+
+
+def test_every_docs_page_is_in_the_navigation_and_every_benchmark_page_is_linked_from_its_index():
     pages = docs_site.generated_pages(coinsat)
     nav = json.dumps(docs_site.site_nav(pages))
-    for name in list(pages) + [str(p.relative_to(ROOT / "docs")) for p in (ROOT / "docs").rglob("*.md")]:
+    tables = [name for name in pages if name.startswith("benchmarks/") and name != "benchmarks/index.md"]
+    for name in [n for n in pages if n not in tables] + [
+        str(p.relative_to(ROOT / "docs")) for p in (ROOT / "docs").rglob("*.md")
+    ]:
         assert f'"{name}"' in nav, name
+    index = pages["benchmarks/index.md"]
+    assert len(tables) >= 27
+    for name in tables:
+        inner = name[len("benchmarks/") :]
+        assert f"]({inner})" in index or f"]({inner.rsplit('/', 1)[0]}" in index, name
+
+
+def test_the_tutorial_page_shows_the_pictures_the_tutorial_draws():
+    page = docs_site.tutorial_page()
+    pictures = docs_site.tutorial_pictures()
+    shown = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", page)
+    assert len(shown) >= 2 and set(shown) <= set(pictures)
+    assert all(data.lstrip().startswith(b"<svg") or b"<svg" in data[:400] for data in pictures.values())
 
 
 def test_the_notebook_is_stored_executed_and_shows_each_step():
@@ -109,8 +152,8 @@ def test_the_notebook_is_stored_executed_and_shows_each_step():
 
 
 def test_the_site_builds_strictly_and_the_notebook_runs(tmp_path):
-    pytest.importorskip("mkdocs")
-    pytest.importorskip("nbclient")
+    for module in ("mkdocs", "pymdownx", "latex2mathml", "nbclient"):  # the docs extra
+        pytest.importorskip(module)
     nb = docs_site.run_notebook()
     outputs = "".join(
         "".join(o.get("text", "")) for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])

@@ -132,7 +132,25 @@ def test_improve_shows_its_defaults():
     assert "(default: lookahead)" in _help_of("certify", "--split")
 
 
-@pytest.mark.parametrize("command", ["show", "count", "construct"])
+def test_every_option_with_a_default_shows_it():
+    """An option whose default is a value (not None, False or an empty list) says it in --help."""
+    import argparse
+
+    from coinsat.cli import get_parser
+
+    def options(parser, name=""):
+        for a in parser._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for sub_name, sub in a.choices.items():
+                    yield from options(sub, f"{name} {sub_name}".strip())
+            elif a.option_strings and a.nargs != 0 and a.default not in (None, False, [], argparse.SUPPRESS):
+                yield name, a
+
+    silent = [f"{name} {a.option_strings[-1]}" for name, a in options(get_parser()) if "default" not in (a.help or "")]
+    assert silent == []
+
+
+@pytest.mark.parametrize("command", ["show", "count", "construct", "census"])
 def test_a_time_limit_help_says_what_that_command_does(command):
     text = _help_of(command, "--time-limit")
     assert "exit 3" in text and "feasible" not in text and "improve" not in text

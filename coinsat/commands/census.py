@@ -41,7 +41,7 @@ def add_parser(sub) -> None:
         help="save every finished layer in DIR and continue from the layers already there",
     )
     c.add_argument("--workers", type=pos_int, default=None, metavar="N", help="threads (default: one per core)")
-    add_limit_arguments(c)
+    add_limit_arguments(c, "'unknown' and exit 3; nothing written but the layers --resume saved")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(run=run)
 

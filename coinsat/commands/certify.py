@@ -62,7 +62,7 @@ def add_parser(sub) -> None:
     )
     s.add_argument("--core-only", action="store_true", help="prove on the core-only CNF (no pruning, no encoder)")
     s.add_argument(
-        "--cubes", type=nonneg_int, default=0, metavar="K", help="cube-and-conquer: 2^K cubes (0: one proof)"
+        "--cubes", type=nonneg_int, default=0, metavar="K", help="cube-and-conquer: 2^K cubes (default: 0, one proof)"
     )
     s.add_argument(
         "--workers", type=pos_int, default=1, metavar="N", help="processes solving the cubes (default: %(default)s)"

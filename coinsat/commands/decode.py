@@ -64,6 +64,5 @@ def run(args) -> int:
             f"{instance.name}: {len(solution)} moves decoded from {args.model}; "
             "replayed by rules.py: they reach the goal"
         )
-        for t, (s, p) in enumerate(moves, start=1):
-            print(f"  {t:3d}. {s} -> {p}")
+        print(solution.text(instance))
     return EXIT_OK

@@ -33,7 +33,7 @@ def add_parser(sub) -> None:
         choices=FORMATS,
         default="text",
         help="text: ASCII; svg/png: start and goal, or a filmstrip of the steps; gif: an animation; "
-        "html: a page with step controls",
+        "html: a page with step controls (default: %(default)s)",
     )
     sh.add_argument(
         "--animate",

@@ -294,7 +294,9 @@ def describe(plan: dict) -> str:
 
 
 def _cell(c) -> str:
-    """A cell of the JSON move list for people: [x, y] as is; graph names 2 and "2" kept apart."""
+    """A cell of the JSON move list for people, as every output names it (``cell_text``): [x, y] as
+    (x, y), so a move reads ``(3, 1) -> (1, 2)`` here as in show, verify and decode; graph names 2
+    and "2" kept apart."""
     from ..io.render import cell_text
 
-    return str(c) if isinstance(c, list) else cell_text(c)
+    return cell_text(tuple(c) if isinstance(c, list) else c)

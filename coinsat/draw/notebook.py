@@ -22,11 +22,12 @@ def instance_svg(instance: Instance) -> str:
 
 
 def solution_html(solution: Solution) -> str:
-    moves = ", ".join(f"{m.src}→{m.dst}" for m in solution.moves[:40])
+    moves = ", ".join(f"{m.src} -> {m.dst}" for m in solution.moves[:40])
     more = f", … ({len(solution) - 40} more)" if len(solution) > 40 else ""
     return (
-        f"<div><b>Solution</b> of {len(solution)} moves (board cells): {escape(moves)}{more}"
-        "<br><small>draw it with <code>coinsat.draw(instance, solution)</code></small></div>"
+        f"<div><b>Solution</b> of {len(solution)} moves, as cell indices: {escape(moves)}{more}"
+        "<br><small>in coordinates: <code>solution.text(instance)</code>; drawn: "
+        "<code>coinsat.draw(instance, solution)</code></small></div>"
     )
 
 

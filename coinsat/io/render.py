@@ -13,29 +13,14 @@ written by :func:`cell_text`, which keeps the graph names 2 and "2" apart.
 
 from __future__ import annotations
 
-import json
-import re
-from typing import Hashable, Iterable, cast
+from typing import Iterable, cast
 
-from ..board import BoardKind
+from ..board import BoardKind, cell_text
 from ..configuration import Configuration
 from ..instance import Instance, is_cubic
 from ..rules import Move
 
 MAX_PICTURE_CELLS = 40_000
-
-_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
-
-
-def cell_text(coord: Hashable) -> str:
-    """A cell as the human output writes it: ``(x, y)`` on a lattice; on a graph an
-    integer name bare and a string name bare only when it cannot be read as
-    anything else (``a``), otherwise quoted (``"2"``, ``"a b"``)."""
-    if isinstance(coord, (tuple, list)):
-        return "(" + ", ".join(str(v) for v in coord) + ")"
-    if isinstance(coord, str) and not _PLAIN_NAME.fullmatch(coord):
-        return json.dumps(coord, ensure_ascii=False)
-    return str(coord)
 
 
 def picture(instance: Instance, config: Configuration, marks: dict[int, str] | None = None) -> str:
@@ -109,7 +94,7 @@ def render_solution(instance: Instance, trace: Iterable[Configuration], moves: I
         s, p = move
         out += [
             "",
-            f"step {t}: {cell_text(instance.coord(s))} -> {cell_text(instance.coord(p))}",
+            f"step {t}: {instance.move_text(move)}",
             picture(instance, config, marks={s: "*"}),
         ]
     return "\n".join(out)

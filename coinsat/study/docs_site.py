@@ -11,15 +11,27 @@ from the repository:
   (every subcommand, every argument, its choices, default and help text);
 * ``api.md`` — the Python API reference, from the signatures and docstrings of the names the
   package exports (``coinsat.__all__``) and of the picture and result types;
-* ``tutorial.md`` — ``examples/tutorial.py``, explained by its own comments;
+* ``tutorial.md`` — ``examples/tutorial.py``, explained by its own comments, with the pictures
+  it draws (the script is run at build time);
 * ``notebook.md`` — ``examples/tour.ipynb`` with its stored outputs (pictures included);
 * ``encodings/*.md`` — the formula specifications of ``encodings/``;
-* ``puzzles/*.md`` — the README of each folder of ``instances/``.
+* ``puzzles/*.md`` — the README of each folder of ``instances/``;
+* ``benchmarks/*.md`` — every measured table of ``benchmarks/`` (its README is the section's
+  first page, the rest are reached from it and from the pages that cite them); the other files of
+  ``benchmarks/`` (plots, CSV and JSON tables, solutions) are copied as they are, and a folder
+  gets a page listing its files.
 
 Every other ``docs/*.md`` (the proofs) is a page as it is, listed under "Proofs and notes" in
 file-name order, so a new one needs no edit here.  A link to a repository file that is not a page
 of the site (``coinsat/rules.py``, ``instances/paper/diagonal.toml``) is turned into the path
-in code type: the site has no copy of the sources to link to.
+in code type: the site has no copy of the sources to link to.  A path in code type that the site
+does show (`` `benchmarks/pinwheel.md` ``) becomes a link to it.
+
+Math is written ``$...$`` (inline) and ``$$...$$`` (display), as GitHub reads it;
+``pymdownx.arithmatex`` keeps it away from Markdown, and :func:`on_page_content` turns it into
+MathML at build time (``latex2mathml``), so the site needs no script and no network to show it.
+Heading ids never start with a digit (:func:`slugify`): the theme's scrollspy passes them to
+``querySelector``, which rejects ``#1-the-puzzle``.
 """
 
 from __future__ import annotations
@@ -31,6 +43,7 @@ import json
 import posixpath
 import re
 import sys
+import tempfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
@@ -38,6 +51,7 @@ from typing import Any, Callable
 #: the source checkout the site is built from (README, docs/, encodings/, examples/, instances/)
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
+BENCHMARKS = ROOT / "benchmarks"
 NOTEBOOK = ROOT / "examples" / "tour.ipynb"
 
 #: README sections that become pages: page -> (title, the README headings it holds)
@@ -106,8 +120,33 @@ def tutorial_page() -> str:
         out += [f"## {title}", "", " ".join(prose), ""] if prose else [f"## {title}", ""]
         if code:
             out += ["```python", *code, "```", ""]
+        shown = [name for line in code for name in _TUTORIAL_PICTURE.findall(line)]  # what this step draws
+        alt = {name: name.rsplit(".", 1)[0].replace("-", " ") for name in shown}
+        out += [f"![{alt[name]}]({TUTORIAL_PICTURES}/{name})" for name in shown] + ([""] if shown else [])
     out.append("The whole script is `examples/tutorial.py`; the test suite runs it (`tests/test_tutorial.py`).")
     return "\n".join(out) + "\n"
+
+
+#: where the pictures the tutorial draws go in the site, and how its code names one
+TUTORIAL_PICTURES = "tutorial-pictures"
+_TUTORIAL_PICTURE = re.compile(r'output=outdir / "([\w.-]+\.svg)"')
+
+
+def tutorial_pictures() -> dict[str, bytes]:
+    """Run ``examples/tutorial.py`` (its ``main(outdir)``, output silenced) and return the SVG
+    pictures it drew, by their path in the site; a failing tutorial fails the build."""
+    import contextlib
+    import importlib.util
+    import io
+
+    spec = importlib.util.spec_from_file_location("coinsat_tutorial", ROOT / "examples" / "tutorial.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with tempfile.TemporaryDirectory() as tmp, contextlib.redirect_stdout(io.StringIO()):
+        if module.main(Path(tmp)) != 0:
+            raise SystemExit("examples/tutorial.py failed: run it to see why")
+        return {f"{TUTORIAL_PICTURES}/{p.name}": p.read_bytes() for p in sorted(Path(tmp).glob("*.svg"))}
 
 
 def notebook_page(path: Path = NOTEBOOK) -> str:
@@ -396,7 +435,37 @@ def generated_pages(package: ModuleType) -> dict[str, str]:
         pages[f"encodings/{spec.name}"] = spec.read_text()
     for readme in sorted((ROOT / "instances").glob("*/README.md")):
         pages[f"puzzles/{readme.parent.name}.md"] = readme.read_text()
+    pages.update(benchmark_pages())
     return pages
+
+
+def benchmark_pages() -> dict[str, str]:
+    """``benchmarks/``: its README as the section's index (with a line for every table it does not
+    link), each other Markdown table as a page, and a page listing each folder's files."""
+    pages = {}
+    tables = sorted(p for p in BENCHMARKS.glob("*.md") if p.name != "README.md")
+    readme = (BENCHMARKS / "README.md").read_text()
+    unlinked = [p.name for p in tables if f"]({p.name})" not in readme]
+    if unlinked:
+        readme += "\n## Also here\n\n" + "".join(f"- [{n}]({n})\n" for n in unlinked)
+    pages["benchmarks/index.md"] = readme
+    for p in tables:
+        pages[f"benchmarks/{p.name}"] = p.read_text()
+    for folder in sorted(p for p in BENCHMARKS.iterdir() if p.is_dir()):
+        files = sorted(f.relative_to(folder).as_posix() for f in folder.rglob("*") if f.is_file())
+        pages[f"benchmarks/{folder.name}/index.md"] = f"# benchmarks/{folder.name}/\n\n" + "".join(
+            f"- [{f}]({f})\n" for f in files
+        )
+    return pages
+
+
+def benchmark_files() -> dict[str, Path]:
+    """Every file of ``benchmarks/`` that is not a Markdown page, by its path in the site."""
+    return {
+        p.relative_to(ROOT).as_posix(): p
+        for p in sorted(BENCHMARKS.rglob("*"))
+        if p.is_file() and not (p.suffix == ".md" and p.parent == BENCHMARKS)
+    }
 
 
 def _title(text: str, fallback: str) -> str:
@@ -416,6 +485,7 @@ def site_nav(pages: dict[str, str]) -> list:
         {"Python API": "api.md"},
         {"Encodings": [{_title(pages[k], k): k} for k in sorted(pages) if k.startswith("encodings/")]},
         {"Puzzles": [{_title(pages[k], k): k} for k in sorted(pages) if k.startswith("puzzles/")]},
+        {"Benchmarks": "benchmarks/index.md"},  # its pages are reached from there and from the citations
     ]
     if own:
         nav.append({"Proofs and notes": [{_title((DOCS / n).read_text(), n): n} for n in own]})
@@ -426,21 +496,118 @@ _PAGES: dict[str, str] = {}
 
 
 def configure(config, package: ModuleType):
-    """The ``on_config`` hook's work: make the pages (``package``: the package root) and the nav."""
+    """The ``on_config`` hook's work: make the pages (``package``: the package root), the nav, the
+    heading ids (:func:`slugify`) and the style sheet."""
     _PAGES.clear()
     _PAGES.update(generated_pages(package))
     config["nav"] = site_nav(_PAGES)
+    config["mdx_configs"].setdefault("toc", {})["slugify"] = slugify
+    config["extra_css"].append(STYLE_SHEET)
     return config
 
 
 def on_files(files, config, **kwargs):
-    from mkdocs.structure.files import File
+    from mkdocs.structure.files import File, InclusionLevel
+
+    def add(name: str, **source) -> None:
+        if files.get_file_from_path(name) is not None:
+            raise SystemExit(f"docs/{name} would hide the generated file of that name: rename it")
+        in_nav = not name.startswith("benchmarks/") or name == "benchmarks/index.md"
+        level = InclusionLevel.UNDEFINED if in_nav else InclusionLevel.NOT_IN_NAV
+        files.append(File.generated(config, name, inclusion=level, **source))
 
     for name, text in _PAGES.items():
-        if files.get_file_from_path(name) is not None:
-            raise SystemExit(f"docs/{name} would hide the generated page of that name: rename it")
-        files.append(File.generated(config, name, content=text))
+        add(name, content=text)
+    for name, path in benchmark_files().items():
+        add(name, abs_src_path=str(path))
+    for name, data in tutorial_pictures().items():
+        add(name, content=data)
+    add(STYLE_SHEET, content=STYLE)
     return files
+
+
+# ---------------------------------------------------------------- heading ids, math, the style sheet
+
+
+def slugify(value: str, separator: str) -> str:
+    """Markdown's own heading ids, with ``s`` before one that would start with a digit (a CSS
+    selector ``#1-the-puzzle`` is invalid, and the theme's scrollspy throws on it)."""
+    from markdown.extensions.toc import slugify as plain
+
+    slug = plain(value, separator)
+    return f"s{slug}" if slug[:1].isdigit() else slug
+
+
+def _anchor(anchor: str) -> str:
+    """A heading id as :func:`slugify` makes it, from the one GitHub makes (``#2-the-schedule``)."""
+    return f"s{anchor}" if anchor[:1].isdigit() else anchor
+
+
+_MATH = re.compile(r'<(span|div) class="arithmatex">\\[(\[](.*?)\\[)\]]</\1>', re.S)
+
+
+def math_to_mathml(page_html: str) -> str:
+    """``pymdownx.arithmatex``'s spans (``\\(...\\)``) and blocks (``\\[...\\]``) as MathML."""
+    from latex2mathml.converter import convert
+
+    def one(tex: str, display: str) -> str:
+        mathml = convert(tex, display=display)
+        unknown = re.search(r">(\\[A-Za-z]+|&)<", mathml)  # a command latex2mathml does not know, or aligned's &
+        if unknown:
+            raise ValueError(f"math {tex!r}: latex2mathml cannot render {unknown.group(1)!r}")
+        return mathml
+
+    def render(m: re.Match) -> str:
+        tag, tex = m.group(1), html.unescape(m.group(2)).strip()
+        if tag == "div":
+            return one(tex, "block")  # a display scrolls in its own box (STYLE)
+        return "<wbr>".join(one(piece, "inline") for piece in _inline_pieces(tex))
+
+    return _MATH.sub(render, page_html)
+
+
+#: the relations a line of inline math may break before, as TeX breaks after them
+_RELATIONS = {"=", "<", ">", r"\le", r"\ge", r"\leq", r"\geq", r"\ne", r"\neq", r"\equiv", r"\subseteq", r"\in"}
+_TOKEN = re.compile(r"\\[A-Za-z]+|\\.|.", re.S)
+
+
+def _inline_pieces(tex: str) -> list[str]:
+    """Inline math cut before each relation outside braces (MathML in a browser never breaks a
+    line, so ``a = b ≤ c`` is drawn as pieces ``a``, ``= b``, ``≤ c`` a line may break between)."""
+    pieces, current, depth = [], "", 0
+    for token in _TOKEN.findall(tex):
+        if token in ("{", r"\left", r"\begin"):
+            depth += 1
+        elif token in ("}", r"\right", r"\end"):
+            depth -= 1
+        elif depth == 0 and token in _RELATIONS and current.strip():
+            pieces.append(current)
+            current = ""
+        current += token
+    return [p for p in pieces + [current] if p.strip()]
+
+
+def on_page_content(page_html, page, config, files, **kwargs):
+    try:
+        return math_to_mathml(page_html)
+    except ValueError as e:
+        raise SystemExit(f"{page.file.src_uri}: {e}") from None
+
+
+#: the site's own style: every wide thing (table, code block, picture, formula) scrolls or shrinks
+#: inside its own box, so no page scrolls sideways on a 390 px phone
+STYLE_SHEET = "css/coinsat.css"
+STYLE = """\
+body { overflow-wrap: break-word; }
+table { display: block; max-width: 100%; overflow-x: auto; }
+pre { max-width: 100%; overflow-x: auto; }
+pre code { white-space: pre; word-break: normal; overflow-wrap: normal; }
+p code, li code, td code, th code { overflow-wrap: anywhere; word-break: break-word; }
+img, svg { max-width: 100%; height: auto; }
+.nb-output { max-width: 100%; overflow-x: auto; }
+math[display="block"] { display: block; max-width: 100%; overflow-x: auto; overflow-y: hidden; padding: 0.3em 0; }
+math { font-size: 1.15em; }
+"""
 
 
 #: where the Markdown of a page came from, so its relative links can be resolved in the repository
@@ -451,6 +618,8 @@ def _origin(page_path: str) -> str:
         return page_path
     if page_path.startswith("puzzles/"):
         return f"instances/{Path(page_path).stem}/README.md"
+    if page_path.startswith("benchmarks/"):
+        return page_path[: -len("index.md")] + "README.md" if page_path.endswith("index.md") else page_path
     if page_path in GENERATED:
         return f"docs/{page_path}"
     return f"docs/{page_path}"
@@ -460,7 +629,9 @@ def _site_path(repo_path: str) -> str | None:
     """The page (or file) of the site that shows this repository file, if any."""
     if repo_path.startswith("docs/"):
         inner = repo_path[len("docs/") :]
-        return inner if (DOCS / inner).exists() else None
+        if inner.startswith(f"{TUTORIAL_PICTURES}/"):  # drawn at build time (tutorial_pictures)
+            return inner
+        return inner if inner and (DOCS / inner).is_file() else None
     if repo_path.startswith("encodings/") and repo_path.endswith(".md"):
         return repo_path
     m = re.fullmatch(r"instances/([^/]+)/README\.md", repo_path)
@@ -470,6 +641,13 @@ def _site_path(repo_path: str) -> str | None:
         return "index.md"
     if repo_path == "examples/tutorial.py":
         return "tutorial.md"
+    if repo_path.startswith("benchmarks/") or repo_path == "benchmarks":
+        target = ROOT / repo_path
+        if target.is_dir():
+            return f"{repo_path.rstrip('/')}/index.md"
+        if target.name == "README.md":
+            return f"{posixpath.dirname(repo_path)}/index.md"
+        return repo_path if target.is_file() else None
     return None
 
 
@@ -508,13 +686,42 @@ def rewrite_links(markdown: str, page_path: str) -> str:
             site, anchor = _readme_anchor(anchor)
         if site is not None:
             rel = posixpath.relpath(site, page_dir or ".")
-            return f"{bang}[{text}]({rel}{'#' + anchor if anchor else ''})"
+            return f"{bang}[{text}]({rel}{'#' + _anchor(anchor) if anchor else ''})"
         shown = text if text and text.strip("`") != repo else ""
         return f"{shown} (`{repo}`)" if shown else f"`{repo}`"
 
+    def cite(m: re.Match) -> str:  # `benchmarks/pinwheel.md` in prose: a link when the site shows it
+        path = m.group(1)
+        site = _site_path(posixpath.normpath(path))
+        if not site:
+            return m.group(0)
+        return f"[`{path}`]({posixpath.relpath(site, page_dir or '.')})"
+
+    def plain(m: re.Match) -> str:  # benchmarks/pinwheel.md in running text: a link too
+        path = m.group(0)
+        site = _site_path(posixpath.normpath(path))
+        return f"[{path}]({posixpath.relpath(site, page_dir or '.')})" if site else path
+
+    def running_text(text: str) -> str:  # outside code spans, links, HTML tags and headings
+        parts = _PROTECTED.split(text)
+        return "".join(q if i % 2 else _PLAIN_CITE.sub(plain, q) for i, q in enumerate(parts))
+
+    def prose(text: str) -> str:
+        text = re.sub(r"\]\(#(\d[^)\s]*)\)", lambda m: f"](#{_anchor(m.group(1))})", text)
+        return running_text(_CITE.sub(cite, _LINK.sub(fix, text)))
+
     # leave fenced code alone
     parts = re.split(r"(^```.*?^```)", markdown, flags=re.M | re.S)
-    return "".join(p if p.startswith("```") else _LINK.sub(fix, p) for p in parts)
+    return "".join(p if p.startswith("```") else prose(p) for p in parts)
+
+
+#: what a path in running text is never linked inside: code spans, links, HTML tags, heading lines
+_PROTECTED = re.compile(r"(`+[^`]*?`+|!?\[[^\]]*\]\([^)]*\)|<[^>\n]+>|^#{1,6} .*$)", re.M)
+#: benchmarks/FILE in running text (a sentence's final full stop is not part of it)
+_PLAIN_CITE = re.compile(r"(?<![\w/.\-])benchmarks/(?:[\w-]+(?:\.[\w-]+)*/?)*")
+
+#: a repository path in code type, not already the text of a link
+_CITE = re.compile(r"(?<![\[\w`])`((?:benchmarks|docs|encodings)/[\w./-]*)`(?!\]\()")
 
 
 def on_page_markdown(markdown, page, config, files, **kwargs):
@@ -527,8 +734,15 @@ def on_page_markdown(markdown, page, config, files, **kwargs):
 def run_notebook(path: Path = NOTEBOOK, timeout: int = 120) -> Any:
     """Execute the notebook in a fresh kernel (nbclient); an error in any cell raises."""
     import nbformat
+    from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
+    with tempfile.TemporaryDirectory() as sockets:  # the kernel on local sockets, not TCP (its warning said so)
+        km = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "kernel"))
+        try:
+            NotebookClient(nb, km=km, timeout=timeout, resources={"metadata": {"path": str(ROOT)}}).execute()
+        finally:
+            if km.has_kernel:
+                km.shutdown_kernel(now=True)
     return nb
