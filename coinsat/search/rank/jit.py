@@ -803,6 +803,7 @@ def warm_up() -> bool:
         member_scan(one, one, np.zeros(1, dtype=np.bool_), SCAN_RATIO)
         merge_unique(one, one)
         dedup_sorted(one.copy())
+        canonical_into(one[:0].copy(), 1, 1, binom, np.zeros((0, 1), dtype=np.int64))  # Space.canonical
         split_owned(one, 2)  # the types loop.split passes
         schedule_h(one[:0], 1, 1, 1, binom, shifts, none, one, 0, none)  # the types FastSpace.heuristic passes
         schedule_h_words(one[:0], 1, 1, 1, binom, shifts, none, one, 0, none)
@@ -834,6 +835,13 @@ class FastSpace:
         self.kernel = expand_kernel(self.k)
         self.dedup = os.environ.get(DEDUP_ENV, "inplace") != "numpy"
         self.h_kernel = heuristic_kernel(self.W, self.d)
+        perms = space.symmetry
+        self.perms = None if perms is None else np.ascontiguousarray(perms, dtype=np.int64)
+
+    def canonical(self, ranks: np.ndarray) -> None:
+        """Replace each rank by its canonical form under ``space.symmetry``, in place."""
+        if self.perms is not None:
+            canonical_into(ranks, self.k, self.n, self.binom, self.perms)
 
     def expand(self, ranks: np.ndarray) -> np.ndarray:
         return self.kernel(
@@ -855,10 +863,12 @@ class FastSpace:
         )
 
     def successors(self, ranks: np.ndarray) -> np.ndarray:
-        """The sorted distinct successors of ``ranks``: the kernel's output sorted in place, its
+        """The sorted distinct successors of ``ranks`` (in canonical form when the space has a
+        symmetry group, ``canonical_into``): the kernel's output sorted in place, its
         repeats squeezed out by ``dedup_sorted``, the distinct ones copied out of the kernel's
         oversized buffer (COINSAT_DEDUP=numpy: ``layered.unique``, a sorted copy and a mask)."""
         raw = self.expand(ranks)
+        self.canonical(raw)  # the quotient search stores one state per orbit (docs/symmetry.md)
         if not self.dedup:
             from ..layered import unique
 
@@ -989,6 +999,43 @@ def dedup_sorted(a):  # pragma: no cover - compiled
         m += np.int64(x != prev)
         prev = x
     return m
+
+
+@_jit
+def canonical_into(ranks, k, n, binom, perms):  # pragma: no cover - compiled
+    """Each rank replaced, in place, by its canonical form: the least colex rank of g(C) over
+    the rows g of ``perms`` (cell permutations, the identity left out: rank(C) is the start)
+    and C itself (docs/symmetry.md, Lemma Q).  The image g(C) is built as a bitboard of up to
+    four words and ranked by reading its cells upwards, so no sort: O(k) per permutation."""
+    coins = np.empty(k, dtype=np.int64)
+    img = np.zeros(4, dtype=np.uint64)
+    for i in range(ranks.size):
+        r = ranks[i]
+        best = r
+        c = n - 1
+        for t in range(k, 0, -1):  # unrank: for t = k .. 1, the largest c with C(c, t) <= r
+            while binom[c, t] > r:
+                c -= 1
+            coins[t - 1] = c
+            r -= binom[c, t]
+            c -= 1
+        for g in range(perms.shape[0]):
+            img[0] = img[1] = img[2] = img[3] = np.uint64(0)
+            for t in range(k):
+                q = perms[g, coins[t]]
+                img[q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+            rank = np.uint64(0)
+            t = 1
+            for w in range(4):
+                x = img[w]
+                while x:
+                    low = x & (~x + np.uint64(1))
+                    rank += binom[np.int64(_popcount(low - np.uint64(1))) + 64 * w, t]
+                    t += 1
+                    x ^= low
+            if rank < best:
+                best = rank
+        ranks[i] = best
 
 
 @_jit

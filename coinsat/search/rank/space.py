@@ -22,7 +22,7 @@ import numpy as np
 from ...errors import InternalError
 from ...instance import Instance
 from ...limits import Limits, signals_deferred
-from ...rules import predecessors
+from ...rules import Move, predecessors
 from ...theory.reach import edge_budget
 from ..layered import LayerReport, unique
 from ..windows import elapsed
@@ -212,16 +212,38 @@ class Space:
     def cells_of_rank(self, r: int) -> list[int]:
         return self.colex.unrank(np.array([r], dtype=U64))[0].tolist()
 
+    #: the symmetry group the search is quotiented by (``search.py`` sets it; docs/symmetry.md):
+    #: the nontrivial ones as cell permutations, an int64 array (g, n); None: no quotient
+    symmetry: Any = None
+
     def expand(self, ranks: np.ndarray) -> np.ndarray:
         """Sorted distinct ranks of the successors of ``ranks`` that keep a goal span
-        (the compiled kernel of ``search/rank/jit.py`` when numba is installed)."""
+        (the compiled kernel of ``search/rank/jit.py`` when numba is installed), in canonical
+        form when ``symmetry`` is set (:meth:`canonical`)."""
         out = [np.zeros(0, dtype=U64)]
         fast = self.fast if ranks.size >= FAST_MIN else None  # small batches: no numba import
         step = CHUNK if fast is None else CHUNK * 4
         for i in range(0, ranks.size, step):
             part = ranks[i : i + step]
-            out.append(self._expand_chunk(part) if fast is None else fast.successors(part))
+            out.append(self.canonical(self._expand_chunk(part)) if fast is None else fast.successors(part))
         return union(out[1:])
+
+    def canonical(self, ranks: np.ndarray) -> np.ndarray:
+        """The canonical forms of ``ranks``, sorted and distinct (docs/symmetry.md, Lemma Q): each
+        the least colex rank of its images under ``symmetry`` and itself; ``ranks`` as they are
+        without a group.  Compiled (``jit.canonical_into``) for large batches, else numpy."""
+        if self.symmetry is None or ranks.size == 0:
+            return ranks
+        fast = self.fast if ranks.size >= FAST_MIN else None
+        if fast is not None:
+            out = np.array(ranks, dtype=U64)
+            fast.canonical(out)
+            return unique(out)
+        pos = self.colex.unrank(ranks)
+        best = np.array(ranks, dtype=U64)
+        for g in self.symmetry:
+            np.minimum(best, self.colex.rank(np.sort(g[pos], axis=1)), out=best)
+        return unique(best)
 
     @property
     def fast(self):
@@ -508,6 +530,8 @@ def path(space: Space, in_layer, depth: int, rank: int) -> list:
     for t in range(depth - 1, -1, -1):
         for move, (prev,) in predecessors(board, d, (mask,)):
             r = space.rank_of_cells(c for c in range(space.n) if prev >> c & 1)
+            if space.symmetry is not None:  # the layers hold canonical forms (docs/symmetry.md, Lemma Q)
+                r = int(space.canonical(np.array([r], dtype=U64))[0])
             if in_layer(r, t):
                 moves.append(move)
                 mask = prev
@@ -515,7 +539,24 @@ def path(space: Space, in_layer, depth: int, rank: int) -> list:
         else:  # a state at depth t + 1 has a predecessor at depth t, unless saved layers were edited
             raise InternalError(f"rankbfs: the layers do not chain (a state at depth {t + 1} has no predecessor)")
     moves.reverse()
-    return moves
+    return _unfold(space, moves, mask)
+
+
+def _unfold(space: Space, moves: list, first: int) -> list:
+    """``moves`` from the state ``first`` (a bitmask) mapped onto moves from the start.  With a
+    symmetry group, the path found backwards from the goal may begin at an image sigma(start)
+    of the start; its image under sigma^-1 begins at the start and ends at sigma^-1(goal) =
+    the goal (the group fixes the goal: docs/symmetry.md, Lemma Q).  The group ``search.py``
+    takes fixes the start as well, so sigma is the identity; this keeps the path right for any
+    group that fixes the goal."""
+    start = set(space.instance.start.cells)
+    if {c for c in range(space.n) if first >> c & 1} == start:
+        return moves
+    for g in space.symmetry if space.symmetry is not None else ():
+        if {int(g[c]) for c in start} == {c for c in range(space.n) if first >> c & 1}:
+            back = np.argsort(g)  # sigma^-1
+            return [Move(int(back[m.src]), int(back[m.dst])) for m in moves]
+    raise InternalError("rankbfs: the path found does not begin at an image of the start")
 
 
 def configurations(instance: Instance) -> int:
