@@ -234,7 +234,8 @@ class Space:
         without a group.  Compiled (``jit.canonical_into``) for large batches, else numpy."""
         if self.symmetry is None or ranks.size == 0:
             return ranks
-        fast = self.fast if ranks.size >= FAST_MIN else None
+        # compiled once numba is loaded (the numpy form unranks and sorts per permutation)
+        fast = self.fast if ranks.size >= FAST_MIN or self._fast not in (False, None) else None
         if fast is not None:
             out = np.array(ranks, dtype=U64)
             fast.canonical(out)
