@@ -275,3 +275,19 @@ def test_symmetries_on_word_layers_are_rejected(tmp_path):
     cert["symmetries"] = [list(range(DIAG.board.size))]
     verdict = check_certificate(DIAG, cert, tmp_path)
     assert not verdict.ok and "ranked layers" in verdict.reason
+
+
+def test_resume_refuses_layers_of_the_other_kind(tmp_path):
+    """Quotient layers are not continued by a plain search, nor plain ones by a quotient search."""
+    from coinsat.errors import UsageError
+
+    saved, other = tmp_path / "quotient", tmp_path / "plain"
+    done = solve_rankbfs(DIAG, max_moves=5, options=RankbfsOptions(symmetry=True, resume=str(saved)))
+    assert done.status is not None
+    with pytest.raises(UsageError, match="symmetry"):
+        solve_rankbfs(DIAG, options=RankbfsOptions(symmetry=False, resume=str(saved)))
+    solve_rankbfs(DIAG, max_moves=5, options=RankbfsOptions(symmetry=False, resume=str(other)))
+    with pytest.raises(UsageError, match="symmetry"):
+        solve_rankbfs(DIAG, options=RankbfsOptions(symmetry=True, resume=str(other)))
+    again = solve_rankbfs(DIAG, options=RankbfsOptions(symmetry=True, resume=str(saved)))
+    assert again.length == 18 and verify(DIAG, again.solution).ok

@@ -156,10 +156,15 @@ def solve_rankbfs(
     if growing and h != "fill":
         raise UsageError(f"--heuristic {h} prunes on an exact window only; here the search grows its window")
 
+    # the group before the budget is enforced (a few permutations; theory.reach polls the clock, and a
+    # budget spent here is the search's to report, as a limit after its layers); a grown window's own
+    sym = group(instance) if o.symmetry else None
+
     def forward(work: Instance, horizon, lim, budget, prune_, progress_) -> Outcome:
         bound = U if work.board.exact else None
+        quotient = sym if work is instance else group(work) if o.symmetry else None
         return _forward(
-            work, horizon, lim, budget, prune_, progress_, bound, workers, storage, h, o.perimeter, o.symmetry
+            work, horizon, lim, budget, prune_, progress_, bound, workers, storage, h, o.perimeter, quotient
         )
 
     if growing:
@@ -184,7 +189,7 @@ def _forward(
     storage: Storage = Storage(),
     h: str = "fill",
     perimeter: int | None = None,
-    symmetry: bool = False,
+    symmetry: np.ndarray | None = None,
 ) -> Outcome:
     """The layered search (``loop.run``) on the exchange ``workers`` asks for: one process
     (1), worker processes (> 1) or the ranks of the MPI job (CLUSTER; rank 0 alone reads,
@@ -193,13 +198,12 @@ def _forward(
     a directory: the saved layers, read back from disk when asked for).  With a
     bound, ``perimeter`` R prunes with the perimeter h of the backward ball of radius R
     (``backward.py``, docs/perimeter-search.md; built here, before the workers fork).
-    ``symmetry``: the layers hold one configuration per orbit of the window's symmetries that
-    fix the start and the goal, when there is one besides the identity (:func:`group`)."""
+    ``symmetry``: the window's symmetries fixing start and goal besides the identity
+    (:func:`group`); the layers then hold one configuration per orbit."""
     space = Space(instance, prune, upper_bound, h if upper_bound is not None else "fill")
     stats: dict = {"pruning": prune, "upper_bound": upper_bound}
-    if symmetry:
-        space.symmetry = group(instance)
-        stats["symmetry"] = 1 if space.symmetry is None else len(space.symmetry) + 1
+    space.symmetry = symmetry
+    stats["symmetry"] = 1 if symmetry is None else len(symmetry) + 1
     if perimeter is not None and upper_bound is not None:
         from .backward import Ball
 
@@ -340,8 +344,9 @@ def _store(
     if storage.directory is None:
         return Visited(upper_bound=upper_bound, budget=storage.budget)
     mark = dict(fingerprint(instance, prune), h=h_record if upper_bound is not None else None)
-    if symmetry is not None:  # layers of one state per orbit: a plain search's are not these
-        mark["symmetry"] = symmetry.tolist()
+    # layers of one state per orbit are not a plain search's, nor the reverse (a manifest saved
+    # before this field reads as None: a plain search's)
+    mark["symmetry"] = None if symmetry is None else symmetry.tolist()
     old = Visited.resume(storage.directory, mark, upper_bound, storage.budget)
     if old is None:
         return Visited(upper_bound, storage.budget, storage.directory, mark)
