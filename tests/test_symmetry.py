@@ -1,5 +1,5 @@
 """The quotient search of ``rankbfs`` (one configuration per orbit of the window's symmetries that
-fix the start and the goal) and its certificates: docs/symmetry.md, Lemma Q.
+fix the start and the goal) and its certificates: docs/symmetry.md, Lemma QS.
 
 The search with its symmetry on must give the plain search's answer (the optimum, or no
 solution) on puzzles whose start and goal are symmetric; its solutions replay (rules.py); its
@@ -67,7 +67,7 @@ def _symmetric_set(rng: random.Random, n: int, m) -> set | None:
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(seed=st.integers(0, 10**6), which=st.integers(0, len(MAPS) - 1), n=st.integers(4, 7))
-def test_lemma_q_the_quotient_search_finds_the_plain_optimum_on_symmetric_puzzles(seed, which, n):
+def test_lemma_qs_the_quotient_search_finds_the_plain_optimum_on_symmetric_puzzles(seed, which, n):
     rng = random.Random(seed)
     a, b = _symmetric_set(rng, n, MAPS[which]), _symmetric_set(rng, n, MAPS[which])
     assume(a is not None and b is not None and a != b)
@@ -97,7 +97,7 @@ def test_the_quotient_search_answers_as_the_plain_one_on_symmetric_puzzles(path)
 
 @pytest.mark.parametrize("options", [{"heuristic": "lmcut"}, {"heuristic": "forced"}, {"perimeter": 2}, {}])
 def test_the_quotient_search_keeps_the_optimum_under_every_h(options):
-    """Lemma Q: h evaluated on the canonical form is admissible for its whole orbit."""
+    """Lemma QA: h evaluated on the canonical form is admissible for its whole orbit."""
     plain, quotient = _same_answer(DIAG, upper_bound=18, **options)
     assert quotient.length == 18 and quotient.statistics.states < plain.statistics.states
 

@@ -102,7 +102,7 @@ decides exactly as U - 1 does (a configuration at depth i + 1 >= 1 is asked for 
 h <= U - 1 - i: inside radius U - 1 both h are dist, past it both are >= U), so the ball is
 computed to min(R, U - 1): the check's cost does not grow with the R a file names.
 
-**Symmetry** (field ``symmetries``, ranked layers only; ``docs/symmetry.md``, Lemma Q).  A
+**Symmetry** (field ``symmetries``, ranked layers only; ``docs/symmetry.md``, Lemma QC).  A
 list of permutations of the positions of ``cells``, the identity among them.  The checker
 accepts it only if it is closed under composition (a group H), and each member is an
 automorphism of the window's neighbour relation (computed here from the coordinates) that maps
@@ -113,7 +113,7 @@ images under H, must lie in L_0 ∪ ... ∪ L_{i+1} (or be pruned: (i + 1) + h(c
 are their own canonical forms' orbits (H fixes them).  Why this proves the same claim: an
 automorphism fixing the goal maps the paths from y to the goal onto those from its image, so
 every member of an orbit has the same distance to the goal, and (H a group) c(sigma y) = c(y);
-the induction below then runs on c(x_j) (docs/symmetry.md, Lemma Q).
+the induction below then runs on c(x_j) (docs/symmetry.md, Lemma QC).
 
 **Threads** (``workers``).  Condition (3) is a statement about each
 configuration of L_i alone, so the chunks of a layer are checked
@@ -456,7 +456,7 @@ def _check_ranked(
     distinct = np.unique(spans.T, axis=0) if spans.shape[1] else spans.T
     need = [row[:, None].copy() for row in distinct]
     group = None
-    if symmetries is not None:  # Lemma Q (docs/symmetry.md): a group of automorphisms fixing start and goal
+    if symmetries is not None:  # Lemma QC (docs/symmetry.md): a group of automorphisms fixing start and goal
         group, why = orbits.verified_group(symmetries, ker, start, goal_pos)
         if why:
             return False, why

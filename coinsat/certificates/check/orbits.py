@@ -1,11 +1,11 @@
-"""The layers checker's symmetry group and canonical forms (``docs/symmetry.md``, Lemma Q).
+"""The layers checker's symmetry group and canonical forms (``docs/symmetry.md``, Lemma QC).
 
 A ranked layers certificate of a quotient search (``rankbfs`` with its symmetry on) lists, in
 the field ``symmetries``, a group H of permutations of the window's positions (the identity
 included), and its layers hold one configuration per H-orbit.  Nothing of the list is trusted:
 :func:`verified_group` accepts it only when it is a group of automorphisms of the window's
 neighbour relation that maps the start onto itself and the set of goal placements onto itself,
-the three facts Lemma Q needs; the neighbour relation is the layers checker's own
+the facts Lemma QC needs; the neighbour relation is the layers checker's own
 (``ranked.Kernel.nbr``, built from the coordinates).  :func:`canonical` is the checker's own
 canonical form: the least colex rank over the images of a configuration (``ranked.Decoder``
 ranks them).  Nothing here imports the search or ``coinsat.theory``.

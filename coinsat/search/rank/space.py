@@ -229,7 +229,7 @@ class Space:
         return union(out[1:])
 
     def canonical(self, ranks: np.ndarray) -> np.ndarray:
-        """The canonical forms of ``ranks``, sorted and distinct (docs/symmetry.md, Lemma Q): each
+        """The canonical forms of ``ranks``, sorted and distinct (docs/symmetry.md, Lemma QS): each
         the least colex rank of its images under ``symmetry`` and itself; ``ranks`` as they are
         without a group.  Compiled (``jit.canonical_into``) for large batches, else numpy."""
         if self.symmetry is None or ranks.size == 0:
@@ -531,7 +531,7 @@ def path(space: Space, in_layer, depth: int, rank: int) -> list:
     for t in range(depth - 1, -1, -1):
         for move, (prev,) in predecessors(board, d, (mask,)):
             r = space.rank_of_cells(c for c in range(space.n) if prev >> c & 1)
-            if space.symmetry is not None:  # the layers hold canonical forms (docs/symmetry.md, Lemma Q)
+            if space.symmetry is not None:  # the layers hold canonical forms (docs/symmetry.md, Lemma QS)
                 r = int(space.canonical(np.array([r], dtype=U64))[0])
             if in_layer(r, t):
                 moves.append(move)
@@ -547,7 +547,7 @@ def _unfold(space: Space, moves: list, first: int) -> list:
     """``moves`` from the state ``first`` (a bitmask) mapped onto moves from the start.  With a
     symmetry group, the path found backwards from the goal may begin at an image sigma(start)
     of the start; its image under sigma^-1 begins at the start and ends at sigma^-1(goal) =
-    the goal (the group fixes the goal: docs/symmetry.md, Lemma Q).  The group ``search.py``
+    the goal (the group fixes the goal: docs/symmetry.md, Lemma QS).  The group ``search.py``
     takes fixes the start as well, so sigma is the identity; this keeps the path right for any
     group that fixes the goal."""
     start = set(space.instance.start.cells)
