@@ -22,7 +22,7 @@ import numpy as np
 from ...errors import InternalError
 from ...instance import Instance
 from ...limits import Limits, signals_deferred
-from ...rules import Move, predecessors
+from ...rules import predecessors
 from ...theory.reach import edge_budget
 from ..layered import LayerReport, unique
 from ..windows import elapsed
@@ -544,20 +544,12 @@ def path(space: Space, in_layer, depth: int, rank: int) -> list:
 
 
 def _unfold(space: Space, moves: list, first: int) -> list:
-    """``moves`` from the state ``first`` (a bitmask) mapped onto moves from the start.  With a
-    symmetry group, the path found backwards from the goal may begin at an image sigma(start)
-    of the start; its image under sigma^-1 begins at the start and ends at sigma^-1(goal) =
-    the goal (the group fixes the goal: docs/symmetry.md, Lemma QS).  The group ``search.py``
-    takes fixes the start as well, so sigma is the identity; this keeps the path right for any
-    group that fixes the goal."""
-    start = set(space.instance.start.cells)
-    if {c for c in range(space.n) if first >> c & 1} == start:
-        return moves
-    for g in space.symmetry if space.symmetry is not None else ():
-        if {int(g[c]) for c in start} == {c for c in range(space.n) if first >> c & 1}:
-            back = np.argsort(g)  # sigma^-1
-            return [Move(int(back[m.src]), int(back[m.dst])) for m in moves]
-    raise InternalError("rankbfs: the path found does not begin at an image of the start")
+    """``moves``, checked to begin at the start: the path rebuilt backwards from the goal begins
+    at a state of the start's orbit (docs/symmetry.md, Lemma QS), which is the start itself, as
+    the group ``search.py`` takes fixes the start (``first``: the bitmask the path begins at)."""
+    if {c for c in range(space.n) if first >> c & 1} != set(space.instance.start.cells):
+        raise InternalError("rankbfs: the path rebuilt does not begin at the start")
+    return moves
 
 
 def configurations(instance: Instance) -> int:
