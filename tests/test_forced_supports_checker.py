@@ -38,7 +38,7 @@ def _ranks(masks: np.ndarray, n: int, k: int) -> np.ndarray:
 def _certificate(tmp_path, which: str, upper_bound: int):
     """A genuine rankbfs certificate (U = upper_bound), its layers replaced by those of the
     script's search pruned with ``which`` and the field h set to "forced"."""
-    done = certify(DIAG, solve(DIAG, "rankbfs", upper_bound=upper_bound), tmp_path)
+    done = certify(DIAG, solve(DIAG, "rankbfs", upper_bound=upper_bound, symmetry=False), tmp_path)  # plain layers
     assert done.check.ok, done.check.reason
     cert = json.loads(done.path.read_text())
     run = search(DIAG, upper_bound, which, keep_layers=True)

@@ -99,7 +99,7 @@ def _goal_rank(inst: Instance, cells: list) -> int:
 def ranked(tmp_path_factory):
     """DIAG3's true ranked certificate (optimal 6: L0..L5) and its layers, decoded."""
     d = tmp_path_factory.mktemp("ranked")
-    done = certify(DIAG3, solve(DIAG3, "rankbfs"), d)
+    done = certify(DIAG3, solve(DIAG3, "rankbfs", symmetry=False), d)
     assert done.check.ok and done.check.claim == "optimal: 6 moves (no solution with <= 5 moves)"
     cert = json.loads(done.path.read_text())
     assert cert["encoding"] == "rank" and cert["horizon"] == 5
@@ -273,7 +273,7 @@ def test_a_pruned_certificate_is_held_to_its_bound(tmp_path):
     """Layers pruned with U = 7 prove the bound 5 with any U >= 5 (the argument holds for every
     U >= T: a lower U only asks for fewer successors, all on paths no longer than U); a bound
     of 6 with U = 6 still asks for the goal."""
-    done = certify(DIAG3, solve(DIAG3, "rankbfs", upper_bound=7), tmp_path / "u7")
+    done = certify(DIAG3, solve(DIAG3, "rankbfs", upper_bound=7, symmetry=False), tmp_path / "u7")
     assert done.check.ok, done.check.reason
     cert = json.loads(done.path.read_text())
     with np.load(tmp_path / "u7" / cert["layers"]) as z:
@@ -522,7 +522,7 @@ def _mutation_round(tmp_path: Path, seed: int, n: int) -> tuple[int, int]:
         inst, opt = found
         n -= 1
         d = tmp_path / f"i{n}"
-        done = certify(inst, solve(inst, "rankbfs"), d)
+        done = certify(inst, solve(inst, "rankbfs", symmetry=False), d)
         assert done.check.ok and done.certificate.kind == "layers", done.check.reason
         cert = json.loads(done.path.read_text())
         cells, k = _cells(cert), len(inst.start)

@@ -116,7 +116,7 @@ def _made(factory, name: str, inst: Instance, toml: Path | None = None, method: 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory) -> dict[str, Made]:
     diag = read_instance(DIAGONAL)
-    rank = {"workers": 1}
+    rank = {"workers": 1, "symmetry": False}  # plain layers: the script does not read `symmetries` yet
     return {
         "word": _made(tmp_path_factory, "word", diag, DIAGONAL),
         "rank": _made(tmp_path_factory, "rank", DIAG3, method="rankbfs", **rank),
@@ -158,7 +158,9 @@ def test_genuine_layers_certificates_are_accepted_by_both(made, kind):
 
 
 def test_the_lm_cut_h_is_not_checked_here_and_never_accepted(tmp_path_factory):
-    m = _made(tmp_path_factory, "lmcut", DIAG3, None, "rankbfs", max_moves=6, heuristic="lmcut", workers=1)
+    m = _made(
+        tmp_path_factory, "lmcut", DIAG3, None, "rankbfs", max_moves=6, heuristic="lmcut", workers=1, symmetry=False
+    )
     code, line = referee(m.toml, m.folder)
     assert m.cert["h"] == "lmcut" and coinsat(m.inst, m.cert, m.folder) == 0
     if code == 0:  # accepted only if no successor needed the LM-cut value: checked as an unpruned closure
@@ -258,10 +260,10 @@ def test_a_random_round_of_forgeries_gets_the_same_verdicts(tmp_path_factory):
         k = rnd.randrange(3, 5)
         start, goal = rnd.sample(box, k), rnd.sample(box, k)
         inst = make_instance("square", start, goal, name=f"r{len(verdicts)}")
-        result = solve(inst, "rankbfs", workers=1)
+        result = solve(inst, "rankbfs", workers=1, symmetry=False)
         if result.status.value != "optimal" or result.lower_bound < 3 or not inst.board.exact:
             continue
-        m = _made(tmp_path_factory, inst.name, inst, None, "rankbfs", workers=1)
+        m = _made(tmp_path_factory, inst.name, inst, None, "rankbfs", workers=1, symmetry=False)
         full = [np.cumsum(x, dtype=U64) for x in m.layers()]
         T = len(full) - 1
         top = math.comb(len(m.cert["cells"]), k)

@@ -106,6 +106,8 @@ def engine_options(args, instance) -> dict:
             continue
         if meta["type"] == "solution-length":
             value = solution_length(value, instance, args.file, flag)
+        if meta.get("negate"):  # a --no-... switch turns a field that is on by default off
+            value = not value
         options[own[flag]] = value
     if not args.json and "progress" in {f.name for f in fields(record.options)}:
         options["progress"] = RankLine() if record.display == "live" else Progress()

@@ -36,7 +36,8 @@ def flag(
     name: str, kind: str, help: str, metavar: str | None = None, choices: tuple = (), **cli: Any
 ) -> dict[str, Any]:
     """The ``metadata`` of a field offered on the command line as ``name``; ``cli_default=v``:
-    the command passes v when the flag is not given (else the field keeps its default)."""
+    the command passes v when the flag is not given (else the field keeps its default);
+    ``negate=True`` on a switch: the flag given sets the field False (``--no-...``)."""
     if kind not in FLAG_TYPES:
         raise ValueError(f"flag type {kind!r} is none of {FLAG_TYPES}")
     return {"flag": name, "type": kind, "help": help, "metavar": metavar, "choices": choices, **cli}
@@ -76,7 +77,9 @@ class RankbfsOptions:
     limit); ``resume`` a directory where every layer is saved and from whose last complete
     layer a search of the same instance, bound U and h continues (one process, workers or
     the MPI ranks, whatever the saving run's; an exact window; the manifest names U and h,
-    and layers pruned otherwise are refused)."""
+    and layers pruned otherwise are refused); ``symmetry`` (on by default; ``--no-symmetry``)
+    stores one configuration per orbit of the window's symmetries that fix the start and the
+    goal, when there is one besides the identity (docs/symmetry.md)."""
 
     max_states: int = 2_000_000_000
     prune: bool = True
@@ -128,6 +131,16 @@ class RankbfsOptions:
             "rankbfs with --upper-bound or --max-moves: prune with the exact distances of the backward ball of "
             "radius R around the goal, R + 1 outside it (docs/perimeter-search.md)",
             "R",
+        ),
+    )
+    symmetry: bool = field(
+        default=True,
+        metadata=flag(
+            "--no-symmetry",
+            "switch",
+            "rankbfs: search every configuration, not one per orbit of the board symmetries that fix the "
+            "start and the goal (docs/symmetry.md)",
+            negate=True,
         ),
     )
     spill_budget: int | None = None

@@ -102,6 +102,19 @@ decides exactly as U - 1 does (a configuration at depth i + 1 >= 1 is asked for 
 h <= U - 1 - i: inside radius U - 1 both h are dist, past it both are >= U), so the ball is
 computed to min(R, U - 1): the check's cost does not grow with the R a file names.
 
+**Symmetry** (field ``symmetries``, ranked layers only; ``docs/symmetry.md``, Lemma QC).  A
+list of permutations of the positions of ``cells``, the identity among them.  The checker
+accepts it only if it is closed under composition (a group H), and each member is an
+automorphism of the window's neighbour relation (computed here from the coordinates) that maps
+the start onto itself and the set of goal placements in W onto itself (:mod:`.orbits`).  Then
+condition (3) is asked of canonical forms: for each successor y, c(y), the least rank of its
+images under H, must lie in L_0 ∪ ... ∪ L_{i+1} (or be pruned: (i + 1) + h(c(y)) > U).  L_0 =
+{start} and "no layer holds a goal placement" are unchanged: the start and the goal placements
+are their own canonical forms' orbits (H fixes them).  Why this proves the same claim: an
+automorphism fixing the goal maps the paths from y to the goal onto those from its image, so
+every member of an orbit has the same distance to the goal, and (H a group) c(sigma y) = c(y);
+the induction below then runs on c(x_j) (docs/symmetry.md, Lemma QC).
+
 **Threads** (``workers``).  Condition (3) is a statement about each
 configuration of L_i alone, so the chunks of a layer are checked
 independently: with the compiled kernel on ``workers`` threads (its kernels
@@ -142,7 +155,7 @@ from ...board import BoardKind, span_coords
 from ...errors import LimitReached
 from ...instance import Instance
 from ...limits import poll, signals_deferred
-from . import perimeter
+from . import orbits, perimeter
 from .claims import Claim
 from .format import cell_key, checked_solution, confined_file
 from .ranked import JIT_ENV, Decoder, Kernel, edge_cap
@@ -185,10 +198,13 @@ def check_layers(
     h_name, radius, why = perimeter.parse(cert.get("h", "fill"), encoding, bound)
     if why:
         return False, why, None
+    symmetries = cert.get("symmetries")
+    if symmetries is not None and encoding != "rank":
+        return False, "symmetries need ranked layers", None
     if encoding == "rank":  # stored as first differences
         for layer in layers:  # in place: no second copy of the layers
             np.cumsum(layer, dtype=U64, out=layer)
-        ok, why = _check_ranked(instance, cells, layers, bound, deadline, workers, h_name, radius)
+        ok, why = _check_ranked(instance, cells, layers, bound, deadline, workers, h_name, radius, symmetries)
     elif encoding != "word" or bound is not None:
         return False, f"unknown layers encoding {encoding!r} (or a bound on word layers)", None
     elif len(cells) > 64:
@@ -407,13 +423,15 @@ def _check_ranked(
     workers: int = 1,
     h_name: str = "fill",
     radius: int | None = None,
+    symmetries: list | None = None,
 ) -> tuple[bool, str]:
     """Conditions (2) and (3) of the module docstring on colex-ranked layers, pruned by h with
     ``bound`` U when given (decoder and kernel: :mod:`.ranked`), the chunks of each layer on
     ``workers`` threads when the compiled kernel runs; ``h_name`` "forced": the forced-supports
     h (module docstring), computed by the numpy kernel; "lmcut": the LM-cut h, computed by
     :mod:`.lmcut`; ``radius`` r: the perimeter h over that inner h (module docstring,
-    "Perimeter"; the ball recomputed here by :mod:`.perimeter`)."""
+    "Perimeter"; the ball recomputed here by :mod:`.perimeter`); ``symmetries``: the file's
+    group, verified and applied by :mod:`.orbits` (module docstring, "Symmetry")."""
     if len(instance.labels) > 1:
         return False, "layers certificates are for unlabeled coins"
     if h_name == "lmcut" and instance.d < 1:
@@ -437,6 +455,11 @@ def _check_ranked(
     spans = ker.span(goal_words)
     distinct = np.unique(spans.T, axis=0) if spans.shape[1] else spans.T
     need = [row[:, None].copy() for row in distinct]
+    group = None
+    if symmetries is not None:  # Lemma QC (docs/symmetry.md): a group of automorphisms fixing start and goal
+        group, why = orbits.verified_group(symmetries, ker, start, goal_pos)
+        if why:
+            return False, why
     goal_ranks = np.unique(dec.ranks(goal_pos))
     square = b.kind is BoardKind.SQUARE and instance.d == 2 and all(len(c) == 2 for c in cells)
     cap = edge_cap(cells, need, k) if square else None
@@ -474,7 +497,7 @@ def _check_ranked(
         parts = jit.successors(chunk) if jit is not None else numpy_successors(dec, ker, chunk, need, cap)
         if not parts:
             return None
-        out = _distinct(np.concatenate(parts))
+        out = _distinct(orbits.canonical(dec, group, np.concatenate(parts)))  # (3) on canonical forms
         # the layers a successor is usually in; all of them first when h costs more than a lookup
         for j in range(i + 1, -1 if lm is not None else max(-1, i - 2), -1):
             if out.size == 0:
@@ -500,7 +523,8 @@ def _check_ranked(
     states = sum(int(layer.size) for layer in layers)
     name = h_name if ball is None else f"perimeter r = {radius} over {h_name}, ball of {ball.ranks.size} states"
     pruned = "" if bound is None else f", pruned by h ({name}) with upper bound {bound}"
-    return True, f"closure of {len(layers)} ranked layers ({states} configurations{pruned}) verified"
+    quotient = "" if group is None else f", one per orbit of a symmetry group of order {len(group) + 1}"
+    return True, f"closure of {len(layers)} ranked layers ({states} configurations{quotient}{pruned}) verified"
 
 
 def _in_order(task, i: int, starts: range, threads: int):

@@ -135,6 +135,10 @@ def _write_ranked(
         cert["upper_bound"] = visited.upper_bound
         if getattr(visited, "heuristic", "fill") != "fill":  # the checker recomputes the h named here
             cert["h"] = visited.heuristic
+    group = getattr(visited, "symmetry", None)
+    if group is not None:  # layers of one configuration per orbit (docs/symmetry.md, Lemma QS)
+        n = len(instance.board.coords)
+        cert["symmetries"] = [list(range(n))] + [[int(q) for q in g] for g in group]
     if solution is not None:
         cert["solution"] = solution_json(instance, solution)
     return cert

@@ -803,6 +803,7 @@ def warm_up() -> bool:
         member_scan(one, one, np.zeros(1, dtype=np.bool_), SCAN_RATIO)
         merge_unique(one, one)
         dedup_sorted(one.copy())
+        canonical_into(one[:0].copy(), 1, 1, binom, np.zeros((0, 1), dtype=np.int64))  # Space.canonical
         split_owned(one, 2)  # the types loop.split passes
         schedule_h(one[:0], 1, 1, 1, binom, shifts, none, one, 0, none)  # the types FastSpace.heuristic passes
         schedule_h_words(one[:0], 1, 1, 1, binom, shifts, none, one, 0, none)
@@ -834,6 +835,13 @@ class FastSpace:
         self.kernel = expand_kernel(self.k)
         self.dedup = os.environ.get(DEDUP_ENV, "inplace") != "numpy"
         self.h_kernel = heuristic_kernel(self.W, self.d)
+        perms = space.symmetry
+        self.perms = None if perms is None else np.ascontiguousarray(perms, dtype=np.int64)
+
+    def canonical(self, ranks: np.ndarray) -> None:
+        """Replace each rank by its canonical form under ``space.symmetry``, in place."""
+        if self.perms is not None:
+            canonical_into(ranks, self.k, self.n, self.binom, self.perms)
 
     def expand(self, ranks: np.ndarray) -> np.ndarray:
         return self.kernel(
@@ -855,16 +863,25 @@ class FastSpace:
         )
 
     def successors(self, ranks: np.ndarray) -> np.ndarray:
-        """The sorted distinct successors of ``ranks``: the kernel's output sorted in place, its
+        """The sorted distinct successors of ``ranks`` (in canonical form when the space has a
+        symmetry group, ``canonical_into``): the kernel's output sorted in place, its
         repeats squeezed out by ``dedup_sorted``, the distinct ones copied out of the kernel's
         oversized buffer (COINSAT_DEDUP=numpy: ``layered.unique``, a sorted copy and a mask)."""
         raw = self.expand(ranks)
         if not self.dedup:
             from ..layered import unique
 
+            if self.perms is not None:  # the quotient search stores one state per orbit (docs/symmetry.md)
+                raw = unique(raw)
+                self.canonical(raw)
             return unique(raw)
         raw.sort()
-        return raw[: dedup_sorted(raw)].copy()
+        raw = raw[: dedup_sorted(raw)]
+        if self.perms is not None:  # canonical forms of the distinct successors (about half as many)
+            self.canonical(raw)
+            raw.sort()
+            raw = raw[: dedup_sorted(raw)]
+        return raw.copy()
 
     def heuristic(self, ranks: np.ndarray) -> np.ndarray:
         return self.h_kernel(
@@ -989,6 +1006,64 @@ def dedup_sorted(a):  # pragma: no cover - compiled
         m += np.int64(x != prev)
         prev = x
     return m
+
+
+@_jit
+def canonical_into(ranks, k, n, binom, perms):  # pragma: no cover - compiled
+    """Each rank replaced, in place, by its canonical form: the least colex rank of g(C) over
+    the rows g of ``perms`` (cell permutations, the identity left out: C itself is the first
+    candidate) (docs/symmetry.md).  Colex order on k-sets is the numeric order of their
+    bitmasks (the largest cell where two sets differ decides both), so the images are compared
+    as bitboards of up to four words, top word first, and only the least is ranked (reading its
+    cells upwards): O(k) per permutation, one rank per state.  Fastest on sorted ranks (the
+    unranking starts from the coins of the rank before)."""
+    coins = np.empty(k, dtype=np.int64)
+    for t in range(k):
+        coins[t] = t
+    img = np.zeros(4, dtype=np.uint64)
+    best = np.zeros(4, dtype=np.uint64)
+    for i in range(ranks.size):
+        r = ranks[i]
+        for w in range(4):
+            best[w] = np.uint64(0)
+        # unrank: for t = k .. 1, the largest c with C(c, t) <= r, scanning from the same coin of
+        # the rank before (as ``expand_branchfree``: on sorted ranks the scan is short)
+        for t in range(k, 0, -1):
+            c = coins[t - 1]
+            if binom[c, t] <= r:
+                while c + 1 < n and binom[c + 1, t] <= r:
+                    c += 1
+            else:
+                c -= 1
+                while binom[c, t] > r:
+                    c -= 1
+            coins[t - 1] = c
+            best[c >> 6] |= np.uint64(1) << np.uint64(c & 63)
+            r -= binom[c, t]
+        moved = False
+        for g in range(perms.shape[0]):
+            img[0] = img[1] = img[2] = img[3] = np.uint64(0)
+            for t in range(k):
+                q = perms[g, coins[t]]
+                img[q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+            for w in range(3, -1, -1):
+                if img[w] != best[w]:
+                    if img[w] < best[w]:
+                        for v in range(4):
+                            best[v] = img[v]
+                        moved = True
+                    break
+        if moved:
+            rank = np.uint64(0)
+            t = 1
+            for w in range(4):
+                x = best[w]
+                while x:
+                    low = x & (~x + np.uint64(1))
+                    rank += binom[np.int64(_popcount(low - np.uint64(1))) + 64 * w, t]
+                    t += 1
+                    x ^= low
+            ranks[i] = rank
 
 
 @_jit

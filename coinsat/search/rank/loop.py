@@ -292,6 +292,7 @@ def run(
         def end(kind: Ending, moves: list | None = None, reason: str | None = None) -> Outcome:
             witness = exchange.witness(kind is not Ending.LIMIT, len(layers))
             witness.heuristic = space.h_record
+            witness.symmetry = space.symmetry  # a certificate of its layers lists the group (docs/symmetry.md)
             stats.update(exchange.stats)
             states = sum(layers)
             stats["bytes_per_state"] = last.nbytes / max(1, states)

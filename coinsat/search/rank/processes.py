@@ -144,6 +144,7 @@ class _Setup:
     files: tuple[int, ...] | None = None  # the successors files of every worker (route "memfd")
     perimeter: object = None  # the parent's backward ball (search/rank/backward.py), inherited
     parent: int = 0  # the parent's pid (``_die_with_parent``)
+    symmetry: object = None  # the parent's ``Space.symmetry`` (docs/symmetry.md)
 
 
 def _serve(setup: _Setup, conn) -> None:
@@ -205,6 +206,7 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
 
     space = Space(setup.instance, setup.prune, setup.upper_bound, setup.h)
     space.perimeter = setup.perimeter
+    space.symmetry = setup.symmetry
     part = Part(space, visited)
 
     files = setup.files or ()
@@ -319,6 +321,7 @@ class Pool:
         h: str = "fill",
         perimeter: object = None,
         saved: Visited | None = None,
+        symmetry: object = None,
     ):
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
         if preload(ctx, instance):  # before the fork: the workers inherit the loaded kernels
@@ -350,6 +353,7 @@ class Pool:
                 files,
                 perimeter,
                 os.getpid(),
+                symmetry,
             )
             proc = ctx.Process(target=_serve, args=(setup, b), daemon=True)
             proc.start()

@@ -156,9 +156,16 @@ def solve_rankbfs(
     if growing and h != "fill":
         raise UsageError(f"--heuristic {h} prunes on an exact window only; here the search grows its window")
 
+    # the group before the budget is enforced (a few permutations; theory.reach polls the clock, and a
+    # budget spent here is the search's to report, as a limit after its layers); a grown window's own
+    sym = group(instance) if o.symmetry else None
+
     def forward(work: Instance, horizon, lim, budget, prune_, progress_) -> Outcome:
         bound = U if work.board.exact else None
-        return _forward(work, horizon, lim, budget, prune_, progress_, bound, workers, storage, h, o.perimeter)
+        quotient = sym if work is instance else group(work) if o.symmetry else None
+        return _forward(
+            work, horizon, lim, budget, prune_, progress_, bound, workers, storage, h, o.perimeter, quotient
+        )
 
     if growing:
         cap = max_cells(instance.n_coins)
@@ -182,6 +189,7 @@ def _forward(
     storage: Storage = Storage(),
     h: str = "fill",
     perimeter: int | None = None,
+    symmetry: np.ndarray | None = None,
 ) -> Outcome:
     """The layered search (``loop.run``) on the exchange ``workers`` asks for: one process
     (1), worker processes (> 1) or the ranks of the MPI job (CLUSTER; rank 0 alone reads,
@@ -189,9 +197,13 @@ def _forward(
     from ``storage.directory``.  ``layers`` of the outcome is the :class:`Visited` store (with
     a directory: the saved layers, read back from disk when asked for).  With a
     bound, ``perimeter`` R prunes with the perimeter h of the backward ball of radius R
-    (``backward.py``, docs/perimeter-search.md; built here, before the workers fork)."""
+    (``backward.py``, docs/perimeter-search.md; built here, before the workers fork).
+    ``symmetry``: the window's symmetries fixing start and goal besides the identity
+    (:func:`group`); the layers then hold one configuration per orbit."""
     space = Space(instance, prune, upper_bound, h if upper_bound is not None else "fill")
     stats: dict = {"pruning": prune, "upper_bound": upper_bound}
+    space.symmetry = symmetry
+    stats["symmetry"] = 1 if symmetry is None else len(symmetry) + 1
     if perimeter is not None and upper_bound is not None:
         from .backward import Ball
 
@@ -211,13 +223,14 @@ def _forward(
         comm = comm_world()
         if storage.directory is not None:
             visited = on_primary(
-                comm, lambda: _store(instance, prune, upper_bound, storage, stats, start, space.h_record)
+                comm,
+                lambda: _store(instance, prune, upper_bound, storage, stats, start, space.h_record, space.symmetry),
             )
             resumed = comm.bcast(stats.get("resumed"), root=0)
             if resumed is not None:
                 stats.update(resumed=resumed, resumed_at=resumed["depth"])
     elif storage.directory is not None or workers == 1:  # read (and checked) before any worker forks
-        visited = _store(instance, prune, upper_bound, storage, stats, start, space.h_record)
+        visited = _store(instance, prune, upper_bound, storage, stats, start, space.h_record, space.symmetry)
     if workers == CLUSTER:
         from .mpi import Cluster
 
@@ -226,7 +239,18 @@ def _forward(
         from .processes import Pool
 
         h_, ball = space.h, space.perimeter
-        exchange = Pool(instance, prune, upper_bound, workers, limits, storage, h=h_, perimeter=ball, saved=visited)
+        exchange = Pool(
+            instance,
+            prune,
+            upper_bound,
+            workers,
+            limits,
+            storage,
+            h=h_,
+            perimeter=ball,
+            saved=visited,
+            symmetry=space.symmetry,
+        )
     else:
         assert visited is not None
         exchange = Local(Part(space, visited), limits)
@@ -248,6 +272,17 @@ def _forward(
         return reason
 
     return run(space, exchange, horizon, limits, max_states, progress, stats, check, str(storage.directory))
+
+
+def group(instance: Instance) -> np.ndarray | None:
+    """The symmetries of the instance's window that fix the start and the goal, besides the
+    identity, as cell permutations (g, n), or None when there is none: the group of
+    ``theory.reach.symmetries`` (lattice windows with a fixed goal; docs/symmetry.md says why the
+    start is fixed too)."""
+    from ...theory.reach import symmetries
+
+    perms = symmetries(instance, fix_start=True)
+    return np.array(perms, dtype=np.int64).reshape(len(perms), instance.board.size) if perms else None
 
 
 def fingerprint(instance: Instance, prune: bool) -> dict:
@@ -300,6 +335,7 @@ def _store(
     stats: dict,
     start: np.ndarray,
     h_record=None,
+    symmetry: np.ndarray | None = None,
 ) -> Visited:
     """A new visited set, or the one saved in ``storage.directory`` by the same search (from
     ``start``: its layer 0 must be it).  The saved search is the same one when its instance,
@@ -308,6 +344,9 @@ def _store(
     if storage.directory is None:
         return Visited(upper_bound=upper_bound, budget=storage.budget)
     mark = dict(fingerprint(instance, prune), h=h_record if upper_bound is not None else None)
+    # layers of one state per orbit are not a plain search's, nor the reverse (a manifest saved
+    # before this field reads as None: a plain search's)
+    mark["symmetry"] = None if symmetry is None else symmetry.tolist()
     old = Visited.resume(storage.directory, mark, upper_bound, storage.budget)
     if old is None:
         return Visited(upper_bound, storage.budget, storage.directory, mark)

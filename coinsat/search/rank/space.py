@@ -212,16 +212,41 @@ class Space:
     def cells_of_rank(self, r: int) -> list[int]:
         return self.colex.unrank(np.array([r], dtype=U64))[0].tolist()
 
+    #: the symmetry group the search is quotiented by (``search.py`` sets it; docs/symmetry.md):
+    #: the nontrivial ones as cell permutations, an int64 array (g, n); None: no quotient
+    symmetry: Any = None
+
     def expand(self, ranks: np.ndarray) -> np.ndarray:
         """Sorted distinct ranks of the successors of ``ranks`` that keep a goal span
-        (the compiled kernel of ``search/rank/jit.py`` when numba is installed)."""
+        (the compiled kernel of ``search/rank/jit.py`` when numba is installed), in canonical
+        form when ``symmetry`` is set (:meth:`canonical`)."""
         out = [np.zeros(0, dtype=U64)]
-        fast = self.fast if ranks.size >= FAST_MIN else None  # small batches: no numba import
+        # small batches: no numba import; once it is loaded, compiled at every size (the numpy
+        # expansion of the small layers at a search's end took a quarter of its CPU on diagonal-6)
+        fast = self.fast if ranks.size >= FAST_MIN or self._fast not in (False, None) else None
         step = CHUNK if fast is None else CHUNK * 4
         for i in range(0, ranks.size, step):
             part = ranks[i : i + step]
-            out.append(self._expand_chunk(part) if fast is None else fast.successors(part))
+            out.append(self.canonical(self._expand_chunk(part)) if fast is None else fast.successors(part))
         return union(out[1:])
+
+    def canonical(self, ranks: np.ndarray) -> np.ndarray:
+        """The canonical forms of ``ranks``, sorted and distinct (docs/symmetry.md, Lemma QS): each
+        the least colex rank of its images under ``symmetry`` and itself; ``ranks`` as they are
+        without a group.  Compiled (``jit.canonical_into``) for large batches, else numpy."""
+        if self.symmetry is None or ranks.size == 0:
+            return ranks
+        # compiled once numba is loaded (the numpy form unranks and sorts per permutation)
+        fast = self.fast if ranks.size >= FAST_MIN or self._fast not in (False, None) else None
+        if fast is not None:
+            out = np.array(ranks, dtype=U64)
+            fast.canonical(out)
+            return unique(out)
+        pos = self.colex.unrank(ranks)
+        best = np.array(ranks, dtype=U64)
+        for g in self.symmetry:
+            np.minimum(best, self.colex.rank(np.sort(g[pos], axis=1)), out=best)
+        return unique(best)
 
     @property
     def fast(self):
@@ -508,6 +533,8 @@ def path(space: Space, in_layer, depth: int, rank: int) -> list:
     for t in range(depth - 1, -1, -1):
         for move, (prev,) in predecessors(board, d, (mask,)):
             r = space.rank_of_cells(c for c in range(space.n) if prev >> c & 1)
+            if space.symmetry is not None:  # the layers hold canonical forms (docs/symmetry.md, Lemma QS)
+                r = int(space.canonical(np.array([r], dtype=U64))[0])
             if in_layer(r, t):
                 moves.append(move)
                 mask = prev
@@ -515,6 +542,15 @@ def path(space: Space, in_layer, depth: int, rank: int) -> list:
         else:  # a state at depth t + 1 has a predecessor at depth t, unless saved layers were edited
             raise InternalError(f"rankbfs: the layers do not chain (a state at depth {t + 1} has no predecessor)")
     moves.reverse()
+    return _unfold(space, moves, mask)
+
+
+def _unfold(space: Space, moves: list, first: int) -> list:
+    """``moves``, checked to begin at the start: the path rebuilt backwards from the goal begins
+    at a state of the start's orbit (docs/symmetry.md, Lemma QS), which is the start itself, as
+    the group ``search.py`` takes fixes the start (``first``: the bitmask the path begins at)."""
+    if {c for c in range(space.n) if first >> c & 1} != set(space.instance.start.cells):
+        raise InternalError("rankbfs: the path rebuilt does not begin at the start")
     return moves
 
 

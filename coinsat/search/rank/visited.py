@@ -199,6 +199,7 @@ class Visited:
     ):
         self.upper_bound = upper_bound
         self.heuristic = "fill"  # the h that pruned the layers with upper_bound (a certificate names it)
+        self.symmetry = None  # the nontrivial symmetries its layers are quotiented by (docs/symmetry.md)
         self.budget = budget
         self.fingerprint = fingerprint or {}
         self._runs: list[np.ndarray | None] = []  # None: on disk only
