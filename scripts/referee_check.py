@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import math
 import os
@@ -103,7 +104,7 @@ class Instance:
             data = tomllib.loads(text.decode("utf-8"))
         except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
             raise Verdict(2, f"{path}: not a TOML instance: {e}") from None
-        self.path = path
+        self.path, self.name = path, data.get("name", Path(path).stem)
         self.kind = data.get("board")
         if self.kind in ("cubic", "plane"):
             raise Verdict(3, f"{path}: {self.kind} boards are not read by this checker")
@@ -133,7 +134,11 @@ class Instance:
         if self.kind == "graph" and not set(self.start) | set(self.goal) <= set(self.graph_cells):
             raise Verdict(2, f"{path}: a coin is not on the graph")
         self.labels = sorted(set(self.start.values()))
-        self.cells = self.window()
+        self.rewindow(self.margin)
+
+    def rewindow(self, margin: int) -> None:
+        self.margin = margin
+        self.cells, self.exact = self.window()
         self.cell_set = set(self.cells)
 
     def coins(self, data: dict, key: str) -> dict:
@@ -195,17 +200,17 @@ class Instance:
             box = {c for c in box if min(ss) - m <= c[0] + c[1] <= max(ss) + m}
         return box
 
-    def window(self) -> list:
-        """The board: a graph's cells; span(start) + the goal's cells when the span, grown inside hull(start) +
-        margin, stays off that region's rim (no coin ever leaves it); else hull(start and goal) + margin."""
+    def window(self) -> tuple[list, bool]:
+        """(the board, is it exact): a graph's cells; span(start) + the goal's cells when the span, grown inside
+        hull(start) + margin, stays off that region's rim (no coin ever leaves it); else hull(start and goal) + margin."""
         if self.kind == "graph":
-            return self.graph_cells
+            return self.graph_cells, True
         m = max(self.margin, 1)
         region = self.hull(list(self.start), m)
         s = self.span(self.start, region)
         if not any(p not in region for c in s for p in self.around(c)):
-            return sorted(s | set(self.goal), key=lambda c: (c[1], c[0]))
-        return sorted(self.hull(list(self.start) + list(self.goal), m), key=lambda c: (c[1], c[0]))
+            return sorted(s | set(self.goal), key=lambda c: (c[1], c[0])), True
+        return sorted(self.hull(list(self.start) + list(self.goal), m), key=lambda c: (c[1], c[0])), False
 
     def placements(self) -> list[dict]:
         """Every placement of the goal on the board: itself when fixed, else its images under
@@ -626,13 +631,151 @@ def pruning_h(w: Window, inner: str, radius, U: int, start: np.ndarray, goals: n
 
 
 def check_bounded(inst: Instance, cert: dict, folder: Path) -> tuple[dict, str]:
-    """Horizon -1 certifies a solution alone: replayed.  Anything else needs a DRAT check."""
-    T = cert["horizon"]
+    """Horizon -1 certifies a solution alone: replayed.  Else an LRAT proof of the core formula F_T, written here."""
+    T, margin = cert["horizon"], cert.get("margin")
     require(type(T) is int and T >= -1, f"the horizon must be an integer >= -1, not {T!r}")
-    if T == -1 and cert.get("margin") is None:
-        require(cert.get("solution") is not None, "horizon -1 certifies a solution, and there is none")
-        return claim(solution=replay(inst, cert["solution"])), "a solution, replayed"
-    raise Verdict(3, "bounded certificates are DRAT proofs of a CNF: check them with coinsat check-certificate")
+    if margin is not None:  # the formula is of the lattice window hull(start and goal) + margin
+        require(inst.kind != "graph" and type(margin) is int and margin >= inst.margin, "a margin widens lattices")
+        coords = list(inst.start) + list(inst.goal)
+        sides = [max(c[i] for c in coords) - min(c[i] for c in coords) + 1 + 2 * margin for i in (0, 1)]
+        require(sides[0] * sides[1] <= 250_000, f"the margin {margin} gives a window past 250,000 cells")
+        inst.rewindow(margin)
+    solution = None if cert.get("solution") is None else replay(inst, cert["solution"])
+    require(solution is None or solution > T, f"the solution has {solution} moves, contradicting the horizon {T}")
+    if T == -1:
+        require(solution is not None, "horizon -1 certifies a solution, and there is none")
+        return claim(solution=solution), "a solution, replayed"
+    if cert.get("proof_format") in ("drat", "cubes"):
+        raise Verdict(3, "bounded certificates with DRAT proofs: check them with coinsat check-certificate")
+    require(cert.get("proof_format") == "lrat" and cert["encoding"] == "core", "LRAT proofs of the core formula only")
+    require(T < math.comb(len(inst.cells), len(inst.start)), "the horizon exceeds C(cells, coins) - 1")
+    copy = None if cert.get("cnf") is None else side_file(folder, cert["cnf"], "the CNF copy")
+    proof = side_file(folder, cert["proof"], "the proof file")
+    layer = set(inst.start)  # the window is exact if the board is, or if it holds R_T (docs/certificates.md)
+    for _ in range(0 if inst.exact else T):  # R_t+1 = R_t + every cell with >= d neighbours in R_t
+        grown = {p for c in layer for p in inst.around(c) if sum(q in layer for q in inst.around(p)) >= inst.d} - layer
+        layer |= grown
+        if not grown or not layer <= inst.cell_set:
+            break
+    exact = inst.exact or layer <= inst.cell_set
+    require(bool(cert.get("window_exact")) == exact, "window_exact does not match the instance's window")
+    judge(claim(solution=solution, bound=T, window=not exact), cert)
+    nvars, clauses = core_formula(inst, T)
+    lines = [" ".join(map(str, c)) + " 0" for c in clauses]
+    name = "".join(ch if " " <= ch <= "~" else "?" for ch in str(inst.name))
+    text = f"c coinsat core-only CNF (encodings/sat.md C1-C8, N1): {name}, horizon {T}\np cnf {nvars} {len(clauses)}\n"
+    require(copy is None or copy == (text + "\n".join(lines) + "\n").encode(), "the CNF is not F_T")
+    gbd = hashlib.md5(" ".join(w for line in lines for w in line.split()).encode()).hexdigest()
+    require(cert.get("cnf_gbd_hash") in (None, gbd), "the GBD hash is not F_T's")
+    require(re.fullmatch(rb"[\x20-\x7e\n]*", proof) is not None, "the proof has bytes outside printable ASCII")
+    lemmas = check_lrat(clauses, proof)
+    return claim(solution=solution, bound=T, window=not exact), f"LRAT proof of F_T checked ({lemmas} lemmas)"
+
+
+def core_formula(inst: Instance, T: int) -> tuple[int, list[list[int]]]:
+    """F_T, "a solution with <= T moves in the window" (docs/certificates.md, "The core formula"): the number of
+    variables and the clauses, in that order (clause i has the id i + 1 in the LRAT proof)."""
+    cells, index, out = range(len(inst.cells)), {c: i for i, c in enumerate(inst.cells)}, []
+    nbrs = [sorted(index[q] for q in inst.around(c) if q in index) for c in inst.cells]
+    labels, count = (inst.labels if len(inst.labels) > 1 else []), [0]
+
+    def new() -> int:
+        count[0] += 1
+        return count[0]
+
+    def exactly_one(lits: list) -> None:  # the clause of all, then Sinz's ladder
+        out.append(lits)
+        s = None
+        for i, lit in enumerate(lits if len(lits) > 1 else []):
+            out.extend([[-lit, -s]] if s else [])
+            if i < len(lits) - 1:
+                out.extend([[-lit, s1 := new()]] + ([[-s, s1]] if s else []))
+                s = s1
+
+    def at_least(guard: int, lits: list, d: int) -> None:  # guard -> at least d of lits
+        k = len(lits) - d + 1
+        if k <= 0:
+            out.append([-guard])
+        elif math.comb(len(lits), k) <= 64:
+            out.extend([-guard, *sub] for sub in itertools.combinations(lits, k))
+        else:  # r[i][j]: at least j of the first i literals
+            r = [[0] * (d + 1)] + [[0] + [new() for _ in range(d)] for _ in lits]
+            for i, j in itertools.product(range(1, len(lits) + 1), range(1, d + 1)):
+                below = [r[i - 1][j]] if i > 1 else []
+                out.append([-r[i][j], *below, lits[i - 1]])
+                out.extend([[-r[i][j], *below, *([r[i - 1][j - 1]] if i > 1 else [])]] if j > 1 else [])
+            out.append([-guard, r[len(lits)][d]])
+
+    x = [[new() for _ in cells] for _ in range(T + 1)]
+    f, v, n = [[]], [[]], [0]
+    for _ in range(T):
+        f, v, n = f + [[new() for _ in cells]], v + [[new() for _ in cells]], n + [new()]
+    y = [{lab: [new() for _ in cells] for lab in labels} for _ in range(T + 1)]
+    m = [{lab: new() for lab in labels} for _ in range(T + 1)]
+    start = {index[c]: lab for c, lab in inst.start.items()}
+    for c in cells:  # C1
+        out += [[x[0][c] if c in start else -x[0][c]]] + [
+            [y[0][b][c] * (1 if start.get(c) == b else -1)] for b in labels
+        ]
+    for t in range(1, T + 1):
+        for c in cells:  # C2, C3
+            a, b, fc, vc = x[t][c], x[t - 1][c], f[t][c], v[t][c]
+            out += [[-fc, -b], [-fc, a], [b, -a, fc], [-vc, b], [-vc, -a], [-b, a, vc]]
+        exactly_one([n[t]] + f[t])  # C4 + N1
+        exactly_one([n[t]] + v[t])  # C5 + N1
+        for p in cells:  # C6
+            at_least(f[t][p], [x[t][q] for q in nbrs[p]], inst.d)
+        for c in cells if labels else []:  # C7
+            ys = [y[t][b][c] for b in labels]
+            out += [[-x[t][c], *ys]] + [[-a, -b] for a, b in itertools.combinations(ys, 2)]
+            for b in labels:
+                now, before, mb = y[t][b][c], y[t - 1][b][c], m[t][b]
+                out += [[-now, x[t][c]], [-before, v[t][c], now], [-now, f[t][c], before]]
+                out += [[-v[t][c], -before, mb], [-f[t][c], -mb, now]]
+        out += [[-a, -b] for a, b in itertools.combinations([m[t][b] for b in labels], 2)]
+    selectors = []  # C8: a fixed goal as units, else one selector per placement (sorted)
+    for g in sorted(sorted((index[c], b) for c, b in p.items()) for p in inst.placements()):
+        if inst.placement == "fixed":
+            goal = dict(g)
+            for c in cells:
+                out += [[x[T][c] if c in goal else -x[T][c]]] + ([[y[T][goal[c]][c]]] if c in goal and labels else [])
+            return count[0], out
+        selectors.append(z := new())
+        for c, b in g:
+            out += [[-z, x[T][c]]] + ([[-z, y[T][b][c]]] if labels else [])
+    return count[0], out + [selectors]
+
+
+def check_lrat(clauses: list, proof: bytes) -> int:
+    """The linear LRAT check (docs/certificates.md, "LRAT proofs"): the number of lemmas checked, or Verdict 1."""
+    live, last, lemmas = {i: c for i, c in enumerate(clauses, start=1)}, len(clauses), 0
+    for number, line in enumerate(proof.decode("ascii").split("\n"), start=1):
+        words, where = line.split(), f"LRAT line {number}"
+        if not words or words[0] == "c":
+            continue
+        if len(words) > 1 and words[1] == "d":
+            ids = [int(w) for w in words[2:]]
+            require(ids and ids[-1] == 0 and all(i in live for i in ids[:-1]), f"{where}: a bad deletion")
+            for i in ids[:-1]:
+                del live[i]
+            continue
+        numbers = [int(w) for w in words]
+        require(numbers.count(0) == 2 and numbers[-1] == 0 and numbers[0] > last, f"{where}: not 'id lits 0 hints 0'")
+        last, rest, lemmas = numbers[0], numbers[1:], lemmas + 1
+        lits, hints = rest[: rest.index(0)], rest[rest.index(0) + 1 : -1]
+        true = {-lit for lit in lits}
+        done = any(-lit in true for lit in true)  # a tautology holds
+        for k, h in enumerate([] if done else hints):
+            require(h in live, f"{where}: hint {h} is not a clause here")
+            free = [lit for lit in live[h] if -lit not in true]
+            require(len(free) == 1 or (not free and k == len(hints) - 1), f"{where}: hint {h} is not unit")
+            done = not free
+            true.update(free)
+        require(done, f"{where}: the hints of lemma {last} end without a conflict")
+        if not lits:
+            return lemmas
+        live[last] = lits
+    raise Verdict(1, "the LRAT proof never derives the empty clause")
 
 
 KINDS = {"layers": check_layers, "bounded": check_bounded, "invariant": None, "closed-set": None, "inductive": None}
