@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ...backends import Outcome
 from ...backends.sat_backend import prove
-from ...errors import LimitReached
+from ...errors import InternalError, LimitReached
 from ...instance import Instance
 from ...io.atomic import write_atomic
 from ...io.dimacs import gbd_hash
@@ -117,7 +117,10 @@ def build_bounded(
     if lrat:
         from .lrat import drat_to_lrat
 
-        proof, proof_name = drat_to_lrat(clauses, proof, deadline), f"{stem}.h{horizon}.lrat"
+        try:
+            proof, proof_name = drat_to_lrat(clauses, proof, deadline), f"{stem}.h{horizon}.lrat"
+        except ValueError as e:  # a RAT lemma (prove/lrat.py converts RUP lemmas only)
+            raise InternalError(f"the DRAT proof could not be turned into LRAT ({e}); certify without --lrat") from None
     write_atomic(out / cnf_name, text)
     proof_text = "\n".join(proof) + "\n"
     write_atomic(out / proof_name, proof_text)
