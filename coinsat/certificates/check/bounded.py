@@ -1,4 +1,4 @@
-"""Bounded certificates (scope horizon): "no solution with <= T moves", as a DRAT proof.
+"""Bounded certificates (scope horizon): "no solution with <= T moves", as a DRAT or LRAT proof.
 
 Fields::
 

@@ -9,7 +9,10 @@ the closed formula is what the checker can replay).
 ``core=True`` writes the core-only CNF instead (definition families C1–C8 and N1,
 written by the checker's own :mod:`~coinsat.certificates.check.core_cnf`, not by
 ``coinsat/encode/``): the certificate then trusts no pruning family and no encoder
-code, at the price measured in ``benchmarks/core_only.md``.
+code, at the price measured in ``benchmarks/core_only.md``.  ``lrat=True`` (with ``core``)
+turns the DRAT proof into LRAT (:mod:`.lrat`), which the checker checks without a DRAT checker and
+``scripts/referee_check.py`` checks against the core formula it writes itself
+(``benchmarks/lrat.md``).
 """
 
 from __future__ import annotations
