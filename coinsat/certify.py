@@ -47,8 +47,8 @@ class Certification:
     nothing was certified: then ``stopped`` says why (a limit, Ctrl-C, an ``unknown`` answer),
     or ``refuted`` is True (one-shot certification: the formula one move below the given
     solution is satisfiable, so that solution is not optimal).  ``unused`` names the arguments
-    of :func:`certify` that did not apply (``cubes``, ``core_only``: they shape the SAT proof of
-    an optimal answer only), which :meth:`note` explains.
+    of :func:`certify` that did not apply (``cubes``, ``core_only``, ``lrat``: they shape the SAT
+    proof of an optimal answer only), which :meth:`note` explains.
     """
 
     result: Result
@@ -175,6 +175,7 @@ def certify(
     solution: Solution | None = None,
     horizon_hint: int | None = None,
     core_only: bool = False,
+    lrat: bool = False,
     cubes: int = 0,
     workers: int = 1,
     split: str = SPLITS[0],
@@ -192,7 +193,8 @@ def certify(
     DRAT proof) carrying the solution; ``feasible`` the same for its lower bound; ``bounded``
     the certificate of its bound.  One-shot certification (``solution`` or ``horizon_hint``):
     no search, one fresh UNSAT call one move below the known solution, with a DRAT proof
-    (``core_only``: on the core-only CNF; ``cubes`` > 0: split into 2^cubes cubes solved by
+    (``core_only``: on the core-only CNF; ``lrat``: there, and turned into an LRAT proof that
+    ``scripts/referee_check.py`` checks too; ``cubes`` > 0: split into 2^cubes cubes solved by
     ``workers`` processes, chosen by ``split``).
 
     Parameters
@@ -212,9 +214,10 @@ def certify(
         One-shot: certify that this solution is optimal (it is replayed first).
     horizon_hint : int, optional
         One-shot: a solution with at most this many moves is known to exist.
-    core_only, cubes, workers, split
-        How a DRAT proof is made (above); ``cubes`` and ``core_only`` also apply to the proof
-        of an optimal answer found by ``method``.
+    core_only, lrat, cubes, workers, split
+        How a DRAT proof is made (above); ``cubes``, ``core_only`` and ``lrat`` also apply to
+        the proof of an optimal answer found by ``method`` (``lrat`` implies ``core_only`` and
+        excludes ``cubes``).
     time_limit, memory_limit : optional
         Seconds and bytes for the whole call.
     limits : Limits, optional
@@ -254,7 +257,10 @@ def certify(
         raise UsageError("cubes and horizon_hint must be >= 0 and workers >= 1")
     if limits is not None and (time_limit is not None or memory_limit is not None):
         raise UsageError("give either limits or time_limit/memory_limit, not both")
-    if result is None and (method in ("sat", "ilp") or one_shot or core_only or cubes):
+    if lrat and cubes:
+        raise UsageError("an LRAT proof is one proof: give lrat or cubes, not both")
+    core = core_only or lrat
+    if result is None and (method in ("sat", "ilp") or one_shot or core_only or cubes) and not lrat:
         from .certificates.prove.bounded import require_proof_checker
 
         require_proof_checker()  # DRAT proofs: refuse before solving without the checker
@@ -269,25 +275,27 @@ def certify(
                 move = solution.moves[step - 1] if step else None
                 raise IllegalMoveError(step, move, f"not a solution of {instance.name}: {verdict.reason}")
         if one_shot:
-            return _one_shot(instance, output_dir, solution, horizon_hint, core_only, cubes, workers, split, budget)
+            return _one_shot(instance, output_dir, solution, horizon_hint, (core, lrat), cubes, workers, split, budget)
         if result is None:
             result = solve(instance, method, max_moves=max_moves, limits=budget, **options)
         elif result.status is Status.UNKNOWN:
             raise UsageError("an 'unknown' answer has nothing to certify")
         if result.status is Status.UNKNOWN:
             return Certification(result, stopped=result.stats.get("stopped", "a limit was hit"))
-        if (core_only or cubes) and result.status is Status.OPTIMAL:
-            return _one_shot(instance, output_dir, result.solution, None, core_only, cubes, workers, split, budget)
+        if (core or cubes) and result.status is Status.OPTIMAL:
+            return _one_shot(instance, output_dir, result.solution, None, (core, lrat), cubes, workers, split, budget)
         done = certify_result(instance, result, output_dir, limits=budget)
-    unused = ("cubes",) * bool(cubes) + ("core_only",) * core_only  # they shape an optimal answer's SAT proof only
+    # they shape an optimal answer's SAT proof only
+    unused = ("cubes",) * bool(cubes) + (("lrat",) if lrat else ("core_only",) * core_only)
     return replace(done, unused=unused) if unused else done
 
 
-def _one_shot(instance, output_dir, solution, hint, core_only, cubes, workers, split, limits) -> Certification:
-    """One UNSAT call below a known solution (``certificates/prove/oneshot.py``)."""
+def _one_shot(instance, output_dir, solution, hint, proof, cubes, workers, split, limits) -> Certification:
+    """One UNSAT call below a known solution (``certificates/prove/oneshot.py``); ``proof``:
+    (core-only CNF?, LRAT?)."""
     from .certificates.prove.oneshot import Mode, certify_known
 
-    mode = Mode(core=core_only, depth=cubes, workers=workers, split=split)
+    mode = Mode(core=proof[0], depth=cubes, workers=workers, split=split, lrat=proof[1])
     try:
         done = certify_known(
             instance,

@@ -1,25 +1,21 @@
 #!/usr/bin/env python3
 """A referee's checker for coinsat certificates: one file, the Python standard library and numpy.
 
-    python3 scripts/referee_check.py INSTANCE.toml CERTIFICATE_DIR
+    python3 scripts/referee_check.py INSTANCE.toml CERTIFICATE_DIR   (or the certificate's JSON file)
 
-CERTIFICATE_DIR holds one ``*.certificate.json`` (and the files it names) or a census
-(``census.json``, ``layers.npz``); the JSON file itself may be named instead.  It follows
-docs/certificates.md (format version 1) and imports nothing from coinsat: it reads the
-instance itself (TOML, pictures, the window, the goal placements, the move rule) and
-recomputes every fact it uses.  Exit codes: 0 accepted, 1 rejected, 2 bad input, 3 not
-checked here (never accepted unchecked); one line on stdout says what was checked.
-
-Checked: ``layers`` (word and ranked layers, unpruned or pruned by the h ``fill``, ``forced``
-or ``perimeter`` over those; ``lmcut`` only where h_fill <= h_lmcut already decides), ``bounded``
-with horizon -1 (a solution alone), and census certificates.  Not checked here (exit 3): the
-DRAT kinds (``bounded``, ``inductive``), ``invariant``, ``closed-set``, cubic boards, slides.
+It follows docs/certificates.md (format version 1), imports nothing from coinsat, reads the instance itself and
+recomputes every fact it uses.  Checked: ``layers`` (word and ranked, unpruned or pruned by the h ``fill`` or
+``forced``; ``lmcut`` and ``perimeter`` where h_fill <= h already decides), ``bounded`` with a solution alone or
+an LRAT proof of the core formula (written here), census certificates (``census.json``, ``layers.npz``).  Not
+checked (exit 3): DRAT proofs, ``invariant``, ``closed-set``, cubic boards, slides.  Exit codes: 0 accepted,
+1 rejected, 2 bad input, 3 not checked here (never accepted unchecked); one line says what was checked.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import math
 import os
@@ -44,28 +40,22 @@ MALFORMED += (zipfile.BadZipFile,)  # what a malformed certificate can raise: ea
 
 
 class Verdict(Exception):
-    """Ends the check with an exit code other than 0 (``VERDICTS``) and the reason."""
-
-    def __init__(self, code: int, why: str):
-        super().__init__(why)
-        self.code = code
+    """Verdict(code, why) ends the check with an exit code other than 0 (``VERDICTS``) and the reason."""
 
 
-def require(condition: object, why: str) -> None:
+def require(condition: object, why: str, code: int = 1) -> None:
     if not condition:
-        raise Verdict(1, why)
+        raise Verdict(code, why)
 
 
-def read_regular(path: Path, limit: int, what: str) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes (never a device, pipe or link)."""
+def read_regular(path: Path, limit: int, what: str, code: int = 2) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes (never a device, pipe or link), or Verdict(code)."""
     try:
         st = os.stat(path, follow_symlinks=False)
     except OSError as e:
-        raise Verdict(2, f"{path}: cannot read the {what}: {e.strerror}") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise Verdict(2, f"{path}: the {what} is not a regular file")
-    if st.st_size > limit:
-        raise Verdict(2, f"{path}: the {what} has {st.st_size} bytes (at most {limit})")
+        raise Verdict(code, f"{path}: cannot read the {what}: {e.strerror}") from None
+    require(stat.S_ISREG(st.st_mode), f"{path}: the {what} is not a regular file", code)
+    require(st.st_size <= limit, f"{path}: the {what} has {st.st_size} bytes (at most {limit})", code)
     return path.read_bytes()
 
 
@@ -103,38 +93,33 @@ class Instance:
             data = tomllib.loads(text.decode("utf-8"))
         except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
             raise Verdict(2, f"{path}: not a TOML instance: {e}") from None
-        self.path = path
+        self.path, self.name = path, data.get("name", Path(path).stem)
         self.kind = data.get("board")
-        if self.kind in ("cubic", "plane"):
-            raise Verdict(3, f"{path}: {self.kind} boards are not read by this checker")
-        if self.kind not in ("square", "triangular", "graph"):
-            raise Verdict(2, f"{path}: board must be square, triangular or graph, not {self.kind!r}")
+        require(self.kind not in ("cubic", "plane"), f"{path}: {self.kind} boards are not read by this checker", 3)
+        require(self.kind in ("square", "triangular", "graph"), f"{path}: board must be square, triangular or graph", 2)
         self.d, self.margin = data.get("adjacency", 2), data.get("margin", 2)
         for key, value in (("adjacency", self.d), ("margin", self.margin)):
-            if type(value) is not int or value < 1:
-                raise Verdict(2, f"{path}: {key} must be an integer >= 1")
+            require(type(value) is int and value >= 1, f"{path}: {key} must be an integer >= 1", 2)
         self.placement, self.moves = data.get("goal_placement", "fixed"), data.get("moves", "jump")
-        if self.placement not in ("fixed", "translate", "congruent") or self.moves not in ("jump", "slide"):
-            raise Verdict(2, f"{path}: unknown goal_placement or moves")
-        self.graph: dict = {}
+        ok = self.placement in ("fixed", "translate", "congruent") and self.moves in ("jump", "slide")
+        require(ok, f"{path}: unknown goal_placement or moves", 2)
+        self.graph, self.graph_cells = {}, []
         if self.kind == "graph":
             graph = data.get("graph", {})
             names = list(graph.get("cells", []))
             for u, v in graph.get("edges", []):
-                if u == v:
-                    raise Verdict(2, f"{path}: a self-loop at cell {u!r}")
+                require(u != v, f"{path}: a self-loop at cell {u!r}", 2)
                 names += [u, v]
-                self.graph.setdefault(u, set()).add(v)
-                self.graph.setdefault(v, set()).add(u)
+                for a, b in ((u, v), (v, u)):
+                    self.graph.setdefault(a, set()).add(b)
             self.graph_cells = list(dict.fromkeys(names))
         self.start, self.goal = self.coins(data, "start"), self.coins(data, "goal")
-        if not self.start or sorted(self.start.values()) != sorted(self.goal.values()):
-            raise Verdict(2, f"{path}: start and goal must have the same (non-zero) coins")
-        if self.kind == "graph" and not set(self.start) | set(self.goal) <= set(self.graph_cells):
-            raise Verdict(2, f"{path}: a coin is not on the graph")
+        ok = self.start and sorted(self.start.values()) == sorted(self.goal.values())
+        require(ok, f"{path}: start and goal must have the same (non-zero) coins", 2)
+        ok = self.kind != "graph" or set(self.start) | set(self.goal) <= set(self.graph_cells)
+        require(ok, f"{path}: a coin is not on the graph", 2)
         self.labels = sorted(set(self.start.values()))
-        self.cells = self.window()
-        self.cell_set = set(self.cells)
+        self.window(self.margin)
 
     def coins(self, data: dict, key: str) -> dict:
         """``{cell: label}`` from a picture, a list of cells, or a table label -> cells."""
@@ -142,15 +127,14 @@ class Instance:
         if isinstance(value, str) and self.kind != "graph":
             return self.picture(value, key)
         table = {"o": value} if isinstance(value, list) else value
-        if not isinstance(table, dict):
-            raise Verdict(2, f"{self.path}: {key} must be a picture, a list of cells or a table label -> cells")
+        require(isinstance(table, dict), f"{self.path}: {key} must be a picture, a list of cells or a table", 2)
         out: dict = {}
         for label, cells in table.items():
             for c in cells:
                 lattice_cell = isinstance(c, list) and len(c) == 2 and all(type(v) is int for v in c)
                 ok = lattice_cell if self.kind != "graph" else type(c) in (int, str)
-                if not ok or not set(label) <= LABEL_CHARS or (tuple(c) if lattice_cell else c) in out:
-                    raise Verdict(2, f"{self.path}: {key}: bad cell {c!r} or label {label!r}")
+                ok = ok and set(label) <= LABEL_CHARS and (tuple(c) if lattice_cell else c) not in out
+                require(ok, f"{self.path}: {key}: bad cell {c!r} or label {label!r}", 2)
                 out[tuple(c) if lattice_cell else c] = label
         return out
 
@@ -167,8 +151,8 @@ class Instance:
                 row = re.sub(r"\s+", "", row)
             for m in re.finditer(r"[^.\s]", row):
                 col, ch = m.start(), m.group()
-                if ch not in LABEL_CHARS or (self.kind == "triangular" and (col - y) % 2):
-                    raise Verdict(2, f"{self.path}: {key}: bad character {ch!r} in row y = {y} of the picture")
+                ok = ch in LABEL_CHARS and (self.kind != "triangular" or (col - y) % 2 == 0)
+                require(ok, f"{self.path}: {key}: bad character {ch!r} in row y = {y} of the picture", 2)
                 out[(col, y) if self.kind == "square" else ((col - y) // 2, y)] = ch
         return out
 
@@ -195,21 +179,21 @@ class Instance:
             box = {c for c in box if min(ss) - m <= c[0] + c[1] <= max(ss) + m}
         return box
 
-    def window(self) -> list:
-        """The board: a graph's cells; span(start) + the goal's cells when the span, grown inside hull(start) +
-        margin, stays off that region's rim (no coin ever leaves it); else hull(start and goal) + margin."""
-        if self.kind == "graph":
-            return self.graph_cells
-        m = max(self.margin, 1)
-        region = self.hull(list(self.start), m)
-        s = self.span(self.start, region)
-        if not any(p not in region for c in s for p in self.around(c)):
-            return sorted(s | set(self.goal), key=lambda c: (c[1], c[0]))
-        return sorted(self.hull(list(self.start) + list(self.goal), m), key=lambda c: (c[1], c[0]))
+    def window(self, margin: int) -> None:
+        """The board (``cells``) with this margin, and whether it is ``exact``: a graph's cells; span(start) + the
+        goal's cells when the span, grown inside hull(start) + margin, stays off that region's rim (no coin leaves
+        it: exact); else hull(start and goal) + margin."""
+        self.margin, m, self.exact, self.cells = margin, max(margin, 1), True, self.graph_cells
+        if self.kind != "graph":
+            region = self.hull(list(self.start), m)
+            s = self.span(self.start, region)
+            self.exact = not any(p not in region for c in s for p in self.around(c))
+            box = s | set(self.goal) if self.exact else self.hull(list(self.start) + list(self.goal), m)
+            self.cells = sorted(box, key=lambda c: (c[1], c[0]))
+        self.cell_set = set(self.cells)
 
     def placements(self) -> list[dict]:
-        """Every placement of the goal on the board: itself when fixed, else its images under
-        translations (and, when congruent, the point group) that lie on the board."""
+        """The goal when fixed, else its images under translations (and the point group) that lie on the board."""
         if self.placement == "fixed":
             return [dict(self.goal)]
         found = set()
@@ -224,12 +208,9 @@ class Instance:
 
     def digest(self) -> str:
         """sha256 of the canonical JSON of the puzzle (docs/certificates.md, "The instance digest")."""
-
-        def coins(placement):
-            return sorted(([list(c) if isinstance(c, tuple) else c, s] for c, s in placement.items()), key=json.dumps)
-
         obj = {"board": self.kind, "adjacency": self.d, "goal_placement": self.placement}
-        obj.update(start=coins(self.start), goal=coins(self.goal))
+        for key, coins in (("start", self.start), ("goal", self.goal)):
+            obj[key] = sorted(([list(c) if isinstance(c, tuple) else c, s] for c, s in coins.items()), key=json.dumps)
         if self.kind == "graph":
             obj["cells"] = sorted(self.cells, key=json.dumps)
             pairs = {tuple(sorted((u, v), key=json.dumps)) for u in self.graph for v in self.graph[u]}
@@ -239,18 +220,12 @@ class Instance:
         return hashlib.sha256(json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
-def cell_of(value):
-    """A cell as JSON writes it: [x, y] on lattices (a tuple here), the name on graphs."""
-    return tuple(value) if isinstance(value, list) else value
-
-
 def replay(inst: Instance, moves) -> int:
     """The number of moves of a solution, replayed on the board; rejected if it is not one."""
-    if inst.moves != "jump":
-        raise Verdict(3, "a solution of a puzzle with slides (this file has no slide rule)")
+    require(inst.moves == "jump", "a solution of a puzzle with slides (this file has no slide rule)", 3)
     coins = dict(inst.start)
     for t, (s, p) in enumerate(moves, start=1):
-        s, p = cell_of(s), cell_of(p)
+        s, p = (tuple(c) if isinstance(c, list) else c for c in (s, p))  # [x, y] on lattices, names on graphs
         require(s in inst.cell_set and p in inst.cell_set, "the solution uses a cell that is not on the board")
         require(s in coins and p not in coins and s != p, f"the solution is not one: move {t} is illegal")
         support = sum(q in coins and q != s and q in inst.cell_set for q in inst.around(p))
@@ -343,12 +318,11 @@ class Window:
         self.cells, self.n, self.k, self.d = cells, len(cells), k, inst.d
         index = {c: i for i, c in enumerate(cells)}
         self.adj = np.zeros((self.n, self.n), dtype=np.float32)
-        for i, c in enumerate(cells):
-            for q in inst.around(c):
-                if q in index and index[q] != i:
-                    self.adj[i, index[q]] = 1
-        top = (1 << 64) - 1
-        self.binom = np.array([[min(math.comb(c, i), top) for i in range(k + 2)] for c in range(self.n + 1)], U64)
+        for i, j in ((i, index[q]) for i, c in enumerate(cells) for q in inst.around(c) if q in index):
+            self.adj[i, j] = i != j
+        self.binom = np.array(
+            [[min(math.comb(c, i), (1 << 64) - 1) for i in range(k + 2)] for c in range(self.n + 1)], U64
+        )
         self.ranked = True
 
     def rows(self, cell_lists) -> np.ndarray:
@@ -358,12 +332,9 @@ class Window:
             out[r, [index[c] for c in cells]] = True
         return out
 
-    def count(self, occ: np.ndarray) -> np.ndarray:
-        """Occupied neighbours of every cell."""
-        return occ.astype(np.float32) @ self.adj
-
     def supported(self, occ: np.ndarray) -> np.ndarray:
-        return self.count(occ) >= self.d
+        """The cells with >= d occupied neighbours."""
+        return occ.astype(np.float32) @ self.adj >= self.d
 
     def key(self, occ: np.ndarray) -> np.ndarray:
         if not self.ranked:
@@ -393,16 +364,6 @@ class Window:
             layer[rows] = np.where(new, step, layer[rows])
         return layer
 
-    def span(self, occ: np.ndarray) -> np.ndarray:
-        return self.entry(occ) < BIG
-
-    def covers(self, spans: np.ndarray, goals: np.ndarray) -> np.ndarray:
-        """Per row: does the span contain one of the goal placements (rows of ``goals``)?"""
-        if not len(goals):
-            return np.zeros(len(spans), dtype=bool)
-        outside = (~spans).astype(np.float32) @ goals.T.astype(np.float32)
-        return (outside == 0).any(axis=1)
-
 
 def required_successors(w: Window, occ: np.ndarray, goals: np.ndarray) -> np.ndarray:
     """The successors Y = X - s + p of the rows X whose span contains a goal placement.  A move
@@ -412,7 +373,8 @@ def required_successors(w: Window, occ: np.ndarray, goals: np.ndarray) -> np.nda
     for j in range(w.k):
         rest = occ.copy()
         rest[np.arange(len(occ)), pos[:, j]] = False
-        keep = w.covers(w.span(rest), goals)
+        outside = (w.entry(rest) >= BIG).astype(np.float32) @ goals.T.astype(np.float32)  # goal cells off the span
+        keep = (outside == 0).any(axis=1)  # (no goal placement: none)
         r, p = np.nonzero(w.supported(rest) & ~occ & keep[:, None])
         succ = rest[r]
         succ[np.arange(r.size), p] = True
@@ -437,57 +399,17 @@ def h_forced(w: Window, occ: np.ndarray, goals: np.ndarray) -> np.ndarray:
     """The schedule over X: the empty goal cells, closed under "a cell of X with exactly d
     neighbours in span(y) needs its empty non-goal ones in X"; BIG if a cell of X has < d."""
     entry = w.entry(occ)
-    spn = entry < BIG
-    cnt = w.count(spn)
-    best = np.full(len(occ), BIG)
+    spn, best = entry < BIG, np.full(len(occ), BIG)
+    cnt = spn.astype(np.float32) @ w.adj  # neighbours in the span
     for g in goals:
-        X = g[None, :] & ~occ
-        fresh = X
+        X = fresh = g[None, :] & ~occ
         while (tight := fresh & (cnt == w.d)).any():
-            fresh = (w.count(tight) >= 1) & spn & ~occ & ~g[None, :] & ~X
+            fresh = (tight.astype(np.float32) @ w.adj >= 1) & spn & ~occ & ~g[None, :] & ~X
             X = X | fresh
         h = schedule(entry, X)
         h[(X & (cnt < w.d)).any(axis=1)] = BIG
         best = np.minimum(best, h)
     return best
-
-
-class Ball:
-    """The configurations inside S = span(start) within r moves of a goal placement inside S, with their exact
-    distance: a search back from the goals, undoing moves (a coin with >= d beside it goes to an empty cell of S)."""
-
-    def __init__(self, w: Window, start: np.ndarray, goals: np.ndarray, radius: int):
-        region = w.span(start)[0]
-        shell = np.unique(w.key(goals[~(goals & ~region).any(axis=1)]))
-        shells, seen = [shell], shell
-        for _ in range(radius):
-            found = [np.zeros(0, U64)]
-            for lo in range(0, shell.size, CHUNK):
-                occ = w.rows_of(shell[lo : lo + CHUNK])
-                r, p = np.nonzero(occ & w.supported(occ))
-                rest = occ[r]
-                rest[np.arange(r.size), p] = False
-                q, s = np.nonzero(region[None, :] & ~occ[r])
-                pred = rest[q]
-                pred[np.arange(q.size), s] = True
-                found.append(np.unique(w.key(pred)))
-            shell = absent(np.unique(np.concatenate(found)), seen)
-            shells.append(shell)
-            seen = np.union1d(seen, shell)
-        self.keys = seen
-        self.dist = np.zeros(seen.size, dtype=np.int64)
-        for i, s in enumerate(shells):
-            self.dist[np.searchsorted(seen, s)] = i
-        self.radius = radius
-
-    def h(self, keys: np.ndarray, inner, exact: bool) -> tuple[np.ndarray, np.ndarray]:
-        """dist inside the ball (exact), max(inner h, r + 1) outside (exact when the inner h is)."""
-        idx = np.minimum(np.searchsorted(self.keys, keys), max(self.keys.size - 1, 0))
-        inside = (self.keys[idx] == keys) if self.keys.size else np.zeros(keys.size, dtype=bool)
-        out = np.zeros(keys.size, dtype=np.int64)
-        out[inside] = self.dist[idx[inside]]
-        out[~inside] = np.maximum(inner(keys[~inside]), self.radius + 1)
-        return out, inside | exact
 
 
 def absent(values: np.ndarray, layer: np.ndarray) -> np.ndarray:
@@ -504,10 +426,7 @@ def side_file(folder: Path, name, what: str) -> bytes:
     """A file the certificate names: a plain name of a regular file in its folder (no link)."""
     ok = isinstance(name, str) and name not in ("", ".", "..") and os.path.basename(name) == name
     require(ok and "\x00" not in name, f"{what}: not a plain file name: {name!r}")
-    try:
-        return read_regular(folder / name, 1 << 40, what)
-    except Verdict as e:
-        raise Verdict(1, str(e)) from None
+    return read_regular(folder / name, 1 << 40, what, 1)
 
 
 def read_layers(data: bytes, count: int, cap: int, prefix: str) -> list[np.ndarray]:
@@ -529,20 +448,20 @@ def read_layers(data: bytes, count: int, cap: int, prefix: str) -> list[np.ndarr
 
 def check_layers(inst: Instance, cert: dict, folder: Path) -> tuple[dict, str]:
     """L0 = {start}, no goal placement in any layer, and every successor y of L_i (i < T) whose span contains
-    a goal placement (and (i + 1) + h(y) <= U when pruned) lies in L_0 .. L_{i+1}: no solution has <= T moves."""
+    a goal placement (and (i + 1) + h(y) <= U when pruned) lies in L_0 .. L_{i+1}: no solution has <= T moves.
+    h_fill and h_forced are computed here; every other h is >= h_fill, so a successor that h_fill does not ask
+    for is asked for by none; one it asks for and that is missing is undecided for another h (exit 3)."""
     T = cert["horizon"]
     require(type(T) is int and T >= 0, f"the horizon must be an integer >= 0, not {T!r}")
-    cells = [cell_of(c) for c in cert["cells"]]
+    cells = [tuple(c) if isinstance(c, list) else c for c in cert["cells"]]
     require(len(cells) <= 256 and len(set(cells)) == len(cells), "the window must list at most 256 distinct cells")
     if inst.kind == "graph":
         require(set(cells) == set(inst.cells), "the cells are not the graph's cells")
     else:
         require(inst.kind == "square" and inst.d >= 2, "layers need an exact window: square grid, d >= 2, or a graph")
         require(inst.span(inst.start) <= set(cells), "the cells do not contain span(start)")  # finite: d >= 2
-    solution = None
-    if cert.get("solution") is not None:
-        solution = replay(inst, cert["solution"])
-        require(solution > T, f"the solution has {solution} moves, contradicting the horizon {T}")
+    solution = None if cert.get("solution") is None else replay(inst, cert["solution"])
+    require(solution is None or solution > T, f"the solution has {solution} moves, contradicting the horizon {T}")
     judge(claim(solution=solution, bound=T), cert)  # the most these layers can prove: judged before the work
     data = side_file(folder, cert["layers"], "the layers file")
     require(hashlib.sha256(data).hexdigest() == cert["layers_sha256"], "the layers file's sha256 differs")
@@ -550,7 +469,11 @@ def check_layers(inst: Instance, cert: dict, folder: Path) -> tuple[dict, str]:
     layers = read_layers(data, T + 1, math.comb(len(cells), k), "L")
     encoding, U, h = cert.get("encoding", "word"), cert.get("upper_bound"), cert.get("h", "fill")
     require(U is None or (type(U) is int and U >= T), f"the upper bound must be an integer >= {T}, not {U!r}")
-    inner, radius = parse_h(h, encoding, U)
+    names, form = ("fill", "forced", "lmcut"), isinstance(h, dict) and set(h) == {"kind", "r", "inner"}
+    if form:  # {"kind": "perimeter", "r": R, "inner": I}
+        form = h["kind"] == "perimeter" and type(h["r"]) is int and 0 <= h["r"] <= 250 and h["inner"] in names
+    require(h in names if isinstance(h, str) else form, f"unknown h {h!r}")
+    require(h == "fill" or (encoding == "rank" and U is not None), f"the h {h!r} needs ranked layers and a bound")
     require(encoding in ("word", "rank") and (encoding == "rank" or U is None), f"unknown encoding {encoding!r}")
     require(len(inst.labels) == 1, "layers certificates are for unlabeled coins")
     w = Window(inst, cells, k)
@@ -572,67 +495,149 @@ def check_layers(inst: Instance, cert: dict, folder: Path) -> tuple[dict, str]:
         else:
             require(not layer.size or int(layer[-1]) < math.comb(len(cells), k), f"L{i} has a rank too large")
         require(absent(goal_keys, layer).size == goal_keys.size, f"L{i} holds a goal placement")
-    h_of = None
-    if U is not None:
-        h_of = pruning_h(w, inner, radius, U, start, goals)
     for i in range(T):
         for lo in range(0, layers[i].size, CHUNK):
             keys = np.unique(w.key(required_successors(w, w.rows_of(layers[i][lo : lo + CHUNK]), goals)))
             for j in range(i + 1, -1, -1):
                 keys = absent(keys, layers[j])
-            undecided = np.zeros(0, U64)
-            if h_of is not None and keys.size:  # pruned: only the successors with (i + 1) + h <= U
-                values, exact = h_of(keys)
-                asked = values <= U - (i + 1)
-                keys, undecided = keys[asked & exact], keys[asked & ~exact]
+            if U is not None and keys.size:  # pruned: only the successors with (i + 1) + h <= U are asked for
+                h_of = h_forced if h == "forced" else h_fill  # h_fill <= every other h
+                keys = keys[h_of(w, w.rows_of(keys), goals) <= U - (i + 1)]
+                if h not in ("fill", "forced") and keys.size:  # a stronger h may not ask for them: undecided
+                    raise Verdict(3, f"the h {json.dumps(h)} decides whether L{i + 1} must hold a successor")
             require(not keys.size, f"a successor of L{i} is in no layer up to L{i + 1} (key {int(keys[:1].sum())})")
-            if undecided.size:
-                raise Verdict(3, f"the LM-cut h decides whether L{i + 1} must hold a successor (docs/lm-cut.md)")
     states = sum(int(layer.size) for layer in layers)
     pruned = "" if U is None else f", pruned by h {json.dumps(h)} with upper bound {U}"
     what = f"closure of {T + 1} {'ranked' if encoding == 'rank' else 'word'} layers ({states} configurations{pruned})"
     return claim(solution=solution, bound=T), what
 
 
-def parse_h(h, encoding: str, U) -> tuple[str, int | None]:
-    """(inner h, perimeter radius or None) of the ``h`` field; rejected if it is none of the forms."""
-    names = ("fill", "forced", "lmcut")
-    if isinstance(h, str):
-        require(h in names and (h == "fill" or (encoding == "rank" and U is not None)), f"unknown h {h!r}")
-        return h, None
-    require(isinstance(h, dict) and set(h) == {"kind", "r", "inner"} and h["kind"] == "perimeter", f"unknown h {h!r}")
-    r = h["r"]
-    require(type(r) is int and 0 <= r <= 250 and h["inner"] in names, f"unknown perimeter h {h!r}")
-    require(encoding == "rank" and U is not None, "a perimeter h needs ranked layers and an upper bound")
-    return h["inner"], r
-
-
-def pruning_h(w: Window, inner: str, radius, U: int, start: np.ndarray, goals: np.ndarray):
-    """keys -> (h, exact): the h the file names, recomputed.  LM-cut is not: h_fill <= h_lmcut stands in, not
-    exact, so a successor it does not rule out is undecided and the check stops there (exit 3)."""
-
-    def inner_h(keys: np.ndarray) -> np.ndarray:
-        occ = w.rows_of(keys)
-        return h_forced(w, occ, goals) if inner == "forced" else h_fill(w, occ, goals)
-
-    ball = None if radius is None else Ball(w, start, goals, min(radius, max(0, U - 1)))
-
-    def h_of(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        if ball is None:
-            return inner_h(keys), np.full(keys.size, inner != "lmcut")
-        return ball.h(keys, inner_h, inner != "lmcut")
-
-    return h_of
-
-
 def check_bounded(inst: Instance, cert: dict, folder: Path) -> tuple[dict, str]:
-    """Horizon -1 certifies a solution alone: replayed.  Anything else needs a DRAT check."""
-    T = cert["horizon"]
+    """Horizon -1 certifies a solution alone: replayed.  Else an LRAT proof of the core formula F_T, written here."""
+    T, margin = cert["horizon"], cert.get("margin")
     require(type(T) is int and T >= -1, f"the horizon must be an integer >= -1, not {T!r}")
-    if T == -1 and cert.get("margin") is None:
-        require(cert.get("solution") is not None, "horizon -1 certifies a solution, and there is none")
-        return claim(solution=replay(inst, cert["solution"])), "a solution, replayed"
-    raise Verdict(3, "bounded certificates are DRAT proofs of a CNF: check them with coinsat check-certificate")
+    if margin is not None:  # the formula is of the lattice window hull(start and goal) + margin
+        require(inst.kind != "graph" and type(margin) is int and margin >= inst.margin, "a margin widens lattices")
+        xs, ys = zip(*(list(inst.start) + list(inst.goal)))
+        area = (max(xs) - min(xs) + 1 + 2 * margin) * (max(ys) - min(ys) + 1 + 2 * margin)
+        require(area <= 250_000, f"the margin {margin} gives a window of more than 250,000 cells")
+        inst.window(margin)
+    solution = None if cert.get("solution") is None else replay(inst, cert["solution"])
+    require(solution is None or solution > T, f"the solution has {solution} moves, contradicting the horizon {T}")
+    if T == -1:
+        require(solution is not None, "horizon -1 certifies a solution, and there is none")
+        return claim(solution=solution), "a solution, replayed"
+    require(cert.get("proof_format") not in ("drat", "cubes"), "DRAT proofs: use coinsat check-certificate", 3)
+    require(cert.get("proof_format") == "lrat" and cert["encoding"] == "core", "LRAT proofs of the core formula only")
+    require(T < math.comb(len(inst.cells), len(inst.start)), "the horizon exceeds C(cells, coins) - 1")
+    copy = None if cert.get("cnf") is None else side_file(folder, cert["cnf"], "the CNF copy")
+    proof, layer = side_file(folder, cert["proof"], "the proof file"), set(inst.start)
+    for _ in range(0 if inst.exact else T):  # R_t+1 = R_t + every cell with >= d neighbours in R_t
+        grown = {p for c in layer for p in inst.around(c) if sum(q in layer for q in inst.around(p)) >= inst.d} - layer
+        layer |= grown
+        if not grown or not layer <= inst.cell_set:
+            break
+    exact = inst.exact or layer <= inst.cell_set  # the board is exact, or holds R_T: the claim is global
+    require(bool(cert.get("window_exact")) == exact, "window_exact does not match the instance's window")
+    judge(claim(solution=solution, bound=T, window=not exact), cert)
+    nvars, clauses = core_formula(inst, T)
+    lines = [" ".join(map(str, c)) + " 0" for c in clauses]
+    name = "".join(ch if " " <= ch <= "~" else "?" for ch in str(inst.name))
+    text = f"c coinsat core-only CNF (encodings/sat.md C1-C8, N1): {name}, horizon {T}\np cnf {nvars} {len(clauses)}\n"
+    require(copy in (None, (text + "\n".join(lines) + "\n").encode()), "the CNF copy is not F_T")
+    gbd = hashlib.md5(" ".join(w for line in lines for w in line.split()).encode()).hexdigest()
+    require(cert.get("cnf_gbd_hash") in (None, gbd), "the GBD hash is not F_T's")
+    require(re.fullmatch(rb"[\x20-\x7e\n]*", proof) is not None, "the proof has bytes outside printable ASCII")
+    return claim(
+        solution=solution, bound=T, window=not exact
+    ), f"LRAT proof of F_T ({check_lrat(clauses, proof)} lemmas)"
+
+
+def core_formula(inst: Instance, T: int) -> tuple[int, list[list[int]]]:
+    """F_T: "a solution of <= T moves in the window" (docs/certificates.md, "The core formula"), its variable count
+    and its clauses in their order (clause i has the id i + 1)."""
+    cells, index, out = range(len(inst.cells)), {c: i for i, c in enumerate(inst.cells)}, []
+    nbrs = [sorted(index[q] for q in inst.around(c) if q in index) for c in inst.cells]
+    labels, new = (inst.labels if len(inst.labels) > 1 else []), itertools.count(1).__next__
+
+    def exactly_one(lits: list) -> None:  # the clause of all, then Sinz's ladder: s[i] for i < k (k >= 2)
+        s = [0] + [new() for _ in lits[1:]] if len(lits) > 1 else []  # s[i + 1]: "one of l_0 .. l_i"
+        out.append(lits)
+        for i, lit in enumerate(lits if s else []):
+            out.extend(([[-lit, -s[i]]] if i else []) + ([[-lit, s[i + 1]]] if i < len(lits) - 1 else []))
+            out.extend([[-s[i], s[i + 1]]] if 0 < i < len(lits) - 1 else [])
+
+    def at_least(guard: int, lits: list, d: int) -> None:  # guard -> at least d of lits: a clause per subset
+        k = len(lits) - d + 1
+        require(k <= 0 or math.comb(len(lits), k) <= 64, "a cell's C6 needs a sequential counter (not written here)", 3)
+        out.extend(([-guard, *sub] for sub in itertools.combinations(lits, k)) if k > 0 else [[-guard]])
+
+    x = [[new() for _ in cells] for _ in range(T + 1)]
+    f, v, n = [[]], [[]], [0]
+    for _ in range(T):
+        f, v, n = f + [[new() for _ in cells]], v + [[new() for _ in cells]], n + [new()]
+    y = [{b: [new() for _ in cells] for b in labels} for _ in range(T + 1)]
+    m = [{b: new() for b in labels} for _ in range(T + 1)]
+    start = {index[c]: b for c, b in inst.start.items()}
+    for c in cells:  # C1
+        out += [[x[0][c] if c in start else -x[0][c]]] + [[y[0][b][c] * (-1) ** (start.get(c) != b)] for b in labels]
+    for t in range(1, T + 1):
+        for c in cells:  # C2, C3
+            a, b, fc, vc = x[t][c], x[t - 1][c], f[t][c], v[t][c]
+            out += [[-fc, -b], [-fc, a], [b, -a, fc], [-vc, b], [-vc, -a], [-b, a, vc]]
+        exactly_one([n[t]] + f[t])  # C4 + N1
+        exactly_one([n[t]] + v[t])  # C5 + N1
+        for p in cells:  # C6
+            at_least(f[t][p], [x[t][q] for q in nbrs[p]], inst.d)
+        for c in cells if labels else []:  # C7
+            ys = [y[t][b][c] for b in labels]
+            out += [[-x[t][c], *ys]] + [[-a, -b] for a, b in itertools.combinations(ys, 2)]
+            for b in labels:
+                now, was, mb, fc, vc = y[t][b][c], y[t - 1][b][c], m[t][b], f[t][c], v[t][c]
+                out += [[-now, x[t][c]], [-was, vc, now], [-now, fc, was], [-vc, -was, mb], [-fc, -mb, now]]
+        out += [[-a, -b] for a, b in itertools.combinations([m[t][b] for b in labels], 2)]
+    selectors = []  # C8: a fixed goal as units, else one selector per placement (in sorted order)
+    for g in sorted(sorted((index[c], b) for c, b in p.items()) for p in inst.placements()):
+        if inst.placement == "fixed":
+            goal = dict(g)
+            for c in cells:
+                out += [[x[T][c] if c in goal else -x[T][c]]] + ([[y[T][goal[c]][c]]] if c in goal and labels else [])
+            return new() - 1, out
+        selectors.append(z := new())
+        for c, b in g:
+            out += [[-z, x[T][c]]] + ([[-z, y[T][b][c]]] if labels else [])
+    return new() - 1, out + [selectors]
+
+
+def check_lrat(clauses: list, proof: bytes) -> int:
+    """The linear LRAT check (docs/certificates.md, "LRAT proofs"): the number of lemmas checked, or Verdict 1."""
+    live, last, lemmas = dict(enumerate(clauses, start=1)), len(clauses), 0
+    for number, line in enumerate(proof.decode("ascii").split("\n"), start=1):
+        words, where = line.split(), f"LRAT line {number}"
+        if words[:1] in ([], ["c"]):
+            continue
+        if words[1:2] == ["d"]:  # id d ids 0: the clauses ids are dropped
+            ids = [int(w) for w in words[2:]]
+            require(ids[-1:] == [0] and all(i in live for i in ids[:-1]), f"{where}: a bad deletion")
+            for i in ids[:-1]:
+                del live[i]
+            continue
+        numbers = [int(w) for w in words]  # id literals 0 hints 0
+        require(numbers.count(0) == 2 and numbers[-1] == 0 and numbers[0] > last, f"{where}: not 'id lits 0 hints 0'")
+        last, rest, lemmas = numbers[0], numbers[1:], lemmas + 1
+        lits, hints = rest[: rest.index(0)], rest[rest.index(0) + 1 : -1]
+        true, done = {-lit for lit in lits}, len({abs(x) for x in lits}) < len(set(lits))  # a tautology holds
+        for k, h in enumerate([] if done else hints):  # each hint unit, the last one a conflict
+            require(h in live, f"{where}: hint {h} is not a clause here")
+            free = [lit for lit in live[h] if -lit not in true]
+            require(len(free) == 1 or (not free and k == len(hints) - 1), f"{where}: hint {h} is not unit")
+            done = not free
+            true.update(free)
+        require(done, f"{where}: the hints of lemma {last} end without a conflict")
+        if not lits:
+            return lemmas
+        live[last] = lits
+    raise Verdict(1, "the LRAT proof never derives the empty clause")
 
 
 KINDS = {"layers": check_layers, "bounded": check_bounded, "invariant": None, "closed-set": None, "inductive": None}
@@ -648,12 +653,11 @@ def check_certificate(inst: Instance, path: Path) -> str:
     data = read_regular(path, 1 << 30, "certificate")
     require(re.fullmatch(rb"[\x20-\x7e\n]*", data) is not None, "bytes outside printable ASCII and newline")
     cert = json.loads(data.decode("ascii"), object_pairs_hook=no_duplicates)
-    require(isinstance(cert, dict) and type(cert.get("coinsat_certificate")) is int, "not a coinsat certificate")
-    require(cert["coinsat_certificate"] == 1, "not a coinsat certificate of format version 1")
+    ok = isinstance(cert, dict) and type(cert.get("coinsat_certificate")) is int and cert["coinsat_certificate"] == 1
+    require(ok, "not a coinsat certificate of format version 1")
     require(cert.get("kind") in KINDS, f"unknown certificate kind {cert.get('kind')!r}")
     require(cert["instance"]["digest"] == inst.digest(), "the certificate is for another instance (digest)")
-    if KINDS[cert["kind"]] is None:
-        raise Verdict(3, f"{cert['kind']} certificates are not re-checked here: use coinsat check-certificate")
+    require(KINDS[cert["kind"]], f"{cert['kind']} certificates are not checked here: use coinsat check-certificate", 3)
     proven, what = KINDS[cert["kind"]](inst, cert, path.parent)
     text = judge(proven, cert)
     scope = ("window" if proven["window"] else "global") if proven["unsolvable"] else "horizon"
@@ -667,21 +671,22 @@ def check_census(inst: Instance, folder: Path) -> str:
     """Every configuration of the window's n coins is in layer t iff its distance to the goal is t."""
     raw = read_regular(folder / "census.json", 1 << 30, "census file")
     cert = json.loads(raw.decode("ascii"), object_pairs_hook=no_duplicates)
-    require(cert["format"] == "coinsat-census" and type(cert["version"]) is int, "not a census certificate")
-    require(cert["version"] == 1, "not a census of format version 1")
+    ok = cert["format"] == "coinsat-census" and type(cert["version"]) is int and cert["version"] == 1
+    require(ok, "not a census certificate of format version 1")
     require(cert["board"] == inst.kind and cert["adjacency"] == inst.d, "the board or d is not the instance's")
     require(len(inst.labels) == 1 and inst.placement == "fixed", "a census is of unlabeled coins and a fixed goal")
-    cells = [cell_of(c) for c in cert["cells"]]
+    cells = [tuple(c) if isinstance(c, list) else c for c in cert["cells"]]
     N, goal = len(cells), cert["goal"]
     require(len(set(cells)) == N and N <= 256, "the cells must be at most 256 distinct cells")
     require(goal == sorted(set(goal)) and all(type(q) is int and 0 <= q < N for q in goal), "malformed goal")
     require({cells[q] for q in goal} == set(inst.goal), "the census's goal is not the instance's goal")
     n, C = len(goal), math.comb(N, len(goal))
     if inst.kind == "graph":
-        pairs = {frozenset((i, j)) for i, j in cert["edges"]}
         index = {c: i for i, c in enumerate(cells)}
         want = {frozenset((index[c], index[q])) for c in cells for q in inst.around(c) if q in index}
-        require(pairs == want, "the edges are not the graph's edges between the cells")
+        require(
+            {frozenset((i, j)) for i, j in cert["edges"]} == want, "the edges are not the graph's between the cells"
+        )
     else:
         require(all(isinstance(c, tuple) and len(c) == 2 and all(type(v) is int for v in c) for c in cells), "cells")
     around = {p for c in cells for p in inst.around(c)} - set(cells)
@@ -689,8 +694,7 @@ def check_census(inst: Instance, folder: Path) -> str:
     require(cert["closed"] is closed, f"'closed' must be {str(closed).lower()}")
     D = cert["max_distance"]
     require(type(D) is int and 0 <= D and len(cert["layer_sizes"]) == D + 1, "max_distance and layer_sizes disagree")
-    if C > 1 << 28:
-        raise Verdict(3, f"a census of {C} configurations is past this checker's tables (2^28)")
+    require(C <= 1 << 28, f"a census of {C} configurations is past this checker's tables (2^28)", 3)
     w = Window(inst, cells, n)
     layers = read_layers(side_file(folder, cert["layers"], "the layers file"), D + 1, C, "layer_")
     none = np.iinfo(np.uint16).max
@@ -757,10 +761,9 @@ def lattice_symmetries(kind: str, cells: list, goal: list) -> set:
         image = [apply(m, c) for c in cells]
         (ax, ay), (bx, by) = min(cells), min(image)
         moved = [(x + ax - bx, y + ay - by) for x, y in image]
-        if set(moved) == set(cells):
-            perm = tuple(index[c] for c in moved)
-            if sorted(perm[q] for q in goal) == goal:
-                out.add(perm)
+        perm = tuple(index.get(c, -1) for c in moved)  # -1: a cell off the window
+        if set(moved) == set(cells) and sorted(perm[q] for q in goal) == goal:
+            out.add(perm)
     return out
 
 
@@ -768,10 +771,8 @@ def lattice_symmetries(kind: str, cells: list, goal: list) -> set:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print("usage: python3 referee_check.py INSTANCE.toml CERTIFICATE_DIR (or the certificate's JSON file)")
-        return 2
     try:
+        require(len(argv) == 2, "usage: python3 referee_check.py INSTANCE.toml CERTIFICATE_DIR (or its JSON file)", 2)
         try:
             inst, target = Instance(argv[0]), Path(argv[1])
         except MALFORMED as e:
@@ -780,11 +781,12 @@ def main(argv: list[str]) -> int:
             code, line = 0, check_census(inst, target)
         else:
             found = sorted(target.glob("*.certificate.json")) if target.is_dir() else [target]
-            if len(found) != 1:
-                raise Verdict(2, f"{target}: expected one *.certificate.json or a census.json, found {len(found)}")
+            require(
+                len(found) == 1, f"{target}: expected one *.certificate.json or a census.json, found {len(found)}", 2
+            )
             code, line = 0, check_certificate(inst, found[0])
     except Verdict as e:
-        code, line = e.code, str(e)
+        code, line = e.args
     except MALFORMED as e:
         code, line = 1, f"malformed certificate: {type(e).__name__}: {e}"
     except MemoryError:

@@ -12,9 +12,11 @@ solution of L moves from any engine, replayed by rules.py first) or ``--horizon-
 (a solution with <= T moves is known to exist: one SAT call finds it) there is no climb:
 one fresh UNSAT call at L − 1 with a DRAT proof makes the optimality certificate.
 ``--core-only`` builds that proof on the core-only CNF (definition families C1–C8 only,
-checked without the encoder); ``--cubes K`` splits the call into 2^K cubes solved by
-``--workers`` processes (cube-and-conquer).  Without a solution or hint, ``--core-only``
-and ``--cubes`` certify an optimal answer of ``--method`` the same way.  A solution that
+checked without the encoder); ``--lrat`` builds it there and turns it into an LRAT proof
+(``docs/certificates.md``, "LRAT proofs"), which ``scripts/referee_check.py`` checks too;
+``--cubes K`` splits the call into 2^K cubes solved by ``--workers`` processes
+(cube-and-conquer).  Without a solution or hint, ``--core-only``, ``--lrat`` and ``--cubes``
+certify an optimal answer of ``--method`` the same way.  A solution that
 is not optimal (the formula at L − 1 is satisfiable) is reported and exits 1.
 """
 
@@ -62,6 +64,11 @@ def add_parser(sub) -> None:
     )
     s.add_argument("--core-only", action="store_true", help="prove on the core-only CNF (no pruning, no encoder)")
     s.add_argument(
+        "--lrat",
+        action="store_true",
+        help="an LRAT proof on the core-only CNF (scripts/referee_check.py checks it too)",
+    )
+    s.add_argument(
         "--cubes", type=nonneg_int, default=0, metavar="K", help="cube-and-conquer: 2^K cubes (default: 0, one proof)"
     )
     s.add_argument(
@@ -103,6 +110,7 @@ def run(args) -> int:
                 solution=solution,
                 horizon_hint=args.horizon_hint,
                 core_only=args.core_only,
+                lrat=args.lrat,
                 cubes=args.cubes,
                 workers=args.workers,
                 split=args.split,
@@ -111,7 +119,7 @@ def run(args) -> int:
     except IllegalMoveError as e:
         print(f"{args.solution}: {e.reason}")
         return EXIT_ILLEGAL
-    spelling = {"cubes": f"--cubes {args.cubes}", "core_only": "--core-only"}
+    spelling = {"cubes": f"--cubes {args.cubes}", "core_only": "--core-only", "lrat": "--lrat"}
     return report_certification(instance, done, args.json, spelling)
 
 

@@ -1,4 +1,4 @@
-"""Bounded certificates (scope horizon): "no solution with <= T moves", as a DRAT proof.
+"""Bounded certificates (scope horizon): "no solution with <= T moves", as a DRAT or LRAT proof.
 
 Fields::
 
@@ -12,6 +12,11 @@ Fields::
     "window_exact": true when the window is exact for T (then the claim is global
                     for that horizon, else it speaks of solutions inside the window),
     "solution": optional moves of a solution of length T + 1 (an optimality claim).
+
+With ``"proof_format": "lrat"`` (``"encoding": "core"`` only; ``solver`` informational) the
+``proof`` is an LRAT proof of the core-only formula, checked by the linear check of
+:mod:`.lrat` (no DRAT checker, no search): the formula the standalone
+``scripts/referee_check.py`` writes itself and checks the same proof against.
 
 With ``"proof_format": "cubes"`` there is no single ``proof``: ``cubes``, ``cube_proofs``
 and ``cover_proof`` (cube-and-conquer; checked by :mod:`.cubes`, one proof at a time).
@@ -205,10 +210,13 @@ def check_bounded(
         if solution is None:
             return False, "horizon -1 certifies a solution, and there is none", None
         return True, f"a verified solution of {length} moves", Claim(solution=length)
-    cubes = cert.get("proof_format") == "cubes"
-    if cert.get("solver") not in PROOF_SOLVERS or cert.get("proof_format") not in ("drat", "cubes"):
-        return False, f"proofs are accepted from {PROOF_SOLVERS} in DRAT format only (one proof, or cubes)", None
+    fmt = cert.get("proof_format")
+    cubes = fmt == "cubes"
+    if fmt not in ("drat", "cubes", "lrat") or (fmt != "lrat" and cert.get("solver") not in PROOF_SOLVERS):
+        return False, f"proofs are accepted in LRAT, or from {PROOF_SOLVERS} in DRAT (one proof, or cubes)", None
     core = cert["encoding"] == "core"
+    if fmt == "lrat" and not core:
+        return False, 'an LRAT proof is checked against the core-only formula only ("encoding": "core")', None
     problem = None if core else encoding_problem(cert["encoding"])
     if problem:
         return False, problem, None
@@ -247,7 +255,14 @@ def check_bounded(
 def _decide(instance: Instance, horizon: int, cert: dict, base_dir: Path, copy: Path | None) -> tuple[bool, str]:
     """The part of the check whose cost grows with the formula: build the formula text here,
     compare the certificate's copy and hash with it, and replay the proof(s) against it."""
-    text = formula_text(instance, horizon, cert["encoding"])
+    lrat = cert.get("proof_format") == "lrat"
+    if lrat:  # the clauses themselves, for the LRAT check: built once, printed once
+        from .core_cnf import core_clauses, core_cnf_text
+
+        cnf = core_clauses(instance, horizon)
+        text = core_cnf_text(instance, horizon, cnf)
+    else:
+        text = formula_text(instance, horizon, cert["encoding"])
     own = alphabet_problem(text.encode("utf-8"), "the checker's own formula")
     if own:  # an instance whose text leaks into a comment unescaped: never parse it
         return False, own
@@ -264,6 +279,15 @@ def _decide(instance: Instance, horizon: int, cert: dict, base_dir: Path, copy: 
 
         ok, why, _ = check_cubes(text, cert, base_dir, refute)
         return ok, why
+    if lrat:
+        from .lrat import check_lrat
+
+        data = (base_dir / cert["proof"]).read_bytes()
+        problem = alphabet_problem(data, cert["proof"])
+        if problem:
+            return False, problem
+        ok, why, _ = check_lrat(cnf.clauses, data)
+        return ok, why if ok else f"LRAT proof rejected: {why}"
     ok, why, steps = refute(text, base_dir / cert["proof"])
     if not ok:
         return False, f"DRAT proof rejected: {why}"

@@ -9,7 +9,10 @@ the closed formula is what the checker can replay).
 ``core=True`` writes the core-only CNF instead (definition families C1–C8 and N1,
 written by the checker's own :mod:`~coinsat.certificates.check.core_cnf`, not by
 ``coinsat/encode/``): the certificate then trusts no pruning family and no encoder
-code, at the price measured in ``benchmarks/core_only.md``.
+code, at the price measured in ``benchmarks/core_only.md``.  ``lrat=True`` (with ``core``)
+turns the DRAT proof into LRAT (:mod:`.lrat`), which the checker checks without a DRAT checker and
+``scripts/referee_check.py`` checks against the core formula it writes itself
+(``benchmarks/lrat.md``).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from pathlib import Path
 
 from ...backends import Outcome
 from ...backends.sat_backend import prove
-from ...errors import LimitReached
+from ...errors import InternalError, LimitReached
 from ...instance import Instance
 from ...io.atomic import write_atomic
 from ...io.dimacs import gbd_hash
@@ -67,8 +70,13 @@ def build_bounded(
     options=None,
     deadline: float | None = None,
     core: bool = False,
+    lrat: bool = False,
 ) -> dict | None:
     """Write ``stem.h<T>.cnf`` and ``stem.h<T>.drat`` to ``out_dir``; return the certificate.
+
+    With ``lrat`` (on the core-only CNF only) the DRAT proof is turned into LRAT
+    (:mod:`.lrat`) and ``stem.h<T>.lrat`` is written instead of the DRAT file: the certificate's
+    ``"proof_format"`` is ``"lrat"``, which ``scripts/referee_check.py`` checks too.
 
     None if the formula is satisfiable (then there *is* a solution with <= T moves).
     With a ``deadline`` (a ``time.perf_counter()`` value) the solver runs in doubling
@@ -83,7 +91,10 @@ def build_bounded(
 
     if solver not in PROOF_SOLVERS:
         raise ValueError(f"solver {solver!r} cannot give trusted proofs (use one of {PROOF_SOLVERS})")
-    require_proof_checker()
+    if lrat and not core:
+        raise ValueError("an LRAT proof is made on the core-only CNF only (core=True)")
+    if not lrat:
+        require_proof_checker()
     options = options or DEFAULT_OPTIONS
     problem = encoding_problem(options.as_dict())
     if problem:  # the checker would reject it: never write such a certificate
@@ -105,6 +116,14 @@ def build_bounded(
     if refutation.proof is None:  # a budget ran out
         raise LimitReached(f"no proof of 'no solution with <= {horizon} moves' within the time limit")
     proof, solve_seconds = refutation.proof, refutation.seconds
+    drat_lines = len(proof)
+    if lrat:
+        from .lrat import drat_to_lrat
+
+        try:
+            proof, proof_name = drat_to_lrat(clauses, proof, deadline), f"{stem}.h{horizon}.lrat"
+        except ValueError as e:  # a RAT lemma (prove/lrat.py converts RUP lemmas only)
+            raise InternalError(f"the DRAT proof could not be turned into LRAT ({e}); certify without --lrat") from None
     write_atomic(out / cnf_name, text)
     proof_text = "\n".join(proof) + "\n"
     write_atomic(out / proof_name, proof_text)
@@ -116,13 +135,15 @@ def build_bounded(
         cnf=cnf_name,
         cnf_gbd_hash=gbd_hash(text),
         proof=proof_name,
-        proof_format="drat",
+        proof_format="lrat" if lrat else "drat",
         solver=solver,
         proof_lines=len(proof),
         proof_bytes=len(proof_text.encode()),
         solve_seconds=round(solve_seconds, 3),
         window_exact=window_exact(target, horizon),
     )
+    if lrat:
+        cert["drat_lines"] = drat_lines
     if solution is not None:
         cert["solution"] = solution_json(instance, solution)
     return cert

@@ -45,6 +45,7 @@ class Mode:
 
     core: bool = False
     depth: int = 0
+    lrat: bool = False  # one proof on the core-only CNF, turned into LRAT (build_bounded)
     workers: int = 1
     split: str = DEFAULT_SPLIT
 
@@ -141,7 +142,9 @@ def _build(instance, horizon, work: Path, solution, mode: Mode, deadline) -> dic
             workers=mode.workers,
             deadline=deadline,
         )
-    return build_bounded(instance, horizon, work, stem(instance), solution, deadline=deadline, core=mode.core)
+    return build_bounded(
+        instance, horizon, work, stem(instance), solution, deadline=deadline, core=mode.core, lrat=mode.lrat
+    )
 
 
 def _in_scratch(instance, out_dir, horizon: int, solution, mode: Mode, deadline) -> Certified | None:
