@@ -302,11 +302,13 @@ KNOWN_INTERNAL: set[str] = {
     "coinsat.certificates.check.claims",
     "coinsat.certificates.check.core_cnf",
     "coinsat.certificates.check.format",
+    "coinsat.certificates.check.lrat",
     # certificates.prove
     "coinsat.certificates.prove.bounded",
     "coinsat.certificates.prove.closed_set",
     "coinsat.certificates.prove.cubes",
     "coinsat.certificates.prove.inductive",
+    "coinsat.certificates.prove.lrat",
     "coinsat.certificates.prove.make",
     "coinsat.certificates.prove.screens",
     # encode
