@@ -4,11 +4,12 @@
     python3 scripts/referee_check.py INSTANCE.toml CERTIFICATE_DIR   (or the certificate's JSON file)
 
 It follows docs/certificates.md (format version 1), imports nothing from coinsat, reads the instance itself and
-recomputes every fact it uses.  Checked: ``layers`` (word and ranked, unpruned or pruned by the h ``fill`` or
-``forced``; ``lmcut`` and ``perimeter`` where h_fill <= h already decides), ``bounded`` with a solution alone or
-an LRAT proof of the core formula (written here), census certificates (``census.json``, ``layers.npz``).  Not
-checked (exit 3): DRAT proofs, ``invariant``, ``closed-set``, cubic boards, slides.  Exit codes: 0 accepted,
-1 rejected, 2 bad input, 3 not checked here (never accepted unchecked); one line says what was checked.
+recomputes every fact it uses.  Checked: ``layers`` (word and ranked, quotient layers with their ``symmetries``
+included, unpruned or pruned by the h ``fill``; ``forced``, ``lmcut`` and ``perimeter`` where h_fill <= h already
+decides), ``bounded`` with a solution alone or an LRAT proof of the core formula (written here), census
+certificates (``census.json``, ``layers.npz``).  Not checked (exit 3): DRAT proofs, ``invariant``, ``closed-set``,
+cubic boards, slides.  Exit codes: 0 accepted, 1 rejected, 2 bad input, 3 not checked here (never accepted
+unchecked); one line says what was checked.
 """
 
 from __future__ import annotations
@@ -395,28 +396,25 @@ def h_fill(w: Window, occ: np.ndarray, goals: np.ndarray) -> np.ndarray:
     return np.min([schedule(entry, g[None, :] & ~occ) for g in goals], axis=0, initial=BIG)
 
 
-def h_forced(w: Window, occ: np.ndarray, goals: np.ndarray) -> np.ndarray:
-    """The schedule over X: the empty goal cells, closed under "a cell of X with exactly d
-    neighbours in span(y) needs its empty non-goal ones in X"; BIG if a cell of X has < d."""
-    entry = w.entry(occ)
-    spn, best = entry < BIG, np.full(len(occ), BIG)
-    cnt = spn.astype(np.float32) @ w.adj  # neighbours in the span
-    for g in goals:
-        X = fresh = g[None, :] & ~occ
-        while (tight := fresh & (cnt == w.d)).any():
-            fresh = (tight.astype(np.float32) @ w.adj >= 1) & spn & ~occ & ~g[None, :] & ~X
-            X = X | fresh
-        h = schedule(entry, X)
-        h[(X & (cnt < w.d)).any(axis=1)] = BIG
-        best = np.minimum(best, h)
-    return best
-
-
 def absent(values: np.ndarray, layer: np.ndarray) -> np.ndarray:
     """The sorted ``values`` not in the sorted ``layer``."""
     if not layer.size or not values.size:
         return values
     return values[layer[np.minimum(np.searchsorted(layer, values), layer.size - 1)] != values]
+
+
+def quotient_group(w: Window, perms, start: np.ndarray, goals: np.ndarray) -> list | None:
+    """The ``symmetries`` of quotient layers: a group of permutations of the window's positions, each keeping
+    the neighbour relation, the start and the set of goal placements (docs/symmetry.md)."""
+    if perms is None:
+        return None
+    ok = w.ranked and isinstance(perms, list) and 0 < len(perms) <= 4096 and all(isinstance(p, list) for p in perms)
+    require(ok and all(sorted(p) == list(range(w.n)) and all(type(q) is int for q in p) for p in perms), "symmetries")
+    P, S, gk = [np.array(p) for p in perms], {tuple(p) for p in perms}, np.unique(w.key(goals))
+    require(tuple(range(w.n)) in S and all(tuple(p[q]) in S for p in P for q in P), "the symmetries are not a group")
+    ok = all(np.array_equal(w.adj[np.ix_(p, p)], w.adj) and np.array_equal(start[:, p], start) for p in P)
+    require(ok and all(np.array_equal(np.unique(w.key(goals[:, p])), gk) for p in P), "a symmetry moves the board")
+    return P
 
 
 # --- 4. the certificate kinds -------------------------------------------------------------------
@@ -449,7 +447,7 @@ def read_layers(data: bytes, count: int, cap: int, prefix: str) -> list[np.ndarr
 def check_layers(inst: Instance, cert: dict, folder: Path) -> tuple[dict, str]:
     """L0 = {start}, no goal placement in any layer, and every successor y of L_i (i < T) whose span contains
     a goal placement (and (i + 1) + h(y) <= U when pruned) lies in L_0 .. L_{i+1}: no solution has <= T moves.
-    h_fill and h_forced are computed here; every other h is >= h_fill, so a successor that h_fill does not ask
+    h_fill is computed here; every other h is >= h_fill, so a successor that h_fill does not ask
     for is asked for by none; one it asks for and that is missing is undecided for another h (exit 3)."""
     T = cert["horizon"]
     require(type(T) is int and T >= 0, f"the horizon must be an integer >= 0, not {T!r}")
@@ -486,7 +484,7 @@ def check_layers(inst: Instance, cert: dict, folder: Path) -> tuple[dict, str]:
     goals = w.rows([list(g) for g in inst.placements() if set(g) <= set(cells)])
     start = w.rows([list(inst.start)])
     require(layers[0].tolist() == w.key(start).tolist(), "L0 is not {start}")
-    goal_keys = np.unique(w.key(goals))
+    goal_keys, P = np.unique(w.key(goals)), quotient_group(w, cert.get("symmetries"), start, goals)
     for i, layer in enumerate(layers):
         require(np.all(layer[1:] > layer[:-1]), f"L{i} is not sorted without repeats")
         if encoding == "word":
@@ -497,17 +495,18 @@ def check_layers(inst: Instance, cert: dict, folder: Path) -> tuple[dict, str]:
         require(absent(goal_keys, layer).size == goal_keys.size, f"L{i} holds a goal placement")
     for i in range(T):
         for lo in range(0, layers[i].size, CHUNK):
-            keys = np.unique(w.key(required_successors(w, w.rows_of(layers[i][lo : lo + CHUNK]), goals)))
+            succ = required_successors(w, w.rows_of(layers[i][lo : lo + CHUNK]), goals)  # their orbits' least keys:
+            keys = np.unique(w.key(succ) if P is None else np.min([w.key(succ[:, p]) for p in P], axis=0))
             for j in range(i + 1, -1, -1):
                 keys = absent(keys, layers[j])
             if U is not None and keys.size:  # pruned: only the successors with (i + 1) + h <= U are asked for
-                h_of = h_forced if h == "forced" else h_fill  # h_fill <= every other h
-                keys = keys[h_of(w, w.rows_of(keys), goals) <= U - (i + 1)]
-                if h not in ("fill", "forced") and keys.size:  # a stronger h may not ask for them: undecided
+                keys = keys[h_fill(w, w.rows_of(keys), goals) <= U - (i + 1)]  # h_fill <= every other h
+                if h != "fill" and keys.size:  # a stronger h may not ask for them: undecided
                     raise Verdict(3, f"the h {json.dumps(h)} decides whether L{i + 1} must hold a successor")
             require(not keys.size, f"a successor of L{i} is in no layer up to L{i + 1} (key {int(keys[:1].sum())})")
     states = sum(int(layer.size) for layer in layers)
     pruned = "" if U is None else f", pruned by h {json.dumps(h)} with upper bound {U}"
+    pruned += "" if P is None else f", one configuration per orbit of {len(P)} symmetries"
     what = f"closure of {T + 1} {'ranked' if encoding == 'rank' else 'word'} layers ({states} configurations{pruned})"
     return claim(solution=solution, bound=T), what
 

@@ -149,7 +149,7 @@ def test_the_referee_is_one_short_file_of_the_standard_library_and_numpy():
 
 
 #: the h the script does not compute: h_fill stands in (a lower bound of each), and what it cannot decide is exit 3
-STRONGER_H = ("perimeter",)
+STRONGER_H = ("forced", "perimeter")
 
 
 @pytest.mark.parametrize("kind", ["word", "rank", "fill", "forced", "perimeter", "graph"])
@@ -642,3 +642,39 @@ def test_lrat_of_another_instance_or_horizon_never_passes(lrat):
             if other_name != name:
                 forged = _with_proof(m, _proof_lines(other), cnf=None, cnf_gbd_hash=None)
                 assert m.agree(forged) == 1, (name, other_name)
+
+
+# --- quotient layers (docs/symmetry.md): the group verified, closure on the orbits' least keys ------------
+
+
+def test_the_referee_checks_quotient_layers_and_their_group(tmp_path):
+    """A default rankbfs certificate of the paper's diagonal keeps one configuration per orbit of the
+    symmetries fixing start and goal; the script verifies the group itself (permutations, a group, each
+    keeping the neighbours, the start and the goal set) and canonicalises with its own code.  Genuine and
+    forged, its verdict equals coinsat's."""
+    inst = read_instance(DIAGONAL)
+    done = certify(inst, solve(inst, "rankbfs", workers=1), tmp_path)
+    assert done.check.ok
+    cert = json.loads(done.path.read_text())
+    assert len(cert["symmetries"]) == 4
+    code, line = referee(DIAGONAL, tmp_path)
+    assert code == 0 and "per orbit of 4 symmetries" in line, line
+    n = inst.board.size
+    ident, (a, b) = list(range(n)), (0, n - 1)  # two corners: swapping them alone keeps nothing
+    swap = ident.copy()
+    swap[a], swap[b] = b, a
+    forged = {
+        "no group": None,
+        "not a group": cert["symmetries"][:3],
+        "no identity": cert["symmetries"][1:],
+        "not a permutation": [ident, [0] * n],
+        "not an automorphism": [ident, swap],
+        "a float": [[float(q) for q in p] for p in cert["symmetries"]],
+    }
+    for why, group in forged.items():
+        bad = {k: v for k, v in cert.items() if k != "symmetries"}
+        if group is not None:
+            bad["symmetries"] = group
+        done.path.write_text(json.dumps(bad))
+        ours, (theirs, line) = coinsat(inst, bad, tmp_path), referee(DIAGONAL, tmp_path)
+        assert ours == theirs == 1, (why, ours, theirs, line)
