@@ -15,6 +15,6 @@ repository root, where ``lab`` is importable.
 * ``commandline``: the command a table names, without the paths of the machine that ran it.
 
 It sits above the library: it imports only coinsat's public surface (``coinsat.__all__`` and the
-public modules that CONTRIBUTING.md lists, ``tests/test_layering.py:PUBLIC_MODULES``), and nothing
+public modules that CONTRIBUTING.md lists, ``tests/test_api.py:PUBLIC_MODULES``), and nothing
 in ``coinsat`` imports it.
 """

@@ -178,6 +178,7 @@ METHODS = tuple(ENGINES)
 
 
 def spec(name: str) -> EngineSpec:
+    """The :class:`EngineSpec` of method ``name`` (UsageError naming the known ones for another name)."""
     try:
         return ENGINES[name]
     except KeyError:
