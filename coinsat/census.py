@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from math import comb
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -113,6 +113,17 @@ class Census:
             for t, layer in enumerate(self.layers):
                 self._dist[layer] = t
         return self._dist
+
+    def distance_of(self, configurations: Any) -> np.ndarray:
+        """The distance to the goal of each configuration (255, ``UNSEEN``: none, it cannot reach it).
+
+        ``configurations`` is one row per configuration of the window's positions (cell indices of
+        the census's board, ``window[q]`` their coordinates), ``coins`` per row in any order.
+        """
+        from .search.rank.colex import Colex
+
+        rows = np.sort(np.asarray(configurations, dtype=np.int64).reshape(-1, self.coins), axis=1)
+        return self.distances()[Colex(self.cells, self.coins).rank(rows)]
 
     def as_json(self) -> dict:
         return {

@@ -37,11 +37,13 @@ PRIVATE_ERRORS = {"WindowTooSmall", "DecodeError"}
 #: ``EngineSpec`` per method), the file formats (``io``: instances, solutions, DIMACS, AIGER,
 #: BTOR2, PDDL, LP, pictures, the all-at-once writer), the formula builders (``encode``) and the
 #: solver runners they feed (``backends``: one ``Outcome``), the independent certificate checkers
-#: (``certificates.check``), the gallery's pages and stored answers (``gallery``) and the command
-#: line run in-process (``cli.main``).  Everything else (the engines, the certificate builders,
-#: the ranked-search kernels) is internal: reached through the verbs of ``coinsat.__all__``.
-#: CONTRIBUTING.md lists the same, with why each is public; ``tests/test_layering.py`` holds the
-#: laboratory (``lab/``, ``scripts/``) to this surface.
+#: (``certificates.check``) and the builders of a chosen kind (five modules of
+#: ``certificates.prove``: the screens, bounded DRAT certificates, cube-and-conquer, inductive
+#: invariants, closed sets), the gallery's pages and stored answers (``gallery``) and the command
+#: line run in-process (``cli.main``).  Everything else (the engines, the rest of
+#: ``certificates.prove``: ``certify``'s plumbing, the ranked-search kernels) is internal, reached
+#: through the verbs of ``coinsat.__all__``.  CONTRIBUTING.md lists the same, with why each is
+#: public; ``tests/test_layering.py`` holds the laboratory (``lab/``, ``scripts/``) to this surface.
 PUBLIC_MODULES = (
     "coinsat.errors",
     "coinsat.geometry",
@@ -61,6 +63,11 @@ PUBLIC_MODULES = (
     "coinsat.encode",
     "coinsat.backends",
     "coinsat.certificates.check",
+    "coinsat.certificates.prove.screens",
+    "coinsat.certificates.prove.bounded",
+    "coinsat.certificates.prove.cubes",
+    "coinsat.certificates.prove.inductive",
+    "coinsat.certificates.prove.closed_set",
     "coinsat.gallery",
     "coinsat.cli",
 )

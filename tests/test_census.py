@@ -115,6 +115,17 @@ def test_diagonal_census_matches_the_oracle_and_the_flip(k):
     assert dist[tuple(sorted(inst.start.cells))] == {3: 5, 4: 18}[k]
 
 
+def test_distance_of_reads_the_oracles_distances_and_unseen_elsewhere():
+    inst = read_instance("instances/families/diagonal-4.toml")
+    c = census(inst, workers=1)
+    oracle = forward_distances(inst)
+    every = list(itertools.combinations(range(c.cells), c.coins))
+    got = c.distance_of([tuple(reversed(x)) for x in every])  # any order inside a row
+    assert {x: int(d) for x, d in zip(every, got) if d != 255} == oracle
+    assert (got == 255).sum() == c.unsolvable
+    assert c.distance_of([inst.start.cells]).tolist() == [18]
+
+
 def test_one_thread_and_two_give_the_same_layers():
     inst = read_instance("instances/families/diagonal-5.toml")
     one, two = census(inst, workers=1), census(inst, workers=2)

@@ -291,20 +291,9 @@ def lab_imports(source: str, names: set[str], modules: set[str]) -> list[str]:
 #: code.  The list may only shrink: a module the lab stops reaching must leave it.
 KNOWN_INTERNAL: set[str] = {
     # certificates.prove
-    "coinsat.certificates.prove.bounded",
-    "coinsat.certificates.prove.closed_set",
-    "coinsat.certificates.prove.cubes",
-    "coinsat.certificates.prove.inductive",
     "coinsat.certificates.prove.make",
-    "coinsat.certificates.prove.screens",
     # search
-    "coinsat.search.bfs",
-    "coinsat.search.driver",
-    "coinsat.search.improve",
     "coinsat.search.layered",
-    "coinsat.search.pdr",
-    "coinsat.search.plan",
-    "coinsat.search.plane",
     "coinsat.search.rankbfs",
     # search.rank
     "coinsat.search.rank.backward",
