@@ -231,6 +231,25 @@ LAB_FILES = sorted(REPO.glob("lab/**/*.py")) + sorted(REPO.glob("scripts/*.py"))
 LAB_EXEMPT = {"scripts/referee_check.py", "scripts/docs_site.py"}
 
 
+#: The engine's own benchmark harness (``lab/kernels/``): white-box benchmarks that may import internal
+#: modules, each with the reason a public entry point (``coinsat.solve`` and its options) would not
+#: measure what it claims.  Every file of ``lab/kernels/`` is listed; only its launcher imports it.
+LAB_KERNELS: dict[str, str] = {
+    "lab/kernels/rank_kernel_bench.py": "times rankbfs's compiled kernels (expansion, dedup, merge, the visited "
+    "set, the heap) one by one on real layers, each against the kernel it replaced",
+    "lab/kernels/rank_engine_bench.py": "runs a baseline commit's rankbfs module (older than the options of "
+    "coinsat.solve) against this one, and profiles by the engine's own functions",
+    "lab/kernels/scale_bench.py": "times the rank keys (colex), the compiled expansion, the certificate writer "
+    "without its check (checked in a process of its own) and a baseline checker, beside whole solves",
+    "lab/kernels/lm_cut_cost.py": "times LM-cut per state on sampled states of the ranked space, a baseline "
+    "commit's kernel against this one's",
+    "lab/kernels/forced_support_study.py": "checks its own h+ against the engine's Space.heuristic on every "
+    "sampled state",
+    "lab/kernels/perimeter_search.py": "builds the perimeter (a backward Ball around the goal) layer by layer "
+    "and compares the engine's heuristics on it",
+}
+
+
 def _public() -> tuple[set[str], set[str]]:
     """(the names of coinsat.__all__, the public modules) -- tests/test_api.py:PUBLIC_MODULES."""
     import coinsat
@@ -286,25 +305,15 @@ def lab_imports(source: str, names: set[str], modules: set[str]) -> list[str]:
     return out
 
 
-#: Internal modules the laboratory still reaches (lab/ came out of the package with its deep imports):
-#: each is to become public properly (exported, documented, in tests/test_api.py) or to leave the lab's
-#: code.  The list may only shrink: a module the lab stops reaching must leave it.
+#: Internal modules the laboratory (outside ``lab/kernels/``) still reaches: each is to become public
+#: properly (exported, documented, in tests/test_api.py) or to leave the lab's code.  The list may only
+#: shrink: a module the lab stops reaching must leave it.
 KNOWN_INTERNAL: set[str] = {
-    # certificates.prove
-    "coinsat.certificates.prove.make",
-    # search
-    "coinsat.search.layered",
-    "coinsat.search.rankbfs",
-    # search.rank
-    "coinsat.search.rank.backward",
+    # scripts/census_table.py's check of a census by other code (the span count of Theorem 2,
+    # search/rank/census.py:count_spanning, compiled, with colex's binomial table): a theorem's
+    # check, to move beside the theorems (coinsat.theory) with its numba kernel
     "coinsat.search.rank.census",
     "coinsat.search.rank.colex",
-    "coinsat.search.rank.heap",
-    "coinsat.search.rank.jit",
-    "coinsat.search.rank.lmcut",
-    "coinsat.search.rank.search",
-    "coinsat.search.rank.space",
-    "coinsat.search.rank.visited",
 }
 
 
@@ -313,12 +322,33 @@ def test_the_laboratory_imports_only_public_names():
     found = {}
     for path in LAB_FILES:
         rel = path.relative_to(REPO).as_posix()
-        if rel not in LAB_EXEMPT:
+        if rel not in LAB_EXEMPT and rel not in LAB_KERNELS:
             for target in lab_imports(path.read_text(), names, modules):
                 found.setdefault(target, set()).add(rel)
     new = {t: sorted(w) for t, w in found.items() if t not in KNOWN_INTERNAL}
     assert not new, "\n".join(f"{t} (from {', '.join(w)})" for t, w in sorted(new.items()))
     assert sorted(KNOWN_INTERNAL - set(found)) == []  # no longer reached: drop it from the list
+
+
+def test_the_kernel_harness_is_named_file_by_file_and_imported_by_its_launchers_alone():
+    """Every module of ``lab/kernels/`` has its line (and reason) in LAB_KERNELS and every line its
+    file; nothing else in the laboratory imports ``lab.kernels`` but each one's own launcher."""
+    found = {p.relative_to(REPO).as_posix() for p in REPO.glob("lab/kernels/*.py") if p.name != "__init__.py"}
+    assert sorted(found - set(LAB_KERNELS)) == []  # a new kernel benchmark needs its line and reason
+    assert sorted(set(LAB_KERNELS) - found) == []  # a moved or deleted one leaves the list
+    assert all(reason.strip() for reason in LAB_KERNELS.values())
+    bad = []
+    for path in LAB_FILES:
+        rel = path.relative_to(REPO).as_posix()
+        for node in ast.walk(ast.parse(path.read_text())):
+            got = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            got += [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            for n in got:
+                if n == "lab.kernels" or n.startswith("lab.kernels."):
+                    launcher = f"scripts/{n.rpartition('.')[2]}.py"
+                    if rel != launcher or f"lab/kernels/{n.rpartition('.')[2]}.py" not in LAB_KERNELS:
+                        bad.append(f"{rel} imports {n}")
+    assert bad == []
 
 
 def test_the_laboratory_test_sees_an_internal_import():
