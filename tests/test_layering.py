@@ -390,9 +390,69 @@ def edges() -> dict[tuple[str, str], int]:
     return out
 
 
+def _lab_targets(source: str, names: set[str]) -> set[str]:
+    """The coinsat modules a laboratory file imports ("coinsat" for the root's public names)."""
+    out, aliases = set(), set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name == "coinsat":
+                    aliases.add(a.asname or "coinsat")
+                elif a.name.startswith("coinsat."):
+                    out.add(a.name)
+        elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "coinsat":
+            for a in node.names:
+                full = f"{node.module}.{a.name}"
+                if node.module == "coinsat" and a.name in names:
+                    out.add("coinsat")
+                else:
+                    out.add(full if _module(full) else node.module or "coinsat")
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
+            full = f"coinsat.{node.attr}"
+            out.add(full if node.attr not in names and _module(full) else "coinsat")
+    return out
+
+
+def _group(target: str) -> str:
+    """The floor group (FLOORS' prefix) of a module named ``coinsat.x`` (of a private name in it)."""
+    rel = target[len("coinsat.") :] if target != "coinsat" else ""
+    while rel not in MODULES and "." in rel:
+        rel = rel.rpartition(".")[0]
+    return floor(rel if rel in MODULES else "")[1]
+
+
+def lab_edges() -> dict[tuple[str, str], tuple[int, bool]]:
+    """(laboratory group, coinsat group) -> (files importing it, whether every import lands on a
+    public name); the groups are ``lab`` (lab/ and scripts/) and ``lab/kernels`` (LAB_KERNELS)."""
+    names, modules = _public()
+    out: dict[tuple[str, str], tuple[int, bool]] = {}
+    for path in LAB_FILES:
+        rel = path.relative_to(REPO).as_posix()
+        if rel in LAB_EXEMPT:
+            continue
+        mine = "lab/kernels" if rel in LAB_KERNELS else "lab"
+        source = path.read_text()
+        internal = {_group(t) for t in lab_imports(source, names, modules)}
+        for group in {_group(t) for t in _lab_targets(source, names)} | internal:
+            n, ok = out.get((mine, group), (0, True))
+            out[mine, group] = (n + 1, ok and group not in internal)
+    return out
+
+
+def test_the_drawing_has_the_laboratory_landing_on_public_names():
+    """Above the floors, ``lab`` imports groups of the library; an arrow is public unless it is one
+    of KNOWN_INTERNAL's (the kernels' harness is drawn apart, LAB_KERNELS)."""
+    found = lab_edges()
+    internal = sorted(g for (m, g), (_, ok) in found.items() if m == "lab" and not ok)
+    assert internal == sorted({_group(k) for k in KNOWN_INTERNAL})
+    assert ("lab", "") in found and found["lab", ""][1]  # the root's verbs, the most used door
+
+
 def draw(path: str) -> None:
     """The floors bottom to top, one box per group, an arrow per group-to-group import
-    (grey when it goes down; red, and the drawing is wrong, when it does not)."""
+    (grey when it goes down; red, and the drawing is wrong, when it does not); above them the
+    laboratory, an arrow per group it imports (blue: public names only)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -414,17 +474,33 @@ def draw(path: str) -> None:
             xytext=where[a],
             arrowprops={"arrowstyle": "->", "color": "red" if up else "0.6", "lw": 0.4 + 0.15 * min(n, 10)},
         )
+    top = len(FLOORS) * 1.3 + 0.4
+    where["lab"], where["lab/kernels"] = (3.5, top), (7.5, top)
+    for (a, b), (n, ok) in sorted(lab_edges().items()):
+        colour = "tab:orange" if a == "lab/kernels" else "tab:blue" if ok else "red"
+        ax.annotate(
+            "",
+            xy=where[b],
+            xytext=where[a],
+            arrowprops={"arrowstyle": "->", "color": colour, "lw": 0.4 + 0.1 * min(n, 10), "alpha": 0.6},
+        )
+    ax.text(-0.4, top, "laboratory", ha="right", va="center", fontsize=8, color="0.4")
     for p, (x, y) in where.items():
-        label = p or "coinsat (package root)"
+        label = {"": "coinsat (package root)", "lab": "lab (studies, scripts)"}.get(p, p)
         ax.text(
             x, y, label, ha="center", va="center", fontsize=8, bbox={"boxstyle": "round", "fc": "white", "ec": "0.3"}
         )
     for level in range(len(FLOORS)):
         ax.text(-0.4, level * 1.3, f"floor {level}", ha="right", va="center", fontsize=8, color="0.4")
     ax.set_xlim(-1.6, 10.4)
-    ax.set_ylim(-0.8, len(FLOORS) * 1.3)
+    ax.set_ylim(-0.8, top + 0.8)
     ax.axis("off")
-    ax.set_title("coinsat: imports between layers (arrows point at the imported layer; all go down)", fontsize=10)
+    ax.set_title(
+        "coinsat: imports between layers (arrows point at the imported layer; all go down)\n"
+        "lab above the library: blue lands on public names, red on internal ones (KNOWN_INTERNAL), "
+        "orange is the kernels' harness (LAB_KERNELS)",
+        fontsize=10,
+    )
     fig.savefig(path, metadata={"Date": None}, bbox_inches="tight")
 
 
