@@ -39,7 +39,8 @@ PRIVATE_ERRORS = {"WindowTooSmall", "DecodeError"}
 #: solver runners they feed (``backends``: one ``Outcome``), the independent certificate checkers
 #: (``certificates.check``) and the builders of a chosen kind (five modules of
 #: ``certificates.prove``: the screens, bounded DRAT certificates, cube-and-conquer, inductive
-#: invariants, closed sets), the gallery's pages and stored answers (``gallery``) and the command
+#: invariants, closed sets), the gallery's pages and stored answers (``gallery``), the census's
+#: module (``census``: its record, certificate files and the span counts that check it) and the command
 #: line run in-process (``cli.main``).  Everything else (the engines, the rest of
 #: ``certificates.prove``: ``certify``'s plumbing, the ranked-search kernels) is internal, reached
 #: through the verbs of ``coinsat.__all__``.  CONTRIBUTING.md lists the same, with why each is
@@ -69,6 +70,7 @@ PUBLIC_MODULES = (
     "coinsat.certificates.prove.inductive",
     "coinsat.certificates.prove.closed_set",
     "coinsat.gallery",
+    "coinsat.census",
     "coinsat.cli",
 )
 
