@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from math import comb
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -114,6 +114,17 @@ class Census:
                 self._dist[layer] = t
         return self._dist
 
+    def distance_of(self, configurations: Any) -> np.ndarray:
+        """The distance to the goal of each configuration (255, ``UNSEEN``: none, it cannot reach it).
+
+        ``configurations`` is one row per configuration of the window's positions (cell indices of
+        the census's board, ``window[q]`` their coordinates), ``coins`` per row in any order.
+        """
+        from .search.rank.colex import Colex
+
+        rows = np.sort(np.asarray(configurations, dtype=np.int64).reshape(-1, self.coins), axis=1)
+        return self.distances()[Colex(self.cells, self.coins).rank(rows)]
+
     def as_json(self) -> dict:
         return {
             "name": self.instance.name,
@@ -170,6 +181,53 @@ def _check(instance: Instance) -> None:
         raise UsageError("the census knows jumps only (moves = 'jump')")
     if instance.board.size > MAX_CELLS:
         raise UsageError(f"the census handles windows of up to {MAX_CELLS} cells; this one has {instance.board.size}")
+
+
+def span_counts(instance: Instance, *, pairs: bool = True, parts: int = 256) -> tuple[int, int | None]:
+    """Two counts over the configurations of the window with the puzzle's number of coins, by code
+    the census does not use: a check of a census and of the paper's Theorem 2.
+
+    Span never grows along a move, so when the goal spans the window every configuration that can
+    reach it spans the window too; and when the goal's two extra coins each touch two others
+    (Theorem 2, square grid, d = 2) every configuration with two coins whose removal keeps the
+    span can reach it.  So ``two_extra <= Census.reachable <= spanning`` for such a goal.
+
+    Parameters
+    ----------
+    instance : Instance
+        The window (its board, at most 64 cells), the number of coins and d.
+    pairs : bool
+        Also count ``two_extra`` (n^2 more work per spanning configuration).
+    parts : int
+        Blocks of the ranks counted in parallel (numba threads).
+
+    Returns
+    -------
+    tuple
+        ``(spanning, two_extra)``: the configurations whose span is the whole window, and those
+        of them with two coins whose removal keeps it (None unless ``pairs``).
+
+    Raises
+    ------
+    UsageError
+        For a window of more than 64 cells, or a missing numba (``coinsat[fast]``).
+    """
+    from .limits import signals_deferred
+    from .search.rank.colex import Colex
+
+    board = instance.board
+    N, n = board.size, instance.n_coins
+    if N > MAX_CELLS:
+        raise UsageError(f"the span counts handle windows of up to {MAX_CELLS} cells; this one has {N}")
+    with signals_deferred():
+        from .search.rank import census as kernel
+
+        if not kernel.HAVE_NUMBA:
+            raise UsageError("the span counts need numba: pip install 'coinsat[fast]'")
+    nb = np.array([sum(1 << j for j in board.neighbours[q]) for q in range(N)], dtype=np.uint64)
+    full = np.uint64((1 << N) - 1)
+    spanning, two = kernel.count_spanning(n, N, Colex(N, n).binom, nb, instance.d, full, parts, pairs)
+    return int(spanning), (int(two) if pairs else None)
 
 
 def memory_needed(cells: int, coins: int) -> int:

@@ -179,6 +179,7 @@ def _attr(text: str) -> str:
 
 
 def sha256(path: Path) -> str:
+    """The sha256 hex digest of a file's bytes (a stored answer names the instance file it is for by it)."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
@@ -367,6 +368,7 @@ def plane_answer(path: Path, bench: Path | None = None) -> Answer:
 
 
 def is_plane(path: Path) -> bool:
+    """Is the instance file at ``path`` a free-plane puzzle (``board = "plane"``)?"""
     return re.search(r'^board\s*=\s*"plane"', path.read_text(), re.M) is not None
 
 
@@ -521,6 +523,7 @@ def _nav(entries: list[Entry], k: int) -> str:
 
 
 def write_page(site: Path, entries: list[Entry], k: int) -> None:
+    """Write the page of ``entries[k]`` into ``site`` (its HTML and a copy of its instance file)."""
     e = entries[k]
     instance = e.instance
     solution = e.answer.solution

@@ -13,8 +13,11 @@ repository root, where ``lab`` is importable.
   competition files' grades; ``analysis``: a power-law fit and a proven optimum.
 * ``gallery``: refreshing the gallery's stored answers (the pages are ``coinsat.gallery``).
 * ``commandline``: the command a table names, without the paths of the machine that ran it.
+* ``studies``: one module per script; ``kernels``: the engine's own benchmark harness (below).
 
 It sits above the library: it imports only coinsat's public surface (``coinsat.__all__`` and the
-public modules that CONTRIBUTING.md lists, ``tests/test_layering.py:PUBLIC_MODULES``), and nothing
-in ``coinsat`` imports it.
+public modules that CONTRIBUTING.md lists, ``tests/test_api.py:PUBLIC_MODULES``), and nothing
+in ``coinsat`` imports it.  The one exception is ``kernels``: white-box benchmarks of the engine's
+kernels, each named with its reason in ``tests/test_layering.py:LAB_KERNELS`` and imported by its
+launcher alone.
 """

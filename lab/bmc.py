@@ -6,8 +6,8 @@ encoder's objects), unrolls the circuit with ``backends/aigbmc.py`` (CaDiCaL 1.9
 PySAT, one incremental solver, one assumption per frame) and checks what the file says against
 an optimum L found by another engine: frames 0..L-1 have no bad state, frame L has one, and the
 counterexample's input frames, decoded through the file's symbol table (``src0..``, ``dst0..``),
-replay with rules.py to a goal placement in exactly L moves.  For an unsolvable puzzle no frame up
-to ``frames`` may fail.
+replay with rules.py (``encode.aiger.replay``) to a goal placement in exactly L moves.  For an
+unsolvable puzzle no frame up to ``frames`` may fail.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from coinsat import export
 from coinsat.backends.aigbmc import BmcAnswer, Circuit, bmc
+from coinsat.encode.aiger import replay
 from coinsat.instance import Instance
-from coinsat.search.pdr import replay
 from coinsat.solution import verify
 
 _BIT = re.compile(r"^(src|dst)\[?(\d+)\]?$")

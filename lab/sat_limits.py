@@ -1,7 +1,7 @@
 """How far SAT proves "no solution with <= T moves" within a CPU budget: the climb, one call,
 and cube-and-conquer on 2 workers, and the search over horizons that asks them.
 
-* :func:`climb`: the SAT engine's plain climb (``solve_sat``, one solver kept across
+* :func:`climb`: the SAT engine's plain climb (``coinsat.solve(method="sat")``, one solver kept across
   horizons) in a child process killed at the cap (``RLIMIT_CPU``); the largest T reported UNSAT.
 * :func:`one_call`: one fresh solver call on the formula at T (no proof), no climb.
 * :func:`cube_call`: cube-and-conquer (``build_cubes``) on 2 workers whose CPU seconds together
@@ -42,12 +42,10 @@ class Member:
 
 _CLIMB = """
 import json, sys
-from coinsat.io.instance_format import read_instance
-from coinsat.search.driver import solve_sat
-from coinsat.search.options import SatOptions
+from coinsat import read_instance, solve
 def report(r):
     print(json.dumps({"T": r.horizon, "outcome": str(getattr(r.outcome, "value", r.outcome))}), flush=True)
-solve_sat(read_instance(sys.argv[1]), max_moves=int(sys.argv[2]), options=SatOptions(progress=report))
+solve(read_instance(sys.argv[1]), "sat", screens=False, max_moves=int(sys.argv[2]), progress=report)
 """
 
 

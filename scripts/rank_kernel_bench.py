@@ -1,7 +1,8 @@
 """rankbfs's compiled kernels, each against the one it replaced, on real layers; writes a table.
 
-The study is lab/studies/rank_kernel_bench.py; this file starts it, with the repository
-root appended to sys.path (the laboratory is not installed; appended, so that
+The benchmark is lab/kernels/rank_kernel_bench.py (the engine's own harness, allowed its internals:
+CONTRIBUTING.md); this file starts it, with the repository root appended to sys.path (the
+laboratory is not installed; appended, so that
 coinsat stays the one PYTHONPATH or the install gives, a baseline's included).
 """
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))
 
-from lab.studies.rank_kernel_bench import main  # noqa: E402
+from lab.kernels.rank_kernel_bench import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

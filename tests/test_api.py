@@ -33,10 +33,18 @@ PRIVATE_ERRORS = {"WindowTooSmall", "DecodeError"}
 #: boards, configurations, the move rules, instances, solutions, results, budgets, errors), the
 #: instance families, the theorems and bounds (``theory``), the paper's constructions
 #: (``constructive``), the engines' options (``search.options``: their fields are the keyword
-#: options of ``coinsat.solve``), the all-at-once file writer (``io.atomic``) and the command line
-#: run in-process (``cli.main``).  Everything else (engines, encodings, backends, certificates, the
-#: other formats) is internal: reached through the verbs of ``coinsat.__all__``.  CONTRIBUTING.md lists the same;
-#: ``tests/test_layering.py`` holds the laboratory (``lab/``, ``scripts/``) to this surface.
+#: options of ``coinsat.solve``) and their registry (``search.methods``: ``ENGINES``, one
+#: ``EngineSpec`` per method), the file formats (``io``: instances, solutions, DIMACS, AIGER,
+#: BTOR2, PDDL, LP, pictures, the all-at-once writer), the formula builders (``encode``) and the
+#: solver runners they feed (``backends``: one ``Outcome``), the independent certificate checkers
+#: (``certificates.check``) and the builders of a chosen kind (five modules of
+#: ``certificates.prove``: the screens, bounded DRAT certificates, cube-and-conquer, inductive
+#: invariants, closed sets), the gallery's pages and stored answers (``gallery``), the census's
+#: module (``census``: its record, certificate files and the span counts that check it) and the command
+#: line run in-process (``cli.main``).  Everything else (the engines, the rest of
+#: ``certificates.prove``: ``certify``'s plumbing, the ranked-search kernels) is internal, reached
+#: through the verbs of ``coinsat.__all__``.  CONTRIBUTING.md lists the same, with why each is
+#: public; ``tests/test_layering.py`` holds the laboratory (``lab/``, ``scripts/``) to this surface.
 PUBLIC_MODULES = (
     "coinsat.errors",
     "coinsat.geometry",
@@ -51,7 +59,18 @@ PUBLIC_MODULES = (
     "coinsat.theory",
     "coinsat.constructive",
     "coinsat.search.options",
-    "coinsat.io.atomic",
+    "coinsat.search.methods",
+    "coinsat.io",
+    "coinsat.encode",
+    "coinsat.backends",
+    "coinsat.certificates.check",
+    "coinsat.certificates.prove.screens",
+    "coinsat.certificates.prove.bounded",
+    "coinsat.certificates.prove.cubes",
+    "coinsat.certificates.prove.inductive",
+    "coinsat.certificates.prove.closed_set",
+    "coinsat.gallery",
+    "coinsat.census",
     "coinsat.cli",
 )
 

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from coinsat.census import census, is_closed, solve_from, symmetries, write_certificate, write_hardest
+from coinsat.census import census, is_closed, solve_from, span_counts, symmetries, write_certificate, write_hardest
 from coinsat.errors import UsageError
 from coinsat.instance import make_instance
 from coinsat.io.instance_format import read_instance
@@ -115,6 +115,17 @@ def test_diagonal_census_matches_the_oracle_and_the_flip(k):
     assert dist[tuple(sorted(inst.start.cells))] == {3: 5, 4: 18}[k]
 
 
+def test_distance_of_reads_the_oracles_distances_and_unseen_elsewhere():
+    inst = read_instance("instances/families/diagonal-4.toml")
+    c = census(inst, workers=1)
+    oracle = forward_distances(inst)
+    every = list(itertools.combinations(range(c.cells), c.coins))
+    got = c.distance_of([tuple(reversed(x)) for x in every])  # any order inside a row
+    assert {x: int(d) for x, d in zip(every, got) if d != 255} == oracle
+    assert (got == 255).sum() == c.unsolvable
+    assert c.distance_of([inst.start.cells]).tolist() == [18]
+
+
 def test_one_thread_and_two_give_the_same_layers():
     inst = read_instance("instances/families/diagonal-5.toml")
     one, two = census(inst, workers=1), census(inst, workers=2)
@@ -207,12 +218,9 @@ def test_the_referee_script_agrees_on_engine_certificates(tmp_path):
 def test_solvable_lies_between_the_two_span_counts(k):
     """Span never grows along a move; the paper's Theorem 2 joins every start with two removable
     coins to the diagonal goal: two_extra <= solvable <= spanning, counted by other code."""
-    from coinsat.search.rank import census as kernel
-
     inst = read_instance(f"instances/families/diagonal-{k}.toml")
-    N, n = inst.board.size, inst.n_coins
-    nb = np.array([sum(1 << j for j in inst.board.neighbours[q]) for q in range(N)], dtype=np.uint64)
-    spanning, two = kernel.count_spanning(n, N, Colex(N, n).binom, nb, 2, np.uint64((1 << N) - 1), 8, True)
+    spanning, two = span_counts(inst, parts=8)
+    assert two is not None and span_counts(inst, pairs=False) == (spanning, None)
     solvable = census(inst).reachable
     assert two <= solvable <= spanning
     assert two < spanning  # the bounds are not the same number (k = 4: 3984 < 4568)

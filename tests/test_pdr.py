@@ -21,11 +21,12 @@ from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.format import Certificate
 from coinsat.certificates.check.inductive import formula_cnfs
 from coinsat.certificates.prove.inductive import _refutation, build_inductive
+from coinsat.encode.aiger import replay
 from coinsat.errors import UsageError
 from coinsat.io.instance_format import read_instance
 from coinsat.limits import Limits
 from coinsat.result import InductionProof, Status
-from coinsat.search.pdr import Invariant, replay, solve_kind, solve_pdr
+from coinsat.search.pdr import Invariant, solve_kind, solve_pdr
 from coinsat.solution import verify
 
 from .strategies import instances

@@ -40,6 +40,7 @@ def abc_binary() -> str | None:
 
 
 def require_abc() -> str:
+    """The path of the ABC binary (UsageError with the install hint when it is missing)."""
     path = abc_binary()
     if path is None:
         raise UsageError(PACKAGE_HINT)

@@ -22,7 +22,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..configuration import Configuration
 from ..instance import Instance
+from ..rules import Move, check_move
+from ..solution import Solution
 
 
 @dataclass
@@ -227,3 +230,23 @@ def decode_moves(instance: Instance, frames: list[list[int]]) -> list[tuple[int,
         p = sum(b << i for i, b in enumerate(bits[k : 2 * k]))
         out.append((s, p))
     return out
+
+
+def replay(instance: Instance, frames: list[tuple[int, int]]) -> Solution | None:
+    """The move list of a trace (:func:`decode_moves`, or any model checker's frames): each frame's
+    (source, destination) if rules.py accepts it as a move in the current configuration, else a
+    stutter; cut at the first goal placement.  None when the trace never reaches the goal (a wrong
+    trace: the caller reports a bug)."""
+    config: Configuration = instance.start
+    moves: list[Move] = []
+    if instance.is_goal(config):
+        return Solution.of(())
+    for s, p in frames:
+        move = Move(s, p)
+        if check_move(instance.board, config, move, instance.d, instance.moves) is not None:
+            continue
+        config = config.moved(s, p)
+        moves.append(move)
+        if instance.is_goal(config):
+            return Solution.of(moves)
+    return None

@@ -275,10 +275,29 @@ class SatFormula:
 def encode(instance: Instance, horizon: int, options: EncodingOptions | None = None, goal: bool = True) -> SatFormula:
     """The closed formula "a solution with <= horizon moves exists" (module docstring).
 
-    ``goal=False`` leaves the goal out, and with it the families that are
-    consequences of the goal (P8, P9): every legal move sequence of length
-    ``horizon`` that the pruning families allow, padded with no-ops, is a
-    model.  Used to count moves.
+    Parameters
+    ----------
+    instance : Instance
+        The puzzle; the formula lives on its window (``coinsat.certificates.check.bounded.widened``
+        gives one exact for the horizon).
+    horizon : int
+        T, the number of steps (>= 0).
+    options : EncodingOptions, optional
+        The constraint families (``coinsat.encode.options``; None: the default pruned encoding).
+    goal : bool
+        False leaves the goal out, and with it the families that are consequences of the goal
+        (P8, P9): every legal move sequence of length ``horizon`` that the pruning families allow,
+        padded with no-ops, is a model (used to count moves).
+
+    Returns
+    -------
+    SatFormula
+        The clauses and the variable map (``coinsat.io.dimacs.cnf_text`` writes them as DIMACS).
+
+    Raises
+    ------
+    ValueError
+        For a negative horizon.
     """
     if horizon < 0:
         raise ValueError(f"horizon must be >= 0, not {horizon}")

@@ -21,10 +21,12 @@ SUBSET_LIMIT = 64  # direct cardinality clauses up to this many, a counter beyon
 
 
 def pos(v: int | None):
+    """The literal of variable ``v`` where None or 0 is the constant false (0)."""
     return v if v else 0
 
 
 def neg(v: int | None):
+    """The negated literal of ``v`` where None or 0 (false) becomes the constant true (``TRUE``)."""
     return -v if v else TRUE
 
 

@@ -550,6 +550,9 @@ _NOT_EMPTY = re.compile(r"[^.\s]")  # coins (and stray characters): everything b
 
 
 def format_instance(instance: Instance) -> str:
+    """The TOML text of an instance file for ``instance`` (what :func:`write_instance` writes;
+    :func:`parse_instance` reads it back to an equal instance).
+    """
     b = instance.board
     cubic = is_cubic(b)
     kind = "cubic" if cubic else b.kind.value
@@ -683,6 +686,9 @@ def read_plane(path: str | Path):
 
 
 def parse_plane(text: str, path: str = "<string>"):
+    """A free-plane puzzle (``board = "plane"``) from TOML text; ``path`` names it in errors
+    (InstanceError with the file and line).
+    """
     return _parse_plane(_Ctx(path, text), _load_toml(text, path))
 
 

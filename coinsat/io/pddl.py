@@ -75,6 +75,7 @@ def cell_name(coord: Hashable, index: int, lattice: bool) -> str:
 
 
 def cell_names(instance: Instance) -> tuple[str, ...]:
+    """The PDDL object name of each cell of the instance's board, by cell index."""
     b = instance.board
     return tuple(cell_name(c, i, b.is_lattice) for i, c in enumerate(b.coords))
 

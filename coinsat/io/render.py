@@ -24,6 +24,9 @@ MAX_PICTURE_CELLS = 40_000
 
 
 def picture(instance: Instance, config: Configuration, marks: dict[int, str] | None = None) -> str:
+    """A text picture of ``config`` on the instance's board (``o`` or the label per coin, ``.`` per
+    empty cell; ``marks`` maps cells to a character drawn in place); the listing of coins on a graph board.
+    """
     b = instance.board
     placed = {c: lab for c, lab in config.coins}
     marks = marks or {}

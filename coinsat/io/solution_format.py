@@ -50,6 +50,9 @@ JSON_KEYS = (
 
 
 def moves_to_json(instance: Instance, solution: Solution | None) -> list | None:
+    """The moves of ``solution`` as ``[[source cell], [destination cell]]`` pairs in the instance's
+    coordinates (cell names on a graph board); None for no solution.
+    """
     if solution is None:
         return None
     c = instance.board.coords
@@ -57,6 +60,9 @@ def moves_to_json(instance: Instance, solution: Solution | None) -> list | None:
 
 
 def result_to_json(instance: Instance, result: Result) -> dict[str, Any]:
+    """The ``solve --json`` object of ``result`` (name, status, length, lower_bound, moves,
+    certificate, method, engine, seconds, ...): what :func:`read_solution` reads back as a solution.
+    """
     return {
         "name": instance.name,
         "status": result.status.value,
@@ -182,6 +188,13 @@ def _line(text: str, k: int) -> int | None:
 
 
 def read_solution(instance: Instance, path: str | Path) -> tuple[Instance, Solution]:
+    """Read a solution file (a JSON object with ``moves``, as ``solve --json`` prints) for ``instance``.
+
+    Returns the instance to check the moves on (its window grown to hold them on a lattice, as
+    :func:`parse_solution` says) and the :class:`~coinsat.solution.Solution`; raises
+    InstanceError naming the file on a missing or malformed file.  The moves are not replayed
+    here: :func:`coinsat.verify` does that.
+    """
     if not str(path):  # Path("") is the current directory: say what is wrong instead
         raise InstanceError("the solution file name is empty", "''", None)
     try:

@@ -62,8 +62,7 @@ from ..limits import Limits, cpu_seconds
 from ..result import Result, Status
 from ..rules import Move, check_move
 from ..solution import Solution, certify_solution
-from ..theory.reach import distance_bound, fill_count_bound
-from ..theory.reach import lower_bound as placement_lower_bound
+from ..theory.reach import fill_count_bound, static_bound
 from ..theory.span import span_mask
 from .methods import inapplicable, run
 
@@ -610,15 +609,6 @@ def climb(
             break
         plan = plan.after(step, options.climb_growth)
     return moves, plan
-
-
-def static_bound(instance: Instance) -> int:
-    """The best cheap lower bound for every solution: the fill count, the lattice distance bound, and
-    the span-layer placement bound when the window is exact (then it holds for all solutions)."""
-    bounds = [fill_count_bound(instance), distance_bound(instance) or 0]
-    if instance.board.exact:
-        bounds.append(placement_lower_bound(instance) or 0)
-    return max(bounds)
 
 
 # --- the loop -----------------------------------------------------------------------------------

@@ -178,6 +178,7 @@ METHODS = tuple(ENGINES)
 
 
 def spec(name: str) -> EngineSpec:
+    """The :class:`EngineSpec` of method ``name`` (UsageError naming the known ones for another name)."""
     try:
         return ENGINES[name]
     except KeyError:
@@ -209,6 +210,35 @@ def inapplicable(name: str, instance: Instance) -> str | None:
 def run(
     name: str, instance: Instance, *, limits: Limits | None = None, max_moves: int | None = None, **options
 ) -> Result:
-    """Run engine ``name`` with its options given as keywords (``spec(name).options`` fields)."""
+    """Run one engine alone (no screens), its options given as keywords.
+
+    :func:`coinsat.solve` with ``screens=False`` does the same inside the budget of the whole
+    call; this is the registry's own door, for code that holds an :class:`EngineSpec`.
+
+    Parameters
+    ----------
+    name : str
+        A method of :data:`ENGINES`.
+    instance : Instance
+        The puzzle.
+    limits : Limits, optional
+        The engine's time and memory budget.
+    max_moves : int, optional
+        Look for solutions of at most this many moves.
+    **options
+        Fields of ``spec(name).options`` (``coinsat.search.options``).
+
+    Returns
+    -------
+    Result
+        The engine's answer (every solution replayed by the move validator).
+
+    Raises
+    ------
+    UsageError
+        For an unknown method or option, or a move model the engine does not decide.
+    MissingDependency
+        When the engine's extra is not installed.
+    """
     record = spec(name)
     return get_method(name)(instance, limits=limits, max_moves=max_moves, options=record.make_options(options))

@@ -39,12 +39,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..backends.abc import AbcRun, require_abc, run_abc
-from ..configuration import Configuration
-from ..encode.aiger import Aig, build_aig, decode_moves
+from ..encode.aiger import Aig, build_aig, decode_moves, replay
 from ..instance import Instance
 from ..limits import Limits
 from ..result import Engine, InductionProof, Result, Statistics, Status
-from ..rules import Move, check_move
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for, fill_count_bound
 from .options import KindOptions, PdrOptions
@@ -77,25 +75,6 @@ def _elapsed(limits: Limits) -> float:
 def _seconds_left(limits: Limits) -> float | None:
     left = limits.remaining()
     return None if left is None else max(left, 0.01)
-
-
-def replay(instance: Instance, frames: list[tuple[int, int]]) -> Solution | None:
-    """The move list of a trace: each frame's (source, destination) if rules.py accepts it as a
-    move in the current configuration, else a stutter; cut at the first goal placement.
-    None when the trace never reaches the goal (a wrong trace: the caller reports a bug)."""
-    config: Configuration = instance.start
-    moves: list[Move] = []
-    if instance.is_goal(config):
-        return Solution.of(())
-    for s, p in frames:
-        move = Move(s, p)
-        if check_move(instance.board, config, move, instance.d, instance.moves) is not None:
-            continue
-        config = config.moved(s, p)
-        moves.append(move)
-        if instance.is_goal(config):
-            return Solution.of(moves)
-    return None
 
 
 def _trace(instance: Instance, aig: Aig, cex_text: str, frames: int) -> list[tuple[int, int]]:

@@ -162,6 +162,15 @@ def distance_bound(instance: Instance) -> int | None:
     return placement_bound(instance, instance.goal, dist)
 
 
+def static_bound(instance: Instance) -> int:
+    """The best cheap lower bound for every solution: the fill count, the lattice distance bound, and
+    the span-layer placement bound when the window is exact (then it holds for all solutions)."""
+    bounds = [fill_count_bound(instance), distance_bound(instance) or 0]
+    if instance.board.exact:
+        bounds.append(lower_bound(instance) or 0)
+    return max(bounds)
+
+
 def symmetries(instance: Instance, fix_start: bool = True) -> tuple[tuple[int, ...], ...]:
     """The lattice symmetries of the window that fix the start (unless ``fix_start`` is False:
     the census's group fixes the goal only) and the goal (labels included; fixed goals only), as

@@ -2,7 +2,7 @@
 """Certify every paper and counterexample instance; table of times and sizes.
 
 For each instance: solve (``coinsat.solve.solve``, screens first),
-write the certificate of the answer (``coinsat.certificates.prove.make.certify``),
+write the certificate of the answer (``coinsat.certify`` with the answer, ``result=``),
 check it with the independent checker, and record the status, certificate
 kind and scope, solve / certify / check seconds, and for bounded certificates
 the DRAT proof size.  Writes benchmarks/certificates.md.
@@ -17,8 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from coinsat import read_instance, solve
-from coinsat.certificates.prove.make import certify
+from coinsat import certify, read_instance, solve
 from coinsat.result import Status
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,7 +50,7 @@ def main(argv=None) -> int:
             if r.status is Status.UNKNOWN:
                 lines.append(f"| {inst.name} | unknown | | | | | {t1 - t0:.2f} | | | |")
                 continue
-            done = certify(inst, r, tmp)
+            done = certify(inst, tmp, result=r)  # the answer found above: build, write, check
             t2 = time.perf_counter()
             c, cert = done.check, done.certificate.to_json()
             proof = ""

@@ -30,7 +30,6 @@ for ``--seeds`` seeds, written to a temporary folder.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import os
 import sys
@@ -189,11 +188,18 @@ def table(rows: list[tuple[str, dict]], args) -> str:
         if best and decided(a):
             vs_best = f"{a['wall'] / row[best]['wall']:.2f}, {a['cpu'] / max(row[best]['cpu'], 1e-9):.2f} ({best})"
         lines.append(f"| {name} | " + " | ".join(cells) + f" | {ratio} | {vs_best} |")
-    from coinsat.search.plan import choose
+    from coinsat.search.methods import ENGINES
 
     if not args.append:
-        rule = inspect.cleandoc(choose.__doc__ or "")
-        lines += ["", "## The rule (`coinsat.search.plan.choose`, the contender)", "", rule, "", "## The rows"]
+        rule = ENGINES["auto"].summary()  # its line of `coinsat solve --help`; the thresholds: search/plan.py
+        lines += [
+            "",
+            "## The rule (`auto`, the contender, as `coinsat solve --help` states it)",
+            "",
+            rule,
+            "",
+            "## The rows",
+        ]
     return "\n".join(lines) + "\n"
 
 

@@ -29,7 +29,6 @@ import numpy as np
 from coinsat import census
 from coinsat.families import diagonal_flip, hardest, insert_row_column
 from coinsat.instance import make_instance
-from coinsat.search.rank.colex import Colex
 from coinsat.theory.span import lattice_span
 from coinsat.theory.square import hypothesis
 from lab.commandline import shown
@@ -37,10 +36,9 @@ from lab.commandline import shown
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def lookup(c, colex, board, configs) -> np.ndarray:
+def lookup(c, board, configs) -> np.ndarray:
     """Distances (255: cannot reach) of configurations given as lists of (x, y)."""
-    rows = np.array([sorted(board.cell(xy) for xy in cs) for cs in configs], dtype=np.int64)
-    return c.distances()[colex.rank(rows)].astype(np.int64)
+    return c.distance_of([[board.cell(xy) for xy in cs] for cs in configs]).astype(np.int64)
 
 
 def images(c, cells: tuple[int, ...]) -> list[list[tuple[int, int]]]:
@@ -56,7 +54,7 @@ def images(c, cells: tuple[int, ...]) -> list[list[tuple[int, int]]]:
 def step(small, big) -> dict:
     """The insert rule from ``small``'s hardest starts into ``big``'s box, and the family member."""
     k = int(big.instance.board.size**0.5)
-    colex, board = Colex(big.cells, big.coins), big.instance.board
+    board = big.instance.board
     best: dict[tuple, tuple[int, tuple[int, int]]] = {}
     for ci, h in enumerate(small.hardest):
         for ii, im in enumerate(images(small, h)):
@@ -64,13 +62,13 @@ def step(small, big) -> dict:
                 for col in range(k):
                     grown = insert_row_column(im, r, col)
                     free = [(x, y) for x in range(k) for y in range(k) if (x, y) not in set(grown)]
-                    d = lookup(big, colex, board, [grown + [p] for p in free])
+                    d = lookup(big, board, [grown + [p] for p in free])
                     d[d == 255] = -1
                     i = int(np.argmax(d))
                     best[(ci + 1, ii, r, col)] = (int(d[i]), free[i])
     top = max(v[0] for v in best.values())
     member = hardest(k)
-    fam = int(lookup(big, colex, board, [[member.board.coords[q] for q in member.start.cells]])[0])
+    fam = int(lookup(big, board, [[member.board.coords[q] for q in member.start.cells]])[0])
     return {"k": k, "D": big.max_distance, "best": best, "top": top, "family": fam}
 
 
@@ -91,13 +89,13 @@ def structure(c) -> dict:
         hyp += hypothesis(make_instance("square", cells, goal)) is not None
         single[sum(len(lattice_span("square", [x for x in cells if x != e], 2)) == full for e in cells)] += 1
     member = [hardest(k).board.coords[q] for q in hardest(k).start.cells]
-    colex, board = Colex(c.cells, c.coins), c.instance.board
+    board = c.instance.board
     free = {}
     for e in member:
         rest = [x for x in member if x != e]
         if len(lattice_span("square", rest, 2)) == full:
             spots = [(x, y) for x in range(k) for y in range(k) if (x, y) not in set(rest)]
-            d = lookup(c, colex, board, [rest + [p] for p in spots])
+            d = lookup(c, board, [rest + [p] for p in spots])
             free[e] = (int((d == c.max_distance).sum()), len(spots))
     return {
         "k": k,

@@ -5,7 +5,7 @@
         [--oneshot-out benchmarks/oneshot.md] [--core-out benchmarks/core_only.md]
 
 Section ``oneshot``: for each puzzle with a known optimum L, the SAT engine given the hint
-L (``solve_sat(horizon_hint=L)``) asks L (SAT) and then L - 1 (UNSAT), once with a fresh
+L (``coinsat.solve(method="sat", horizon_hint=L)``) asks L (SAT) and then L - 1 (UNSAT), once with a fresh
 solver for the call at L - 1 (``fresh=True``) and once on the solver that just answered
 L (``fresh=False``, its learnt clauses kept), and the plain climb from the lower bound
 (``strategy="linear"``) is run for comparison; the table gives the seconds and conflicts
@@ -27,14 +27,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from coinsat import read_instance
+from coinsat import read_instance, solve
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.check.format import Certificate
 from coinsat.certificates.prove.bounded import build_bounded
 from coinsat.errors import LimitReached
-from coinsat.limits import Limits
-from coinsat.search.driver import solve_sat
-from coinsat.search.options import SatOptions
 from lab.commandline import shown
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,7 +84,7 @@ def oneshot_rows(cap: float) -> list[str]:
         ):
             clock = CpuClock()
             c0, t0 = time.process_time(), time.perf_counter()
-            r = solve_sat(inst, limits=Limits(cap), options=SatOptions(progress=clock, **kw))
+            r = solve(inst, "sat", screens=False, time_limit=cap, progress=clock, **kw)  # the engine alone
             wall, cpu = time.perf_counter() - t0, time.process_time() - c0
             h = call_at(r, L - 1)
             call = (

@@ -2,8 +2,8 @@
 """The free plane (open problem 4): shortest solutions of plane puzzle files, proven by exact search.
 
 For each file (board = "plane"), read by the instance reader (``read_puzzle``, the door of
-``coinsat solve``) and solved by the same engine (``search/plane.py``: ``theory.plane.search``
-deepens L = 0, 1, ... up to --max-moves, and at most n − 2 for congruent goals, where the
+``coinsat solve``) and solved by the search under that command's plane engine
+(``theory.plane.search`` deepens L = 0, 1, ... up to --max-moves, and at most n − 2 for congruent goals, where the
 placement argument stops): every level below the answer is searched completely in exact
 arithmetic, the solution found is replayed by ``theory.plane.verify`` (rules.check_plane_move).
 The table says what is proven; ``coinsat solve FILE`` gives the same answer for one file.
@@ -22,8 +22,7 @@ from pathlib import Path
 
 from coinsat.errors import InstanceError
 from coinsat.io.instance_format import read_puzzle
-from coinsat.search.plane import solve_plane
-from coinsat.theory.plane import PlanePuzzle
+from coinsat.theory.plane import PlanePuzzle, search
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = [
@@ -70,27 +69,27 @@ def main(argv=None) -> int:
             print(f"plane_study: error: {e}", file=sys.stderr)
             return 2
         c0 = time.process_time()
-        answer = solve_plane(puzzle, max_moves=args.max_moves, node_limit=args.node_limit)
+        report = search(puzzle, args.max_moves, node_limit=args.node_limit)
         cpu = time.process_time() - c0
-        stats = answer.stats
-        if "stopped" in stats and answer.moves is None:
+        if report.stopped and report.moves is None:
             lines.append(
-                f"| {f} | {puzzle.n} | – | {answer.lower_bound - 1} | no (stopped: {stats['stopped']}) "
-                f"| {stats['nodes']} | – | {cpu:.1f} |"
+                f"| {f} | {puzzle.n} | – | {report.proven_none} | no (stopped: {report.stopped}) "
+                f"| {report.nodes} | – | {cpu:.1f} |"
             )
             print(lines[-1], flush=True)
             continue
-        optimal = "yes" if answer.status.value == "optimal" else "no"
+        found = None if report.moves is None else len(report.moves)
+        optimal = "yes" if found is not None and report.proven_none + 1 == found else "no"
         lines.append(
-            f"| {f} | {puzzle.n} | {answer.length if answer.length is not None else '–'} | {answer.lower_bound - 1} "
-            f"| {optimal} | {stats['nodes']} | {stats['placements_searched']} | {cpu:.1f} |"
+            f"| {f} | {puzzle.n} | {found if found is not None else '–'} | {report.proven_none} "
+            f"| {optimal} | {report.nodes} | {dict(report.placements_searched)} | {cpu:.1f} |"
         )
         print(lines[-1], flush=True)
-        if answer.moves:
-            steps = "; ".join(f"{_point(s)} -> {_point(d)}" for s, d in answer.moves)
+        if report.moves:
+            steps = "; ".join(f"{_point(s)} -> {_point(d)}" for s, d in report.moves)
             witnesses.append(f"* {puzzle.name}: {steps}")
-        if "incomplete" in stats:
-            witnesses.append(f"  (level {answer.length} searched incompletely: {stats['incomplete']})")
+        if report.incomplete:
+            witnesses.append(f"  (level {found} searched incompletely: {report.incomplete})")
     lines += ["", "## Solutions (exact coordinates; √ as written)", ""] + witnesses + [""]
     if args.out:
         Path(args.out).write_text("\n".join(lines))

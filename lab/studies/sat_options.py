@@ -21,14 +21,12 @@ import sys
 import time
 from pathlib import Path
 
-from coinsat import Status, read_instance
+from coinsat import Status, read_instance, solve
 from coinsat.backends.sat_backend import CADICAL_DEFAULTS, SatBackend
 from coinsat.encode.options import EncodingOptions
 from coinsat.encode.sat import Encoder
 from coinsat.io.atomic import write_atomic
-from coinsat.limits import Limits
-from coinsat.search.driver import STRATEGIES, solve_sat
-from coinsat.search.options import SatOptions
+from coinsat.search.options import SAT_STRATEGIES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -138,7 +136,7 @@ def section_solvers(instances, seeds, limit) -> list[str]:
 
 def section_strategies(instances, limit) -> list[str]:
     lines = [
-        "## Horizon strategies (whole runs of `solve_sat`, incremental)",
+        "## Horizon strategies (whole runs of the SAT engine, incremental)",
         "",
         "Wall and CPU seconds of the whole run (encoding included), total conflicts, the "
         "horizons asked; the baseline is the naive encoding with the linear climb.",
@@ -147,11 +145,11 @@ def section_strategies(instances, limit) -> list[str]:
         "|---|---|---|---|---:|---:|---:|---:|---:|---|",
     ]
     for inst in instances:
-        runs = [("naive", NAIVE, "linear")] + [("default", DEFAULT, s) for s in STRATEGIES]
+        runs = [("naive", NAIVE, "linear")] + [("default", DEFAULT, s) for s in SAT_STRATEGIES]
         base = None
         for label, opts, strat in runs:
             c0, w0 = cpu(), time.perf_counter()
-            r = solve_sat(inst, limits=Limits(time_limit=limit), options=SatOptions(encoding=opts, strategy=strat))
+            r = sat(inst, limit, encoding=opts, strategy=strat)
             c, w = cpu() - c0, time.perf_counter() - w0
             base = c if base is None else base
             hs = " ".join(f"{h['horizon']}{h['outcome'][0]}" for h in r.stats["horizons"])
@@ -162,11 +160,14 @@ def section_strategies(instances, limit) -> list[str]:
     return lines + [""]
 
 
+def sat(inst, limit, **options):
+    """The SAT engine alone on ``inst`` (``coinsat.solve``, no screens), its options as keywords."""
+    return solve(inst, "sat", screens=False, time_limit=limit, **options)
+
+
 def section_crossover(limit) -> list[str]:
-    """BFS against SAT where solve_auto switches (search/plan.py: AUTO_BFS_CONFIGURATIONS)."""
+    """BFS against SAT where ``auto`` switches (on exact windows: BFS up to a number of configurations)."""
     from coinsat.families import vdiag
-    from coinsat.search.bfs import solve_bfs
-    from coinsat.search.plan import AUTO_BFS_CONFIGURATIONS
     from coinsat.theory.reach import configuration_count
 
     cases = [
@@ -180,18 +181,18 @@ def section_crossover(limit) -> list[str]:
     lines = [
         "## BFS or SAT (solve_auto)",
         "",
-        f"CPU seconds of whole runs; `auto` takes BFS up to {AUTO_BFS_CONFIGURATIONS} configurations "
-        "on exact windows, SAT beyond.",
+        "CPU seconds of whole runs (`coinsat.solve`, the engine alone); on an exact window `auto` takes BFS "
+        "when it holds few configurations, SAT beyond.",
         "",
         "| instance | configurations | optimum | BFS CPU s | BFS states | SAT CPU s | BFS/SAT |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for name, inst in cases:
         c0 = cpu()
-        rb = solve_bfs(inst, limits=Limits(time_limit=limit))
+        rb = solve(inst, "bfs", screens=False, time_limit=limit)
         cb = cpu() - c0
         c0 = cpu()
-        rs = solve_sat(inst, limits=Limits(time_limit=limit))
+        rs = sat(inst, limit)
         cs = cpu() - c0
         lines.append(
             f"| {name} | {configuration_count(inst)} | {rs.length} | {cb:.2f}"
@@ -202,7 +203,7 @@ def section_crossover(limit) -> list[str]:
 
 
 def section_limits(specs: list[str], out: str) -> None:
-    """Long runs of solve_sat on V(a, b) -> NW-SE diagonal (families.vdiag): one row per
+    """Long runs of the SAT engine on V(a, b) -> NW-SE diagonal (families.vdiag): one row per
     horizon, written as the run goes (so an interrupted run still leaves its table)."""
     from coinsat.families import vdiag
     from coinsat.theory.reach import lower_bound
@@ -239,7 +240,7 @@ def section_limits(specs: list[str], out: str) -> None:
             flush()
 
         c0 = cpu()
-        r = solve_sat(inst, limits=Limits(time_limit=float(limit)), options=SatOptions(progress=row))
+        r = sat(inst, float(limit), progress=row)
         lines += [
             "",
             f"Result: **{r.status.value}**, length {r.length}, lower bound {r.lower_bound}, "

@@ -34,13 +34,10 @@ from collections import Counter
 from itertools import combinations
 from pathlib import Path
 
-from coinsat import geometry, write_instance
+from coinsat import geometry, solve, write_instance
 from coinsat.board import lattice_board
 from coinsat.instance import make_instance
-from coinsat.limits import Limits
 from coinsat.rules import successors
-from coinsat.search.bfs import solve_bfs
-from coinsat.search.options import BfsOptions
 from coinsat.theory import slides, triangular
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,7 +119,7 @@ def census(w: int, h: int, n: int, time_limit: float) -> tuple[Counter, list]:
         found = False
         for margin in (2, 4):
             inst = make_instance("triangular", list(a), list(b), margin=margin, moves="slide")
-            r = solve_bfs(inst, limits=Limits(time_limit=time_limit), options=BfsOptions(grow=False))
+            r = solve(inst, "bfs", screens=False, time_limit=time_limit, grow=False)
             if r.solution is not None:
                 found = True
                 break

@@ -37,15 +37,13 @@ from collections import Counter, defaultdict
 from itertools import combinations, permutations
 from pathlib import Path
 
-from coinsat import geometry, write_instance
+from coinsat import geometry, solve, write_instance
 from coinsat.board import lattice_board
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.prove.screens import find_screen_certificate
 from coinsat.instance import make_instance
-from coinsat.limits import Limits
 from coinsat.result import Status
 from coinsat.rules import successors
-from coinsat.search.bfs import solve_bfs
 from coinsat.theory import square, triangular
 from coinsat.theory.span import bits
 
@@ -108,9 +106,11 @@ def check_theorem1(box, n, labels, placement="fixed", margins=(2, 3, 4)):
         stats["theorem yes" if decision.solvable else "theorem no"] += 1
         if decision.solvable:
             for m in margins:
-                r = solve_bfs(
+                r = solve(
                     make_instance("triangular", start, goal, goal_placement=placement, margin=m),
-                    limits=Limits(time_limit=60),
+                    "bfs",
+                    screens=False,
+                    time_limit=60,
                 )
                 if r.solution is not None:
                     stats["confirmed by BFS"] += 1
@@ -119,7 +119,7 @@ def check_theorem1(box, n, labels, placement="fixed", margins=(2, 3, 4)):
                 stats["unconfirmed (window too small)"] += 1
                 problems.append(("unconfirmed", start, goal, decision.reason))
         else:
-            r = solve_bfs(inst, limits=Limits(time_limit=60))
+            r = solve(inst, "bfs", screens=False, time_limit=60)
             if r.solution is not None:
                 stats["DISAGREEMENT"] += 1
                 problems.append(("disagreement", start, goal, decision.reason))

@@ -13,7 +13,7 @@ Each result is merged into the results file as it comes (a stopped run keeps wha
 measured; a later run skips what is there unless ``--redo``; ``--fresh`` starts from an
 empty file, so that every row of the table comes from this one run).  It then writes the
 table: the move counts, moves / n³, the lower bounds known to this script (the static bound
-of ``search.improve.static_bound`` and what `improve` proved, labelled), least-squares
+of ``theory.reach.static_bound`` and what `improve` proved, labelled), least-squares
 exponents of moves ~ n^k over the members with n >= 14 (construct alone, and construct +
 improve), the git commit of the code that ran, and the wall and CPU seconds of the whole run
 (CPU: the subprocesses' own, from ``getrusage``).  These are upper bounds (verified
@@ -34,7 +34,7 @@ from pathlib import Path
 from coinsat import write_instance
 from coinsat.families import vdiag
 from coinsat.io.atomic import write_atomic
-from coinsat.search.improve import static_bound
+from coinsat.theory.reach import static_bound
 from lab.analysis import fit_power_law
 from lab.commandline import portable
 

@@ -81,14 +81,38 @@ def check_certificate(
     deadline: float | None = None,
     workers: int = 1,
 ) -> Check:
-    """Accept or reject ``cert`` (a parsed JSON object) for ``instance``.
+    """Accept or reject a certificate of ``instance``: the independent checker (module docstring).
 
-    The kind checker derives what the evidence proves (a :class:`~.claims.Claim`) from
-    the instance and the evidence alone; the file is accepted only when that implies the
-    file's own claim (:func:`~.claims.judge`).  The verdict reports the derived claim.
-    A check that cannot finish by ``deadline`` (a ``time.perf_counter()`` value) raises
-    :class:`~coinsat.errors.LimitReached`: neither accepted nor rejected.  ``workers``: threads
-    a layers certificate's check may use (the verdict does not depend on it).
+    The kind checker derives what the evidence proves (a :class:`~.claims.Claim`) from the
+    instance and the evidence alone; the certificate is accepted only when that implies its own
+    claim (:func:`~.claims.judge`).  :func:`coinsat.check_certificate` is the same check on a file.
+
+    Parameters
+    ----------
+    instance : Instance
+        The puzzle the certificate is for (its digest must match).
+    cert : dict
+        The parsed JSON object of a certificate file.
+    base_dir : str or Path, optional
+        Where its side files (CNF, DRAT proofs, layers) are (default: the current folder).
+    deadline : float, optional
+        A ``time.perf_counter()`` value by which the check must finish.
+    workers : int
+        Threads a layers certificate's check may use (the verdict does not depend on it).
+
+    Returns
+    -------
+    Check
+        ``ok``, the ``reason``, and the claim and scope the evidence proves (empty when rejected);
+        a malformed certificate is rejected, not raised.
+
+    Raises
+    ------
+    LimitReached
+        When the check cannot finish by ``deadline`` or runs out of memory: neither accepted nor
+        rejected.
+    InternalError
+        If a kind checker accepts without deriving a claim (a coinsat bug).
     """
     t0 = time.perf_counter()
     census = isinstance(cert, dict) and cert.get("format") == CENSUS_FORMAT

@@ -120,6 +120,7 @@ def widened(instance: Instance, margin: int) -> Instance:
 
 
 def gbd_hash_file(path: str | Path) -> str:
+    """The GBD hash of a DIMACS CNF file (the ``gbdc`` package; ValueError when it cannot parse it)."""
     import gbdc
 
     try:
@@ -129,6 +130,7 @@ def gbd_hash_file(path: str | Path) -> str:
 
 
 def gbd_hash_text(text: str) -> str:
+    """The GBD hash of DIMACS CNF text (written to a temporary file for :func:`gbd_hash_file`)."""
     fd, tmp = tempfile.mkstemp(suffix=".cnf")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -117,6 +117,10 @@ def coins_json(instance: Instance, config) -> list:
 
 
 def instance_digest(instance: Instance) -> str:
+    """The sha256 of the instance's canonical JSON (board, adjacency, goal placement, start, goal,
+    the cells and edges of a graph board, the margin of a triangular one): a certificate names
+    the puzzle it is for by it.
+    """
     b = instance.board
     obj: dict[str, Any] = {
         "board": b.kind,
@@ -143,6 +147,9 @@ def instance_digest(instance: Instance) -> str:
 
 
 def header(instance: Instance, kind: str, scope: str, claim: str) -> dict[str, Any]:
+    """The fields every certificate file starts with: format version, kind, scope, claim and the
+    instance (name and :func:`instance_digest`).
+    """
     return {
         "coinsat_certificate": FORMAT_VERSION,
         "kind": kind,

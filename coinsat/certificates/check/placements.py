@@ -18,10 +18,14 @@ from ...instance import Instance
 
 
 def coins_at(instance: Instance, config: Configuration) -> dict[Hashable, str]:
+    """The coins of ``config`` as a map from cell coordinates to label."""
     return config.placement(instance.board.coords)
 
 
 def symmetries(instance: Instance):
+    """The symmetries a goal may be placed by: None for a fixed goal, the identity alone for a
+    translated one (:func:`fits` tries the translations), the lattice's point group for a congruent one.
+    """
     if instance.goal_placement == "fixed":
         return None
     g = geometry.symmetries(instance.board.kind)
@@ -44,16 +48,19 @@ def fits(instance: Instance, part: dict, whole: dict) -> bool:
 
 
 def is_goal(instance: Instance, coins: dict) -> bool:
+    """Is the coin map ``coins`` (cell coordinates to label) a placement of the instance's goal?"""
     goal = coins_at(instance, instance.goal)
     return len(coins) == len(goal) and fits(instance, goal, coins)
 
 
 def ball_board(kind: str, coords, radius: int, extra=()) -> Board:
+    """A lattice board of the cells within ``radius`` of ``coords`` (and the cells ``extra``)."""
     cells = set(geometry.ball(kind, coords, radius)) | set(extra)
     return lattice_board(kind, cells, exact=False, window=f"check-ball+{radius}")
 
 
 def degree(instance: Instance, cell, cells) -> int:
+    """How many of ``cells`` (coordinates) are neighbours of ``cell`` on the instance's board."""
     b = instance.board
     if b.is_lattice:
         return sum(n in cells for n in geometry.neighbours(b.kind, cell))

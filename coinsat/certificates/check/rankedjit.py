@@ -67,6 +67,7 @@ u0, u1 = np.uint64(0), np.uint64(1)
 
 
 def jit_compiled(f):
+    """``f`` compiled by numba (cached, without the GIL) when numba is installed, else ``f`` itself."""
     return numba.njit(cache=True, nogil=True)(f) if HAVE_NUMBA else f
 
 

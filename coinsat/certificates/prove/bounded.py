@@ -72,17 +72,49 @@ def build_bounded(
     core: bool = False,
     lrat: bool = False,
 ) -> dict | None:
-    """Write ``stem.h<T>.cnf`` and ``stem.h<T>.drat`` to ``out_dir``; return the certificate.
+    """Prove "no solution with <= T moves": write the CNF and its DRAT refutation; the certificate.
 
-    With ``lrat`` (on the core-only CNF only) the DRAT proof is turned into LRAT
-    (:mod:`.lrat`) and ``stem.h<T>.lrat`` is written instead of the DRAT file: the certificate's
-    ``"proof_format"`` is ``"lrat"``, which ``scripts/referee_check.py`` checks too.
+    Parameters
+    ----------
+    instance : Instance
+        The puzzle (on a lattice, the formula is built in the window :func:`exact_margin` gives,
+        so that the claim is global).
+    horizon : int
+        T.
+    out_dir : str or Path
+        Gets ``stem.h<T>.cnf`` and ``stem.h<T>.drat``.
+    stem : str
+        The files' name stem.
+    solution : Solution, optional
+        A solution, replayed by the checker and claimed beside the bound (``optimal`` when it
+        has T + 1 moves).
+    solver : str
+        The PySAT solver that writes the proof (CaDiCaL 1.9.5 by default).
+    options : EncodingOptions, optional
+        The encoding (``coinsat.encode.options``; None: the default pruned one).
+    deadline : float, optional
+        A ``time.perf_counter()`` value: the solver runs in doubling conflict budgets (CaDiCaL
+        cannot be interrupted through PySAT; the proof trace spans the budgets) up to it.
+    core : bool
+        Encode only the definition families C1-C8 (``encodings/sat.md`` section 9): the formula the
+        checker rebuilds from the specification alone.
+    lrat : bool
+        With ``core``: turn the DRAT proof into LRAT (:mod:`.lrat`) and write ``stem.h<T>.lrat``
+        instead of the DRAT file (``"proof_format": "lrat"``, which ``scripts/referee_check.py``
+        checks too).
 
-    None if the formula is satisfiable (then there *is* a solution with <= T moves).
-    With a ``deadline`` (a ``time.perf_counter()`` value) the solver runs in doubling
-    conflict budgets (CaDiCaL cannot be interrupted through PySAT; the proof trace spans
-    the budgets) and :class:`~coinsat.errors.LimitReached` is raised past it, before any
-    file is written.
+    Returns
+    -------
+    dict or None
+        The certificate object (``coinsat.certificates.check.format.Certificate.from_json`` reads
+        it); None if the formula is satisfiable (then there *is* a solution with <= T moves).
+
+    Raises
+    ------
+    LimitReached
+        Past ``deadline``, before any file is written.
+    MissingDependency
+        Without the DRAT checker's extra (:func:`require_proof_checker`).
     """
     from ...encode.options import DEFAULT_OPTIONS
     from ...encode.pb import clauses_with_empty

@@ -40,11 +40,26 @@ def _space(instance: Instance) -> tuple[str, str]:
 
 
 def forward_closure(instance: Instance, max_states: int = 2_000_000, deadline: float | None = None) -> dict | None:
-    """The set of configurations reachable from the start in the window, as a certificate.
+    """The set of configurations reachable from the start in the window, as a closed-set certificate.
 
-    None if a goal placement is reachable; :class:`~coinsat.errors.LimitReached` when the
-    closure exceeds ``max_states`` or the search passes ``deadline`` (a
-    ``time.perf_counter()`` value).
+    Parameters
+    ----------
+    instance : Instance
+        The puzzle (scope ``global`` on a graph board or an exact lattice window, else ``window``).
+    max_states : int
+        Give up past this many configurations.
+    deadline : float, optional
+        A ``time.perf_counter()`` value.
+
+    Returns
+    -------
+    dict or None
+        The certificate object (kind ``closed-set``); None if a goal placement is reachable.
+
+    Raises
+    ------
+    LimitReached
+        When the closure exceeds ``max_states`` or the search passes ``deadline``.
     """
     labels = instance.labels
     board, d = instance.board, instance.d

@@ -256,13 +256,50 @@ def build_cubes(
     stats: dict | None = None,
     cube_cpu_cap: float | None = None,
 ) -> dict | None:
-    """Write the base CNF, 2^depth cube proofs and the cover proof; return the certificate.
+    """Prove "no solution with <= T moves" by cube-and-conquer: the base CNF, 2^depth cube proofs and the
+    cover proof (module docstring); the certificate.
 
-    None if some cube is satisfiable (then so is the formula).  Past ``deadline`` (a
-    ``time.perf_counter()`` value) :class:`~coinsat.errors.LimitReached`.  ``stats``, when
-    given, receives the per-cube outcomes and the split (for the measurements);
-    ``cube_cpu_cap`` stops each cube after that many CPU seconds (measurements only: a cube
-    stopped is a :class:`~coinsat.errors.LimitReached`, after ``stats`` is filled).
+    Parameters
+    ----------
+    instance : Instance
+        The puzzle (on a lattice, built in the window exact for T, as :func:`~.bounded.build_bounded`).
+    horizon : int
+        T.
+    out_dir : str or Path
+        Gets the CNF, the cubes and the proofs, named after ``stem``.
+    stem : str
+        The files' name stem.
+    solution : Solution, optional
+        A solution, replayed by the checker and claimed beside the bound (``optimal`` when it
+        has T + 1 moves).
+    core : bool
+        Encode only the definition families C1-C8.
+    split : str
+        How the cubes are chosen: ``lookahead``, ``tree`` or ``middle`` (``coinsat.certify.SPLITS``).
+    depth : int
+        2^depth cubes (``tree``: as many leaves).
+    workers : int
+        Processes that solve the cubes (with the default executor).
+    executor : concurrent.futures.Executor, optional
+        Runs the :class:`CubeTask` s (default: a pool of ``workers`` processes).
+    solver : str
+        The PySAT solver that writes the proofs.
+    deadline : float, optional
+        A ``time.perf_counter()`` value.
+    stats : dict, optional
+        Receives the per-cube outcomes and the split (for measurements).
+    cube_cpu_cap : float, optional
+        Stop each cube after that many CPU seconds (measurements only).
+
+    Returns
+    -------
+    dict or None
+        The certificate object; None if some cube is satisfiable (then so is the formula).
+
+    Raises
+    ------
+    LimitReached
+        Past ``deadline``, or when a cube passes ``cube_cpu_cap`` (after ``stats`` is filled).
     """
     if solver not in PROOF_SOLVERS:
         raise ValueError(f"solver {solver!r} cannot give trusted proofs (use one of {PROOF_SOLVERS})")

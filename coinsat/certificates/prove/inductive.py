@@ -37,10 +37,35 @@ def _refutation(clauses: list[list[int]], deadline: float | None) -> list[str] |
 def build_inductive(
     instance: Instance, invariant, out_dir: str | Path, stem: str, deadline: float | None = None
 ) -> dict:
-    """Write ``stem.inv-<name>.drat`` for the three formulas; return the certificate.
+    """Certify an inductive invariant: write ``stem.inv-<name>.drat`` for its three formulas (module
+    docstring); the certificate.
 
-    ``invariant``: clauses over cell indices (literal +-(c + 1)) and ``from_abc``.  A formula
-    that is satisfiable means the invariant is not one: a bug of the engine (InternalError)."""
+    Parameters
+    ----------
+    instance : Instance
+        The puzzle the invariant separates from its goal.
+    invariant : coinsat.search.pdr.Invariant
+        The ``pdr`` engine's witness (``Result.witness``): clauses over cell indices (literal
+        +-(c + 1)) and ``from_abc``.
+    out_dir : str or Path
+        Gets the three DRAT proofs.
+    stem : str
+        The files' name stem.
+    deadline : float, optional
+        A ``time.perf_counter()`` value.
+
+    Returns
+    -------
+    dict
+        The certificate object (kind ``inductive``), which ``coinsat.certificates.check`` checks.
+
+    Raises
+    ------
+    InternalError
+        If a formula is satisfiable: the invariant is not one (a bug of the engine).
+    LimitReached
+        Past ``deadline``.
+    """
     if len(instance.labels) > 1:
         raise InternalError("an inductive-invariant certificate was asked for a labeled instance")
     clauses = [list(c) for c in invariant.clauses]

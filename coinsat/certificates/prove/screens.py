@@ -24,7 +24,25 @@ FINDERS = (invariant.coin_counts, invariant.no_move, invariant.span_cells, invar
 
 
 def find_screen_certificate(instance: Instance) -> dict | None:
-    """A global unsolvability certificate found by the cheap screens, or None."""
+    """The certificate object of the first screen that decides the puzzle (module docstring).
+
+    Parameters
+    ----------
+    instance : Instance
+        The puzzle.
+
+    Returns
+    -------
+    dict or None
+        A global unsolvability certificate (the JSON object of a certificate file: an invariant,
+        or Theorem 1's three-coin closed set), which ``coinsat.certificates.check`` checks; None
+        when no screen decides the puzzle.
+
+    Raises
+    ------
+    VerificationError
+        If Theorem 1 decides the puzzle unsolvable but no screen finds its certificate (a bug).
+    """
     for finder in FINDERS:
         cert = finder(instance)
         if cert is not None:
@@ -43,7 +61,24 @@ def find_screen_certificate(instance: Instance) -> dict | None:
 
 
 def screen(instance: Instance) -> Result | None:
-    """``Result(unsolvable, certificate)`` when a screen decides the instance, else None."""
+    """Run the cheap unsolvability screens (what :func:`coinsat.solve` runs before any engine).
+
+    Parameters
+    ----------
+    instance : Instance
+        The puzzle.
+
+    Returns
+    -------
+    Result or None
+        ``unsolvable`` with the screen's global certificate (``result.certificate``) when a
+        screen decides the puzzle; None when none does (nothing is proven then).
+
+    Raises
+    ------
+    VerificationError
+        If the independent checker rejects the screen's certificate (a coinsat bug).
+    """
     t0 = time.perf_counter()
     cert = find_screen_certificate(instance)
     if cert is None:

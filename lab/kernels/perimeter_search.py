@@ -90,14 +90,14 @@ def certificate_row(name: str, U: int, inner: str, radius: int | None, where: Pa
     import resource
     import subprocess
 
-    from coinsat.certificates.prove.make import certify
+    from coinsat import certify
 
     inst = read_instance(FAMILIES / f"{name}.toml")
     t0 = time.process_time()
     r = solve(inst, "rankbfs", upper_bound=U, forced_supports=inner == "forced", perimeter=radius, workers=1)
     search = time.process_time() - t0
     t0 = time.process_time()
-    done = certify(inst, r, where)
+    done = certify(inst, where, result=r)
     made = time.process_time() - t0
     if not done.check.ok:
         raise SystemExit(f"{name}: the certificate was rejected: {done.check.reason}")
