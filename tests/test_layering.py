@@ -247,6 +247,10 @@ LAB_KERNELS: dict[str, str] = {
     "sampled state",
     "lab/kernels/perimeter_search.py": "builds the perimeter (a backward Ball around the goal) layer by layer "
     "and compares the engine's heuristics on it",
+    "lab/kernels/lrat_bench.py": "times the DRAT-to-LRAT conversion and the linear LRAT check, the functions "
+    "themselves, beside the DRAT check and the referee script",
+    "lab/kernels/symmetry_bench.py": "runs the ranked engine itself (no screens, no plan), the compiled kernels "
+    "preloaded, plain against quotient, and reads the engine's symmetry group",
 }
 
 
