@@ -92,14 +92,25 @@ class _Cnf:
         self.n += 1
         return self.n
 
-    def copy(self, c: Circuit, leaves: dict[int, int]) -> dict[int, int]:
-        """One copy of ``c``'s gates: AIGER variable -> CNF literal; ``leaves`` fixes some
-        inputs and latches (shared with another copy), the others get fresh variables."""
+    def copy(self, c: Circuit, leaves: dict[int, int], roots) -> dict[int, int]:
+        """One copy of ``c``'s gates in the cone of ``roots`` (literals; the gates outside it
+        constrain nothing): AIGER variable -> CNF literal; ``leaves`` fixes some inputs and
+        latches (shared with another copy), the others get fresh variables."""
         m = dict(leaves)
         for x in (*c.inputs, *(lat for lat, _, _ in c.latches)):
             if x >> 1 not in m:
                 m[x >> 1] = self.new()
+        gate = {lhs >> 1: (r0, r1) for lhs, r0, r1 in c.ands}
+        cone: set[int] = set()
+        todo = [x >> 1 for x in roots]
+        while todo:
+            v = todo.pop()
+            if v in gate and v not in cone:
+                cone.add(v)
+                todo += [r >> 1 for r in gate[v]]
         for lhs, r0, r1 in c.ands:
+            if lhs >> 1 not in cone:
+                continue
             a, b = self.lit(m, r0), self.lit(m, r1)
             g = self.new()
             m[lhs >> 1] = g
@@ -178,9 +189,17 @@ def witness_checks(model: Circuit, witness: Circuit) -> tuple[WitnessCheck, ...]
     return tuple(out)
 
 
-def _both(cnf: _Cnf, model: Circuit, witness: Circuit, shared, leaves=None):
-    mm = cnf.copy(model, leaves or {})
-    wm = cnf.copy(witness, {w >> 1: mm[m >> 1] for m, w in shared})
+def _roots(c: Circuit, *, nexts: bool = False, prop: bool = False) -> list[int]:
+    """The literals a check reads of ``c``: constraints and resets always, the next-state
+    functions and the first property when asked."""
+    out = [*c.constraints, *(reset for _, _, reset in c.latches)]
+    out += [nxt for _, nxt, _ in c.latches] if nexts else []
+    return out + ([c.properties[0]] if prop else [])
+
+
+def _both(cnf: _Cnf, model: Circuit, witness: Circuit, shared, **what):
+    mm = cnf.copy(model, {}, _roots(model, **what))
+    wm = cnf.copy(witness, {w >> 1: mm[m >> 1] for m, w in shared}, _roots(witness, **what))
     return mm, wm
 
 
@@ -201,7 +220,7 @@ def _check_reset(cnf, model, witness, shared, m_latch, w_latch) -> int:
 
 
 def _check_transition(cnf, model, witness, shared, m_latch, w_latch) -> int:
-    m0, w0 = _both(cnf, model, witness, shared)
+    m0, w0 = _both(cnf, model, witness, shared, nexts=True)
     m1, w1 = _both(cnf, model, witness, shared)
     model_f = cnf.and_([cnf.eq(cnf.lit(m0, m_latch[m][0]), cnf.lit(m1, m)) for m, _ in shared if m in m_latch])
     witness_f = cnf.and_([cnf.eq(cnf.lit(w0, w_latch[w][0]), cnf.lit(w1, w)) for _, w in shared if w in w_latch])
@@ -210,20 +229,20 @@ def _check_transition(cnf, model, witness, shared, m_latch, w_latch) -> int:
 
 
 def _check_property(cnf, model, witness, shared, m_latch, w_latch) -> int:
-    mm, wm = _both(cnf, model, witness, shared)
+    mm, wm = _both(cnf, model, witness, shared, prop=True)
     parts = [cnf.lit(mm, model.properties[0]), _constrained(cnf, model, mm), _constrained(cnf, witness, wm)]
     return cnf.and_([*parts, -cnf.lit(wm, witness.properties[0])])
 
 
 def _check_base(cnf, model, witness, shared, m_latch, w_latch) -> int:
-    wm = cnf.copy(witness, {})
+    wm = cnf.copy(witness, {}, _roots(witness, prop=True))
     reset = _reset_eqs(cnf, wm, w_latch, list(w_latch))
     return cnf.and_([reset, _constrained(cnf, witness, wm), cnf.lit(wm, witness.properties[0])])
 
 
 def _check_step(cnf, model, witness, shared, m_latch, w_latch) -> int:
-    w0 = cnf.copy(witness, {})
-    w1 = cnf.copy(witness, {})
+    w0 = cnf.copy(witness, {}, _roots(witness, nexts=True, prop=True))
+    w1 = cnf.copy(witness, {}, _roots(witness, prop=True))
     f = cnf.and_([cnf.eq(cnf.lit(w0, nxt), cnf.lit(w1, x)) for x, (nxt, _) in w_latch.items()])
     parts = [-cnf.lit(w0, witness.properties[0]), f, _constrained(cnf, witness, w0), _constrained(cnf, witness, w1)]
     return cnf.and_([*parts, cnf.lit(w1, witness.properties[0])])
