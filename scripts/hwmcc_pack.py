@@ -39,7 +39,7 @@ def summary(pack, command: str, cap: float) -> str:
         f"- witnesses: {sum(r.expected == 'unsafe' for r in rows)} traces (every one simulated to bad at its last "
         f"step), {sum(r.expected == 'safe' and r.format == 'aig' for r in rows)} Certifaiger witness circuits "
         "(every one passing the five checks).",
-        f"- skipped: {', '.join(f'{n} ({why})' for n, why in pack.skipped) or 'none'}.",
+        f"- left out: {'; '.join(f'{n} ({why})' for n, why in pack.left_out) or 'nothing'}.",
         f"- ABC `pdr` under a {cap:g} s cap on the {len(aig)} `.aig` files: "
         + ", ".join(f"{n} {exp} answered {ans}" for (exp, ans), n in sorted(count.items()))
         + f"; {sum(abc):.1f} CPU s of ABC in all (largest {max(abc, default=0):.1f}).",
@@ -74,7 +74,7 @@ def main(argv=None) -> int:
     if args.summary:
         command = shown("scripts/hwmcc_pack.py", argv if argv is not None else sys.argv[1:], ROOT)
         Path(args.summary).write_text(summary(pack, command, args.cap))
-    print(f"{len(pack.rows)} files in {args.out}; skipped {len(pack.skipped)}", file=sys.stderr)
+    print(f"{len(pack.rows)} files in {args.out}; left out {len(pack.left_out)}", file=sys.stderr)
     return 0
 
 

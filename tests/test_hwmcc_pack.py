@@ -198,3 +198,13 @@ def test_the_pack_writes_a_checked_certificate_and_a_witness_circuit_for_an_unso
     assert all(c.ok for c in witness_checks(model, witness))
     assert witness.comments[0] == "WITNESS b0 coins-o-to-h.aig"
     assert (tmp_path / "certificates" / "coins-o-to-h.certificate.json").is_file()
+
+
+def test_a_stale_stored_answer_is_not_evidence(tmp_path):
+    import json
+
+    record = json.loads(ANSWERS.read_text())["paper/h-to-o.toml"]
+    (tmp_path / "answers.json").write_text(json.dumps({"paper/h-to-o.toml": dict(record, sha256="0" * 64)}))
+    h_to_o = ROOT / "instances" / "paper" / "h-to-o.toml"
+    pack = write_hwmcc_pack(tmp_path / "pack", [h_to_o], tmp_path / "answers.json")
+    assert pack.rows == () and pack.left_out == (("h-to-o", "no stored answer for this version of paper/h-to-o.toml"),)

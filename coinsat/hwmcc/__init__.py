@@ -17,7 +17,7 @@ and a witness checked by coinsat's own code (spec ``encodings/hwmcc-pack.md``).
   (``backends/aigcheck.py``), base and step among them.
 
 Nothing is hard-coded: an answer is a stored solution that verifies, or a certificate that the
-checker accepts; a puzzle with neither is skipped and named in the report.  ``abc_cap``: ABC's
+checker accepts; a puzzle or file with neither is left out and named in the report.  ``abc_cap``: ABC's
 ``pdr`` is also run on every ``.aig`` file for at most that many seconds, and its answer must not
 contradict the known one (it is recorded with ABC's CPU seconds).
 """
@@ -75,12 +75,13 @@ class PackRow:
 
 @dataclass(frozen=True)
 class HwmccPack:
-    """What :func:`write_hwmcc_pack` wrote: the rows, the puzzles it skipped (with why), and
+    """What :func:`write_hwmcc_pack` wrote: the rows, what it left out (a puzzle or a file stem, and
+    why), and
     the CPU seconds of this process and of ABC."""
 
     directory: Path
     rows: tuple[PackRow, ...]
-    skipped: tuple[tuple[str, str], ...]
+    left_out: tuple[tuple[str, str], ...]
     cpu_seconds: float
     abc_cpu_seconds: float
 
@@ -323,7 +324,7 @@ def _bounded_safe_files(out: Path, instance: Instance, L: int, record: dict, lim
     T = L - 1
     layer_list = layers(instance, T, limit)
     if layer_list is None:
-        return [], f"within {T}: more than {limit} configurations within {T} moves (no explicit invariant)"
+        return [], f"more than {limit} configurations reachable within {T} moves: too many for an explicit invariant"
     if has_goal(instance, layer_list):
         raise InternalError(f"{instance.name}: a goal within {T} moves, but the stored optimum is {L}")
     stem = f"coins-{instance.name}-within{T}"
@@ -372,7 +373,7 @@ def write_hwmcc_pack(
     Returns
     -------
     HwmccPack
-        The rows written and the puzzles skipped (with why).
+        The rows written, and the puzzles or files left out (with why).
 
     Raises
     ------
@@ -391,15 +392,15 @@ def write_hwmcc_pack(
     except (OSError, ValueError) as e:
         raise UsageError(f"{answers_path}: cannot read the stored answers ({e})") from None
     rows: list[PackRow] = []
-    skipped: list[tuple[str, str]] = []
+    left_out: list[tuple[str, str]] = []
     for path in paths:
         instance = read_instance(path)
         key = f"{path.resolve().parent.name}/{path.name}"
         record = _stored(stored, key, path)
         if record is None:
-            skipped.append((instance.name, f"no stored answer for this version of {key}"))
+            left_out.append((instance.name, f"no stored answer for this version of {key}"))
             continue
-        why = ""
+        why, what = "", ""
         if instance.moves != "jump":
             why = "slide moves (the circuit encodes jumps)"
         elif record.get("status") in ("optimal", "feasible") and record.get("moves"):
@@ -408,6 +409,7 @@ def write_hwmcc_pack(
                 rows += _unsafe_files(out, instance, solution, record)
                 if record.get("status") == "optimal" and len(solution) >= 1:
                     new, why = _bounded_safe_files(out, instance, len(solution), record, explicit_limit)
+                    what = f"coins-{instance.name}-within{len(solution) - 1}"
                     rows += new
         elif record.get("status") == "unsolvable":
             if len(instance.labels) > 1:
@@ -418,11 +420,11 @@ def write_hwmcc_pack(
         else:
             why = f"the stored answer is {record.get('status')!r}"
         if why:
-            skipped.append((instance.name, why))
+            left_out.append((what or instance.name, why))
     if abc_cap is not None:
         rows = [_with_abc(out, r, abc_cap) if r.format == "aig" else r for r in rows]
     _write_manifest(out / "manifest.csv", rows)
-    return HwmccPack(out, tuple(rows), tuple(skipped), time.process_time() - cpu0, _children_cpu() - abc0)
+    return HwmccPack(out, tuple(rows), tuple(left_out), time.process_time() - cpu0, _children_cpu() - abc0)
 
 
 def _with_abc(out: Path, row: PackRow, cap: float) -> PackRow:
