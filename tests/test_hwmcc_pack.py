@@ -16,7 +16,8 @@ from coinsat.encode.aiger import build_aig
 from coinsat.errors import InstanceError
 from coinsat.hwmcc import read_manifest, write_hwmcc_pack
 from coinsat.io.aiger import read_aiger
-from coinsat.io.aiger19 import aag_19, aig_19, circuit_of, read_trace, with_invariant
+from coinsat.io.aiger19 import aag_19, aig_19, circuit_of, read_btor2_trace, read_trace, with_invariant
+from coinsat.io.btor2 import read_btor2
 from coinsat.io.instance_format import read_instance
 from coinsat.rules import check_move
 
@@ -58,6 +59,14 @@ def test_the_witness_trace_of_an_unsafe_file_reaches_bad_at_its_last_step(h_to_o
         assert trace_problem(model, prop, init, frames) is None
         bads = [v[0] for v in simulate(model, init, frames)]
         assert bads == [0, 0, 0, 0, 1]  # a 4-move optimum: bad first at step 4
+    # the BTOR2 twin and btorsim's witness, read back by coinsat's BTOR2 reader
+    model = read_btor2((out / "coins-h-to-o.btor2").read_text(), "h.btor2")
+    width = len(model.inputs) // 2
+    frames = read_btor2_trace((out / "coins-h-to-o.btor2.cex").read_text(), [width, width], "h.btor2.cex")
+    init = [reset for _, _, reset in model.latches]
+    assert len(frames) == 5 and trace_problem(model, 0, init, frames) is None
+    frames[1][0] ^= 1
+    assert trace_problem(model, 0, init, frames) is not None
     manifest = read_manifest(out / "manifest.csv")
     assert [m["file"] for m in manifest] == [r.file for r in h_to_o_pack.rows]
 

@@ -40,7 +40,7 @@ from ..encode.aiger import Aig, build_aig
 from ..errors import InstanceError, InternalError, UsageError
 from ..instance import Instance
 from ..io.aiger import comment_lines, read_aiger
-from ..io.aiger19 import aig_19, circuit_of, trace_text, with_invariant
+from ..io.aiger19 import aig_19, btor2_trace_text, circuit_of, read_btor2_trace, trace_text, with_invariant
 from ..io.atomic import write_atomic
 from ..io.btor2 import btor2_text, read_btor2
 from ..io.instance_format import DATA, read_instance
@@ -136,35 +136,6 @@ def _frames(circuit: Circuit, moves: list[tuple[int, int]], steps: int) -> list[
     return out
 
 
-def btor2_trace_text(widths: list[int], frames: list[list[int]], names: list[str]) -> str:
-    """btorsim's witness format: ``sat``, ``b0``, ``#0`` (every state has an init), then per step
-    ``@t`` and one line ``<input index> <bits, most significant first> <name>@t`` per input."""
-    lines = ["sat", "b0", "#0"]
-    for t, values in enumerate(frames):
-        lines.append(f"@{t}")
-        lines += [f"{k} {format(v, f'0{w}b')} {names[k]}@{t}" for k, (v, w) in enumerate(zip(values, widths))]
-    return "\n".join([*lines, "."]) + "\n"
-
-
-def _check_btor2_trace(text: str, model: Circuit, widths: list[int]) -> tuple[list[list[int]], int]:
-    """The BTOR2 witness's input vectors as bit vectors of the read-back model (bit i of input j
-    is the model's input ``sum(widths[:j]) + i``), and its number of steps."""
-    lines = text.split("\n")
-    assert lines[:3] == ["sat", "b0", "#0"], "not a BTOR2 witness of b0"
-    frames: list[list[int]] = []
-    for line in lines[3:]:
-        if line == "." or not line:
-            break
-        if line.startswith("@"):
-            frames.append([0] * len(model.inputs))
-            continue
-        k, bits, _ = line.split()
-        base = sum(widths[: int(k)])
-        for i, ch in enumerate(reversed(bits)):
-            frames[-1][base + i] = int(ch)
-    return frames, len(frames)
-
-
 def _stored(answers: dict, key: str, path: Path) -> dict | None:
     record = answers.get(key)
     if record is None or record.get("sha256") != _sha(path.read_bytes()):
@@ -232,7 +203,8 @@ def _btor2_unsafe(out, instance, aig: Aig, horizon, stem, prop, solution: Soluti
     moves = list(solution.moves) + [(0, 0)]
     vectors = [[s, d] for s, d in moves[: L + 1]]
     write_atomic(out / f"{stem}.btor2.cex", btor2_trace_text([width, width], vectors, names))
-    frames, steps = _check_btor2_trace((out / f"{stem}.btor2.cex").read_text(), model, [width, width])
+    frames = read_btor2_trace((out / f"{stem}.btor2.cex").read_text(), [width, width], f"{stem}.btor2.cex")
+    steps = len(frames)
     init = [reset if reset in (0, 1) else None for _, _, reset in model.latches]
     problem = trace_problem(model, 0, init, frames)
     if problem:

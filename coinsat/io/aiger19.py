@@ -19,7 +19,9 @@ by the project's own reader and checked by its own simulator and SAT checks
   convention), and a ``WITNESS b0 <model>`` comment names the property and the model file;
 * :func:`trace_text` / :func:`read_trace`: the AIGER (HWMCC) witness of an unsafe circuit:
   ``1``, the violated property (``b0``), one line with the latches' initial values, one line
-  of input values per step, ``.``.
+  of input values per step, ``.``;
+* :func:`btor2_trace_text` / :func:`read_btor2_trace`: the same for a BTOR2 model, in btorsim's
+  witness format.
 """
 
 from __future__ import annotations
@@ -202,3 +204,39 @@ def read_trace(text: str, n_inputs: int, n_latches: int, path: str = "<witness>"
     if not frames:
         raise InstanceError("the witness has no input line (at least one step is needed)", path, 4)
     return int(lines[1][1:]), init, frames
+
+
+def btor2_trace_text(widths: list[int], frames: list[list[int]], names: list[str]) -> str:
+    """btorsim's witness format: ``sat``, ``b0``, ``#0`` (no state values: every state has an
+    init), then per step ``@t`` and one line ``<input index> <bits, most significant first>
+    <name>@t`` per input, and ``.``."""
+    lines = ["sat", "b0", "#0"]
+    for t, values in enumerate(frames):
+        lines.append(f"@{t}")
+        lines += [f"{k} {format(v, f'0{w}b')} {names[k]}@{t}" for k, (v, w) in enumerate(zip(values, widths))]
+    return "\n".join([*lines, "."]) + "\n"
+
+
+def read_btor2_trace(text: str, widths: list[int], path: str = "<witness>") -> list[list[int]]:
+    """The input vectors of a BTOR2 witness of ``b0`` as bit vectors of the model read back by
+    ``io/btor2.py: read_btor2`` (bit i of input j is the bit input ``sum(widths[:j]) + i``)."""
+    lines = text.split("\n")
+    if lines[:3] != ["sat", "b0", "#0"]:
+        raise InstanceError("a BTOR2 witness of b0 starts with 'sat', 'b0', '#0'", path, 1)
+    frames: list[list[int]] = []
+    for no, line in enumerate(lines[3:], 4):
+        if line == ".":
+            return frames
+        parts = line.split()
+        if line.startswith("@") and line[1:] == str(len(frames)):
+            frames.append([0] * sum(widths))
+        elif frames and len(parts) in (2, 3) and parts[0].isdigit() and int(parts[0]) < len(widths):
+            k, bits = int(parts[0]), parts[1]
+            if len(bits) != widths[k] or set(bits) - {"0", "1"}:
+                raise InstanceError(f"input {k} needs {widths[k]} bits, not {bits[:40]!r}", path, no)
+            base = sum(widths[:k])
+            for i, ch in enumerate(reversed(bits)):
+                frames[-1][base + i] = int(ch)
+        else:
+            raise InstanceError(f"not a line of a BTOR2 witness here: {line[:40]!r}", path, no)
+    raise InstanceError("the witness must end with a line '.'", path, len(lines))
