@@ -72,6 +72,7 @@ PUBLIC_MODULES = (
     "coinsat.gallery",
     "coinsat.census",
     "coinsat.cli",
+    "coinsat.hwmcc",
 )
 
 

@@ -48,6 +48,7 @@ def layers(instance: Instance, horizon: int, limit: int) -> list[list[tuple[int,
 
 
 def has_goal(instance: Instance, layer_list: list[list[tuple[int, ...]]]) -> bool:
+    """Does any layer hold a goal placement (then "never the goal within L - 1" would be false)?"""
     from ..configuration import Configuration
 
     labels = tuple(sorted(instance.labels))
