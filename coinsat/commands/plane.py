@@ -109,11 +109,11 @@ def solve(args, puzzle) -> int:
 
 def read_moves(path: str) -> list:
     """The ``moves`` of a plane solution file: ``[[[x, y], [x, y]], ...]`` with exact numbers."""
+    from ..io.files import read_regular
     from ..io.instance_format import plane_number
 
     try:
-        with open(path, encoding="utf-8") as f:
-            obj = json.load(f)
+        obj = json.loads(read_regular(path, "the solution file").decode("utf-8"))
     except FileNotFoundError:
         raise InstanceError("no such file", path) from None
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:

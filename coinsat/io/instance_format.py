@@ -37,6 +37,7 @@ from ..errors import InstanceError
 from ..instance import GOAL_PLACEMENTS, MOVE_MODELS, Instance, is_cubic, make_instance
 from ..registry import closest
 from .atomic import write_atomic
+from .files import read_regular
 
 MAX_INTEGER = 10**100  # beyond any window; keeps every number printable (str(int) <= 4300 digits)
 MAX_ADJACENCY = 64  # a larger d only makes every move impossible; refused as a likely typo
@@ -138,7 +139,7 @@ def _read_text(path: str) -> str:
     if not path:  # Path("") is the current directory: say what is wrong instead
         raise InstanceError("the file name is empty", "''", None)
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return read_regular(path, "the instance file").decode("utf-8")
     except FileNotFoundError:
         hint = ""
         if path.startswith("paper/"):

@@ -33,6 +33,7 @@ from ..errors import InstanceError
 from ..instance import Instance, is_cubic, with_cells
 from ..result import Result
 from ..solution import Solution
+from .files import read_regular
 
 JSON_KEYS = (
     "name",
@@ -185,7 +186,7 @@ def read_solution(instance: Instance, path: str | Path) -> tuple[Instance, Solut
     if not str(path):  # Path("") is the current directory: say what is wrong instead
         raise InstanceError("the solution file name is empty", "''", None)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_regular(path, "the solution file").decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise InstanceError(f"cannot read solution: {e}", str(path), None) from None
     return parse_solution(instance, text, str(path))
