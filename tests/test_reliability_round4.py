@@ -217,3 +217,193 @@ def test_r4_3_solve_method_ilp_exits_3_soon_after_a_signal(sig):
     assert p.returncode == 3, err
     assert "interrupted" in err and "Traceback" not in err
     assert waited < 2.0 + 1.0  # the engine's 2 s, and a loaded machine's process exit
+
+
+# R4-4: control characters and bidi overrides in names are escaped on every human output
+
+ESC_NAME = "\x1b[31mRED\x1b[0m\x1b]0;pwned\x07\u202e"  # in/esc.toml's name, with U+202E
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [("solve", "{p}"), ("show", "{p}"), ("count", "{p}"), ("construct", "{p}")],
+    ids=["solve", "show", "count", "construct"],
+)
+def test_r4_4_a_name_with_terminal_escapes_prints_as_visible_text(tmp_path, argv, capsys):
+    path = tmp_path / "esc.toml"
+    path.write_text(f"name = {json.dumps(ESC_NAME)}\n{TINY}")
+    code, out, err = run(capsys, *(a.format(p=path) for a in argv))
+    shown = out + err
+    assert code in (0, 2, 3)
+    assert not any(ch in shown for ch in "\x1b\x07\u202e")
+    if code == 0:
+        assert "\\x1b[31mRED" in out and "\\u202e" in out
+
+
+def test_r4_4_escaped_keeps_text_and_escapes_controls_bidi_and_separators():
+    from coinsat.io.terminal import escaped
+
+    assert escaped("h-to-o: optimal — 4 moves\n\tok é") == "h-to-o: optimal — 4 moves\n\tok é"
+    assert escaped("a\x1b]0;x\x07b") == "a\\x1b]0;x\\x07b"
+    assert escaped("\x85\x9b\x7f\u2028\u2066\u200f") == "\\x85\\x9b\\x7f\\u2028\\u2066\\u200f"
+
+
+def test_r4_4_an_error_line_naming_a_file_is_escaped(tmp_path, capsys):
+    path = tmp_path / "x\x1b[2Jy.toml"  # a file name that would clear the screen
+    code, _, err = run(capsys, "solve", path)
+    assert code == 2 and "\x1b" not in err and "\\x1b[2J" in err
+
+
+# R4-5: the BTOR2 reader is bounded and refuses width 0 and a node defined twice
+
+
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("1 sort bitvec 100000000\n2 input 1\n", "width 100000000"),  # btorbig.py: 24 s and 3 GB before
+        ("1 sort bitvec 99999999999\n", "width 99999999999"),
+        ("1 sort bitvec 0\n", "width 0"),
+        ("1 sort bitvec 1\n2 input 1\n2 input 1\n", "node 2 is defined twice"),
+        ("1 sort bitvec 1\n2 state 1\n3 init 1 2 2\n3 init 1 2 2\n", "node 3 is defined twice"),
+        ("1 sort bitvec 1\n2 input\n", "takes 1 arguments"),
+    ],
+)
+def test_r4_5_the_btor2_reader_refuses_huge_widths_width_0_and_redefinitions(text, why):
+    from coinsat.io.btor2 import read_btor2
+
+    t0 = time.perf_counter()
+    with pytest.raises(InstanceError, match=why):
+        read_btor2(text, "case.btor2")
+    assert time.perf_counter() - t0 < 1.0
+
+
+def test_r4_5_the_btor2_reader_caps_nodes_and_bits(monkeypatch):
+    from coinsat.io import btor2
+
+    many = "1 sort bitvec 1\n" + "".join(f"{i} input 1\n" for i in range(2, 60))
+    monkeypatch.setattr(btor2, "MAX_NODES", 50)
+    with pytest.raises(InstanceError, match="more than 50 nodes"):
+        btor2.read_btor2(many, "many.btor2")
+    monkeypatch.setattr(btor2, "MAX_NODES", 1000)
+    monkeypatch.setattr(btor2, "MAX_BITS", 40)
+    with pytest.raises(InstanceError, match="more than 40 bits"):
+        btor2.read_btor2(many, "many.btor2")
+
+
+def test_r4_5_the_writers_btor2_still_reads():
+    from coinsat.io.btor2 import btor2_format, read_btor2
+    from coinsat.io.instance_format import read_instance
+
+    circuit = read_btor2(btor2_format(read_instance(H_TO_O), 4), "h-to-o.btor2")
+    assert circuit.bad and circuit.latches
+
+
+# R4-6: a certificate's version is the integer 1, and a claim spells its numbers canonically
+
+
+@pytest.fixture(scope="module")
+def bounded_hto(tmp_path_factory):
+    """A genuine bounded certificate for h-to-o at horizon 3 (the optimum is 4)."""
+    pytest.importorskip("dratify")
+    from coinsat.certificates.prove.bounded import build_bounded
+    from coinsat.io.instance_format import read_instance
+
+    folder = tmp_path_factory.mktemp("bounded")
+    cert = build_bounded(read_instance(H_TO_O), 3, folder, "hto")
+    assert cert is not None
+    return folder, json.loads(json.dumps(cert))
+
+
+@pytest.mark.parametrize(
+    "field, value, why",
+    [
+        ("coinsat_certificate", True, "not a coinsat certificate"),
+        ("coinsat_certificate", 1.0, "not a coinsat certificate"),
+        ("claim", "no solution with <= 03 moves", "unreadable claim"),
+        ("claim", "no solution with <= 3 moves", None),  # the genuine file: accepted
+    ],
+)
+def test_r4_6_a_version_of_true_or_1_0_and_a_leading_zero_are_rejected(bounded_hto, field, value, why):
+    from coinsat.certificates.check import check_certificate
+    from coinsat.io.instance_format import read_instance
+
+    folder, cert = bounded_hto
+    forged = dict(cert, **{field: value})
+    verdict = check_certificate(read_instance(H_TO_O), forged, folder)
+    if why is None:
+        assert verdict.ok, verdict.reason
+    else:
+        assert not verdict.ok and why in verdict.reason
+
+
+def test_r4_6_a_census_of_version_true_is_rejected(tmp_path):
+    from coinsat.certificates.check.census import Rejected, census_from
+
+    with pytest.raises(Rejected, match="of version 1"):
+        census_from({"format": "coinsat-census", "version": True}, tmp_path, "census.json")
+
+
+# R4-8: U+2028 (and the other line separators) and NUL are refused in pictures and names
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85", "\u3000", "\u00a0"])
+def test_r4_8_a_line_separator_inside_a_picture_row_is_refused(tmp_path, separator, capsys):
+    # in/picu2028.toml: the row "o<U+2028>o" was read as "o o"
+    path = tmp_path / "pic.toml"
+    path.write_text(f'board = "square"\nstart = """\no{separator}o\no .\n"""\ngoal = """\n. o\no o\n"""\n')
+    code, _, err = run(capsys, "solve", path)
+    assert code == 2 and f"{path}:3:" in err and "unexpected character" in err
+
+
+@pytest.mark.parametrize("name", ["\u202e\u0000evil", "two\u2028lines", "a\nb", "x\x85y"])
+def test_r4_8_nul_and_line_breaks_in_a_name_are_refused(tmp_path, name, capsys):
+    # in/uni.toml: name = "\u202e\u0000evil" was accepted
+    path = tmp_path / "uni.toml"
+    path.write_text(f"name = {json.dumps(name)}\n{TINY}")
+    code, _, err = run(capsys, "solve", path)
+    assert code == 2 and f"{path}:1:" in err and "line break or NUL" in err
+
+
+def test_r4_8_a_graph_cell_name_with_a_line_separator_is_refused(tmp_path, capsys):
+    path = tmp_path / "graph.toml"
+    path.write_text(
+        'board = "graph"\nadjacency = 1\nstart = ["a"]\ngoal = ["b\\u2028c"]\n[graph]\nedges = [["a", "b\\u2028c"]]\n'
+    )
+    code, _, err = run(capsys, "solve", path)
+    assert code == 2 and "line break or NUL" in err
+
+
+# known_optimal: an answer that contradicts the puzzle file's published optimum says so loudly
+
+
+@pytest.mark.parametrize("known, contradicted", [(1, False), (2, True), (0, True)])
+def test_an_optimum_other_than_the_published_one_is_flagged(tmp_path, known, contradicted, capsys):
+    path = tmp_path / "tiny.toml"
+    path.write_text(f"known_optimal = {known}\n{TINY}")  # the optimum is 1 move
+    code, out, err = run(capsys, "solve", path, "--json")
+    obj = json.loads(out)
+    assert code == 0 and obj["length"] == 1 and obj["known_optimal"] == known
+    if contradicted:
+        assert "optimum is 1 moves" in obj["against_known_optimal"] and "WARNING" in err
+    else:
+        assert obj["against_known_optimal"] is None and "WARNING" not in err
+    code, out, _ = run(capsys, "solve", path)
+    assert code == 0 and ("WARNING" in out) == contradicted
+
+
+def test_against_published_names_every_kind_of_contradiction():
+    from coinsat.result import Result, Scope, Status, against_published
+    from coinsat.solution import Solution
+
+    three = Solution.of([(0, 1), (1, 2), (2, 3)])
+    optimal = Result(status=Status.OPTIMAL, method="x", solution=three, lower_bound=3)
+    feasible = Result(status=Status.FEASIBLE, method="x", solution=three, lower_bound=2)
+    bounded = Result(status=Status.BOUNDED, method="x", lower_bound=6)
+    unsolvable = Result(
+        status=Status.UNSOLVABLE, method="x", lower_bound=None, certificate={"kind": "k", "scope": Scope.GLOBAL}
+    )
+    assert against_published(optimal, None) is None and against_published(optimal, 3) is None
+    assert "optimum is 3 moves" in against_published(optimal, 4)
+    assert "shorter than" in against_published(feasible, 4) and against_published(feasible, 3) is None
+    assert "at least 6 moves" in against_published(bounded, 5) and against_published(bounded, 6) is None
+    assert "unsolvable" in against_published(unsolvable, 7)

@@ -31,7 +31,7 @@ from .. import geometry
 from ..board import cell_json
 from ..errors import InstanceError
 from ..instance import Instance, is_cubic, with_cells
-from ..result import Result
+from ..result import Result, against_published
 from ..solution import Solution
 from .files import read_regular
 
@@ -47,6 +47,8 @@ JSON_KEYS = (
     "seconds",
     "statistics",
     "stopped",
+    "known_optimal",
+    "against_known_optimal",
 )
 
 
@@ -72,6 +74,10 @@ def result_to_json(instance: Instance, result: Result) -> dict[str, Any]:
         # why the command ended before its answer was complete ("time limit", "memory limit",
         # "interrupted", ...); null when it was not stopped
         "stopped": result.stats.get("stopped") or None,
+        # the puzzle file's published optimum, and how the answer contradicts it (a finding, or
+        # a bug: result.against_published); null when it does not
+        "known_optimal": instance.known_optimal,
+        "against_known_optimal": against_published(result, instance.known_optimal),
     }
 
 
