@@ -407,3 +407,60 @@ def test_against_published_names_every_kind_of_contradiction():
     assert "shorter than" in against_published(feasible, 4) and against_published(feasible, 3) is None
     assert "at least 6 moves" in against_published(bounded, 5) and against_published(bounded, 6) is None
     assert "unsolvable" in against_published(unsolvable, 7)
+
+
+# R4-7: a resume directory is locked, and every saved layer's hash is checked on resume
+
+
+def test_r4_7_a_resume_directory_held_by_another_run_is_exit_2(tmp_path, capsys):
+    from coinsat.search.rank.visited import resume_lock
+
+    folder = tmp_path / "R"
+    argv = ("solve", H_TO_O, "--method", "rankbfs", "--resume", folder, "--json")
+    with resume_lock(folder):
+        code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert "locked" in err and str(folder) in err and "\n" not in err.strip()
+    code, out, _ = run(capsys, *argv)  # released: the same command runs
+    assert code == 0 and json.loads(out)["length"] == 4
+
+
+def test_r4_7_two_concurrent_resumes_of_one_directory_the_second_is_refused(tmp_path, capsys):
+    # resume.sh, part 2: two `solve --resume` runs on one V(3,2) directory both wrote it
+    folder = tmp_path / "B"
+    first = subprocess.Popen(
+        [sys.executable, "-m", "coinsat", "solve", str(VDIAG_3_2), "--method", "rankbfs", "--resume", str(folder)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        for _ in range(600):  # until the first run has saved a layer (it holds the lock from its start)
+            if (folder / "manifest.json").exists():
+                break
+            time.sleep(0.1)
+        assert (folder / "manifest.json").exists(), "the first run saved nothing"
+        code, _, err = run(capsys, "solve", VDIAG_3_2, "--method", "rankbfs", "--resume", folder)
+        assert first.poll() is None, "the first run ended before the second started"
+    finally:
+        os.killpg(first.pid, signal.SIGKILL)
+        first.communicate()
+    assert code == 2 and "locked" in err
+
+
+def test_r4_7_an_edited_layer_before_the_frontier_is_caught_by_its_hash(tmp_path, capsys):
+    folder = tmp_path / "R"
+    argv = ("solve", H_TO_O, "--method", "rankbfs", "--resume", folder, "--json")
+    code, _, _ = run(capsys, *argv)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert code == 0 and len(manifest["layers"]) >= 3
+    for depth in range(len(manifest["layers"]) - 1):  # every layer but the frontier (re-derived anyway)
+        file = folder / f"L{depth:05d}" / "p000.bin"
+        saved = file.read_bytes()
+        file.write_bytes(saved[:-1] + bytes([saved[-1] ^ 1]))
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and str(file) in err and "sha256" in err, depth
+        file.write_bytes(saved)
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and json.loads(out)["length"] == 4
