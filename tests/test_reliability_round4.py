@@ -58,8 +58,9 @@ def specials(tmp_path):
         ("show", "{p}"),
         ("verify", str(H_TO_O), "{p}"),
         ("check-certificate", str(H_TO_O), "{p}", "--time-limit", "2"),
+        ("decode", str(H_TO_O), "{p}", "{p}"),
     ],
-    ids=["solve-instance", "show-instance", "verify-solution", "check-certificate"],
+    ids=["solve-instance", "show-instance", "verify-solution", "check-certificate", "decode-formula"],
 )
 def test_r4_1_a_special_file_is_refused_before_it_is_read(specials, which, argv, capsys):
     path = specials[which]

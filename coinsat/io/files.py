@@ -36,8 +36,9 @@ def kind_of(mode: int) -> str:
     return next((word for test, word in _KINDS if test(mode)), "not a regular file")
 
 
-def read_regular(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTES) -> bytes:
-    """The bytes of the regular file ``path`` (a link to one is followed).
+def read_regular(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BYTES, first: int | None = None) -> bytes:
+    """The bytes of the regular file ``path`` (a link to one is followed); with ``first``, only
+    its first ``first`` bytes (a file of any size).
 
     Raises InstanceError naming the file when it is not a regular file or is larger than
     ``limit`` bytes; OSError (FileNotFoundError among them) when it cannot be opened, for the
@@ -48,7 +49,9 @@ def read_regular(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BY
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise InstanceError(f"{what} is not a regular file ({kind_of(info.st_mode)})", str(path))
-        if info.st_size > limit:
+        if first is not None:
+            limit = first
+        elif info.st_size > limit:
             raise InstanceError(f"{what} is too large ({info.st_size} bytes; at most {limit})", str(path))
         chunks = []
         left = limit + 1  # a file that grows while it is read is cut here, and refused below
@@ -61,6 +64,8 @@ def read_regular(path: str | Path, what: str = "file", limit: int = MAX_INPUT_BY
     finally:
         os.close(fd)
     data = b"".join(chunks)
+    if first is not None:
+        return data[:first]
     if len(data) > limit:
         raise InstanceError(f"{what} is too large (more than {limit} bytes)", str(path))
     return data
