@@ -13,6 +13,13 @@ before anything heavy).  ``cli.main`` calls :func:`restore` once its arguments a
 parsed, and from then on Python's own handler and the commands' handling apply.  A library
 user's process (a notebook, pytest, a script) is never touched, nor a SIGINT that the parent
 set to ignore (a background job) or that someone else already handles.
+
+SIGTERM (``kill PID``, what a batch system sends) is the command's too, and ends it like
+Ctrl-C: while loading through :func:`_stop`; afterwards :func:`_terminate` raises
+KeyboardInterrupt in the main thread, so every ``finally`` runs (scratch folders are removed,
+an ABC child is killed) and the command prints its one line and exits 3.  A process forked
+from the command (a worker of a pool, a child of ``limits.in_child``) gets the default SIGTERM
+back, so a pool's ``terminate()`` still ends its workers at once.
 """
 
 from __future__ import annotations
@@ -30,6 +37,15 @@ def _stop(signum, frame) -> None:
     os._exit(EXIT_UNKNOWN)
 
 
+def _terminate(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def _default_in_child() -> None:
+    if signal.getsignal(signal.SIGTERM) in (_stop, _terminate):
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def is_command() -> bool:
     """The console script, or ``python -m coinsat`` (not ``-m coinsat.<module>``, nor ``-m pytest``)."""
     if not sys.argv:
@@ -44,14 +60,25 @@ def guard_loading() -> None:
     """Make a Ctrl-C during the command's imports a clean exit 3 (module docstring)."""
     if threading.current_thread() is not threading.main_thread():
         return  # signal.signal works in the main thread only (an import from a thread must not fail)
-    if is_command() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    if not is_command():
+        return
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _stop)
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _stop)
 
 
 def restore() -> None:
-    """Hand SIGINT back to Python (a KeyboardInterrupt), if :func:`guard_loading` took it."""
+    """Hand SIGINT back to Python (a KeyboardInterrupt), and make SIGTERM one too, if
+    :func:`guard_loading` took them."""
     if signal.getsignal(signal.SIGINT) is _stop:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGTERM) is _stop:
+        signal.signal(signal.SIGTERM, _terminate)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_default_in_child)
 
 
 guard_loading()

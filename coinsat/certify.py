@@ -329,12 +329,13 @@ def read_certificate(path: str | Path) -> tuple[Any, str, Path]:
     it is not one (malformed JSON, bytes outside the DIMACS alphabet: then the object is None),
     and the folder its side files are in.  InstanceError when the file cannot be read."""
     from .certificates.check.format import alphabet_problem, unique_keys
+    from .io.files import read_regular
 
     p = Path(path)
     if p.is_dir() and (p / "census.json").is_file():  # a census certificate is a folder
         p = p / "census.json"
     try:
-        data = p.read_bytes()
+        data = read_regular(p, "the certificate file")
     except OSError as e:
         raise InstanceError(f"cannot read certificate: {e}", str(p)) from None
     outside = alphabet_problem(data, p.name)  # the checker reads no byte two parsers may disagree on

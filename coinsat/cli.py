@@ -19,6 +19,7 @@ from ._version import __version__
 from .commands import COMMANDS
 from .commands.common import EXIT_INTERNAL, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE, HelpFormatter
 from .errors import CoinsatError, InternalError, LimitReached
+from .io.terminal import EscapingWriter, escaped
 from .registry import unknown
 
 
@@ -56,20 +57,31 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``) in this process; return the exit code."""
     args = get_parser().parse_args(argv)
     restore()  # the loading guard hands Ctrl-C back: the commands handle it from here (_startup)
+    stdout = sys.stdout
+    sys.stdout = EscapingWriter(stdout)  # names from files print as text, never terminal commands (io/terminal)
+    try:
+        return _run(args)
+    finally:
+        sys.stdout = stdout
+
+
+def _run(args) -> int:
     try:
         return args.run(args)
     except InternalError as e:  # coinsat contradicted itself (VerificationError among them)
-        print(f"coinsat: internal error: {e}", file=sys.stderr)
+        print(escaped(f"coinsat: internal error: {e}"), file=sys.stderr)
         return EXIT_INTERNAL
     except LimitReached as e:  # a limit (or Ctrl-C) stopped a command that had no answer to give
         bound = "" if e.lower_bound is None else f" (lower bound {e.lower_bound})"
         print(
-            f"coinsat: unknown: stopped by the {e}{bound}" if "limit" in str(e) else f"coinsat: unknown: {e}{bound}",
+            escaped(
+                f"coinsat: unknown: stopped by the {e}{bound}" if "limit" in str(e) else f"coinsat: unknown: {e}{bound}"
+            ),
             file=sys.stderr,
         )
         return EXIT_UNKNOWN
     except CoinsatError as e:
-        print(f"coinsat: error: {e}", file=sys.stderr)
+        print(escaped(f"coinsat: error: {e}"), file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # e.g. `coinsat solve ... | head`: the reader left, not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -246,9 +246,10 @@ def read_model(path: str | Path) -> list[int]:
     """The true and false literals of a solver's output (``s SATISFIABLE`` / ``v ... 0`` lines, or
     the literals alone; ``x12`` / ``-x12`` as pseudo-Boolean solvers print them); InstanceError
     naming the file and line otherwise (an UNSAT answer, a word that is not a literal)."""
+    from .io.files import read_regular
+
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
+        text = read_regular(path, "the model file").decode("utf-8", errors="replace")
     except FileNotFoundError:
         raise InstanceError("no such file", str(path)) from None
     except OSError as e:
@@ -313,11 +314,11 @@ def decode(instance: Instance, formula: str | Path, model: str | Path) -> Result
         When the decoded moves are illegal or do not reach the goal (``step`` None: the end).
     """
     from .io.dimacs import decode_symbols, read_symbols
+    from .io.files import read_regular
     from .solution import verify
 
-    try:
-        with open(formula, encoding="utf-8", errors="replace") as f:
-            header = f.read(1 << 20)  # the symbol table precedes the clauses
+    try:  # the symbol table precedes the clauses
+        header = read_regular(formula, "the formula file", first=1 << 20).decode("utf-8", errors="replace")
     except OSError as e:
         raise InstanceError(f"cannot read the formula: {e.strerror or e}", str(formula)) from None
     symbols = read_symbols(header)

@@ -247,14 +247,15 @@ def _disarm() -> None:
 
 @contextmanager
 def signals_deferred() -> Iterator[None]:
-    """Hold SIGINT and the watchdog's SIGALRM back for the block; one that arrives meanwhile is
-    raised again when it ends, to the handler that was in place.  For code that must not be cut
-    in half: an exception raised in the middle of an ``import`` leaves the package's finished
-    submodules in ``sys.modules`` but not on the package, so every later import of it fails
-    (seen with numba: "module 'numba' has no attribute 'core'", an internal error in the next
-    search).  The handlers are swapped, not the signal mask: a process-directed signal goes to
-    any thread that does not block it (a progress display's thread, say), and Python then runs
-    the handler in the main thread anyway.  Main thread only (elsewhere a no-op)."""
+    """Hold SIGINT (and the command's SIGTERM) and the watchdog's SIGALRM back for the block; one
+    that arrives meanwhile is raised again when it ends, to the handler that was in place. For
+    code that must not be cut in half: an exception raised in the middle of an ``import`` leaves
+    the package's finished submodules in ``sys.modules`` but not on the package, so every later
+    import of it fails (seen with numba: "module 'numba' has no attribute 'core'", an internal
+    error in the next search). The handlers are swapped, not the signal mask: a process-directed
+    signal goes to any thread that does not block it (a progress display's thread, say), and
+    Python then runs the handler in the main thread anyway. Main thread only (elsewhere a
+    no-op)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -267,6 +268,8 @@ def signals_deferred() -> Iterator[None]:
     for sig in (signal.SIGINT, signal.SIGALRM):
         if signal.getsignal(sig) is not None:  # None: a handler Python did not install; leave it
             old[sig] = signal.signal(sig, hold)
+    if callable(signal.getsignal(signal.SIGTERM)):  # the command's SIGTERM, a Ctrl-C too (_startup)
+        old[signal.SIGTERM] = signal.signal(signal.SIGTERM, hold)
     try:
         yield
     finally:
@@ -288,6 +291,7 @@ def in_child(
     deadline: float | None = None,
     what: str | None = None,
     lost: Callable[[int], _T] | None = None,
+    slack: float | None = None,
 ) -> _T:
     """``fn(*args, **kwargs)`` computed in a forked child process, stopped with the budget.
 
@@ -306,7 +310,11 @@ def in_child(
     ends without an answer (killed from outside, the kernel's OOM killer say, or crashed) is
     ``lost(exit status)`` when given, else a MemoryError (killed) or an InternalError.  A
     plain ``os.fork``: it works inside daemonic worker processes too, where multiprocessing
-    refuses children.  Without a budget, or where ``fork`` does not exist, ``fn`` runs here."""
+    refuses children.  Without a budget, or where ``fork`` does not exist, ``fn`` runs here.
+
+    ``slack`` (seconds) is for a computation that stops itself at the budget's time (a solver
+    given the time that is left): it always runs in a child, so that a signal can stop it, and
+    is killed only ``slack`` seconds after the budget's deadline, so that it can report."""
     import pickle
     import select
 
@@ -314,8 +322,9 @@ def in_child(
     budget = _active
     memory = None if budget is None else budget.memory_limit
     end = min(float("inf") if deadline is None else deadline, float("inf") if budget is None else budget.deadline)
-    if end == float("inf") and memory is None or not hasattr(os, "fork"):
+    if not hasattr(os, "fork") or slack is None and end == float("inf") and memory is None:
         return fn(*args, **kwargs)
+    end += slack or 0.0
     why = "" if what is None else f" ({what} did not finish)"
     read_end, write_end = os.pipe()
     with signals_deferred():  # a Ctrl-C between the fork and the try would leave the child running
@@ -323,6 +332,7 @@ def in_child(
         if pid == 0:  # the child: compute, send the answer, leave without running any cleanup
             try:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the parent's too: it kills this child
                 os.close(read_end)
                 _answer(write_end, fn, args, kwargs)
             finally:

@@ -209,3 +209,25 @@ class Result:
         from .registry import load
 
         return load({"html": "coinsat.draw.notebook:result_html"}, "html", "picture")(self)
+
+
+def against_published(result: Result, known: int | None) -> str | None:
+    """How ``result`` contradicts a published optimum of ``known`` moves (the puzzle file's
+    ``known_optimal``), in one sentence; None when it does not, or when nothing is published.
+
+    A contradiction is a finding (the publication is wrong) or a bug (coinsat is): either way
+    the answer says so loudly.  It is one when the result proves a different optimum, proves
+    the puzzle unsolvable, has a solution shorter than ``known`` moves, or proves a lower
+    bound above ``known`` (every solution needs more moves than the published optimum)."""
+    if known is None:
+        return None
+    published = f"the puzzle file's known_optimal, a published optimum of {known} moves"
+    if result.lower_bound is None:
+        return f"coinsat proves the puzzle unsolvable, against {published}"
+    if result.status is Status.OPTIMAL and result.length != known:
+        return f"coinsat proves the optimum is {result.length} moves, against {published}"
+    if result.solution is not None and len(result.solution) < known:
+        return f"coinsat found a solution of {len(result.solution)} moves, shorter than {published}"
+    if result.lower_bound > known:
+        return f"coinsat proves every solution needs at least {result.lower_bound} moves, against {published}"
+    return None

@@ -25,6 +25,14 @@ a limit is reported as NotSolved / a limit status); ``UNKNOWN`` otherwise.  A
 time limit therefore ends in ``SAT`` (not optimal) or ``UNKNOWN``, never
 ``UNSAT``.  Only HiGHS and CBC are supported because some of PuLP's other
 interfaces report a reached limit as *Infeasible*.
+
+Interrupts: PuLP runs HiGHS inside one C call that Python's signal handlers cannot enter, so a
+Ctrl-C, a SIGTERM or the watchdog's time limit waited for the solve to end (27 s measured).
+Asking HiGHS to stop (highspy's user interrupt) is not enough: it looks at the request only
+now and then, and not in presolve or the root node's cuts (4 to 10 s measured).  So
+:func:`_run_in_child` runs each solve in a forked child (``limits.in_child``): the parent
+waits in short slices and kills the child on a signal, and on the memory budget too (HiGHS
+has none of its own); the answer comes back as plain numbers (:class:`_Solved`).
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ import shutil
 import sys
 import time
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 from ..errors import MissingDependency, UsageError
@@ -89,6 +98,8 @@ def make_solver(name: str = "highs", *, time_limit: float | None = None, threads
         solver = pulp.HiGHS(msg=msg, timeLimit=time_limit, threads=threads)
         if not solver.available():
             raise MissingDependency("ILP solver 'highs' needs highspy: pip install 'coinsat[ilp]' (or 'coinsat[all]')")
+        if hasattr(solver, "callSolver"):  # PuLP's highspy interface: solve in a child we can stop
+            solver.callSolver = _run_in_child
         return solver
     if name == "cbc":
         kw: dict[str, Any] = {"msg": msg, "timeLimit": time_limit}
@@ -130,6 +141,65 @@ def run_ilp(
     if bound is not None and not math.isfinite(bound):
         bound = None
     return IlpAnswer(outcome, optimal, objective, bound, solver, text, seconds)
+
+
+#: seconds the solve may run past the budget's deadline before it is killed: HiGHS stops
+#: itself at its own time limit (the budget's) and reports its incumbent in that time
+KILL_SLACK = 2.0
+
+
+def _run_in_child(lp) -> None:
+    """PuLP's ``callSolver`` for HiGHS: ``lp.solverModel.run()`` in a forked child (module
+    docstring), whose answer then stands in for the model, as :class:`_Solved`."""
+    from ..limits import in_child
+
+    lp.solverModel = _Solved(*in_child(_solved, (lp.solverModel,), slack=KILL_SLACK, what="the ILP solve"))
+
+
+def _solved(model) -> tuple:
+    """In the child: run HiGHS, and return what PuLP and :func:`_highs_bound` read back.  HiGHS's
+    scheduler is made afresh first: the one copied from the parent counts on worker threads that
+    a forked child does not have (a HiGHS that ran in the parent before made every child wait
+    forever in ``parallel::sync``)."""
+    reset = getattr(type(model), "resetGlobalScheduler", None)
+    if reset is not None:
+        reset(False)
+    model.run()
+    solution = model.getSolution()
+    try:
+        bound = float(model.getInfo().mip_dual_bound)
+    except Exception:  # not a MIP run, or an older highspy: no bound, which is always safe
+        bound = None
+    columns = (list(solution.col_value), list(solution.col_dual))
+    rows = (list(solution.row_value), list(solution.row_dual))
+    return int(model.getModelStatus()), float(model.getObjectiveValue()), columns, rows, bound
+
+
+class _Solved:
+    """The parts of a solved ``highspy.Highs`` that PuLP's ``findSolutionValues`` and
+    :func:`_highs_bound` read, from the child's answer."""
+
+    def __init__(self, status: int, objective: float, columns: tuple, rows: tuple, bound: float | None):
+        import highspy
+
+        self._status = highspy.HighsModelStatus(status)
+        self._objective = objective
+        col_value, col_dual = columns
+        row_value, row_dual = rows
+        self._solution = SimpleNamespace(col_value=col_value, col_dual=col_dual, row_value=row_value, row_dual=row_dual)
+        self._info = SimpleNamespace(mip_dual_bound=math.nan if bound is None else bound)
+
+    def getModelStatus(self):
+        return self._status
+
+    def getObjectiveValue(self) -> float:
+        return self._objective
+
+    def getSolution(self):
+        return self._solution
+
+    def getInfo(self):
+        return self._info
 
 
 def _objective_value(problem) -> float | None:

@@ -13,6 +13,7 @@ import json
 import sys
 
 from ..errors import InstanceError, UsageError
+from ..io.terminal import escaped
 from ..result import Status
 from .common import EXIT_ILLEGAL, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
 
@@ -102,18 +103,18 @@ def solve(args, puzzle) -> int:
         lines += [f"  {t:3d}. {point_text(s)} -> {point_text(d)}" for t, (s, d) in enumerate(answer.moves or (), 1)]
         print("\n".join(lines))
     if error is not None:
-        print(f"coinsat: error: {error} (the answer is printed above)", file=sys.stderr)
+        print(escaped(f"coinsat: error: {error} (the answer is printed above)"), file=sys.stderr)
         return EXIT_USAGE
     return EXIT_UNKNOWN if answer.status is Status.UNKNOWN else EXIT_OK
 
 
 def read_moves(path: str) -> list:
     """The ``moves`` of a plane solution file: ``[[[x, y], [x, y]], ...]`` with exact numbers."""
+    from ..io.files import read_regular
     from ..io.instance_format import plane_number
 
     try:
-        with open(path, encoding="utf-8") as f:
-            obj = json.load(f)
+        obj = json.loads(read_regular(path, "the solution file").decode("utf-8"))
     except FileNotFoundError:
         raise InstanceError("no such file", path) from None
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
@@ -166,12 +167,12 @@ def show(args, puzzle) -> int:
     coins = puzzle.start
     for t, (s, d) in enumerate(moves, start=1):
         if verdict.step is not None and t >= verdict.step:
-            print(f"illegal at step {t}: {verdict.reason}", file=sys.stderr)
+            print(escaped(f"illegal at step {t}: {verdict.reason}"), file=sys.stderr)
             return EXIT_ILLEGAL
         coins = (coins - {s}) | {d}
         print(f"{t:3d}. {point_text(s)} -> {point_text(d)}")
     if not verdict.ok:
-        print(f"illegal at the end: {verdict.reason}", file=sys.stderr)
+        print(escaped(f"illegal at the end: {verdict.reason}"), file=sys.stderr)
         return EXIT_ILLEGAL
     print("final: " + "  ".join(point_text(p) for p in sorted(coins)))
     return EXIT_OK

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sys
 
+from ..io.terminal import escaped
 from .common import EXIT_ILLEGAL, EXIT_OK, add_limit_arguments, check_output_file, limits_of
 
 FORMATS = ("text", "svg", "png", "gif", "html")
@@ -133,7 +134,7 @@ def _run(args) -> int:
         verdict = verify(instance, solution)
         if not verdict.ok:
             where = f"step {verdict.step}" if verdict.step else "the end"
-            print(f"illegal at {where}: {verdict.reason} (no picture written)", file=sys.stderr)
+            print(escaped(f"illegal at {where}: {verdict.reason} (no picture written)"), file=sys.stderr)
             return EXIT_ILLEGAL
     _check_size(instance, solution, args.format, args.scale, args.solution)
     how = dict(format=args.format, animate=args.animate, scale=args.scale)

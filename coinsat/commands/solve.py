@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+from ..io.terminal import escaped
 from ..result import Result, Scope, Status
 from .common import (
     EXIT_UNKNOWN,
@@ -234,13 +235,15 @@ def emit(args, instance, result: Result, obj: dict, notes=()) -> int:
             error = e
     if args.json:
         print(json.dumps(obj))
+        if obj.get("against_known_optimal"):  # loud on the terminal too (the field says it in the JSON)
+            print(escaped(f"coinsat: WARNING: {obj['against_known_optimal']}"), file=sys.stderr)
     else:
         print("\n".join([human(instance, result, obj), *notes]))
     if interrupted:
         print(f"coinsat: interrupted (lower bound {result.lower_bound}); nothing written", file=sys.stderr)
         return EXIT_UNKNOWN
     if error is not None:
-        print(f"coinsat: error: {error} (the answer is printed above)", file=sys.stderr)
+        print(escaped(f"coinsat: error: {error} (the answer is printed above)"), file=sys.stderr)
         return EXIT_USAGE
     return 0
 
@@ -249,6 +252,8 @@ def human(instance, result: Result, obj: dict) -> str:
     lines = [f"{instance.name}: {result.status.value}"]
     if result.solution is not None:
         lines[0] += f" — {result.length} moves"
+    if obj.get("against_known_optimal"):  # a finding, or a bug: either way the first thing said
+        lines.append(f"  WARNING: {obj['against_known_optimal']} (a finding, or a bug)")
     lb = "none (no solution exists)" if result.lower_bound is None else result.lower_bound
     lines.append(f"  lower bound: {lb}   method: {result.method}   time: {result.seconds:.3f} s")
     if "plan" in result.stats:  # method auto: what it chose before the search (search/plan.py)

@@ -18,6 +18,11 @@ it) as a BTOR2 model with bit-vector inputs and boolean state:
 :class:`coinsat.backends.aigbmc.Circuit`, so that the BMC of ``backends/aigbmc.py`` checks
 the BTOR2 file as it checks the AIGER one.  No BTOR2 model checker (btormc, pono) is packaged
 for Debian or PyPI here; the reader is this project's own check of the file.
+
+The reader is bounded: a width above :data:`MAX_WIDTH`, more than :data:`MAX_NODES` nodes or
+more than :data:`MAX_BITS` bits in all are refused before they are built (a 35-byte file
+declaring ``sort bitvec 100000000`` once took 24 s and 3 GB), and so are width 0 and a node
+id defined twice.
 """
 
 from __future__ import annotations
@@ -88,6 +93,17 @@ def btor2_format(instance: Instance, horizon: int | None = None) -> str:
 
 # --- the reader ------------------------------------------------------------------------------
 
+#: the widest bit-vector sort read; the writer's widest is a cell index's (18 bits for the
+#: largest window, 250,000 cells)
+MAX_WIDTH = 64
+#: the most nodes (numbered lines) read
+MAX_NODES = 1_000_000
+#: the most bits of all nodes together (each is one AIG literal, built before any check)
+MAX_BITS = 1 << 24
+#: how many arguments each operator the reader reads takes, at least
+_ARITY = {"sort": 2, "input": 1, "state": 1, "zero": 1, "one": 1, "not": 2, "and": 3, "slice": 4}
+_ARITY.update({"init": 3, "next": 3, "bad": 1, "constraint": 1, "output": 1})
+
 
 def read_btor2(text: str, path: str = "<btor2>"):
     """The subset of BTOR2 in the module docstring as a bit-level
@@ -117,7 +133,17 @@ def read_btor2(text: str, path: str = "<btor2>"):
         n_var += 1
         return 2 * n_var
 
+    total = 0  # bits of all nodes so far
+
+    def put(no: int, nid: int, lits: list[int]) -> None:
+        nonlocal total
+        total += len(lits)
+        if total > MAX_BITS:
+            raise InstanceError(f"more than {MAX_BITS} bits in all", path, no)
+        bits[nid] = lits
+
     lines = text.split("\n")
+    seen: dict[int, int] = {}  # node id -> its line
     # pass 1: inputs first (AIGER numbers inputs before latches), then everything in order
     parsed = []
     for no, raw in enumerate(lines, 1):
@@ -127,7 +153,15 @@ def read_btor2(text: str, path: str = "<btor2>"):
         parts = line.split()
         if len(parts) < 2 or not parts[0].isdigit():
             raise InstanceError(f"not a BTOR2 line: {raw[:60]!r}", path, no)
-        parsed.append((no, int(parts[0]), parts[1], parts[2:]))
+        nid = int(parts[0])
+        if nid in seen:
+            raise InstanceError(f"node {nid} is defined twice (first on line {seen[nid]})", path, no)
+        seen[nid] = no
+        if len(parts) - 2 < _ARITY.get(parts[1], 0):
+            raise InstanceError(f"'{parts[1]}' takes {_ARITY[parts[1]]} arguments", path, no)
+        if len(seen) > MAX_NODES:
+            raise InstanceError(f"more than {MAX_NODES} nodes", path, no)
+        parsed.append((no, nid, parts[1], parts[2:]))
     for no, nid, op, args in parsed:
         if op == "input":
             pending.append(("input", nid, args))
@@ -167,7 +201,7 @@ def read_btor2(text: str, path: str = "<btor2>"):
     def decl(kind: str, nid: int, args: list[str], no: int) -> None:
         w = sort(no, args[0])
         lits = [new() for _ in range(w)]
-        bits[nid] = lits
+        put(no, nid, lits)
         width_of[nid] = w
         if kind == "input":
             inputs.extend(lits)
@@ -183,7 +217,10 @@ def read_btor2(text: str, path: str = "<btor2>"):
         if op == "sort":
             if len(args) != 2 or args[0] != "bitvec":
                 raise InstanceError("only 'sort bitvec W' is read", path, no)
-            sorts[nid] = num(no, args[1])
+            width = num(no, args[1])
+            if not 1 <= width <= MAX_WIDTH:
+                raise InstanceError(f"width {width}: this reader reads widths 1 to {MAX_WIDTH}", path, no)
+            sorts[nid] = width
     for kind, nid, args in pending:
         decl(kind, nid, args, by_id[nid])
     for no, nid, op, args in parsed:
@@ -191,20 +228,20 @@ def read_btor2(text: str, path: str = "<btor2>"):
             continue
         if op in ("zero", "one"):
             w = sort(no, args[0])
-            bits[nid] = [int(op == "one")] + [0] * (w - 1)
+            put(no, nid, [int(op == "one")] + [0] * (w - 1))
         elif op == "not":
-            bits[nid] = [b ^ 1 for b in arg(no, args[1])]
+            put(no, nid, [b ^ 1 for b in arg(no, args[1])])
         elif op == "and":
             a, b = arg(no, args[1]), arg(no, args[2])
             if len(a) != len(b):
                 raise InstanceError("'and' of two different widths", path, no)
-            bits[nid] = [and_(x, y) for x, y in zip(a, b)]
+            put(no, nid, [and_(x, y) for x, y in zip(a, b)])
         elif op == "slice":
             a = arg(no, args[1])
             hi, lo = num(no, args[2]), num(no, args[3])
             if not 0 <= lo <= hi < len(a):
                 raise InstanceError(f"slice {hi} {lo} out of the width {len(a)}", path, no)
-            bits[nid] = a[lo : hi + 1]
+            put(no, nid, a[lo : hi + 1])
         elif op in ("init", "next"):
             s = num(no, args[1])
             if s not in states:

@@ -37,6 +37,7 @@ from ..errors import InstanceError
 from ..instance import GOAL_PLACEMENTS, MOVE_MODELS, Instance, is_cubic, make_instance
 from ..registry import closest
 from .atomic import write_atomic
+from .files import read_regular
 
 MAX_INTEGER = 10**100  # beyond any window; keeps every number printable (str(int) <= 4300 digits)
 MAX_ADJACENCY = 64  # a larger d only makes every move impossible; refused as a likely typo
@@ -138,7 +139,7 @@ def _read_text(path: str) -> str:
     if not path:  # Path("") is the current directory: say what is wrong instead
         raise InstanceError("the file name is empty", "''", None)
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return read_regular(path, "the instance file").decode("utf-8")
     except FileNotFoundError:
         hint = ""
         if path.startswith("paper/"):
@@ -230,9 +231,7 @@ def _parse_instance(ctx: _Ctx, data: dict) -> Instance:
         raise ctx.error(f"moves must be one of {', '.join(MOVE_MODELS)}, not {_short(moves)}", "moves")
     if moves == "slide" and kind in ("graph", "cubic"):
         raise ctx.error(f'moves = "slide" needs a board in the plane (square or triangular), not {kind}', "moves")
-    for key in ("name", "source"):
-        if key in data and not isinstance(data[key], str):
-            raise ctx.error(f"{key} must be a string", key)
+    _texts(ctx, data)
     metadata = data.get("metadata", {})
     if not isinstance(metadata, dict):
         raise ctx.error("metadata must be a table", "metadata")
@@ -254,6 +253,10 @@ def _parse_instance(ctx: _Ctx, data: dict) -> Instance:
         cells = graph.get("cells")
         if cells is not None and not (isinstance(cells, list) and all(_is_name(c) for c in cells)):
             raise ctx.error("cells must be a list of cell names", "cells", table="graph")
+        for key, names in (("edges", [v for e in edges for v in e]), ("cells", cells or [])):
+            bad = next((v for v in names if isinstance(v, str) and _LINE_BREAKS.search(v)), None)
+            if bad is not None:
+                raise ctx.error(f"the cell name {bad!r} holds a line break or NUL", key, table="graph")
     elif "graph" in data:
         raise ctx.error('a [graph] table needs board = "graph"', "board")
 
@@ -385,6 +388,20 @@ def _unclosed_string_line(text: str) -> int | None:
             return _line_at(text, m.start())
         i = closed.end()
     return None
+
+
+#: what a name may not hold: NUL, and every character ``str.splitlines`` ends a line at
+#: (U+2028 among them: a name that prints on two lines, round-4 defect R4-8)
+_LINE_BREAKS = re.compile("[\x00\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def _texts(ctx: _Ctx, data: dict) -> None:
+    """``name`` and ``source`` are strings on one line, without NUL."""
+    for key in ("name", "source"):
+        if key in data and not isinstance(data[key], str):
+            raise ctx.error(f"{key} must be a string", key)
+    if "name" in data and _LINE_BREAKS.search(data["name"]):
+        raise ctx.error(f"name {_short(data['name'])} holds a line break or NUL", "name")
 
 
 def _is_name(v: Any) -> bool:
@@ -542,8 +559,9 @@ def _parse_picture(
     return out
 
 
-_BLANKS = re.compile(r"\s+")
-_NOT_EMPTY = re.compile(r"[^.\s]")  # coins (and stray characters): everything but dots and blanks
+# blanks are ASCII: a Unicode space or line separator (U+2028) is a stray character, refused
+_BLANKS = re.compile(r"[ \t\r]+")
+_NOT_EMPTY = re.compile(r"[^. \t\r]")  # coins (and stray characters): everything but dots and blanks
 
 
 # --- writing ------------------------------------------------------------------------
@@ -711,6 +729,7 @@ def _parse_plane(ctx: _Ctx, data: dict):
     placement = data.get("goal_placement", "congruent")
     if placement not in GOAL_PLACEMENTS:
         raise ctx.error(f"goal_placement must be one of {', '.join(GOAL_PLACEMENTS)}", "goal_placement")
+    _texts(ctx, data)
     coins = {key: _plane_coins(ctx, data, key, grid) for key in ("start", "goal")}
     if len(coins["start"]) != len(coins["goal"]):
         raise ctx.error(

@@ -31,8 +31,9 @@ from .. import geometry
 from ..board import cell_json
 from ..errors import InstanceError
 from ..instance import Instance, is_cubic, with_cells
-from ..result import Result
+from ..result import Result, against_published
 from ..solution import Solution
+from .files import read_regular
 
 JSON_KEYS = (
     "name",
@@ -46,6 +47,8 @@ JSON_KEYS = (
     "seconds",
     "statistics",
     "stopped",
+    "known_optimal",
+    "against_known_optimal",
 )
 
 
@@ -77,6 +80,10 @@ def result_to_json(instance: Instance, result: Result) -> dict[str, Any]:
         # why the command ended before its answer was complete ("time limit", "memory limit",
         # "interrupted", ...); null when it was not stopped
         "stopped": result.stats.get("stopped") or None,
+        # the puzzle file's published optimum, and how the answer contradicts it (a finding, or
+        # a bug: result.against_published); null when it does not
+        "known_optimal": instance.known_optimal,
+        "against_known_optimal": against_published(result, instance.known_optimal),
     }
 
 
@@ -198,7 +205,7 @@ def read_solution(instance: Instance, path: str | Path) -> tuple[Instance, Solut
     if not str(path):  # Path("") is the current directory: say what is wrong instead
         raise InstanceError("the solution file name is empty", "''", None)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_regular(path, "the solution file").decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
         raise InstanceError(f"cannot read solution: {e}", str(path), None) from None
     return parse_solution(instance, text, str(path))

@@ -145,7 +145,8 @@ def _check(
     if isinstance(cert, dict) and cert.get("format") == CENSUS_FORMAT:  # census.json: a census of the puzzle's goal
         census: KindChecker = load(CHECKERS, "census", "certificate kind")
         return census(instance, cert, base_dir, deadline, workers=workers)  # type: ignore[call-arg]
-    if not isinstance(cert, dict) or cert.get("coinsat_certificate") != FORMAT_VERSION:
+    version = cert.get("coinsat_certificate") if isinstance(cert, dict) else None
+    if type(version) is not int or version != FORMAT_VERSION:  # true and 1.0 equal 1 in Python: not here
         return False, "not a coinsat certificate (version 1)", None
     if cert.get("kind") not in CHECKERS:
         return False, f"unknown certificate kind {cert.get('kind')!r}", None

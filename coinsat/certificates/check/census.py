@@ -160,7 +160,12 @@ def _int(obj: dict, key: str, low: int = 0) -> int:
 
 
 def _verified(obj: Any, folder: Path, name: str, deadline: float | None, workers: int) -> Census:
-    if not isinstance(obj, dict) or obj.get("format") != FORMAT or obj.get("version") != VERSION:
+    if (
+        not isinstance(obj, dict)
+        or obj.get("format") != FORMAT
+        or type(obj.get("version")) is not int
+        or obj.get("version") != VERSION
+    ):
         raise Rejected(f"{name}: not a {FORMAT} certificate of version {VERSION}")
     board, d = obj["board"], _int(obj, "adjacency", 1)
     cells = obj["cells"]

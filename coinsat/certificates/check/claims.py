@@ -38,12 +38,14 @@ import re
 from dataclasses import dataclass
 
 _WINDOW = " inside the window"
-_BOUND = r"no solution with <= (\d+) moves((?: inside the window)?)"
+#: a number as Python's str(int) spells it: ASCII digits, no leading zero ("03" is no claim)
+_N = r"(0|[1-9][0-9]*)"
+_BOUND = r"no solution with <= " + _N + r" moves((?: inside the window)?)"
 _FORMS = (
     ("unsolvable", re.compile(r"unsolvable((?: inside the window)?)")),
     ("bound", re.compile(_BOUND)),
-    ("optimal", re.compile(r"optimal: (\d+) moves(?: \(" + _BOUND + r"\))?")),
-    ("solution", re.compile(r"a solution of (\d+) moves(?: \(" + _BOUND + r"\))?")),
+    ("optimal", re.compile(r"optimal: " + _N + r" moves(?: \(" + _BOUND + r"\))?")),
+    ("solution", re.compile(r"a solution of " + _N + r" moves(?: \(" + _BOUND + r"\))?")),
 )
 
 

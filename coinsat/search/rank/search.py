@@ -92,7 +92,7 @@ from .colex import U64
 from .heap import keep_freed_memory
 from .loop import Exchange, Local, Part, run
 from .space import CHUNK, Space, applicable, max_cells, union
-from .visited import CODEC, Storage, Visited
+from .visited import CODEC, Storage, Visited, resume_lock
 
 #: ``workers`` value of a search on the ranks of an MPI job (``mpi.py``)
 CLUSTER = -1
@@ -172,7 +172,7 @@ def solve_rankbfs(
         return grown(
             instance, max_moves, limits, o.max_states, o.prune, o.progress, forward, "rankbfs", Engine.RANKBFS, cap
         )
-    with enforced(limits):
+    with enforced(limits), resume_lock(None if o.cluster else o.resume):  # one run per directory (R4-7)
         out = forward(instance, max_moves, limits, o.max_states, o.prune, o.progress)
     return fixed_result(instance, out, max_moves, limits, o.prune, "rankbfs", Engine.RANKBFS)
 

@@ -60,6 +60,11 @@ edited to the run's catches there whenever the two h keep different frontiers.  
 resumed search says so (``resumed`` in its statistics, shown by ``solve`` in
 its JSON and human output), and ``--certify`` checks every layer
 independently, from the start.
+
+**One run at a time.**  :func:`resume_lock` holds an exclusive lock (``flock``) on the
+directory while a search saves into it: a second run on the same directory is a UsageError
+at once (exit 2), not a second writer (round-4 defect R4-7).  The kernel drops the lock with
+the process, so a killed run leaves no stale lock behind.
 """
 
 from __future__ import annotations
@@ -70,8 +75,10 @@ import os
 import shutil
 import tempfile
 import weakref
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 
@@ -184,6 +191,36 @@ def _write(path: Path, data: bytes) -> None:
     with open(tmp, "wb") as f:
         f.write(data)
     os.replace(tmp, path)
+
+
+@contextmanager
+def resume_lock(directory: str | Path | None) -> Iterator[None]:
+    """Hold the ``--resume`` directory (created if missing) for the block (module docstring:
+    one run at a time); a UsageError when another run holds it.  None: nothing to hold."""
+    try:
+        import fcntl
+    except ImportError:  # no flock here (Windows): no lock
+        fcntl = None  # type: ignore[assignment]
+    base = None if directory is None else Path(directory)
+    if fcntl is None or base is None or (base.exists() and not base.is_dir()):
+        yield  # not a directory: Visited.resume says so
+        return
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        fd = os.open(base, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as e:
+        raise UsageError(f"{directory}: cannot save layers there ({e.strerror or e})") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UsageError(
+                f"{directory}: another coinsat run is saving its layers there (the directory is locked): "
+                "wait for it to end, or give another --resume directory"
+            ) from None
+        yield
+    finally:
+        os.close(fd)  # the lock goes with it
 
 
 class Visited:
