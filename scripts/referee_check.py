@@ -238,12 +238,12 @@ def replay(inst: Instance, moves) -> int:
 
 # --- 2. claims (docs/certificates.md, "Claims") -------------------------------------------------
 
-BOUND = r"no solution with <= (\d+) moves((?: inside the window)?)"
+BOUND = r"no solution with <= (0|[1-9][0-9]*) moves((?: inside the window)?)"
 FORMS = (
     ("unsolvable", re.compile(r"unsolvable((?: inside the window)?)")),
     ("bound", re.compile(BOUND)),
-    ("optimal", re.compile(r"optimal: (\d+) moves(?: \(" + BOUND + r"\))?")),
-    ("solution", re.compile(r"a solution of (\d+) moves(?: \(" + BOUND + r"\))?")),
+    ("optimal", re.compile(r"optimal: (0|[1-9][0-9]*) moves(?: \(" + BOUND + r"\))?")),
+    ("solution", re.compile(r"a solution of (0|[1-9][0-9]*) moves(?: \(" + BOUND + r"\))?")),
 )
 
 

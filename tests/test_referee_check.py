@@ -678,3 +678,17 @@ def test_the_referee_checks_quotient_layers_and_their_group(tmp_path):
         done.path.write_text(json.dumps(bad))
         ours, (theirs, line) = coinsat(inst, bad, tmp_path), referee(DIAGONAL, tmp_path)
         assert ours == theirs == 1, (why, ours, theirs, line)
+
+
+def test_a_claim_number_with_a_leading_zero_is_rejected_by_both(tmp_path):
+    """R4-6: only the canonical spelling of a number is a claim ('<= 03 moves' is not one)."""
+    h_to_o = ROOT / "instances" / "paper" / "h-to-o.toml"
+    inst = read_instance(h_to_o)
+    done = certify(inst, solve(inst, "spanbfs"), tmp_path)
+    cert = json.loads(done.path.read_text())
+    assert cert["claim"] == "optimal: 4 moves (no solution with <= 3 moves)"
+    for claim in ("optimal: 04 moves (no solution with <= 3 moves)", "optimal: 4 moves (no solution with <= 03 moves)"):
+        bad = dict(cert, claim=claim)
+        done.path.write_text(json.dumps(bad))
+        ours, (theirs, line) = coinsat(inst, bad, tmp_path), referee(h_to_o, tmp_path)
+        assert ours == theirs == 1, (claim, line)
