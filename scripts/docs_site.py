@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The documentation site: MkDocs hooks that generate its reference pages, and the CI check
-(the pages and links: ``coinsat.study.docs_site``).
+(the pages and links: ``lab.docs_site``).
 
     python3 scripts/docs_site.py [--site DIR]       # build with `mkdocs build --strict`, run the notebook
     mkdocs build --strict                            # the same build (mkdocs.yml names this file as hooks)
@@ -13,9 +13,14 @@ import argparse
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 import coinsat
-from coinsat.study.docs_site import ROOT, configure, on_files, on_page_content, on_page_markdown, run_notebook
+
+# the laboratory is not installed: the repository root, appended (mkdocs loads this file by its path)
+sys.path.append(str(Path(__file__).resolve().parents[1]))
+
+from lab.docs_site import ROOT, configure, on_files, on_page_content, on_page_markdown, run_notebook  # noqa: E402
 
 __all__ = ["on_config", "on_files", "on_page_content", "on_page_markdown"]  # the hooks mkdocs.yml loads from this file
 

@@ -1,4 +1,4 @@
-"""The documentation site's generated pages (coinsat.study.docs_site, scripts/docs_site.py): the
+"""The documentation site's generated pages (lab.docs_site, scripts/docs_site.py): the
 CLI reference holds every subcommand and argument of the parser, the API reference every exported
 name with its docstring, and repository links are resolved or turned into paths.  The strict MkDocs
 build and the example notebook run in ``.ci/run`` (``python3 scripts/docs_site.py``), and here when MkDocs is installed.
@@ -17,7 +17,7 @@ import pytest
 
 import coinsat
 from coinsat.cli import get_parser
-from coinsat.study import docs_site
+from lab import docs_site
 
 ROOT = Path(__file__).resolve().parent.parent
 

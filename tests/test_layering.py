@@ -28,9 +28,8 @@ FLOORS: list[tuple[str, ...]] = [
     ("gallery", "certify"),
     ("commands",),
     ("cli",),
-    # "" is the package root (its public API); study/ holds the documentation site's hooks alone,
-    # until they move to lab/ (nothing imports them)
-    ("__main__", "", "study"),
+    # "" is the package root (its public API)
+    ("__main__", ""),
 ]
 
 
@@ -226,9 +225,8 @@ def test_the_private_import_test_sees_one():
 REPO = ROOT.parent
 #: the laboratory's files: lab/ and the scripts that launch it
 LAB_FILES = sorted(REPO.glob("lab/**/*.py")) + sorted(REPO.glob("scripts/*.py"))
-#: scripts outside the rule: the referee's checker is standalone by design (it imports no coinsat),
-#: and docs_site.py waits with coinsat/study/docs_site.py for their move into lab/
-LAB_EXEMPT = {"scripts/referee_check.py", "scripts/docs_site.py"}
+#: scripts outside the rule: the referee's checker is standalone by design (it imports no coinsat)
+LAB_EXEMPT = {"scripts/referee_check.py"}
 
 
 #: The engine's own benchmark harness (``lab/kernels/``): white-box benchmarks that may import internal

@@ -49,7 +49,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 #: the source checkout the site is built from (README, docs/, encodings/, examples/, instances/)
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 BENCHMARKS = ROOT / "benchmarks"
 NOTEBOOK = ROOT / "examples" / "tour.ipynb"
