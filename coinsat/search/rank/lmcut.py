@@ -51,9 +51,10 @@ it comes back as a successor of the next layers, with a smaller cap; each placem
 schedule is within that cap had LM > the old cap, so it needs no round again.  ``LmCut`` keeps,
 per object (one per search process), a direct-mapped table of 2^``MEMO_BITS`` slots: the colex
 rank + 1 of a state the kernel answered above its cap, and that cap (a state that falls into a
-taken slot replaces it; only ascending rows have a key).  Asked about a state in the table with a
-cap no larger, the kernel returns after round 1 the value it would return after the rounds:
-per placement, fill if fill > cap, else cap + 1.  The values, hence every decision, are those
+taken slot replaces it; only ascending rows have a key).  The kernel asks it only when a placement
+would need rounds (its fill schedule within the cap, Lemma UP's plan longer): if the state is in
+the table with a cap no larger, that placement gets cap + 1, what its rounds would return, without
+them (the states Lemma UP keeps never pay for a look-up).  The values, hence every decision, are those
 without the memo (``tests/test_lm_cut_memo.py``); on V(3,3)->SW-NE with U = 73, 369,634 of the
 1,371,224 questions about states it prunes are answered from it (``benchmarks/lm-cut-cost.md``).
 """
@@ -450,8 +451,9 @@ def lm_cut_states(  # pragma: no cover - compiled
 
     The memo of pruned states (``mkeys``, ``mcaps``: 2^``mbits`` slots, none when empty; ``hits[0]``
     counts its answers): a state whose answer was above a cap is stored (its colex rank + 1, under
-    its slot) with that cap; asked again with a cap no larger (Lemma PM, docs/lm-cut.md), it gets
-    the value the kernel would give after round 1, without Lemma UP's plan nor a round."""
+    its slot) with that cap.  It is asked only about a state whose placement would need rounds (the
+    fill schedule within the cap, Lemma UP's plan too long); if the state is there with a cap no
+    larger, the placement gets cap + 1, the rounds' answer, without them (Lemma PM, docs/lm-cut.md)."""
     N, k = cells.shape
     n = eff_at.size - 1
     A = eff.size
@@ -486,25 +488,9 @@ def lm_cut_states(  # pragma: no cover - compiled
         best = np.int64(BIG)
         for g in range(G):
             fills[g] = _fill_of(V1, gcells, gat[g], gat[g + 1], inC, buf)
-        slot = np.int64(-1)
+        slot = np.int64(-1)  # the state's slot in the memo, once asked (-2: no key)
         key = np.uint64(1)  # the colex rank + 1 (0: an empty slot)
-        if cap >= 0 and mbits > 0:
-            for i in range(k):
-                if i > 0 and C_list[i] <= C_list[i - 1]:  # not ascending: no key, no memo
-                    slot = -2
-                key += binom[C_list[i], i + 1]
-            if slot == -1:
-                slot = np.int64((key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - mbits))
-                if mkeys[slot] == key and mcaps[slot] >= limit:  # Lemma PM: LM > cap wherever fill <= cap
-                    hits[0] += 1
-                    for g in range(G):
-                        v = fills[g] if fills[g] > limit else limit + 1
-                        if v < best:
-                            best = v
-                    for i in range(k):
-                        inC[C_list[i]] = 0
-                    out[s] = best
-                    continue
+        known = False  # the memo says: pruned before with a cap >= this one
         for g in range(G):
             fill = fills[g]
             if fill > limit or fill >= best:  # pruned by h_fill alone, or no better than a placement done
@@ -515,6 +501,20 @@ def lm_cut_states(  # pragma: no cover - compiled
                 pstamp += 1
                 if _plan_length(V1, gcells, gat[g], gat[g + 1], inC, eff_at, sup, d, need, stack, pstamp) <= limit:
                     best = fill
+                    continue
+                if slot == -1 and mbits > 0:  # rounds ahead: ask the memo first (once a state)
+                    for i in range(k):
+                        if i > 0 and C_list[i] <= C_list[i - 1]:  # not ascending: no key, no memo
+                            slot = -2
+                        key += binom[C_list[i], i + 1]
+                    if slot == -1:
+                        slot = np.int64((key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - mbits))
+                        known = mkeys[slot] == key and mcaps[slot] >= limit
+                        if known:
+                            hits[0] += 1
+                if known:  # Lemma PM: LM > cap here, so the rounds would end at cap + 1 (> fill)
+                    if limit + 1 < best:
+                        best = limit + 1
                     continue
             for i in range(n):
                 V[i] = V1[i]
@@ -546,7 +546,7 @@ def lm_cut_states(  # pragma: no cover - compiled
         for i in range(k):
             inC[C_list[i]] = 0
         out[s] = best
-        if slot >= 0 and best > limit:  # into the memo (a state in the slot before is forgotten)
+        if slot >= 0 and best > limit and not known:  # into the memo (a state in the slot before is forgotten)
             mkeys[slot] = key
             mcaps[slot] = limit
     return out
