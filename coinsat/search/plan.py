@@ -30,7 +30,7 @@ V(2,2) to V(4,3), ``benchmarks/lm-cut-search.md``, ``benchmarks/lm-cut-proofs.md
 each of its states costs several times a fill state: so the fill h wherever the fill h is weak at
 the start (:func:`fill_weak`, the flips).  Elsewhere what decides is the bound: LM-cut's states grow
 faster with U - optimum than the fill h's (V(3,3)->NW-SE, 1.34x per move of U against 1.15x), and
-with the memo of pruned states (issue 41; ``search/rank/lmcut.py``, Lemma PM) it costs about half
+with the memo of pruned states (issue 41; ``search/rank/lmcut.py``, Lemma PM) it cost 0.51-0.92 of
 the fill h's CPU at the optimum.  Measured in one process each, ``solve(..., "rankbfs",
 upper_bound=U, heuristic=h, workers=1)``, nice 10 on a loaded 2-core machine, CPU s fill / LM-cut:
 V(3,3)->NW-SE (optimum 53, h_lm(start) = 32) U = 53: 8.98 / 4.56, U = 55: 12.26 / 7.63, U = 57:
