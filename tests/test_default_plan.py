@@ -65,10 +65,26 @@ def test_the_policy_is_the_one_place_the_plan_comes_from(ranked, monkeypatch):
     assert set(plan) == set(policy.Plan("rankbfs", "").to_json())
     assert plan["heuristic"] == policy.heuristic_for(instance, plan["upper_bound"])[0] == result.stats["h"]
     monkeypatch.setattr(policy, "LMCUT_MIN_CELLS", 0)
-    monkeypatch.setattr(policy, "LMCUT_MIN_START_SHARE", 0.0)
+    monkeypatch.setattr(policy, "FILL_WEAK_RATIO", 1e9)
+    monkeypatch.setattr(policy, "LMCUT_MAX_BOUND_RATIO", 1e9)
     lm = solve(instance)
     assert lm.stats["plan"]["heuristic"] == "lmcut" == lm.stats["h"]
     assert lm.status is Status.OPTIMAL and lm.length == result.length
+
+
+def test_the_h_rule_reads_the_bound_and_the_start():
+    """LM-cut on a V member (64 cells, not a flip) with a bound near its optimum (53 on
+    V(3,3)->NW-SE, h_lm(start) = 32), the fill h with a loose bound, on a flip, and on a small window."""
+    v = read_instance("instances/families/vdiag-3-3-nwse.toml")
+    assert policy.start_h(v) == (21, 32)
+    assert policy.heuristic_for(v, 53)[0] == "lmcut"
+    edge = int(policy.LMCUT_MAX_BOUND_RATIO * 32)
+    assert policy.heuristic_for(v, edge)[0] == "lmcut" and policy.heuristic_for(v, edge + 1)[0] == "fill"
+    h, why = policy.heuristic_for(v, 206)
+    assert h == "fill" and "loose bound" in why
+    flip = read_instance("instances/families/diagonal-7.toml")
+    assert policy.heuristic_for(flip, 69)[0] == "fill"
+    assert policy.heuristic_for(read_instance(DIAGONAL), 18)[0] == "fill"
 
 
 def test_without_a_construction_the_search_runs_unbounded(ranked):

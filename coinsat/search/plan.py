@@ -26,18 +26,19 @@ improve pass (103 moves to the optimum 49) and about 1.0 for one search with tha
 **The h** (:func:`heuristic_for`).  The LM-cut h keeps far fewer states than the fill h where the
 relaxed game is a good guide (the V family: 0.075, 0.050, 0.036, 0.021 of the fill h's states from
 V(2,2) to V(4,3), ``benchmarks/lm-cut-search.md``, ``benchmarks/lm-cut-proofs.md``; the pinwheels
-0.047-0.067) and not on the diagonal flips (0.61 and 0.52, ``benchmarks/lm-cut-families.md``), but
-each of its states costs ``LMCUT_STATE_COST`` times a fill state.  So CPU: fill wins on the flips
-(4.9x, 7.7x), the pinwheels (1.3-3.1x) and V up to 64 cells (V(3,2)->NW-SE 1.5x, V(3,3)->SW-NE
-1.1-1.5x; V(3,3)->NW-SE a tie, 0.88x), LM-cut wins from 81 cells on (V(4,3)->NW-SE: about 0.29x).
-A bound above the optimum hurts the LM-cut h more than the fill h: on V(3,3)->NW-SE its
-states grow 1.34x per move of U against the fill h's 1.15x (U = 53: 7.4 CPU s against 8.9; U = 63:
-81.8 against 30.0), so with a bound of its own the default prunes with the fill h there.  The rule:
-the LM-cut h when the window has at least ``LMCUT_MIN_CELLS`` cells and the fill h is a fair guide at
-the start (h_fill(start) >= ``LMCUT_MIN_START_SHARE`` x U: the V members and the pinwheels 0.30-0.42
-with U the optimum, the flips 0.10-0.12), the fill h otherwise.  The 81-cell row rests on searches
-with U = optimum - 1 (no run of this session measured a bound of its own there).  When LM-cut gets
-cheaper per state (issue 41, item 2) these numbers are the ones to measure again.
+0.047-0.067) and not on the diagonal flips (0.61 and 0.52, ``benchmarks/lm-cut-families.md``), where
+each of its states costs several times a fill state: so the fill h wherever the fill h is weak at
+the start (:func:`fill_weak`, the flips).  Elsewhere what decides is the bound: LM-cut's states grow
+faster with U - optimum than the fill h's (V(3,3)->NW-SE, 1.34x per move of U against 1.15x), and
+with the memo of pruned states (issue 41; ``search/rank/lmcut.py``, Lemma PM) it cost 0.51-0.92 of
+the fill h's CPU at the optimum.  Measured in one process each, ``solve(..., "rankbfs",
+upper_bound=U, heuristic=h, workers=1)``, nice 10 on a loaded 2-core machine, CPU s fill / LM-cut:
+V(3,3)->NW-SE (optimum 53, h_lm(start) = 32) U = 53: 8.98 / 4.56, U = 55: 12.26 / 7.63, U = 57:
+16.81 / 13.09 (LM-cut's share rising with U); V(3,2)->NW-SE (49 cells) U = 53: 4.32 / 3.19;
+pinwheel-5-swne (49 cells) U = 41: 0.66 / 0.61.  The rule: the LM-cut h on windows of at least ``LMCUT_MIN_CELLS`` cells
+where the fill h is not weak and U <= ``LMCUT_MAX_BOUND_RATIO`` x h_lm(start) (the optimum is
+1.64-1.74 x h_lm(start) on the V members, 2.03-2.07 on the pinwheels but pinwheel-5-swne's 1.71),
+the fill h otherwise.
 """
 
 from __future__ import annotations
@@ -109,15 +110,14 @@ BOUND_LOCAL_SHARE = 0.75
 #: 3.4-5.5 (k = 5..9), the V members 1.47-1.53 and the pinwheels 1.48-1.61 (measured by
 #: ``start_h`` on instances/families)
 FILL_WEAK_RATIO = 2.5
-#: CPU per state of the LM-cut h over the fill h's, in a whole bounded search (about 1.3 M states
-#: expanded per CPU s with fill, 30-45 k with LM-cut: benchmarks/lm-cut-search.md, lm-cut-families.md)
-LMCUT_STATE_COST = 30
-#: the LM-cut h only on windows of at least this many cells (module docstring: it lost or tied on
-#: every window up to 64 cells, and won on 81)
-LMCUT_MIN_CELLS = 81
-#: ... and only where h_fill(start) >= this share of U (the flips, where LM-cut keeps half the fill
-#: h's states, have 0.10-0.12; the V members and pinwheels, where it keeps 0.02-0.07, 0.30-0.42)
-LMCUT_MIN_START_SHARE = 0.25
+#: the LM-cut h only on windows of at least this many cells (module docstring: it won at the optimum
+#: on the 49-cell V(3,2)->NW-SE and pinwheel-5-swne with the memo; the smaller windows were not measured)
+LMCUT_MIN_CELLS = 49
+#: ... and only with U <= this x h_lm(start): a bound further above the optimum costs LM-cut more
+#: than the fill h (module docstring; V(3,3)->NW-SE: U = 53, 55 and 57, 1.66, 1.72 and 1.78 x
+#: h_lm(start), LM-cut 0.51x, 0.62x and 0.78x the fill h's CPU; U = 63, 1.97x, before the memo: 81.8
+#: CPU s against 30.0)
+LMCUT_MAX_BOUND_RATIO = 1.8
 
 
 # --- the plan ------------------------------------------------------------------------------------
@@ -234,16 +234,17 @@ def fill_weak(instance: Instance) -> bool:
 
 def heuristic_for(instance: Instance, bound: int) -> tuple[str, str]:
     """The h a bounded ranked search prunes with, and why (module docstring: the LM-cut h on
-    windows of at least ``LMCUT_MIN_CELLS`` cells where the fill h of the start is at least
-    ``LMCUT_MIN_START_SHARE`` of the bound U; the fill h otherwise)."""
+    windows of at least ``LMCUT_MIN_CELLS`` cells where the fill h is not weak at the start and the
+    bound U is at most ``LMCUT_MAX_BOUND_RATIO`` x h_lm(start); the fill h otherwise)."""
     cells = instance.board.size
     if cells < LMCUT_MIN_CELLS:
-        cost = LMCUT_STATE_COST
-        return "fill", f"h = fill ({cells} cells < {LMCUT_MIN_CELLS}: LM-cut's {cost}x cost a state does not pay)"
-    share = start_h(instance)[0] / bound if bound > 0 else 0.0
-    if share < LMCUT_MIN_START_SHARE:
-        return "fill", f"h = fill (h_fill(start)/U = {share:.2f} < {LMCUT_MIN_START_SHARE}: a flip-like puzzle)"
-    return "lmcut", f"h = lmcut ({cells} cells, h_fill(start)/U = {share:.2f})"
+        return "fill", f"h = fill ({cells} cells < {LMCUT_MIN_CELLS}: LM-cut not measured to pay there)"
+    fill, lm = start_h(instance)
+    if lm > FILL_WEAK_RATIO * max(fill, 1):
+        return "fill", f"h = fill (h_lm/h_fill at the start {lm}/{fill} > {FILL_WEAK_RATIO}: a flip-like puzzle)"
+    if bound > LMCUT_MAX_BOUND_RATIO * lm:
+        return "fill", f"h = fill (U = {bound} > {LMCUT_MAX_BOUND_RATIO} x h_lm(start) = {lm}: a loose bound)"
+    return "lmcut", f"h = lmcut ({cells} cells, U = {bound} <= {LMCUT_MAX_BOUND_RATIO} x h_lm(start) = {lm})"
 
 
 def start_h(instance: Instance) -> tuple[int, int]:
@@ -255,8 +256,16 @@ def start_h(instance: Instance) -> tuple[int, int]:
     board, d = instance.board, instance.d
     start = sum(1 << c for c, _ in instance.start.coins)
     goals = [sum(1 << c for c, _ in g.coins) for g in instance.goal_configurations]
-    fill = min((h_fill_one(board.neighbour_masks, d, start, g) for g in goals), default=BIG)
-    return fill, h_lm(board, d, start, goals)
+    key = (tuple(board.neighbour_masks), d, start, tuple(goals))
+    if key not in _START_H:  # asked up to three times a plan (0.1 CPU s each on the V(3,3) window)
+        fill = min((h_fill_one(board.neighbour_masks, d, start, g) for g in goals), default=BIG)
+        _START_H.clear()
+        _START_H[key] = (fill, h_lm(board, d, start, goals))
+    return _START_H[key]
+
+
+#: the last ``start_h``: its puzzle (neighbours, d, start, goals) and its answer
+_START_H: dict[tuple, tuple[int, int]] = {}
 
 
 def idle_cores() -> int:

@@ -106,8 +106,16 @@ def driver(spec: dict) -> dict:
             clock["saved"] += part.shape[0]
         return out
 
+    made: list = []
+    init = lmcut.LmCut.__init__
+
+    def counted_init(self, *a, **k):
+        init(self, *a, **k)
+        made.append(self)
+
     sp.Space.inner_heuristic = timed_inner
     lmcut.LmCut.of_cells = timed_kernel
+    lmcut.LmCut.__init__ = counted_init
     kind, bound = spec["bound"]
     c0 = time.process_time()
     if kind == "upper":
@@ -130,6 +138,7 @@ def driver(spec: dict) -> dict:
         "h_cpu": clock["h"],
         "kernel_cpu": clock["kernel"],
         "evals": clock["evals"],
+        "memo": sum(int(getattr(x, "hits", [0])[0]) for x in made),  # a kernel without a memo: 0
         "package": coinsat.__file__,
     }
 
@@ -229,9 +238,9 @@ def render(rows: list[dict], commit: str, mine: str) -> str:
     lines = [
         f"Baseline: commit {commit}; contender: commit {mine}.",
         "",
-        "| run | kernel | answer | states kept | states expanded | kernel calls (states) | CPU s | "
-        "h CPU s | kernel CPU s | µs a kept state | kernel µs a call | CPU ratio |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| run | kernel | answer | states kept | states expanded | kernel calls (states) | answered by the memo | "
+        "CPU s | h CPU s | kernel CPU s | µs a kept state | kernel µs a call | CPU ratio |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         for who in ("old", "new"):
@@ -241,7 +250,8 @@ def render(rows: list[dict], commit: str, mine: str) -> str:
             )
             lines.append(
                 f"| {r['run']} | {'baseline' if who == 'old' else 'contender'} | {answer} | {x['states']:,} | "
-                f"{x['expanded']:,} | {x['evals']:,} | {x['cpu']:.1f} | {x['h_cpu']:.1f} | {x['kernel_cpu']:.1f} | "
+                f"{x['expanded']:,} | {x['evals']:,} | {x.get('memo', 0):,} | {x['cpu']:.1f} | {x['h_cpu']:.1f} | "
+                f"{x['kernel_cpu']:.1f} | "
                 f"{x['cpu'] / max(x['states'], 1) * 1e6:.1f} | {x['kernel_cpu'] / max(x['evals'], 1) * 1e6:.2f} | "
                 f"{x['cpu'] / max(r['old']['cpu'], 1e-9):.2f} |"
             )

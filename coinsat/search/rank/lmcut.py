@@ -45,11 +45,24 @@ the first r with r + top_r > cap (Lemma ES):
 a value <= h_lm (so still a lower bound) that is <= cap exactly when h_lm is.  ``cap`` < 0 is
 "no cap" (the exact h_lm, for the tests).  The search first prunes with the compiled fill h
 (``jit.schedule_h_words``, h_lm >= h_fill) and runs this kernel on the states that pass.
+
+*The memo of pruned states* (Lemma PM).  A state the search prunes at depth t is not visited, so
+it comes back as a successor of the next layers, with a smaller cap; each placement whose fill
+schedule is within that cap had LM > the old cap, so it needs no round again.  ``LmCut`` keeps,
+per object (one per search process), a direct-mapped table of 2^``MEMO_BITS`` slots: the colex
+rank + 1 of a state the kernel answered above its cap, and that cap (a state that falls into a
+taken slot replaces it; only ascending rows have a key).  The kernel asks it only when a placement
+would need rounds (its fill schedule within the cap, Lemma UP's plan longer): if the state is in
+the table with a cap no larger, that placement gets cap + 1, what its rounds would return, without
+them (the states Lemma UP keeps never pay for a look-up).  The values, hence every decision, are those
+without the memo (``tests/test_lm_cut_memo.py``); on V(3,3)->SW-NE with U = 73, 369,634 of the
+1,371,224 questions about states it prunes are answered from it (``benchmarks/lm-cut-cost.md``).
 """
 
 from __future__ import annotations
 
 from itertools import combinations
+from math import comb
 from typing import Sequence
 
 import numpy as np
@@ -419,7 +432,9 @@ def _rounds(  # pragma: no cover - compiled
 
 
 @_jit
-def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, rev, rev_at, gcells, gat, cap):  # pragma: no cover
+def lm_cut_states(  # pragma: no cover - compiled
+    cells, d, sup, eff, eff_at, sup_at, by_sup, rev, rev_at, gcells, gat, cap, binom, mkeys, mcaps, mbits, hits
+):
     """h_lm (capped: module docstring) of every row of ``cells`` (N, k), the occupied cells of a state.
 
     Round 1 (``_span_layers``) gives the span layers, hence the fill schedules (``_fill_of``) and
@@ -432,7 +447,13 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, rev, rev_at, gcell
     free: the cut's candidates.  Step 5's before zone is asked only of their pcf (``_in_before``:
     Lemma BZ answers for the cells valued below top, a search backwards for the others); the cut is
     the candidates whose pcf is in it (step 6).  The rounds stop at the first r with r + top > cap
-    (Lemma ES: the answer is max_r (r + top_r))."""
+    (Lemma ES: the answer is max_r (r + top_r)).
+
+    The memo of pruned states (``mkeys``, ``mcaps``: 2^``mbits`` slots, none when empty; ``hits[0]``
+    counts its answers): a state whose answer was above a cap is stored (its colex rank + 1, under
+    its slot) with that cap.  It is asked only about a state whose placement would need rounds (the
+    fill schedule within the cap, Lemma UP's plan too long); if the state is there with a cap no
+    larger, the placement gets cap + 1, the rounds' answer, without them (Lemma PM, docs/lm-cut.md)."""
     N, k = cells.shape
     n = eff_at.size - 1
     A = eff.size
@@ -467,6 +488,9 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, rev, rev_at, gcell
         best = np.int64(BIG)
         for g in range(G):
             fills[g] = _fill_of(V1, gcells, gat[g], gat[g + 1], inC, buf)
+        slot = np.int64(-1)  # the state's slot in the memo, once asked (-2: no key)
+        key = np.uint64(1)  # the colex rank + 1 (0: an empty slot)
+        known = False  # the memo says: pruned before with a cap >= this one
         for g in range(G):
             fill = fills[g]
             if fill > limit or fill >= best:  # pruned by h_fill alone, or no better than a placement done
@@ -477,6 +501,20 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, rev, rev_at, gcell
                 pstamp += 1
                 if _plan_length(V1, gcells, gat[g], gat[g + 1], inC, eff_at, sup, d, need, stack, pstamp) <= limit:
                     best = fill
+                    continue
+                if slot == -1 and mbits > 0:  # rounds ahead: ask the memo first (once a state)
+                    for i in range(k):
+                        if i > 0 and C_list[i] <= C_list[i - 1]:  # not ascending: no key, no memo
+                            slot = -2
+                        key += binom[C_list[i], i + 1]
+                    if slot == -1:
+                        slot = np.int64((key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - mbits))
+                        known = mkeys[slot] == key and mcaps[slot] >= limit
+                        if known:
+                            hits[0] += 1
+                if known:  # Lemma PM: LM > cap here, so the rounds would end at cap + 1 (> fill)
+                    if limit + 1 < best:
+                        best = limit + 1
                     continue
             for i in range(n):
                 V[i] = V1[i]
@@ -508,6 +546,9 @@ def lm_cut_states(cells, d, sup, eff, eff_at, sup_at, by_sup, rev, rev_at, gcell
         for i in range(k):
             inC[C_list[i]] = 0
         out[s] = best
+        if slot >= 0 and best > limit and not known:  # into the memo (a state in the slot before is forgotten)
+            mkeys[slot] = key
+            mcaps[slot] = limit
     return out
 
 
@@ -528,13 +569,41 @@ def unrank_cells(ranks, k, n, binom):  # pragma: no cover - compiled
     return out
 
 
-class LmCut:
-    """The LM-cut h of one window (``Space`` builds it for ``h == "lmcut"``)."""
+#: the memo of pruned states: 2^MEMO_BITS slots of a colex rank (8 bytes) and a cap (4 bytes), 24 MiB,
+#: allocated at the first capped call (``LmCut.of_cells``).  On V(3,3)->SW-NE with U = 73 the kernel is
+#: asked 1,371,224 times about states it prunes, 991,581 distinct (benchmarks/lm-cut-cost.md): a
+#: state pruned at depth t is met again from the next layer, and is pruned there too (Lemma PM)
+MEMO_BITS = 21
 
-    def __init__(self, neighbours: Sequence[Sequence[int]], d: int, goals: list[list[int]]):
+
+class LmCut:
+    """The LM-cut h of one window (``Space`` builds it for ``h == "lmcut"``).  ``memo_bits``: the
+    memo of pruned states has 2^memo_bits slots (0: no memo; None: ``MEMO_BITS``, read when the
+    object is made; ``lm_cut_states``, Lemma PM)."""
+
+    def __init__(
+        self, neighbours: Sequence[Sequence[int]], d: int, goals: list[list[int]], memo_bits: int | None = None
+    ):
         self.actions = Actions(neighbours, d)
         self.d = d
         self.gcells, self.gat = goal_arrays(goals)
+        self.n = len(neighbours)
+        self.memo_bits = MEMO_BITS if memo_bits is None else memo_bits
+        self.hits = np.zeros(1, dtype=np.int64)  # the answers the memo gave
+        self._binom = np.zeros((0, 0), dtype=np.uint64)
+        self._keys = np.zeros(0, dtype=np.uint64)
+        self._caps = np.zeros(0, dtype=np.int32)
+
+    def _memo(self, k: int, cap: int) -> int:
+        """The memo's bits for states of k cells asked with ``cap`` (0: none: no cap, or too many
+        placements C(n, k) for a colex rank + 1 in 64 bits); allocates it on first use."""
+        if cap < 0 or self.memo_bits <= 0 or comb(self.n, k) >= 1 << 63:
+            return 0
+        if self._binom.shape != (self.n + 1, k + 1):
+            self._binom = np.array([[comb(c, j) for j in range(k + 1)] for c in range(self.n + 1)], dtype=np.uint64)
+            self._keys = np.zeros(1 << self.memo_bits, dtype=np.uint64)
+            self._caps = np.zeros(1 << self.memo_bits, dtype=np.int32)
+        return self.memo_bits
 
     def of_cells(self, cells: np.ndarray, cap: int | None = None) -> np.ndarray:
         """h_lm of every row of ``cells`` (N, k) (capped at cap + 1 when ``cap`` is given and >= 0)."""
@@ -543,8 +612,25 @@ class LmCut:
         c = -1 if cap is None else int(cap)
         if cap is not None and cap < 0:  # depth > U: every h >= 0 is above the cap
             return np.zeros(cells.shape[0], dtype=np.int64)
+        bits = self._memo(cells.shape[1], c)
         return lm_cut_states(
-            cells, self.d, a.sup, a.eff, a.eff_at, a.sup_at, a.by_sup, a.rev, a.rev_at, self.gcells, self.gat, c
+            cells,
+            self.d,
+            a.sup,
+            a.eff,
+            a.eff_at,
+            a.sup_at,
+            a.by_sup,
+            a.rev,
+            a.rev_at,
+            self.gcells,
+            self.gat,
+            c,
+            self._binom,
+            self._keys,
+            self._caps,
+            bits,
+            self.hits,
         )
 
 
