@@ -174,7 +174,7 @@ def write_certificate(inst, r, folder: Path, out: dict) -> None:
 
 def check_one(job: dict) -> dict:
     """Check a written certificate (``job``: spec, cert_path); CPU seconds and peak RSS of the check."""
-    if job.get("check_kernel"):  # before the checker is imported: numpy or numba (layers.JIT_ENV)
+    if job.get("check_kernel"):  # before the checker is imported: numpy or numba (coinsat/environment.py)
         os.environ["COINSAT_CHECK_KERNEL"] = job["check_kernel"]
     from coinsat.certificates.check import check_certificate
 

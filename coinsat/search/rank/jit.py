@@ -40,27 +40,21 @@ before.  Two kernels compute them: ``expand_chunk``, the first, and
 ``expand_branchfree`` (the default), the same multiset with the coins that may move
 found as a bitmask first and branch-free ranks: on V(3,3) about half the CPU, since
 mispredicted branches, not arithmetic, were most of the first one's time
-(``benchmarks/rankbfs-throughput.md``; ``COINSAT_EXPAND=chunk`` runs the first).
-Likewise ``schedule_h_words`` computes bound-and-prune's h on one or two words in
-scalars, about a ninth of ``schedule_h``'s CPU (``COINSAT_H=loops``), and
-``member_scan`` walks instead of galloping between arrays of similar sizes
-(``COINSAT_MEMBER=gallop``); ``scripts/rank_kernel_bench.py`` times each pair.
-Without numba the numpy path runs (``available()`` is False) and
-answers the same.
+(``benchmarks/rankbfs-throughput.md``); ``expand_chunk`` runs past 64 coins, where the
+coin mask of ``expand_branchfree`` does not fit a word.  Likewise ``schedule_h_words``
+computes bound-and-prune's h on one or two words in scalars, about a ninth of
+``schedule_h``'s CPU (which runs on three and four words, or d >= 4), and ``member_scan``
+walks instead of galloping between arrays of similar sizes (``member_gallop`` otherwise).
+``scripts/rank_kernel_bench.py`` times each pair (a tested kernel against the same kernel of
+a past commit, ``--baseline``).  Without numba, or with ``Kernels(compiled=False)``
+(``coinsat/environment.py``), the numpy path runs and answers the same.
 """
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
-#: COINSAT_KERNEL=numpy forces the numpy expansion (for comparisons; numba is then not even imported)
-ENV = "COINSAT_KERNEL"
-
 try:  # optional: pip install 'coinsat[fast]'
-    if os.environ.get(ENV, "auto") == "numpy":
-        raise ImportError(f"{ENV}=numpy")
     import numba
 
     HAVE_NUMBA = True
@@ -69,22 +63,14 @@ except ImportError:  # pragma: no cover - the numpy path runs
     HAVE_NUMBA = False
 
 
-#: COINSAT_DEDUP=numpy sorts and deduplicates a chunk's successors with ``layered.unique`` (a sorted
-#: copy, then a mask) instead of in place (``FastSpace.successors``)
-DEDUP_ENV = "COINSAT_DEDUP"
-#: COINSAT_EXPAND=chunk runs the first compiled expansion (``expand_chunk``) instead of
-#: ``expand_branchfree`` (the same successors; for comparisons and as a fallback)
-EXPAND_ENV = "COINSAT_EXPAND"
-
-
 def expand_kernel(k: int):
-    """The compiled expansion ``FastSpace`` calls: ``expand_branchfree`` unless COINSAT_EXPAND=chunk
-    or the states have more than 64 coins (its coin mask is one word)."""
-    return expand_chunk if os.environ.get(EXPAND_ENV, "branchfree") == "chunk" or k > 64 else expand_branchfree
+    """The compiled expansion ``FastSpace`` calls: ``expand_branchfree``, or ``expand_chunk``
+    when the states have more than 64 coins (``expand_branchfree``'s coin mask is one word)."""
+    return expand_chunk if k > 64 else expand_branchfree
 
 
 def available() -> bool:
-    return HAVE_NUMBA and os.environ.get(ENV, "auto") != "numpy"
+    return HAVE_NUMBA
 
 
 def _jit(f):
@@ -771,13 +757,9 @@ def schedule_h_words(ranks, k, n, W, binom, shifts, masks, full, d, goals):  # p
     return out
 
 
-#: COINSAT_H=loops computes h with ``schedule_h`` (arrays of words) even where ``schedule_h_words`` applies
-H_ENV = "COINSAT_H"
-
-
 def heuristic_kernel(W: int, d: int):
-    """``schedule_h_words`` for one or two words and 1 <= d <= 3 (unless COINSAT_H=loops), else ``schedule_h``."""
-    if W <= 2 and 1 <= d <= 3 and os.environ.get(H_ENV) != "loops":
+    """``schedule_h_words`` for one or two words and 1 <= d <= 3, else ``schedule_h``."""
+    if W <= 2 and 1 <= d <= 3:
         return schedule_h_words
     return schedule_h
 
@@ -833,7 +815,6 @@ class FastSpace:
         goals = [g[:, 0] for g in space.goal_words]
         self.goals = np.ascontiguousarray(np.stack(goals)) if goals else np.zeros((0, K.W), dtype=np.uint64)
         self.kernel = expand_kernel(self.k)
-        self.dedup = os.environ.get(DEDUP_ENV, "inplace") != "numpy"
         self.h_kernel = heuristic_kernel(self.W, self.d)
         perms = space.symmetry
         self.perms = None if perms is None else np.ascontiguousarray(perms, dtype=np.int64)
@@ -866,15 +847,8 @@ class FastSpace:
         """The sorted distinct successors of ``ranks`` (in canonical form when the space has a
         symmetry group, ``canonical_into``): the kernel's output sorted in place, its
         repeats squeezed out by ``dedup_sorted``, the distinct ones copied out of the kernel's
-        oversized buffer (COINSAT_DEDUP=numpy: ``layered.unique``, a sorted copy and a mask)."""
+        oversized buffer."""
         raw = self.expand(ranks)
-        if not self.dedup:
-            from ..layered import unique
-
-            if self.perms is not None:  # the quotient search stores one state per orbit (docs/symmetry.md)
-                raw = unique(raw)
-                self.canonical(raw)
-            return unique(raw)
         raw.sort()
         raw = raw[: dedup_sorted(raw)]
         if self.perms is not None:  # canonical forms of the distinct successors (about half as many)
@@ -919,20 +893,14 @@ def _gallop(a, lo, x):  # pragma: no cover - compiled
     return lo
 
 
-#: COINSAT_MEMBER=gallop: every membership check gallops (``member_gallop``, the first kernel),
-#: also between arrays of similar sizes, which ``member_scan`` walks
-MEMBER_ENV = "COINSAT_MEMBER"
 #: ``member_scan`` walks when the larger array has at most this many times the smaller one's size
 SCAN_RATIO = 8
 
 
 def member_sorted(run, values, seen) -> None:
-    """seen[i] |= values[i] in run (both sorted, distinct): ``member_scan``, or ``member_gallop``
-    with COINSAT_MEMBER=gallop."""
-    if os.environ.get(MEMBER_ENV) == "gallop":
-        member_gallop(run, values, seen)
-    else:
-        member_scan(run, values, seen, SCAN_RATIO)
+    """seen[i] |= values[i] in run (both sorted, distinct): ``member_scan`` (which gallops,
+    ``member_gallop``, between arrays of sizes more than ``SCAN_RATIO`` apart)."""
+    member_scan(run, values, seen, SCAN_RATIO)
 
 
 @_jit
@@ -1107,7 +1075,7 @@ def split_owned(ranks, parts):  # pragma: no cover - compiled
     the count of each owner, then every rank scattered to its owner's stretch of one new array
     (a stretch stays sorted: ranks are visited in order).  Returns (the array, ``ends``): part p
     holds ``out[ends[p] : ends[p + 1]]``.  Replaces one hash pass, one comparison and one
-    ``compress`` pass per owner (``loop.split``, COINSAT_SPLIT=numpy)."""
+    ``compress`` pass per owner (``loop.split`` below ``space.FAST_MIN`` states or without numba)."""
     n = ranks.size
     golden = np.uint64(0x9E3779B97F4A7C15)
     P = np.uint64(parts)
