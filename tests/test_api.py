@@ -47,6 +47,7 @@ PUBLIC_MODULES = (
     "coinsat.solution",
     "coinsat.result",
     "coinsat.limits",
+    "coinsat.environment",
     "coinsat.families",
     "coinsat.theory",
     "coinsat.constructive",

@@ -25,19 +25,14 @@ pytestmark = pytest.mark.skipif(not fastkernel.HAVE_NUMBA, reason="numba not ins
 
 
 def _same_successors(inst, prune: bool, ranks: np.ndarray) -> None:
-    """numpy, expand_chunk (past 64 coins) and expand_branchfree: the same successors; the two
-    compiled kernels even the same multiset (repeats included)."""
+    """numpy and expand_branchfree: the same successors, in any order of the states."""
     space = Space(inst, prune)
     want = space._expand_chunk(ranks)
     fast = fastkernel.FastSpace(space)
-    raw = {}
-    for kernel in (fastkernel.expand_chunk, fastkernel.expand_branchfree):
-        fast.kernel = kernel
-        raw[kernel.__name__] = np.sort(fast.expand(ranks))
-        assert np.array_equal(want, _unique(raw[kernel.__name__])), kernel.__name__
-    assert np.array_equal(raw["expand_chunk"], raw["expand_branchfree"])
+    raw = np.sort(fast.expand(ranks))
+    assert np.array_equal(want, _unique(raw))
     shuffled = np.random.default_rng(ranks.size).permutation(ranks)  # its unranking starts from the state before
-    assert np.array_equal(np.sort(fast.expand(shuffled)), raw["expand_branchfree"])
+    assert np.array_equal(np.sort(fast.expand(shuffled)), raw)
     assert np.array_equal(fast.successors(ranks), want)
 
 
@@ -97,6 +92,39 @@ def random_windows(draw, wide: bool):
     states = draw(st.lists(st.permutations(cells), min_size=20, max_size=40))
     coins = np.sort(np.array([c[: inst.n_coins] for c in states], dtype=np.int64), axis=1)
     return inst, coins
+
+
+@st.composite
+def many_coins(draw):
+    """A graph of 67 to 140 cells (a ring with chords) holding 65 to n - 2 coins (C(n, k) stays
+    below 2**64: at most 6 holes), and random states of it: ``expand_branchfree`` takes its coins
+    64 at a time, so these run its blocks after the first."""
+    from coinsat.instance import make_instance
+
+    n = draw(st.integers(67, 140))
+    k = n - draw(st.integers(2, min(6, n - 65)))
+    cells = list(range(n))
+    chords = draw(st.lists(st.tuples(st.sampled_from(cells), st.sampled_from(cells)), min_size=n, max_size=2 * n))
+    edges = {(i, (i + 1) % n) for i in cells} | {(min(a, b), max(a, b)) for a, b in chords if a != b}
+    start, goal = draw(st.permutations(cells)), draw(st.permutations(cells))
+    inst = make_instance(
+        "graph", start[:k], goal[:k], adjacency=draw(st.integers(1, 4)), edges=sorted(edges), cells=cells
+    )
+    states = draw(st.lists(st.permutations(cells), min_size=5, max_size=20))
+    coins = np.sort(np.array([c[:k] for c in states], dtype=np.int64), axis=1)
+    return inst, coins
+
+
+@settings(max_examples=30, deadline=None)
+@given(many_coins(), st.booleans())
+def test_the_compiled_expansion_of_more_than_64_coins(case, prune):
+    """Past 64 coins (expand_branchfree's coin masks, one a block of 64): the numpy successors."""
+    inst, coins = case
+    assert inst.n_coins > 64
+    space = Space(inst, prune)
+    ranks = _unique(space.colex.rank(coins))
+    fast = fastkernel.FastSpace(space)
+    assert np.array_equal(fast.successors(ranks), space._expand_chunk(ranks))
 
 
 @settings(max_examples=40, deadline=None)
@@ -175,37 +203,6 @@ def test_a_bounded_search_is_the_same_with_either_h(monkeypatch):
     assert (fast.status, fast.length, fast.stats["layers"]) == (plain.status, plain.length, plain.stats["layers"])
 
 
-def test_the_expansion_kernel_follows_the_coins():
-    assert fastkernel.expand_kernel(10) is fastkernel.expand_branchfree
-    assert fastkernel.expand_kernel(64) is fastkernel.expand_branchfree
-    assert fastkernel.expand_kernel(65) is fastkernel.expand_chunk  # the coin mask is one word
-
-
-@settings(max_examples=25, deadline=None)
-@given(walked(max_coins=6, kinds=("square", "triangular", "graph")), st.booleans())
-def test_searches_keep_the_same_layers_with_either_compiled_expansion(inst, prune):
-    """Whole searches (every batch compiled: FAST_MIN lowered to 1), expand_branchfree against
-    expand_chunk (the kernel past 64 coins, forced here on fewer): the same answer and the same
-    layers, state for state."""
-    if len(inst.labels) > 1 or inst.moves != "jump":
-        return
-    from coinsat.search.rank import space as rankspace
-
-    runs = []
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(rankspace, "FAST_MIN", 1)
-        opts = RankbfsOptions(prune=prune, grow=False, workers=1)
-        runs.append(solve_rankbfs(inst, max_moves=12, options=opts))
-        mp.setattr(fastkernel, "expand_kernel", lambda k: fastkernel.expand_chunk)
-        runs.append(solve_rankbfs(inst, max_moves=12, options=opts))
-    new = runs[0]
-    for old in runs[1:]:
-        assert (new.status, new.length, new.stats["layers"]) == (old.status, old.length, old.stats["layers"])
-        if new.witness.layers is not None:
-            for i in range(new.witness.layers.depths):
-                assert np.array_equal(new.witness.layers.layer(i), old.witness.layers.layer(i))
-
-
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.integers(0, 2**64 - 1), max_size=300), st.integers(1, 4))
 def test_dedup_in_place_is_unique(values, copies):
@@ -277,7 +274,6 @@ def test_the_loader_compiles_each_kernel_once(monkeypatch):
     monkeypatch.setattr(rankbfs, "FAST_MIN", 1)
     solve_rankbfs(vdiag(2, 1, "nwse"), options=RankbfsOptions(upper_bound=24))  # and h, on every batch
     kernels = (
-        fastkernel.expand_chunk,
         fastkernel.expand_branchfree,
         fastkernel.dedup_sorted,
         fastkernel.merge_unique,

@@ -36,12 +36,11 @@ three and four words, or d >= 4, go through loops over
 arrays of words (on V(4,3)->SW-NE to depth 39 the scalar path took 6.7 CPU s,
 the loops 14.4 and the numpy expansion 27.8: ``benchmarks/rankbfs-wide.md``).
 The successor ranks come out unsorted, with repeats; the caller sorts them as
-before.  Two kernels compute them: ``expand_chunk``, the first, and
-``expand_branchfree`` (the default), the same multiset with the coins that may move
-found as a bitmask first and branch-free ranks: on V(3,3) about half the CPU, since
-mispredicted branches, not arithmetic, were most of the first one's time
-(``benchmarks/rankbfs-throughput.md``); ``expand_chunk`` runs past 64 coins, where the
-coin mask of ``expand_branchfree`` does not fit a word.  Likewise ``schedule_h_words``
+before.  ``expand_branchfree`` computes them with the coins that may move found as a
+bitmask first (64 coins at a time) and branch-free ranks: on V(3,3) about half the CPU of
+the first compiled expansion, ``expand_chunk`` (commit 0f5a110 and before), since
+mispredicted branches, not arithmetic, were most of its time
+(``benchmarks/rankbfs-throughput.md``).  Likewise ``schedule_h_words``
 computes bound-and-prune's h on one or two words in scalars, about a ninth of
 ``schedule_h``'s CPU (which runs on three and four words, or d >= 4), and ``member_scan``
 walks instead of galloping between arrays of similar sizes (``member_gallop`` otherwise).
@@ -61,12 +60,6 @@ try:  # optional: pip install 'coinsat[fast]'
 except ImportError:  # pragma: no cover - the numpy path runs
     numba = None  # type: ignore[assignment]
     HAVE_NUMBA = False
-
-
-def expand_kernel(k: int):
-    """The compiled expansion ``FastSpace`` calls: ``expand_branchfree``, or ``expand_chunk``
-    when the states have more than 64 coins (``expand_branchfree``'s coin mask is one word)."""
-    return expand_chunk if k > 64 else expand_branchfree
 
 
 def available() -> bool:
@@ -240,164 +233,20 @@ def _span_keeps2(lo, hi, sw, sb, need, d, full, shifts, masks, four, K, ML, MH):
 
 
 @_jit
-def expand_chunk(
-    ranks, k, n, W, binom, shifts, masks, full, nbr, d, need, use_need, has_budget, rest_edges, cap
-):  # pragma: no cover - compiled
-    """Successor ranks (unsorted, with repeats) of the states ``ranks``; arguments as
-    ``FastSpace`` prepares them (d = 0: no cell is ever supported)."""
-    N = ranks.size
-    one = W == 1 and 1 <= d <= 3  # the scalar one-word path ...
-    two = W == 2 and 1 <= d <= 3  # ... and two-word path (else the loops over W words)
-    four = d == 2 and shifts.size == 4  # straight-line planes (_two_of_four1, _two_of_four2)
-    rs = np.zeros(shifts.size, dtype=np.uint64)
-    ls = np.zeros(shifts.size, dtype=np.uint64)
-    for t in range(shifts.size):
-        rs[t] = max(shifts[t], 0)
-        ls[t] = max(-shifts[t], 0)
-    K4 = np.zeros(4, dtype=np.int64)  # the first four planes as tuples (used when four)
-    R4 = np.zeros(4, dtype=np.uint64)
-    L4 = np.zeros(4, dtype=np.uint64)
-    M4 = np.zeros(4, dtype=np.uint64)
-    H4 = np.zeros(4, dtype=np.uint64)
-    for t in range(min(4, shifts.size)):
-        K4[t], R4[t], L4[t], M4[t], H4[t] = shifts[t], rs[t], ls[t], masks[t, 0], masks[t, W - 1]
-    K = (K4[0], K4[1], K4[2], K4[3])
-    R = (R4[0], R4[1], R4[2], R4[3])
-    L = (L4[0], L4[1], L4[2], L4[3])
-    M = (M4[0], M4[1], M4[2], M4[3])
-    MH = (H4[0], H4[1], H4[2], H4[3])
-    out = np.empty(max(cap, 16), dtype=np.uint64)
-    count = 0
-    coins = np.empty(k, dtype=np.int64)
-    m = np.zeros(W, dtype=np.uint64)
-    rest = np.zeros(W, dtype=np.uint64)
-    cur = np.zeros(W, dtype=np.uint64)
-    grown = np.zeros(W, dtype=np.uint64)
-    sup = np.zeros(W, dtype=np.uint64)
-    plane = np.zeros(W, dtype=np.uint64)
-    ge = np.zeros((max(d, 1) + 1, W), dtype=np.uint64)
-    deg = np.zeros(k, dtype=np.int64)
-    PD = np.zeros(k + 1, dtype=np.uint64)
-    PU = np.zeros(k + 1, dtype=np.uint64)
-    for i in range(N):
-        # unrank: for t = k .. 1, the largest c with C(c, t) <= r
-        r = ranks[i]
-        c = n - 1
-        for t in range(k, 0, -1):
-            while binom[c, t] > r:
-                c -= 1
-            coins[t - 1] = c
-            r -= binom[c, t]
-            c -= 1
-        for w in range(W):
-            m[w] = np.uint64(0)
-        for t in range(k):
-            m[coins[t] >> 6] |= np.uint64(1) << np.uint64(coins[t] & 63)
-        PD[0] = np.uint64(0)
-        PU[0] = np.uint64(0)
-        for t in range(k):
-            own = binom[coins[t], t + 1]
-            PD[t + 1] = PD[t] + (own - binom[coins[t], t])
-            PU[t + 1] = PU[t] + (binom[coins[t], t + 2] - own)
-        edges2 = 0
-        for t in range(k):
-            e = 0
-            for w in range(W):
-                e += np.int64(_popcount(nbr[coins[t], w] & m[w]))
-            deg[t] = e
-            edges2 += e
-        for j in range(k):
-            s = coins[j]
-            sw, sb = s >> 6, np.uint64(1) << np.uint64(s & 63)
-            for w in range(W):
-                rest[w] = m[w]
-            rest[sw] &= ~sb
-            if use_need:
-                keep = d > 0 and deg[j] >= d
-                if not keep and not (has_budget and edges2 // 2 - deg[j] > rest_edges) and one:
-                    keep = _span_keeps1(rest[0], sb, need, d, full[0], rs, ls, masks, four, R, L, M)
-                elif not keep and not (has_budget and edges2 // 2 - deg[j] > rest_edges) and two:
-                    keep = _span_keeps2(rest[0], rest[1], sw, sb, need, d, full, shifts, masks, four, K, M, MH)
-                elif not keep and not (has_budget and edges2 // 2 - deg[j] > rest_edges):
-                    for w in range(W):
-                        cur[w] = rest[w]
-                    while True:
-                        if cur[sw] & sb:
-                            keep = True
-                            break
-                        for g in range(need.shape[0]):
-                            inside = True
-                            for w in range(W):
-                                if need[g, w] & ~cur[w]:
-                                    inside = False
-                                    break
-                            if inside:
-                                keep = True
-                                break
-                        if keep or d == 0:
-                            break
-                        _supported(sup, cur, shifts, masks, d, W, ge, plane)
-                        changed = False
-                        for w in range(W):
-                            grown[w] = cur[w] | (sup[w] & full[w])
-                            if grown[w] != cur[w]:
-                                changed = True
-                            cur[w] = grown[w]
-                        if not changed:
-                            break
-                if not keep:
-                    continue
-            if d == 0:
-                continue
-            if one:
-                sup[0] = _two_of_four1(rest[0], R, L, M) if four else _supported1(rest[0], rs, ls, masks, d)
-            elif two and four:
-                sup[0], sup[1] = _two_of_four2(rest[0], rest[1], K, M, MH)
-            elif two:
-                sup[0], sup[1] = _supported2(rest[0], rest[1], shifts, masks, d)
-            else:
-                _supported(sup, rest, shifts, masks, d, W, ge, plane)
-            # rank of C - c_j + p from rank(C) and the prefix sums (space.Ranks, 0-based here)
-            base = ranks[i] - binom[s, j + 1]
-            for w in range(W):
-                dest = sup[w] & ~rest[w] & full[w]
-                if w == sw:
-                    dest &= ~sb
-                below_w = 0
-                for w2 in range(w):
-                    below_w += np.int64(_popcount(rest[w2]))
-                while dest:
-                    low = dest & (~dest + np.uint64(1))
-                    p = w * 64 + np.int64(_popcount(low - np.uint64(1)))
-                    dest ^= low
-                    mm = below_w + np.int64(_popcount(rest[w] & (low - np.uint64(1))))
-                    rank = base + binom[p, mm + 1]
-                    if p > s:
-                        rank -= PD[mm + 1] - PD[j + 1]
-                    else:
-                        rank += PU[j] - PU[mm]
-                    if count == out.size:
-                        bigger = np.empty(out.size * 2, dtype=np.uint64)
-                        bigger[:count] = out[:count]
-                        out = bigger
-                    out[count] = rank
-                    count += 1
-    return out[:count]
-
-
-@_jit
 def expand_branchfree(
     ranks, k, n, W, binom, shifts, masks, full, nbr, d, need, use_need, has_budget, rest_edges, cap
 ):  # pragma: no cover - compiled
-    """``expand_chunk``'s successors (the same multiset, in the same order of states), with fewer
-    mispredicted branches: the coins that may move are found first as a bitmask (held ones, then
-    the budget and closure for the rest) and only its set bits are visited; each successor's rank
+    """Successor ranks (unsorted, with repeats) of the states ``ranks``; arguments as
+    ``FastSpace`` prepares them (d = 0: no cell is ever supported).  The first compiled expansion's
+    successors (``expand_chunk``, the same multiset, in the same order of states), with fewer
+    mispredicted branches: the coins that may move are found first as a bitmask, for 64 coins at a
+    time (held ones, then the budget and closure for the rest), and only its set bits are visited; each successor's rank
     takes its prefix-sum correction without a branch (p lies above the moved coin exactly when
     mm >= j); the output has room for a whole state's successors before the state starts; each
     coin is unranked by scanning up or down from the same coin of the state before (any start
     finds the largest c with C(c, t) <= r; in a sorted chunk the scan is short).  On
     V(3,3) -> NW-SE the kernel took 0.53x the CPU of ``expand_chunk`` per chunk of 2**17 states
-    (benchmarks/rankbfs-throughput.md).  ``expand_kernel`` chooses between them."""
+    (benchmarks/rankbfs-throughput.md)."""
     N = ranks.size
     one = W == 1 and 1 <= d <= 3  # the scalar one-word path ...
     two = W == 2 and 1 <= d <= 3  # ... and two-word path (else the loops over W words)
@@ -465,108 +314,115 @@ def expand_branchfree(
                 e += np.int64(_popcount(nbr[coins[t], w] & m[w]))
             deg[t] = e
             edges2 += e
-        # which coins may move (a bitmask over j): held ones at once, the rest by the budget and the closure
-        movable = np.uint64(0)
-        ask = np.uint64(0)  # the coins whose closure decides
-        for j in range(k):
-            held = np.uint64(d > 0 and deg[j] >= d)
-            tight = np.uint64(has_budget and edges2 // 2 - deg[j] > rest_edges)
-            movable |= held << np.uint64(j)
-            ask |= (np.uint64(1) - held) * (np.uint64(1) - tight) << np.uint64(j)
-        if use_need:
-            while ask:
-                low = ask & (~ask + np.uint64(1))
-                j = np.int64(_popcount(low - np.uint64(1)))
-                ask ^= low
+        if count + k * n > out.size:
+            bigger = np.empty(max(out.size * 2, count + k * n), dtype=np.uint64)
+            bigger[:count] = out[:count]
+            out = bigger
+        for j0 in range(0, k, 64):
+            # which coins may move (a bitmask over j, 64 coins at a time): held ones at once, the rest by
+            # the budget and the closure
+            kb = min(64, k - j0)
+            movable = np.uint64(0)
+            ask = np.uint64(0)  # the coins whose closure decides
+            for jj in range(kb):
+                j = j0 + jj
+                held = np.uint64(d > 0 and deg[j] >= d)
+                tight = np.uint64(has_budget and edges2 // 2 - deg[j] > rest_edges)
+                movable |= held << np.uint64(jj)
+                ask |= (np.uint64(1) - held) * (np.uint64(1) - tight) << np.uint64(jj)
+            if use_need:
+                while ask:
+                    low = ask & (~ask + np.uint64(1))
+                    j = j0 + np.int64(_popcount(low - np.uint64(1)))
+                    ask ^= low
+                    s = coins[j]
+                    sw, sb = s >> 6, np.uint64(1) << np.uint64(s & 63)
+                    for w in range(W):
+                        rest[w] = m[w]
+                    rest[sw] &= ~sb
+                    keep = False
+                    if one:
+                        keep = _span_keeps1(rest[0], sb, need, d, full[0], rs, ls, masks, four, R, L, M)
+                    elif two:
+                        keep = _span_keeps2(rest[0], rest[1], sw, sb, need, d, full, shifts, masks, four, K, M, MH)
+                    else:
+                        for w in range(W):
+                            cur[w] = rest[w]
+                        while True:
+                            if cur[sw] & sb:
+                                keep = True
+                                break
+                            for g in range(need.shape[0]):
+                                inside = True
+                                for w in range(W):
+                                    if need[g, w] & ~cur[w]:
+                                        inside = False
+                                        break
+                                if inside:
+                                    keep = True
+                                    break
+                            if keep or d == 0:
+                                break
+                            _supported(sup, cur, shifts, masks, d, W, ge, plane)
+                            changed = False
+                            for w in range(W):
+                                grown[w] = cur[w] | (sup[w] & full[w])
+                                if grown[w] != cur[w]:
+                                    changed = True
+                                cur[w] = grown[w]
+                            if not changed:
+                                break
+                    if keep:
+                        movable |= low
+            elif d > 0:
+                movable = (np.uint64(1) << np.uint64(kb)) - np.uint64(1) if kb < 64 else ~np.uint64(0)
+            if d == 0:  # no cell is ever supported: no move
+                movable = np.uint64(0)
+            while movable:
+                low = movable & (~movable + np.uint64(1))
+                j = j0 + np.int64(_popcount(low - np.uint64(1)))
+                movable ^= low
                 s = coins[j]
                 sw, sb = s >> 6, np.uint64(1) << np.uint64(s & 63)
                 for w in range(W):
                     rest[w] = m[w]
                 rest[sw] &= ~sb
-                keep = False
                 if one:
-                    keep = _span_keeps1(rest[0], sb, need, d, full[0], rs, ls, masks, four, R, L, M)
+                    sup[0] = _two_of_four1(rest[0], R, L, M) if four else _supported1(rest[0], rs, ls, masks, d)
+                elif two and four:
+                    sup[0], sup[1] = _two_of_four2(rest[0], rest[1], K, M, MH)
                 elif two:
-                    keep = _span_keeps2(rest[0], rest[1], sw, sb, need, d, full, shifts, masks, four, K, M, MH)
+                    sup[0], sup[1] = _supported2(rest[0], rest[1], shifts, masks, d)
                 else:
-                    for w in range(W):
-                        cur[w] = rest[w]
-                    while True:
-                        if cur[sw] & sb:
-                            keep = True
-                            break
-                        for g in range(need.shape[0]):
-                            inside = True
-                            for w in range(W):
-                                if need[g, w] & ~cur[w]:
-                                    inside = False
-                                    break
-                            if inside:
-                                keep = True
-                                break
-                        if keep or d == 0:
-                            break
-                        _supported(sup, cur, shifts, masks, d, W, ge, plane)
-                        changed = False
-                        for w in range(W):
-                            grown[w] = cur[w] | (sup[w] & full[w])
-                            if grown[w] != cur[w]:
-                                changed = True
-                            cur[w] = grown[w]
-                        if not changed:
-                            break
-                if keep:
-                    movable |= np.uint64(1) << np.uint64(j)
-        elif d > 0:
-            movable = (np.uint64(1) << np.uint64(k)) - np.uint64(1) if k < 64 else ~np.uint64(0)
-        if d == 0:  # no cell is ever supported: no move
-            movable = np.uint64(0)
-        if count + k * n > out.size:
-            bigger = np.empty(max(out.size * 2, count + k * n), dtype=np.uint64)
-            bigger[:count] = out[:count]
-            out = bigger
-        while movable:
-            low = movable & (~movable + np.uint64(1))
-            j = np.int64(_popcount(low - np.uint64(1)))
-            movable ^= low
-            s = coins[j]
-            sw, sb = s >> 6, np.uint64(1) << np.uint64(s & 63)
-            for w in range(W):
-                rest[w] = m[w]
-            rest[sw] &= ~sb
-            if one:
-                sup[0] = _two_of_four1(rest[0], R, L, M) if four else _supported1(rest[0], rs, ls, masks, d)
-            elif two and four:
-                sup[0], sup[1] = _two_of_four2(rest[0], rest[1], K, M, MH)
-            elif two:
-                sup[0], sup[1] = _supported2(rest[0], rest[1], shifts, masks, d)
-            else:
-                _supported(sup, rest, shifts, masks, d, W, ge, plane)
-            # rank of C - c_j + p from rank(C) and the prefix sums (space.Ranks, 0-based here), branch-free:
-            # p lies above s exactly when mm >= j
-            base = ranks[i] - binom[s, j + 1]
-            below_w = 0
-            for w in range(W):
-                dest = sup[w] & ~rest[w] & full[w]
-                if w == sw:
-                    dest &= ~sb
-                while dest:
-                    low = dest & (~dest + np.uint64(1))
-                    p = w * 64 + np.int64(_popcount(low - np.uint64(1)))
-                    dest ^= low
-                    mm = below_w + np.int64(_popcount(rest[w] & (low - np.uint64(1))))
-                    lt = np.uint64(mm < j)
-                    out[count] = (
-                        base + binom[p, mm + 1] + lt * (PU[j] - PU[mm]) + (np.uint64(1) - lt) * (PD[j + 1] - PD[mm + 1])
-                    )
-                    count += 1
-                below_w += np.int64(_popcount(rest[w]))
+                    _supported(sup, rest, shifts, masks, d, W, ge, plane)
+                # rank of C - c_j + p from rank(C) and the prefix sums (space.Ranks, 0-based here), branch-free:
+                # p lies above s exactly when mm >= j
+                base = ranks[i] - binom[s, j + 1]
+                below_w = 0
+                for w in range(W):
+                    dest = sup[w] & ~rest[w] & full[w]
+                    if w == sw:
+                        dest &= ~sb
+                    while dest:
+                        low = dest & (~dest + np.uint64(1))
+                        p = w * 64 + np.int64(_popcount(low - np.uint64(1)))
+                        dest ^= low
+                        mm = below_w + np.int64(_popcount(rest[w] & (low - np.uint64(1))))
+                        lt = np.uint64(mm < j)
+                        out[count] = (
+                            base
+                            + binom[p, mm + 1]
+                            + lt * (PU[j] - PU[mm])
+                            + (np.uint64(1) - lt) * (PD[j + 1] - PD[mm + 1])
+                        )
+                        count += 1
+                    below_w += np.int64(_popcount(rest[w]))
     return out[:count]
 
 
 @_jit
 def _grow(cur, sup, W, one, two, four, rs, ls, masks, R, L, M, K, MH, shifts, d, ge, plane):
-    """sup = the cells with >= d neighbours in cur: the scalar paths of expand_chunk by W."""
+    """sup = the cells with >= d neighbours in cur: the scalar paths of expand_branchfree by W."""
     if one:
         sup[0] = _two_of_four1(cur[0], R, L, M) if four else _supported1(cur[0], rs, ls, masks, d)
     elif two and four:
@@ -590,7 +446,7 @@ def schedule_h(ranks, k, n, W, binom, shifts, masks, full, d, goals):  # pragma:
     one = W == 1 and 1 <= d <= 3
     two = W == 2 and 1 <= d <= 3
     four = d == 2 and shifts.size == 4
-    # the planes (and below, the unranking) as in expand_chunk, written out again: the planes returned
+    # the planes (and below, the unranking) as in expand_branchfree, written out again: the planes returned
     # by a shared helper made the expansion 8 % slower (V(4,3) to 40 moves, 7.6 against 7.0 CPU s, best of 3)
     rs = np.zeros(shifts.size, dtype=np.uint64)
     ls = np.zeros(shifts.size, dtype=np.uint64)
@@ -779,8 +635,7 @@ def warm_up() -> bool:
         one, none = np.zeros(1, dtype=u), np.zeros((0, 1), dtype=u)  # no shifts, masks or goal spans
         binom, shifts = np.ones((2, 3), dtype=u), np.zeros(0, dtype=np.int64)
         args = (one[:0], 1, 1, 1, binom, shifts, none, one, one.reshape(1, 1), 0, none, False, False, 0, 0)
-        expand_chunk(*args)  # the types FastSpace.expand passes
-        expand_branchfree(*args)
+        expand_branchfree(*args)  # the types FastSpace.expand passes
         member_gallop(one, one, np.zeros(1, dtype=np.bool_))
         member_scan(one, one, np.zeros(1, dtype=np.bool_), SCAN_RATIO)
         merge_unique(one, one)
@@ -794,7 +649,7 @@ def warm_up() -> bool:
 
 
 class FastSpace:
-    """The arrays ``expand_chunk`` needs, from a ``space.Space``."""
+    """The arrays ``expand_branchfree`` needs, from a ``space.Space``."""
 
     def __init__(self, space) -> None:
         K = space.kernel
@@ -814,7 +669,6 @@ class FastSpace:
         self.rest_edges = 0 if space.rest_edges is None else int(space.rest_edges)
         goals = [g[:, 0] for g in space.goal_words]
         self.goals = np.ascontiguousarray(np.stack(goals)) if goals else np.zeros((0, K.W), dtype=np.uint64)
-        self.kernel = expand_kernel(self.k)
         self.h_kernel = heuristic_kernel(self.W, self.d)
         perms = space.symmetry
         self.perms = None if perms is None else np.ascontiguousarray(perms, dtype=np.int64)
@@ -825,7 +679,7 @@ class FastSpace:
             canonical_into(ranks, self.k, self.n, self.binom, self.perms)
 
     def expand(self, ranks: np.ndarray) -> np.ndarray:
-        return self.kernel(
+        return expand_branchfree(
             np.ascontiguousarray(ranks, dtype=np.uint64),
             self.k,
             self.n,
