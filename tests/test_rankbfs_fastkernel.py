@@ -97,8 +97,7 @@ def random_windows(draw, wide: bool):
 @st.composite
 def many_coins(draw):
     """A graph of 67 to 140 cells (a ring with chords) holding 65 to n - 2 coins (C(n, k) stays
-    below 2**64: at most 6 holes), and random states of it: ``expand_branchfree`` takes its coins
-    64 at a time, so these run its blocks after the first."""
+    below 2**64: at most 6 holes), and random states of it."""
     from coinsat.instance import make_instance
 
     n = draw(st.integers(67, 140))
@@ -115,16 +114,21 @@ def many_coins(draw):
     return inst, coins
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(many_coins(), st.booleans())
-def test_the_compiled_expansion_of_more_than_64_coins(case, prune):
-    """Past 64 coins (expand_branchfree's coin masks, one a block of 64): the numpy successors."""
+def test_more_than_64_coins_expand_with_numpy_beside_the_compiled_kernels(case, prune):
+    """Past 64 coins (expand_branchfree's coin mask is one word) Space.expand runs the numpy
+    expansion, also with the compiled kernels loaded (FAST_MIN lowered to 1)."""
+    from coinsat.search.rank import space as rankspace
+
     inst, coins = case
-    assert inst.n_coins > 64
-    space = Space(inst, prune)
-    ranks = _unique(space.colex.rank(coins))
-    fast = fastkernel.FastSpace(space)
-    assert np.array_equal(fast.successors(ranks), space._expand_chunk(ranks))
+    assert inst.n_coins > rankspace.MAX_FAST_COINS
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(rankspace, "FAST_MIN", 1)
+        space = Space(inst, prune)
+        ranks = _unique(space.colex.rank(coins))
+        assert space.fast is not None
+        assert np.array_equal(space.expand(ranks), _unique(space._expand_chunk(ranks)))
 
 
 @settings(max_examples=40, deadline=None)

@@ -37,10 +37,12 @@ arrays of words (on V(4,3)->SW-NE to depth 39 the scalar path took 6.7 CPU s,
 the loops 14.4 and the numpy expansion 27.8: ``benchmarks/rankbfs-wide.md``).
 The successor ranks come out unsorted, with repeats; the caller sorts them as
 before.  ``expand_branchfree`` computes them with the coins that may move found as a
-bitmask first (64 coins at a time) and branch-free ranks: on V(3,3) about half the CPU of
+bitmask first and branch-free ranks: on V(3,3) about half the CPU of
 the first compiled expansion, ``expand_chunk`` (commit 0f5a110 and before), since
 mispredicted branches, not arithmetic, were most of its time
-(``benchmarks/rankbfs-throughput.md``).  Likewise ``schedule_h_words``
+(``benchmarks/rankbfs-throughput.md``).  Its coin mask is one word: past 64 coins
+``space.Space.expand`` runs the numpy expansion (the h and the canonical forms stay
+compiled).  Likewise ``schedule_h_words``
 computes bound-and-prune's h on one or two words in scalars, about a ninth of
 ``schedule_h``'s CPU (which runs on three and four words, or d >= 4), and ``member_scan``
 walks instead of galloping between arrays of similar sizes (``member_gallop`` otherwise).
@@ -239,8 +241,9 @@ def expand_branchfree(
     """Successor ranks (unsorted, with repeats) of the states ``ranks``; arguments as
     ``FastSpace`` prepares them (d = 0: no cell is ever supported).  The first compiled expansion's
     successors (``expand_chunk``, the same multiset, in the same order of states), with fewer
-    mispredicted branches: the coins that may move are found first as a bitmask, for 64 coins at a
-    time (held ones, then the budget and closure for the rest), and only its set bits are visited; each successor's rank
+    mispredicted branches: the coins that may move are found first as a bitmask (at most 64
+    coins: held ones, then the budget and closure for the rest), and only its set bits are
+    visited; each successor's rank
     takes its prefix-sum correction without a branch (p lies above the moved coin exactly when
     mm >= j); the output has room for a whole state's successors before the state starts; each
     coin is unranked by scanning up or down from the same coin of the state before (any start
@@ -314,109 +317,102 @@ def expand_branchfree(
                 e += np.int64(_popcount(nbr[coins[t], w] & m[w]))
             deg[t] = e
             edges2 += e
-        if count + k * n > out.size:
-            bigger = np.empty(max(out.size * 2, count + k * n), dtype=np.uint64)
-            bigger[:count] = out[:count]
-            out = bigger
-        for j0 in range(0, k, 64):
-            # which coins may move (a bitmask over j, 64 coins at a time): held ones at once, the rest by
-            # the budget and the closure
-            kb = min(64, k - j0)
-            movable = np.uint64(0)
-            ask = np.uint64(0)  # the coins whose closure decides
-            for jj in range(kb):
-                j = j0 + jj
-                held = np.uint64(d > 0 and deg[j] >= d)
-                tight = np.uint64(has_budget and edges2 // 2 - deg[j] > rest_edges)
-                movable |= held << np.uint64(jj)
-                ask |= (np.uint64(1) - held) * (np.uint64(1) - tight) << np.uint64(jj)
-            if use_need:
-                while ask:
-                    low = ask & (~ask + np.uint64(1))
-                    j = j0 + np.int64(_popcount(low - np.uint64(1)))
-                    ask ^= low
-                    s = coins[j]
-                    sw, sb = s >> 6, np.uint64(1) << np.uint64(s & 63)
-                    for w in range(W):
-                        rest[w] = m[w]
-                    rest[sw] &= ~sb
-                    keep = False
-                    if one:
-                        keep = _span_keeps1(rest[0], sb, need, d, full[0], rs, ls, masks, four, R, L, M)
-                    elif two:
-                        keep = _span_keeps2(rest[0], rest[1], sw, sb, need, d, full, shifts, masks, four, K, M, MH)
-                    else:
-                        for w in range(W):
-                            cur[w] = rest[w]
-                        while True:
-                            if cur[sw] & sb:
-                                keep = True
-                                break
-                            for g in range(need.shape[0]):
-                                inside = True
-                                for w in range(W):
-                                    if need[g, w] & ~cur[w]:
-                                        inside = False
-                                        break
-                                if inside:
-                                    keep = True
-                                    break
-                            if keep or d == 0:
-                                break
-                            _supported(sup, cur, shifts, masks, d, W, ge, plane)
-                            changed = False
-                            for w in range(W):
-                                grown[w] = cur[w] | (sup[w] & full[w])
-                                if grown[w] != cur[w]:
-                                    changed = True
-                                cur[w] = grown[w]
-                            if not changed:
-                                break
-                    if keep:
-                        movable |= low
-            elif d > 0:
-                movable = (np.uint64(1) << np.uint64(kb)) - np.uint64(1) if kb < 64 else ~np.uint64(0)
-            if d == 0:  # no cell is ever supported: no move
-                movable = np.uint64(0)
-            while movable:
-                low = movable & (~movable + np.uint64(1))
-                j = j0 + np.int64(_popcount(low - np.uint64(1)))
-                movable ^= low
+        # which coins may move (a bitmask over j): held ones at once, the rest by the budget and the closure
+        movable = np.uint64(0)
+        ask = np.uint64(0)  # the coins whose closure decides
+        for j in range(k):
+            held = np.uint64(d > 0 and deg[j] >= d)
+            tight = np.uint64(has_budget and edges2 // 2 - deg[j] > rest_edges)
+            movable |= held << np.uint64(j)
+            ask |= (np.uint64(1) - held) * (np.uint64(1) - tight) << np.uint64(j)
+        if use_need:
+            while ask:
+                low = ask & (~ask + np.uint64(1))
+                j = np.int64(_popcount(low - np.uint64(1)))
+                ask ^= low
                 s = coins[j]
                 sw, sb = s >> 6, np.uint64(1) << np.uint64(s & 63)
                 for w in range(W):
                     rest[w] = m[w]
                 rest[sw] &= ~sb
+                keep = False
                 if one:
-                    sup[0] = _two_of_four1(rest[0], R, L, M) if four else _supported1(rest[0], rs, ls, masks, d)
-                elif two and four:
-                    sup[0], sup[1] = _two_of_four2(rest[0], rest[1], K, M, MH)
+                    keep = _span_keeps1(rest[0], sb, need, d, full[0], rs, ls, masks, four, R, L, M)
                 elif two:
-                    sup[0], sup[1] = _supported2(rest[0], rest[1], shifts, masks, d)
+                    keep = _span_keeps2(rest[0], rest[1], sw, sb, need, d, full, shifts, masks, four, K, M, MH)
                 else:
-                    _supported(sup, rest, shifts, masks, d, W, ge, plane)
-                # rank of C - c_j + p from rank(C) and the prefix sums (space.Ranks, 0-based here), branch-free:
-                # p lies above s exactly when mm >= j
-                base = ranks[i] - binom[s, j + 1]
-                below_w = 0
-                for w in range(W):
-                    dest = sup[w] & ~rest[w] & full[w]
-                    if w == sw:
-                        dest &= ~sb
-                    while dest:
-                        low = dest & (~dest + np.uint64(1))
-                        p = w * 64 + np.int64(_popcount(low - np.uint64(1)))
-                        dest ^= low
-                        mm = below_w + np.int64(_popcount(rest[w] & (low - np.uint64(1))))
-                        lt = np.uint64(mm < j)
-                        out[count] = (
-                            base
-                            + binom[p, mm + 1]
-                            + lt * (PU[j] - PU[mm])
-                            + (np.uint64(1) - lt) * (PD[j + 1] - PD[mm + 1])
-                        )
-                        count += 1
-                    below_w += np.int64(_popcount(rest[w]))
+                    for w in range(W):
+                        cur[w] = rest[w]
+                    while True:
+                        if cur[sw] & sb:
+                            keep = True
+                            break
+                        for g in range(need.shape[0]):
+                            inside = True
+                            for w in range(W):
+                                if need[g, w] & ~cur[w]:
+                                    inside = False
+                                    break
+                            if inside:
+                                keep = True
+                                break
+                        if keep or d == 0:
+                            break
+                        _supported(sup, cur, shifts, masks, d, W, ge, plane)
+                        changed = False
+                        for w in range(W):
+                            grown[w] = cur[w] | (sup[w] & full[w])
+                            if grown[w] != cur[w]:
+                                changed = True
+                            cur[w] = grown[w]
+                        if not changed:
+                            break
+                if keep:
+                    movable |= np.uint64(1) << np.uint64(j)
+        elif d > 0:
+            movable = (np.uint64(1) << np.uint64(k)) - np.uint64(1) if k < 64 else ~np.uint64(0)
+        if d == 0:  # no cell is ever supported: no move
+            movable = np.uint64(0)
+        if count + k * n > out.size:
+            bigger = np.empty(max(out.size * 2, count + k * n), dtype=np.uint64)
+            bigger[:count] = out[:count]
+            out = bigger
+        while movable:
+            low = movable & (~movable + np.uint64(1))
+            j = np.int64(_popcount(low - np.uint64(1)))
+            movable ^= low
+            s = coins[j]
+            sw, sb = s >> 6, np.uint64(1) << np.uint64(s & 63)
+            for w in range(W):
+                rest[w] = m[w]
+            rest[sw] &= ~sb
+            if one:
+                sup[0] = _two_of_four1(rest[0], R, L, M) if four else _supported1(rest[0], rs, ls, masks, d)
+            elif two and four:
+                sup[0], sup[1] = _two_of_four2(rest[0], rest[1], K, M, MH)
+            elif two:
+                sup[0], sup[1] = _supported2(rest[0], rest[1], shifts, masks, d)
+            else:
+                _supported(sup, rest, shifts, masks, d, W, ge, plane)
+            # rank of C - c_j + p from rank(C) and the prefix sums (space.Ranks, 0-based here), branch-free:
+            # p lies above s exactly when mm >= j
+            base = ranks[i] - binom[s, j + 1]
+            below_w = 0
+            for w in range(W):
+                dest = sup[w] & ~rest[w] & full[w]
+                if w == sw:
+                    dest &= ~sb
+                while dest:
+                    low = dest & (~dest + np.uint64(1))
+                    p = w * 64 + np.int64(_popcount(low - np.uint64(1)))
+                    dest ^= low
+                    mm = below_w + np.int64(_popcount(rest[w] & (low - np.uint64(1))))
+                    lt = np.uint64(mm < j)
+                    out[count] = (
+                        base + binom[p, mm + 1] + lt * (PU[j] - PU[mm]) + (np.uint64(1) - lt) * (PD[j + 1] - PD[mm + 1])
+                    )
+                    count += 1
+                below_w += np.int64(_popcount(rest[w]))
     return out[:count]
 
 
