@@ -27,7 +27,8 @@ with the compiled ``jit.split_owned`` (``loop.split``), keeps those it owns itse
 (only the others' go through its file) and the parent merges the gathered layers
 (``Pool.gather``).  The ways each of these replaced (every worker loading the kernels, numpy's
 ``compress`` passes, its own successors through its file, one sort of the gathered parts) are
-in the commits before them, which ``scripts/rank_workers_bench.py --baseline`` checks out.
+in commit 0f5a110 and before (``scripts/rank_workers_bench.py`` run from a copy of it,
+``--workers 2/before``).
 
 A solution path is rebuilt by asking the owner of each candidate predecessor its depth
 (``Pool.in_layer``); a finished search gathers every worker's layers into one visited set
