@@ -17,15 +17,14 @@ row checks that both give the same answer.  Whole searches are ``scripts/rank_en
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+
+from lab.baseline import module_at
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the last commit whose search/rank/jit.py has ``expand_chunk`` (the first compiled expansion)
@@ -33,23 +32,8 @@ BASELINE = "0f5a110"
 
 
 def baseline_jit(commit: str):
-    """search/rank/jit.py as it was at ``commit`` (read with ``git show``), loaded as a module of
-    the same package, so that its relative imports work (as ``scale_bench.use_baseline_checker``)."""
-    text = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{commit}:coinsat/search/rank/jit.py"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    name = "coinsat.search.rank._baseline_jit"
-    tmp = Path(tempfile.mkdtemp()) / "_baseline_jit.py"
-    tmp.write_text(text)
-    spec = importlib.util.spec_from_file_location(name, tmp)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    """search/rank/jit.py as it was at ``commit`` (``lab.baseline.module_at``)."""
+    return module_at(ROOT, commit, "coinsat/search/rank/jit.py", "coinsat.search.rank._baseline_jit")
 
 
 def best(f, repeat: int) -> tuple[float, object]:
@@ -177,8 +161,8 @@ def main() -> int:
     return 0 if all(r[-1] for r in rows) else 1
 
 
-def _expand_args(fast, ranks: np.ndarray) -> tuple:
-    """The arguments FastSpace.expand passes its kernel."""
+def _common_args(fast, ranks: np.ndarray) -> tuple:
+    """The arguments FastSpace passes both its expansion and its h first."""
     return (
         np.ascontiguousarray(ranks, dtype=np.uint64),
         fast.k,
@@ -188,30 +172,18 @@ def _expand_args(fast, ranks: np.ndarray) -> tuple:
         fast.shifts,
         fast.masks,
         fast.full,
-        fast.nbr,
-        fast.d,
-        fast.need,
-        fast.use_need,
-        fast.has_budget,
-        fast.rest_edges,
-        ranks.size * fast.k * 4,
     )
+
+
+def _expand_args(fast, ranks: np.ndarray) -> tuple:
+    """The arguments FastSpace.expand passes its kernel."""
+    rest = (fast.nbr, fast.d, fast.need, fast.use_need, fast.has_budget, fast.rest_edges, ranks.size * fast.k * 4)
+    return _common_args(fast, ranks) + rest
 
 
 def _h_args(fast, ranks: np.ndarray) -> tuple:
     """The arguments FastSpace.heuristic passes its kernel."""
-    return (
-        np.ascontiguousarray(ranks),
-        fast.k,
-        fast.n,
-        fast.W,
-        fast.binom,
-        fast.shifts,
-        fast.masks,
-        fast.full,
-        fast.d,
-        fast.goals,
-    )
+    return _common_args(fast, ranks) + (fast.d, fast.goals)
 
 
 if __name__ == "__main__":
