@@ -55,6 +55,7 @@ PUBLIC_MODULES = (
     "coinsat.solution",
     "coinsat.result",
     "coinsat.limits",
+    "coinsat.environment",
     "coinsat.families",
     "coinsat.theory",
     "coinsat.constructive",

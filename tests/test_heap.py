@@ -1,4 +1,5 @@
-"""search/rank/heap.py: the malloc settings of a large search change its page faults, never its answer."""
+"""search/rank/heap.py: the malloc settings of a large search change its page faults, never its answer
+(``Kernels.keep_heap``, here from ``COINSAT_MALLOC`` through ``Kernels.from_environment``)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from coinsat.search.rank import heap as heap
 from coinsat.search.options import RankbfsOptions
 from coinsat.search.rank.search import solve_rankbfs
 r = solve_rankbfs(vdiag(2, 2, "nwse"), options=RankbfsOptions(workers=2, spill_budget=4096))
-print(json.dumps({"kept": heap.keep_freed_memory(), "status": r.status.value, "length": r.length,
+print(json.dumps({"kept": heap.in_force(), "status": r.status.value, "length": r.length,
                   "layers": r.stats["layers"], "moves": [str(m) for m in r.solution.moves]}))
 """
 

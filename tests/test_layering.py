@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent / "coinsat"
 
 FLOORS: list[tuple[str, ...]] = [
     ("errors", "_version", "_names", "_startup"),
-    ("geometry", "registry", "limits"),
+    ("geometry", "registry", "limits", "environment"),
     ("configuration", "board"),
     ("rules", "instance"),
     ("solution", "theory"),

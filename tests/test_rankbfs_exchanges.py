@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from coinsat.certificates.check import check_certificate
 from coinsat.certificates.prove.make import certify
+from coinsat.environment import Kernels
 from coinsat.families import vdiag
 from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
@@ -82,16 +83,17 @@ def test_forced_h_on_workers_keeps_fewer_states_and_certifies(U, tmp_path):
 
 
 @pytest.mark.parametrize("route", ["memfd", "pipes"])
-def test_every_exchange_returns_the_same_moves_on_v21(route, monkeypatch):
+def test_every_exchange_returns_the_same_moves_on_v21(route):
     """Both exchanges walk back from the smallest goal rank of the goal's layer; the workers'
-    successors travel through memory files or through the parent's pipes, with the same layers."""
+    successors travel through memory files or through the parent's pipes (``Kernels.memfd``),
+    with the same layers."""
     from coinsat.search.rank import processes
 
-    monkeypatch.setenv(processes.ROUTE_ENV, route)
     want = route if route == "pipes" or processes.route() == "memfd" else "pipes"  # memfd: Linux only
     inst = vdiag(2, 1, "nwse")
+    kernels = Kernels(memfd=route == "memfd")
     for kw in ({}, {"upper_bound": 24}):
-        one, two = _both(inst, **kw)
+        one, two = _both(inst, kernels=kernels, **kw)
         _same_search(one, two)
         assert one.status is Status.OPTIMAL and one.length == 24
         assert two.stats["route"] == want
@@ -171,13 +173,14 @@ def test_the_compiled_split_cuts_as_numpy_does(values, parts):
 
 
 @pytest.mark.parametrize("parts", [2, 3])
-def test_split_is_the_same_compiled_or_not_on_a_large_array(parts, monkeypatch):
+def test_split_is_the_same_compiled_or_not_on_a_large_array(parts):
     from coinsat.search.rank import loop
+    from coinsat.search.rank.visited import chosen
 
     ranks = np.unique(np.random.default_rng(parts).integers(0, 2**64 - 1, 50_000, dtype=np.uint64))
     fast = loop.split(ranks, parts)
-    monkeypatch.setenv(loop.SPLIT_ENV, "numpy")
-    slow = loop.split(ranks, parts)
+    with chosen(Kernels(compiled=False)):
+        slow = loop.split(ranks, parts)
     assert len(fast) == len(slow) == parts
     assert all(np.array_equal(a, b) for a, b in zip(fast, slow))
 
@@ -222,21 +225,14 @@ def test_a_forked_worker_inherits_the_loaded_kernels():
 
 
 @pytest.mark.parametrize("U", [None, 36])
-def test_the_worker_switches_keep_the_same_layers(U, monkeypatch):
-    """The kernels loaded before the fork, the compiled owner split, a worker's own successors kept
-    in memory and the merged gather against each worker loading them, numpy's split, its own
-    successors through its file and the sorted gather (COINSAT_PRELOAD=no, COINSAT_SPLIT=numpy,
-    COINSAT_OWN=file, COINSAT_GATHER=sort): the same search state for state, on an instance
-    whose layers are large enough for the compiled split (V(3,2)->SW-NE, optimum 36: layers of up
-    to 234,317 states)."""
-    from coinsat.search.rank import processes
-
+def test_workers_keep_the_same_layers_compiled_or_not(U):
+    """Two workers with the compiled kernels (loaded before the fork, the compiled owner split) and
+    with the numpy ones (``Kernels(compiled=False)``: the workers inherit the choice): the same
+    search state for state, on an instance whose layers are large enough for the compiled split
+    (V(3,2)->SW-NE, optimum 36: layers of up to 234,317 states)."""
     inst = vdiag(3, 2, "swne")
     kw = {} if U is None else {"upper_bound": U}
-    new = solve_rankbfs(inst, options=RankbfsOptions(workers=2, **kw))
-    old_ways = {processes.PRELOAD_ENV: "no", "COINSAT_SPLIT": "numpy", processes.OWN_ENV: "file"}
-    for env, value in (old_ways | {processes.GATHER_ENV: "sort"}).items():
-        monkeypatch.setenv(env, value)
-    old = solve_rankbfs(inst, options=RankbfsOptions(workers=2, **kw))
+    new = solve_rankbfs(inst, options=RankbfsOptions(workers=2, kernels=Kernels(compiled=True), **kw))
+    old = solve_rankbfs(inst, options=RankbfsOptions(workers=2, kernels=Kernels(compiled=False), **kw))
     _same_search(new, old)
     assert new.status is Status.OPTIMAL and new.length == 36

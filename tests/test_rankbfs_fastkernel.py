@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from coinsat.environment import Kernels
 from coinsat.families import vdiag
 from coinsat.search.layered import unique as _unique
 from coinsat.search.options import RankbfsOptions
@@ -24,22 +25,15 @@ pytestmark = pytest.mark.skipif(not fastkernel.HAVE_NUMBA, reason="numba not ins
 
 
 def _same_successors(inst, prune: bool, ranks: np.ndarray) -> None:
-    """numpy, expand_chunk and expand_branchfree (COINSAT_EXPAND on and off): the same successors;
-    the two compiled kernels even the same multiset (repeats included)."""
+    """numpy and expand_branchfree: the same successors, in any order of the states."""
     space = Space(inst, prune)
     want = space._expand_chunk(ranks)
     fast = fastkernel.FastSpace(space)
-    raw = {}
-    for kernel in (fastkernel.expand_chunk, fastkernel.expand_branchfree):
-        fast.kernel = kernel
-        raw[kernel.__name__] = np.sort(fast.expand(ranks))
-        assert np.array_equal(want, _unique(raw[kernel.__name__])), kernel.__name__
-    assert np.array_equal(raw["expand_chunk"], raw["expand_branchfree"])
+    raw = np.sort(fast.expand(ranks))
+    assert np.array_equal(want, _unique(raw))
     shuffled = np.random.default_rng(ranks.size).permutation(ranks)  # its unranking starts from the state before
-    assert np.array_equal(np.sort(fast.expand(shuffled)), raw["expand_branchfree"])
-    for dedup in (True, False):  # in place (COINSAT_DEDUP on) and layered.unique (off)
-        fast.dedup = dedup
-        assert np.array_equal(fast.successors(ranks), want)
+    assert np.array_equal(np.sort(fast.expand(shuffled)), raw)
+    assert np.array_equal(fast.successors(ranks), want)
 
 
 def _states(inst, prune: bool) -> np.ndarray:
@@ -100,6 +94,43 @@ def random_windows(draw, wide: bool):
     return inst, coins
 
 
+@st.composite
+def many_coins(draw):
+    """A graph of 67 to 140 cells (a ring with chords) holding 65 to n - 2 coins (C(n, k) stays
+    below 2**64: at most 6 holes), and random states of it."""
+    from coinsat.instance import make_instance
+
+    n = draw(st.integers(67, 140))
+    k = n - draw(st.integers(2, min(6, n - 65)))
+    cells = list(range(n))
+    chords = draw(st.lists(st.tuples(st.sampled_from(cells), st.sampled_from(cells)), min_size=n, max_size=2 * n))
+    edges = {(i, (i + 1) % n) for i in cells} | {(min(a, b), max(a, b)) for a, b in chords if a != b}
+    start, goal = draw(st.permutations(cells)), draw(st.permutations(cells))
+    inst = make_instance(
+        "graph", start[:k], goal[:k], adjacency=draw(st.integers(1, 4)), edges=sorted(edges), cells=cells
+    )
+    states = draw(st.lists(st.permutations(cells), min_size=5, max_size=20))
+    coins = np.sort(np.array([c[:k] for c in states], dtype=np.int64), axis=1)
+    return inst, coins
+
+
+@settings(max_examples=20, deadline=None)
+@given(many_coins(), st.booleans())
+def test_more_than_64_coins_expand_with_numpy_beside_the_compiled_kernels(case, prune):
+    """Past 64 coins (expand_branchfree's coin mask is one word) Space.expand runs the numpy
+    expansion, also with the compiled kernels loaded (FAST_MIN lowered to 1)."""
+    from coinsat.search.rank import space as rankspace
+
+    inst, coins = case
+    assert inst.n_coins > rankspace.MAX_FAST_COINS
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(rankspace, "FAST_MIN", 1)
+        space = Space(inst, prune)
+        ranks = _unique(space.colex.rank(coins))
+        assert space.fast is not None
+        assert np.array_equal(space.expand(ranks), _unique(space._expand_chunk(ranks)))
+
+
 @settings(max_examples=40, deadline=None)
 @given(random_windows(wide=True), st.booleans())
 def test_the_compiled_expansion_of_random_states_past_64_cells(case, prune):
@@ -117,7 +148,7 @@ def test_the_compiled_expansion_of_random_states_on_one_word(case, prune):
 
 
 def _same_h(inst, ranks: np.ndarray) -> None:
-    """numpy's schedule, schedule_h and schedule_h_words (COINSAT_H on and off, where it applies):
+    """numpy's schedule, schedule_h and schedule_h_words (where it applies; schedule_h elsewhere):
     the same h, state for state, also in a shuffled order (its unranking starts from the state before)."""
     space = Space(inst, True, 10**6)
     space._fast = None  # the numpy schedule
@@ -171,51 +202,9 @@ def test_a_bounded_search_is_the_same_with_either_h(monkeypatch):
     monkeypatch.setattr(fastkernel.FastSpace, "heuristic", lambda self, r: calls.append(r.size) or real(self, r))
     fast = solve_rankbfs(inst, options=RankbfsOptions(upper_bound=24))
     assert len(calls) >= 20  # one per layer: the compiled h ran
-    monkeypatch.setenv(fastkernel.ENV, "numpy")
-    plain = solve_rankbfs(inst, options=RankbfsOptions(upper_bound=24))
+    plain = solve_rankbfs(inst, options=RankbfsOptions(upper_bound=24, kernels=Kernels(compiled=False)))
     assert fast.stats["bound_pruned"] == plain.stats["bound_pruned"] > 0
     assert (fast.status, fast.length, fast.stats["layers"]) == (plain.status, plain.length, plain.stats["layers"])
-
-
-def test_the_expansion_switch_picks_the_kernel(monkeypatch):
-    monkeypatch.delenv(fastkernel.EXPAND_ENV, raising=False)
-    assert fastkernel.expand_kernel(10) is fastkernel.expand_branchfree
-    assert fastkernel.expand_kernel(65) is fastkernel.expand_chunk  # the coin mask is one word
-    monkeypatch.setenv(fastkernel.EXPAND_ENV, "chunk")
-    assert fastkernel.expand_kernel(10) is fastkernel.expand_chunk
-
-
-@settings(max_examples=25, deadline=None)
-@given(walked(max_coins=6, kinds=("square", "triangular", "graph")), st.booleans())
-def test_searches_keep_the_same_layers_with_either_compiled_expansion(inst, prune):
-    """Whole searches (every batch compiled: FAST_MIN lowered to 1), the defaults against
-    COINSAT_EXPAND=chunk, COINSAT_DEDUP=numpy and COINSAT_MEMBER=gallop: the same answer and the
-    same layers, state for state."""
-    if len(inst.labels) > 1 or inst.moves != "jump":
-        return
-    from coinsat.search.rank import space as rankspace
-
-    runs = []
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(rankspace, "FAST_MIN", 1)
-        opts = RankbfsOptions(prune=prune, grow=False, workers=1)
-        switches = (
-            (fastkernel.EXPAND_ENV, "chunk"),
-            (fastkernel.DEDUP_ENV, "numpy"),
-            (fastkernel.MEMBER_ENV, "gallop"),
-        )
-        for env, value in ((None, None), *switches):
-            for off, _ in switches:
-                mp.delenv(off, raising=False)
-            if env is not None:
-                mp.setenv(env, value)
-            runs.append(solve_rankbfs(inst, max_moves=12, options=opts))
-    new = runs[0]
-    for old in runs[1:]:
-        assert (new.status, new.length, new.stats["layers"]) == (old.status, old.length, old.stats["layers"])
-        if new.witness.layers is not None:
-            for i in range(new.witness.layers.depths):
-                assert np.array_equal(new.witness.layers.layer(i), old.witness.layers.layer(i))
 
 
 @settings(max_examples=80, deadline=None)
@@ -226,27 +215,24 @@ def test_dedup_in_place_is_unique(values, copies):
     assert np.array_equal(a[:m], np.unique(np.array(values, dtype=U64)))
 
 
-def test_the_h_switch_picks_the_kernel(monkeypatch):
-    monkeypatch.delenv(fastkernel.H_ENV, raising=False)
+def test_the_h_kernel_follows_the_words():
     assert fastkernel.heuristic_kernel(1, 2) is fastkernel.schedule_h_words
     assert fastkernel.heuristic_kernel(2, 3) is fastkernel.schedule_h_words
     assert fastkernel.heuristic_kernel(3, 2) is fastkernel.schedule_h  # three words: the loops
     assert fastkernel.heuristic_kernel(1, 4) is fastkernel.schedule_h  # d = 4: the loops
-    monkeypatch.setenv(fastkernel.H_ENV, "loops")
-    assert fastkernel.heuristic_kernel(1, 2) is fastkernel.schedule_h
 
 
 @pytest.mark.parametrize("upper_bound", [24, 23])
 def test_a_bounded_search_is_the_same_with_either_compiled_h(monkeypatch, upper_bound):
-    """V(2,1) -> NW-SE at U = its optimum and one less, every batch compiled: COINSAT_H=loops
-    (schedule_h) and the default (schedule_h_words) keep the same layers and prune the same."""
+    """V(2,1) -> NW-SE at U = its optimum and one less, every batch compiled: schedule_h (the loops
+    of three and four words, forced here on one) and schedule_h_words keep the same layers and
+    prune the same."""
     from coinsat.search.rank import space as rankspace
 
     monkeypatch.setattr(rankspace, "FAST_MIN", 1)
     inst = vdiag(2, 1, "nwse")
-    monkeypatch.delenv(fastkernel.H_ENV, raising=False)
     new = solve_rankbfs(inst, options=RankbfsOptions(upper_bound=upper_bound, workers=1))
-    monkeypatch.setenv(fastkernel.H_ENV, "loops")
+    monkeypatch.setattr(fastkernel, "heuristic_kernel", lambda W, d: fastkernel.schedule_h)
     old = solve_rankbfs(inst, options=RankbfsOptions(upper_bound=upper_bound, workers=1))
     assert new.stats["bound_pruned"] == old.stats["bound_pruned"] > 0
     assert (new.status, new.length, new.stats["layers"]) == (old.status, old.length, old.stats["layers"])
@@ -254,11 +240,10 @@ def test_a_bounded_search_is_the_same_with_either_compiled_h(monkeypatch, upper_
         assert np.array_equal(new.witness.layers.layer(i), old.witness.layers.layer(i))
 
 
-def test_v22_layers_are_the_same_with_either_kernel(monkeypatch):
+def test_v22_layers_are_the_same_with_either_kernel():
     inst = vdiag(2, 2, "nwse")
-    fast = solve_rankbfs(inst)
-    monkeypatch.setenv(fastkernel.ENV, "numpy")
-    plain = solve_rankbfs(inst)
+    fast = solve_rankbfs(inst, options=RankbfsOptions(kernels=Kernels(compiled=True)))
+    plain = solve_rankbfs(inst, options=RankbfsOptions(kernels=Kernels(compiled=False)))
     assert (fast.status, fast.length, fast.stats["layers"]) == (plain.status, plain.length, plain.stats["layers"])
     assert np.array_equal(fast.witness.layers.keys, plain.witness.layers.keys)
 
@@ -277,7 +262,7 @@ def test_galloping_membership_is_isin(run, values):
         fastkernel.member_scan(vals, run_a, seen, ratio)
         assert np.array_equal(seen, np.isin(run_a, vals))
     seen = np.zeros(vals.shape, dtype=bool)
-    fastkernel.member_gallop(run_a, vals, seen)  # COINSAT_MEMBER=gallop
+    fastkernel.member_gallop(run_a, vals, seen)  # what member_scan runs between sizes far apart
     assert np.array_equal(seen, want)
 
 
@@ -293,7 +278,6 @@ def test_the_loader_compiles_each_kernel_once(monkeypatch):
     monkeypatch.setattr(rankbfs, "FAST_MIN", 1)
     solve_rankbfs(vdiag(2, 1, "nwse"), options=RankbfsOptions(upper_bound=24))  # and h, on every batch
     kernels = (
-        fastkernel.expand_chunk,
         fastkernel.expand_branchfree,
         fastkernel.dedup_sorted,
         fastkernel.merge_unique,

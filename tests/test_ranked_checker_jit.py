@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coinsat.certificates.check import check_certificate
-from coinsat.certificates.check.layers import JIT_ENV, numpy_successors
+from coinsat.certificates.check.layers import numpy_successors
 from coinsat.certificates.check.ranked import Decoder, Kernel, edge_cap
 from coinsat.instance import make_instance
 
@@ -114,7 +114,7 @@ def test_both_kernels_give_the_same_verdicts(tmp_path, monkeypatch, upper_bound)
     dropped = _rewrite_ranks(other, cert, drop)
     verdicts = {}
     for mode in ("numpy", "numba"):
-        monkeypatch.setenv(JIT_ENV, mode)
+        monkeypatch.setenv("COINSAT_CHECK_KERNEL", mode)
         verdicts[mode] = (
             check_certificate(inst, cert, tmp_path).ok,
             check_certificate(inst, dropped, other).ok,
@@ -144,7 +144,7 @@ def test_threads_give_the_same_verdicts_and_reasons(tmp_path, monkeypatch, upper
     other.mkdir()
     (other / cert["layers"]).write_bytes((tmp_path / cert["layers"]).read_bytes())
     dropped = _rewrite_ranks(other, cert, drop)
-    monkeypatch.setenv(JIT_ENV, "numba")
+    monkeypatch.setenv("COINSAT_CHECK_KERNEL", "numba")
     monkeypatch.setattr(layers, "CHUNK", 7)
     seen = []
     for workers in (1, 2, 3):

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..environment import abc_path
 from ..errors import UsageError
 
 BINARY = "berkeley-abc"
@@ -33,7 +34,7 @@ POLL = 0.05
 
 def abc_binary() -> str | None:
     """The ABC executable to run (None: there is none)."""
-    env = os.environ.get("COINSAT_ABC")
+    env = abc_path()
     if env:
         return env if os.access(env, os.X_OK) else None
     return shutil.which(BINARY)

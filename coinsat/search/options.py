@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ..backends.sat_backend import DEFAULT_SOLVER, SOLVERS
+from ..environment import Kernels
 from ..errors import UsageError
 
 if TYPE_CHECKING:  # the encoder is not imported to read the options (the core-only checker runs without it)
@@ -79,7 +80,10 @@ class RankbfsOptions:
     the MPI ranks, whatever the saving run's; an exact window; the manifest names U and h,
     and layers pruned otherwise are refused); ``symmetry`` (on by default; ``--no-symmetry``)
     stores one configuration per orbit of the window's symmetries that fix the start and the
-    goal, when there is one besides the identity (docs/symmetry.md)."""
+    goal, when there is one besides the identity (docs/symmetry.md); ``kernels`` how it computes
+    (:class:`~coinsat.environment.Kernels`: compiled or numpy kernels, the workers' route, the C
+    heap; every choice gives the same layers), by default from the ``COINSAT_*`` environment
+    variables (``Kernels.from_environment``)."""
 
     max_states: int = 2_000_000_000
     prune: bool = True
@@ -155,6 +159,7 @@ class RankbfsOptions:
         ),
     )
     progress: Callable | None = _hook()
+    kernels: Kernels = field(default_factory=Kernels.from_environment)
 
 
 _SOLVER = flag("--solver", "choice", f"SAT solver (PySAT name) for --method sat/auto (default {DEFAULT_SOLVER})")

@@ -3,14 +3,15 @@
 
 Solves an instance once without a bound (one worker) to get its layers, then times, on chunks
 of 2**17 states of a few layers (CPU seconds, best of ``--repeat``, the two alternating):
-the expansion (``expand_chunk`` against ``expand_branchfree``), sorting and deduplicating a
+the expansion (``expand_chunk``, read from ``--baseline COMMIT``'s ``search/rank/jit.py``, the
+last commit that had it, against ``expand_branchfree``), sorting and deduplicating a
 chunk's successors (``layered.unique`` against ``FastSpace.successors``' in-place pass), the
 bound-and-prune h (``schedule_h`` against ``schedule_h_words``), and the membership of a whole
 layer's successors in the layers before it (``member_gallop`` against ``member_scan``).  Each
 row checks that both give the same answer.  Whole searches are ``scripts/rank_engine_bench.py``.
 
     nice -n 10 python3 scripts/rank_kernel_bench.py [--instance vdiag-3-3-nwse] [--depths 30,45]
-        [--upper-bound 53] [--repeat 5] [--out benchmarks/rankbfs-kernels.md]
+        [--upper-bound 53] [--repeat 5] [--baseline 0f5a110] [--out benchmarks/rankbfs-kernels.md]
 """
 
 from __future__ import annotations
@@ -23,7 +24,16 @@ from pathlib import Path
 
 import numpy as np
 
+from lab.baseline import module_at
+
 ROOT = Path(__file__).resolve().parents[2]
+#: the last commit whose search/rank/jit.py has ``expand_chunk`` (the first compiled expansion)
+BASELINE = "0f5a110"
+
+
+def baseline_jit(commit: str):
+    """search/rank/jit.py as it was at ``commit`` (``lab.baseline.module_at``)."""
+    return module_at(ROOT, commit, "coinsat/search/rank/jit.py", "coinsat.search.rank._baseline_jit")
 
 
 def best(f, repeat: int) -> tuple[float, object]:
@@ -42,6 +52,7 @@ def main() -> int:
     ap.add_argument("--depths", default="30,45", help="layers whose first chunk is timed")
     ap.add_argument("--upper-bound", type=int, default=53, help="the U of the h being timed")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--baseline", default=BASELINE, help="the commit whose expand_chunk is timed")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
 
@@ -65,6 +76,8 @@ def main() -> int:
     visited = result.witness.layers
     layers = [visited.layer(i) for i in range(visited.depths)]
     fast = jit.FastSpace(Space(inst, True, args.upper_bound))
+    old_jit = baseline_jit(args.baseline)
+    kernels = {"expand_chunk": old_jit.expand_chunk, "expand_branchfree": jit.expand_branchfree}
     chunk = 1 << 17
     rows = []
 
@@ -76,9 +89,9 @@ def main() -> int:
             raise SystemExit(f"{args.instance} has {len(layers)} layers: no depth {depth} to time")
         front = layers[depth][:chunk]
         times = {}
-        for kernel in (jit.expand_chunk, jit.expand_branchfree, jit.expand_chunk, jit.expand_branchfree):
-            fast.kernel = kernel
-            times[kernel.__name__] = best(lambda: fast.expand(front), args.repeat)
+        for name in ("expand_chunk", "expand_branchfree") * 2:
+            kernel = kernels[name]
+            times[name] = best(lambda: kernel(*_expand_args(fast, front)), args.repeat)
         same = np.array_equal(np.sort(times["expand_chunk"][1]), np.sort(times["expand_branchfree"][1]))
         row("expansion kernel", depth, front.size, times["expand_chunk"], times["expand_branchfree"], same)
         raw = fast.expand(front)
@@ -125,7 +138,9 @@ def main() -> int:
         f"# rankbfs's compiled kernels on {args.instance}'s layers, each against the one it replaced",
         "",
         f"Made by `scripts/rank_kernel_bench.py --instance {args.instance} --depths {args.depths}"
-        f" --upper-bound {args.upper_bound} --repeat {args.repeat}" + (f" --out {args.out}" if args.out else "") + "`:"
+        f" --upper-bound {args.upper_bound} --repeat {args.repeat} --baseline {args.baseline}"
+        + (f" --out {args.out}" if args.out else "")
+        + "`:"
         f" the layers of one search without a bound ({sum(a.size for a in layers):,} states, {solve_cpu:.1f} CPU s),"
         f" then each kernel on the first {chunk:,} states of a layer (the membership: on all its successors),"
         f" CPU milliseconds, best of {args.repeat}, old and new alternating. Machine load (1-minute average) at"
@@ -146,10 +161,10 @@ def main() -> int:
     return 0 if all(r[-1] for r in rows) else 1
 
 
-def _h_args(fast, ranks: np.ndarray) -> tuple:
-    """The arguments FastSpace.heuristic passes its kernel."""
+def _common_args(fast, ranks: np.ndarray) -> tuple:
+    """The arguments FastSpace passes both its expansion and its h first."""
     return (
-        np.ascontiguousarray(ranks),
+        np.ascontiguousarray(ranks, dtype=np.uint64),
         fast.k,
         fast.n,
         fast.W,
@@ -157,9 +172,18 @@ def _h_args(fast, ranks: np.ndarray) -> tuple:
         fast.shifts,
         fast.masks,
         fast.full,
-        fast.d,
-        fast.goals,
     )
+
+
+def _expand_args(fast, ranks: np.ndarray) -> tuple:
+    """The arguments FastSpace.expand passes its kernel."""
+    rest = (fast.nbr, fast.d, fast.need, fast.use_need, fast.has_budget, fast.rest_edges, ranks.size * fast.k * 4)
+    return _common_args(fast, ranks) + rest
+
+
+def _h_args(fast, ranks: np.ndarray) -> tuple:
+    """The arguments FastSpace.heuristic passes its kernel."""
+    return _common_args(fast, ranks) + (fast.d, fast.goals)
 
 
 if __name__ == "__main__":

@@ -54,6 +54,7 @@ import numpy as np
 from coinsat import Status
 from coinsat.search.options import RankbfsOptions
 from lab import proofs
+from lab.baseline import module_at
 
 ROOT = Path(__file__).resolve().parents[2]
 FAM = ROOT / "instances" / "families"
@@ -174,7 +175,7 @@ def write_certificate(inst, r, folder: Path, out: dict) -> None:
 
 def check_one(job: dict) -> dict:
     """Check a written certificate (``job``: spec, cert_path); CPU seconds and peak RSS of the check."""
-    if job.get("check_kernel"):  # before the checker is imported: numpy or numba (layers.JIT_ENV)
+    if job.get("check_kernel"):  # before the checker is imported: numpy or numba (coinsat/environment.py)
         os.environ["COINSAT_CHECK_KERNEL"] = job["check_kernel"]
     from coinsat.certificates.check import check_certificate
 
@@ -217,26 +218,13 @@ BASELINE_CHECKER = "1f1b741"
 
 
 def use_baseline_checker(commit: str) -> None:
-    """Check layers certificates with certificates/check/layers.py as it was at ``commit`` (read
-    with ``git show``, loaded as a module of the same package so that its relative imports work)."""
-    import importlib.util
-
+    """Check layers certificates with certificates/check/layers.py as it was at ``commit``
+    (``lab.baseline.module_at``: read with ``git show``, loaded as a module of the same package
+    so that its relative imports work)."""
     from coinsat.certificates import check
 
-    text = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{commit}:coinsat/certificates/check/layers.py"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
     name = "coinsat.certificates.check._baseline_layers"
-    tmp = Path(tempfile.mkdtemp()) / "_baseline_layers.py"
-    tmp.write_text(text)
-    spec = importlib.util.spec_from_file_location(name, tmp)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
+    module_at(ROOT, commit, "coinsat/certificates/check/layers.py", name)
     check.CHECKERS["layers"] = f"{name}:check_layers"
 
 

@@ -20,10 +20,13 @@ shared machine bounds it by the cores others leave.  Answers and states kept mus
 
 An instance is a name in instances/families/, optionally ``:U`` for ``--upper-bound`` U and
 ``:U:H`` for the h it prunes with (``--heuristic H``: fill, forced, lmcut); a
-worker count N, optionally ``/pipes`` (``COINSAT_ROUTE=pipes``: successors through the
-parent's pipes instead of the workers' memory files, ``search/rank/processes.py``) or
-``/before`` (``VARIANTS``: the kernels loaded by each worker, numpy's owner split, a worker's
-own successors through its file, gathered layers sorted: the workers before those changes).
+worker count N, optionally ``/pipes`` (``COINSAT_ROUTE=pipes``, ``Kernels.memfd`` False:
+successors through the parent's pipes instead of the workers' memory files,
+``search/rank/processes.py``).  The workers before their last changes (the kernels loaded by
+each worker, numpy's owner split, a worker's own successors through its file, gathered layers
+sorted) are measured from a copy of commit 0f5a110 (``git archive 0f5a110 | tar -x -C DIR``,
+then ``DIR/scripts/rank_workers_bench.py --commit 0f5a110 --workers 2/before``: that commit's
+variant).
 """
 
 from __future__ import annotations
@@ -82,21 +85,12 @@ def _critical(r: dict) -> float:
     return r["cpu"] - wc["expand"] - wc["absorb"] + wc["critical"]
 
 
-#: named worker variants (``--workers 2/before``): the switches of ``search/rank/processes.py``
-#: and ``loop.split`` set back: each worker loading the kernels itself, numpy's owner split, its
-#: own successors through its file, the gathered layers sorted; any other name after the slash
-#: is a route (``COINSAT_ROUTE``)
-VARIANTS = {
-    "before": {"COINSAT_PRELOAD": "no", "COINSAT_SPLIT": "numpy", "COINSAT_OWN": "file", "COINSAT_GATHER": "sort"}
-}
-
-
 def run(spec: str, workers: str) -> dict:
     """One measured run in a fresh process; ``workers`` is N or N/pipes."""
     load0 = os.getloadavg()[0]
     count, _, route = workers.partition("/")
     env = dict(os.environ, PYTHONPATH=str(ROOT))  # this tree's coinsat (a `git archive` copy's), not the installed one
-    env.update(VARIANTS.get(route, {"COINSAT_ROUTE": route}) if route else {})
+    env.update({"COINSAT_ROUTE": route} if route else {})  # read by Kernels.from_environment
     cmd = [sys.executable, str(ROOT / "scripts/rank_workers_bench.py"), "--one", spec, "--workers", count]
     out = subprocess.run(cmd, capture_output=True, text=True, cwd=str(ROOT), env=env)
     if out.returncode != 0:
@@ -176,7 +170,7 @@ def main() -> int:
             length = r["length"] if r["length"] is not None else ""
             count, _, variant = r["workers"].partition("/")
             tags = [r["route"]] if r["route"] else []
-            tags += [variant] if variant in VARIANTS else []
+            tags += [variant] if variant and variant != r["route"] else []
             who = count + (f" ({', '.join(tags)})" if tags else "")
             lines.append(
                 f"| {spec} | {who} | {r['status']} {length} |"

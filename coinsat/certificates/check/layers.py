@@ -140,7 +140,6 @@ from __future__ import annotations
 import hashlib
 import io
 import math
-import os
 import time
 import zipfile
 from collections import deque
@@ -152,13 +151,14 @@ import numpy as np
 
 from ... import geometry
 from ...board import BoardKind, span_coords
+from ...environment import check_kernel
 from ...errors import LimitReached
 from ...instance import Instance
 from ...limits import poll, signals_deferred
 from . import orbits, perimeter
 from .claims import Claim
 from .format import cell_key, checked_solution, confined_file
-from .ranked import JIT_ENV, Decoder, Kernel, edge_cap
+from .ranked import Decoder, Kernel, edge_cap
 
 U64 = np.uint64
 ONE = U64(1)
@@ -560,12 +560,13 @@ def numpy_successors(dec: Decoder, ker: Kernel, ranks: np.ndarray, need: list, c
 
 def _compiled(states: int, ker: Kernel):
     """:mod:`.rankedjit` for a check of ``states`` configurations on ``ker``'s window when numba
-    loads, else None (the numpy kernel of :mod:`.ranked`).  Measured (``benchmarks/scale-checkkernel.md``):
-    on two words the compiled kernel checks 2.25x faster; on one word numpy's whole-array operations
-    are as fast or faster, so one-word checks stay in numpy unless ``JIT_ENV`` says numba.  d = 0
-    (every empty cell a destination) is the numpy kernel's alone: the compiled counter starts at 1.
-    The import and compile run with SIGINT and the alarm held back (``limits.signals_deferred``)."""
-    mode = os.environ.get(JIT_ENV, "auto")
+        loads, else None (the numpy kernel of :mod:`.ranked`).  Measured (``benchmarks/scale-checkkernel.md``):
+        on two words the compiled kernel checks 2.25x faster; on one word numpy's whole-array operations
+        are as fast or faster, so one-word checks stay in numpy unless ``COINSAT_CHECK_KERNEL`` says numba
+    (``environment.check_kernel``).  d = 0
+        (every empty cell a destination) is the numpy kernel's alone: the compiled counter starts at 1.
+        The import and compile run with SIGINT and the alarm held back (``limits.signals_deferred``)."""
+    mode = check_kernel()
     if ker.d < 1 or mode == "numpy" or (mode != "numba" and (states < JIT_MIN_STATES or ker.W < 2)):
         return None
     with signals_deferred():

@@ -51,8 +51,6 @@ from ...instance import Instance
 
 U64 = np.uint64
 ONE = U64(1)
-#: =numpy: the numpy kernel (numba is not even imported); =numba: the compiled one on every size (tests)
-JIT_ENV = "COINSAT_CHECK_KERNEL"
 _BIG = 1 << 30  # h of a configuration from which a goal cell can never be filled
 
 

@@ -39,23 +39,23 @@ later call, under ``limits.signals_deferred`` (``layers._compiled``): neither
 a Ctrl-C nor the time limit's alarm can cut the import of numba in half, and
 LLVM's SIGINT handler, put in place when it first compiles, is undone when
 the block ends.  ``COINSAT_CHECK_KERNEL=numpy`` (or no numba) keeps the
-numpy kernel; ``=numba`` uses this one on every size (the tests).
+numpy kernel; ``=numba`` uses this one on every size (the tests); the variable is read in
+``coinsat/environment.py`` (``check_kernel``).
 """
 
 from __future__ import annotations
 
-import os
 import threading
 
 import numpy as np
 
-from .ranked import JIT_ENV as ENV
+from ...environment import check_kernel
 
 BIG = 1 << 30  # h of a configuration from which a goal cell is never filled (as in .ranked)
 
 try:  # optional: pip install 'coinsat[fast]'
-    if os.environ.get(ENV, "auto") == "numpy":
-        raise ImportError(f"{ENV}=numpy")
+    if check_kernel() == "numpy":
+        raise ImportError("COINSAT_CHECK_KERNEL=numpy")
     import numba
 
     HAVE_NUMBA = True

@@ -18,7 +18,7 @@ RSS; neither setting alone helped) are in ``benchmarks/rankbfs-heap.md``
 Scope.  The setting is process wide and lasts (glibc cannot give back its
 dynamic threshold): ``rankbfs`` applies it once per process when a search
 starts, and worker processes forked afterwards inherit it.
-``COINSAT_MALLOC=default`` leaves the C library's defaults alone; where
+``Kernels(keep_heap=False)`` (``COINSAT_MALLOC=default``) leaves the C library's defaults alone; where
 ``mallopt`` is missing or refuses the values (macOS, musl) nothing changes.
 """
 
@@ -26,10 +26,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import os
 
-#: COINSAT_MALLOC=default keeps the C library's own settings (for comparisons, or a process shared with other work)
-ENV = "COINSAT_MALLOC"
 #: glibc's mallopt parameters (malloc.h)
 M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD = -1, -2, -3
 SETTINGS = ((M_MMAP_THRESHOLD, 1 << 30), (M_TRIM_THRESHOLD, (1 << 31) - 1), (M_TOP_PAD, 1 << 28))
@@ -41,8 +38,13 @@ def keep_freed_memory() -> bool:
     """Apply SETTINGS once per process (module docstring); True when they are in force."""
     global _done
     if _done is None:
-        _done = os.environ.get(ENV, "keep") != "default" and _mallopt(SETTINGS)
+        _done = _mallopt(SETTINGS)
     return _done
+
+
+def in_force() -> bool:
+    """Whether this process applied SETTINGS (a search with ``Kernels(keep_heap=True)`` ran here)."""
+    return bool(_done)
 
 
 def _mallopt(settings) -> bool:

@@ -36,31 +36,26 @@ three and four words, or d >= 4, go through loops over
 arrays of words (on V(4,3)->SW-NE to depth 39 the scalar path took 6.7 CPU s,
 the loops 14.4 and the numpy expansion 27.8: ``benchmarks/rankbfs-wide.md``).
 The successor ranks come out unsorted, with repeats; the caller sorts them as
-before.  Two kernels compute them: ``expand_chunk``, the first, and
-``expand_branchfree`` (the default), the same multiset with the coins that may move
-found as a bitmask first and branch-free ranks: on V(3,3) about half the CPU, since
-mispredicted branches, not arithmetic, were most of the first one's time
-(``benchmarks/rankbfs-throughput.md``; ``COINSAT_EXPAND=chunk`` runs the first).
-Likewise ``schedule_h_words`` computes bound-and-prune's h on one or two words in
-scalars, about a ninth of ``schedule_h``'s CPU (``COINSAT_H=loops``), and
-``member_scan`` walks instead of galloping between arrays of similar sizes
-(``COINSAT_MEMBER=gallop``); ``scripts/rank_kernel_bench.py`` times each pair.
-Without numba the numpy path runs (``available()`` is False) and
-answers the same.
+before.  ``expand_branchfree`` computes them with the coins that may move found as a
+bitmask first and branch-free ranks: on V(3,3) about half the CPU of
+the first compiled expansion, ``expand_chunk`` (commit 0f5a110 and before), since
+mispredicted branches, not arithmetic, were most of its time
+(``benchmarks/rankbfs-throughput.md``).  Its coin mask is one word: past 64 coins
+``space.Space.expand`` runs the numpy expansion (the h and the canonical forms stay
+compiled).  Likewise ``schedule_h_words``
+computes bound-and-prune's h on one or two words in scalars, about a ninth of
+``schedule_h``'s CPU (which runs on three and four words, or d >= 4), and ``member_scan``
+walks instead of galloping between arrays of similar sizes (``member_gallop`` otherwise).
+``scripts/rank_kernel_bench.py`` times each pair (a tested kernel against the same kernel of
+a past commit, ``--baseline``).  Without numba, or with ``Kernels(compiled=False)``
+(``coinsat/environment.py``), the numpy path runs and answers the same.
 """
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
-#: COINSAT_KERNEL=numpy forces the numpy expansion (for comparisons; numba is then not even imported)
-ENV = "COINSAT_KERNEL"
-
 try:  # optional: pip install 'coinsat[fast]'
-    if os.environ.get(ENV, "auto") == "numpy":
-        raise ImportError(f"{ENV}=numpy")
     import numba
 
     HAVE_NUMBA = True
@@ -69,22 +64,8 @@ except ImportError:  # pragma: no cover - the numpy path runs
     HAVE_NUMBA = False
 
 
-#: COINSAT_DEDUP=numpy sorts and deduplicates a chunk's successors with ``layered.unique`` (a sorted
-#: copy, then a mask) instead of in place (``FastSpace.successors``)
-DEDUP_ENV = "COINSAT_DEDUP"
-#: COINSAT_EXPAND=chunk runs the first compiled expansion (``expand_chunk``) instead of
-#: ``expand_branchfree`` (the same successors; for comparisons and as a fallback)
-EXPAND_ENV = "COINSAT_EXPAND"
-
-
-def expand_kernel(k: int):
-    """The compiled expansion ``FastSpace`` calls: ``expand_branchfree`` unless COINSAT_EXPAND=chunk
-    or the states have more than 64 coins (its coin mask is one word)."""
-    return expand_chunk if os.environ.get(EXPAND_ENV, "branchfree") == "chunk" or k > 64 else expand_branchfree
-
-
 def available() -> bool:
-    return HAVE_NUMBA and os.environ.get(ENV, "auto") != "numpy"
+    return HAVE_NUMBA
 
 
 def _jit(f):
@@ -254,164 +235,21 @@ def _span_keeps2(lo, hi, sw, sb, need, d, full, shifts, masks, four, K, ML, MH):
 
 
 @_jit
-def expand_chunk(
-    ranks, k, n, W, binom, shifts, masks, full, nbr, d, need, use_need, has_budget, rest_edges, cap
-):  # pragma: no cover - compiled
-    """Successor ranks (unsorted, with repeats) of the states ``ranks``; arguments as
-    ``FastSpace`` prepares them (d = 0: no cell is ever supported)."""
-    N = ranks.size
-    one = W == 1 and 1 <= d <= 3  # the scalar one-word path ...
-    two = W == 2 and 1 <= d <= 3  # ... and two-word path (else the loops over W words)
-    four = d == 2 and shifts.size == 4  # straight-line planes (_two_of_four1, _two_of_four2)
-    rs = np.zeros(shifts.size, dtype=np.uint64)
-    ls = np.zeros(shifts.size, dtype=np.uint64)
-    for t in range(shifts.size):
-        rs[t] = max(shifts[t], 0)
-        ls[t] = max(-shifts[t], 0)
-    K4 = np.zeros(4, dtype=np.int64)  # the first four planes as tuples (used when four)
-    R4 = np.zeros(4, dtype=np.uint64)
-    L4 = np.zeros(4, dtype=np.uint64)
-    M4 = np.zeros(4, dtype=np.uint64)
-    H4 = np.zeros(4, dtype=np.uint64)
-    for t in range(min(4, shifts.size)):
-        K4[t], R4[t], L4[t], M4[t], H4[t] = shifts[t], rs[t], ls[t], masks[t, 0], masks[t, W - 1]
-    K = (K4[0], K4[1], K4[2], K4[3])
-    R = (R4[0], R4[1], R4[2], R4[3])
-    L = (L4[0], L4[1], L4[2], L4[3])
-    M = (M4[0], M4[1], M4[2], M4[3])
-    MH = (H4[0], H4[1], H4[2], H4[3])
-    out = np.empty(max(cap, 16), dtype=np.uint64)
-    count = 0
-    coins = np.empty(k, dtype=np.int64)
-    m = np.zeros(W, dtype=np.uint64)
-    rest = np.zeros(W, dtype=np.uint64)
-    cur = np.zeros(W, dtype=np.uint64)
-    grown = np.zeros(W, dtype=np.uint64)
-    sup = np.zeros(W, dtype=np.uint64)
-    plane = np.zeros(W, dtype=np.uint64)
-    ge = np.zeros((max(d, 1) + 1, W), dtype=np.uint64)
-    deg = np.zeros(k, dtype=np.int64)
-    PD = np.zeros(k + 1, dtype=np.uint64)
-    PU = np.zeros(k + 1, dtype=np.uint64)
-    for i in range(N):
-        # unrank: for t = k .. 1, the largest c with C(c, t) <= r
-        r = ranks[i]
-        c = n - 1
-        for t in range(k, 0, -1):
-            while binom[c, t] > r:
-                c -= 1
-            coins[t - 1] = c
-            r -= binom[c, t]
-            c -= 1
-        for w in range(W):
-            m[w] = np.uint64(0)
-        for t in range(k):
-            m[coins[t] >> 6] |= np.uint64(1) << np.uint64(coins[t] & 63)
-        PD[0] = np.uint64(0)
-        PU[0] = np.uint64(0)
-        for t in range(k):
-            own = binom[coins[t], t + 1]
-            PD[t + 1] = PD[t] + (own - binom[coins[t], t])
-            PU[t + 1] = PU[t] + (binom[coins[t], t + 2] - own)
-        edges2 = 0
-        for t in range(k):
-            e = 0
-            for w in range(W):
-                e += np.int64(_popcount(nbr[coins[t], w] & m[w]))
-            deg[t] = e
-            edges2 += e
-        for j in range(k):
-            s = coins[j]
-            sw, sb = s >> 6, np.uint64(1) << np.uint64(s & 63)
-            for w in range(W):
-                rest[w] = m[w]
-            rest[sw] &= ~sb
-            if use_need:
-                keep = d > 0 and deg[j] >= d
-                if not keep and not (has_budget and edges2 // 2 - deg[j] > rest_edges) and one:
-                    keep = _span_keeps1(rest[0], sb, need, d, full[0], rs, ls, masks, four, R, L, M)
-                elif not keep and not (has_budget and edges2 // 2 - deg[j] > rest_edges) and two:
-                    keep = _span_keeps2(rest[0], rest[1], sw, sb, need, d, full, shifts, masks, four, K, M, MH)
-                elif not keep and not (has_budget and edges2 // 2 - deg[j] > rest_edges):
-                    for w in range(W):
-                        cur[w] = rest[w]
-                    while True:
-                        if cur[sw] & sb:
-                            keep = True
-                            break
-                        for g in range(need.shape[0]):
-                            inside = True
-                            for w in range(W):
-                                if need[g, w] & ~cur[w]:
-                                    inside = False
-                                    break
-                            if inside:
-                                keep = True
-                                break
-                        if keep or d == 0:
-                            break
-                        _supported(sup, cur, shifts, masks, d, W, ge, plane)
-                        changed = False
-                        for w in range(W):
-                            grown[w] = cur[w] | (sup[w] & full[w])
-                            if grown[w] != cur[w]:
-                                changed = True
-                            cur[w] = grown[w]
-                        if not changed:
-                            break
-                if not keep:
-                    continue
-            if d == 0:
-                continue
-            if one:
-                sup[0] = _two_of_four1(rest[0], R, L, M) if four else _supported1(rest[0], rs, ls, masks, d)
-            elif two and four:
-                sup[0], sup[1] = _two_of_four2(rest[0], rest[1], K, M, MH)
-            elif two:
-                sup[0], sup[1] = _supported2(rest[0], rest[1], shifts, masks, d)
-            else:
-                _supported(sup, rest, shifts, masks, d, W, ge, plane)
-            # rank of C - c_j + p from rank(C) and the prefix sums (space.Ranks, 0-based here)
-            base = ranks[i] - binom[s, j + 1]
-            for w in range(W):
-                dest = sup[w] & ~rest[w] & full[w]
-                if w == sw:
-                    dest &= ~sb
-                below_w = 0
-                for w2 in range(w):
-                    below_w += np.int64(_popcount(rest[w2]))
-                while dest:
-                    low = dest & (~dest + np.uint64(1))
-                    p = w * 64 + np.int64(_popcount(low - np.uint64(1)))
-                    dest ^= low
-                    mm = below_w + np.int64(_popcount(rest[w] & (low - np.uint64(1))))
-                    rank = base + binom[p, mm + 1]
-                    if p > s:
-                        rank -= PD[mm + 1] - PD[j + 1]
-                    else:
-                        rank += PU[j] - PU[mm]
-                    if count == out.size:
-                        bigger = np.empty(out.size * 2, dtype=np.uint64)
-                        bigger[:count] = out[:count]
-                        out = bigger
-                    out[count] = rank
-                    count += 1
-    return out[:count]
-
-
-@_jit
 def expand_branchfree(
     ranks, k, n, W, binom, shifts, masks, full, nbr, d, need, use_need, has_budget, rest_edges, cap
 ):  # pragma: no cover - compiled
-    """``expand_chunk``'s successors (the same multiset, in the same order of states), with fewer
-    mispredicted branches: the coins that may move are found first as a bitmask (held ones, then
-    the budget and closure for the rest) and only its set bits are visited; each successor's rank
+    """Successor ranks (unsorted, with repeats) of the states ``ranks``; arguments as
+    ``FastSpace`` prepares them (d = 0: no cell is ever supported).  The first compiled expansion's
+    successors (``expand_chunk``, the same multiset, in the same order of states), with fewer
+    mispredicted branches: the coins that may move are found first as a bitmask (at most 64
+    coins: held ones, then the budget and closure for the rest), and only its set bits are
+    visited; each successor's rank
     takes its prefix-sum correction without a branch (p lies above the moved coin exactly when
     mm >= j); the output has room for a whole state's successors before the state starts; each
     coin is unranked by scanning up or down from the same coin of the state before (any start
     finds the largest c with C(c, t) <= r; in a sorted chunk the scan is short).  On
     V(3,3) -> NW-SE the kernel took 0.53x the CPU of ``expand_chunk`` per chunk of 2**17 states
-    (benchmarks/rankbfs-throughput.md).  ``expand_kernel`` chooses between them."""
+    (benchmarks/rankbfs-throughput.md)."""
     N = ranks.size
     one = W == 1 and 1 <= d <= 3  # the scalar one-word path ...
     two = W == 2 and 1 <= d <= 3  # ... and two-word path (else the loops over W words)
@@ -580,7 +418,7 @@ def expand_branchfree(
 
 @_jit
 def _grow(cur, sup, W, one, two, four, rs, ls, masks, R, L, M, K, MH, shifts, d, ge, plane):
-    """sup = the cells with >= d neighbours in cur: the scalar paths of expand_chunk by W."""
+    """sup = the cells with >= d neighbours in cur: the scalar paths of expand_branchfree by W."""
     if one:
         sup[0] = _two_of_four1(cur[0], R, L, M) if four else _supported1(cur[0], rs, ls, masks, d)
     elif two and four:
@@ -604,7 +442,7 @@ def schedule_h(ranks, k, n, W, binom, shifts, masks, full, d, goals):  # pragma:
     one = W == 1 and 1 <= d <= 3
     two = W == 2 and 1 <= d <= 3
     four = d == 2 and shifts.size == 4
-    # the planes (and below, the unranking) as in expand_chunk, written out again: the planes returned
+    # the planes (and below, the unranking) as in expand_branchfree, written out again: the planes returned
     # by a shared helper made the expansion 8 % slower (V(4,3) to 40 moves, 7.6 against 7.0 CPU s, best of 3)
     rs = np.zeros(shifts.size, dtype=np.uint64)
     ls = np.zeros(shifts.size, dtype=np.uint64)
@@ -771,13 +609,9 @@ def schedule_h_words(ranks, k, n, W, binom, shifts, masks, full, d, goals):  # p
     return out
 
 
-#: COINSAT_H=loops computes h with ``schedule_h`` (arrays of words) even where ``schedule_h_words`` applies
-H_ENV = "COINSAT_H"
-
-
 def heuristic_kernel(W: int, d: int):
-    """``schedule_h_words`` for one or two words and 1 <= d <= 3 (unless COINSAT_H=loops), else ``schedule_h``."""
-    if W <= 2 and 1 <= d <= 3 and os.environ.get(H_ENV) != "loops":
+    """``schedule_h_words`` for one or two words and 1 <= d <= 3, else ``schedule_h``."""
+    if W <= 2 and 1 <= d <= 3:
         return schedule_h_words
     return schedule_h
 
@@ -797,8 +631,7 @@ def warm_up() -> bool:
         one, none = np.zeros(1, dtype=u), np.zeros((0, 1), dtype=u)  # no shifts, masks or goal spans
         binom, shifts = np.ones((2, 3), dtype=u), np.zeros(0, dtype=np.int64)
         args = (one[:0], 1, 1, 1, binom, shifts, none, one, one.reshape(1, 1), 0, none, False, False, 0, 0)
-        expand_chunk(*args)  # the types FastSpace.expand passes
-        expand_branchfree(*args)
+        expand_branchfree(*args)  # the types FastSpace.expand passes
         member_gallop(one, one, np.zeros(1, dtype=np.bool_))
         member_scan(one, one, np.zeros(1, dtype=np.bool_), SCAN_RATIO)
         merge_unique(one, one)
@@ -812,7 +645,7 @@ def warm_up() -> bool:
 
 
 class FastSpace:
-    """The arrays ``expand_chunk`` needs, from a ``space.Space``."""
+    """The arrays ``expand_branchfree`` needs, from a ``space.Space``."""
 
     def __init__(self, space) -> None:
         K = space.kernel
@@ -832,8 +665,6 @@ class FastSpace:
         self.rest_edges = 0 if space.rest_edges is None else int(space.rest_edges)
         goals = [g[:, 0] for g in space.goal_words]
         self.goals = np.ascontiguousarray(np.stack(goals)) if goals else np.zeros((0, K.W), dtype=np.uint64)
-        self.kernel = expand_kernel(self.k)
-        self.dedup = os.environ.get(DEDUP_ENV, "inplace") != "numpy"
         self.h_kernel = heuristic_kernel(self.W, self.d)
         perms = space.symmetry
         self.perms = None if perms is None else np.ascontiguousarray(perms, dtype=np.int64)
@@ -844,7 +675,7 @@ class FastSpace:
             canonical_into(ranks, self.k, self.n, self.binom, self.perms)
 
     def expand(self, ranks: np.ndarray) -> np.ndarray:
-        return self.kernel(
+        return expand_branchfree(
             np.ascontiguousarray(ranks, dtype=np.uint64),
             self.k,
             self.n,
@@ -866,15 +697,8 @@ class FastSpace:
         """The sorted distinct successors of ``ranks`` (in canonical form when the space has a
         symmetry group, ``canonical_into``): the kernel's output sorted in place, its
         repeats squeezed out by ``dedup_sorted``, the distinct ones copied out of the kernel's
-        oversized buffer (COINSAT_DEDUP=numpy: ``layered.unique``, a sorted copy and a mask)."""
+        oversized buffer."""
         raw = self.expand(ranks)
-        if not self.dedup:
-            from ..layered import unique
-
-            if self.perms is not None:  # the quotient search stores one state per orbit (docs/symmetry.md)
-                raw = unique(raw)
-                self.canonical(raw)
-            return unique(raw)
         raw.sort()
         raw = raw[: dedup_sorted(raw)]
         if self.perms is not None:  # canonical forms of the distinct successors (about half as many)
@@ -919,20 +743,14 @@ def _gallop(a, lo, x):  # pragma: no cover - compiled
     return lo
 
 
-#: COINSAT_MEMBER=gallop: every membership check gallops (``member_gallop``, the first kernel),
-#: also between arrays of similar sizes, which ``member_scan`` walks
-MEMBER_ENV = "COINSAT_MEMBER"
 #: ``member_scan`` walks when the larger array has at most this many times the smaller one's size
 SCAN_RATIO = 8
 
 
 def member_sorted(run, values, seen) -> None:
-    """seen[i] |= values[i] in run (both sorted, distinct): ``member_scan``, or ``member_gallop``
-    with COINSAT_MEMBER=gallop."""
-    if os.environ.get(MEMBER_ENV) == "gallop":
-        member_gallop(run, values, seen)
-    else:
-        member_scan(run, values, seen, SCAN_RATIO)
+    """seen[i] |= values[i] in run (both sorted, distinct): ``member_scan`` (which gallops,
+    ``member_gallop``, between arrays of sizes more than ``SCAN_RATIO`` apart)."""
+    member_scan(run, values, seen, SCAN_RATIO)
 
 
 @_jit
@@ -1107,7 +925,7 @@ def split_owned(ranks, parts):  # pragma: no cover - compiled
     the count of each owner, then every rank scattered to its owner's stretch of one new array
     (a stretch stays sorted: ranks are visited in order).  Returns (the array, ``ends``): part p
     holds ``out[ends[p] : ends[p + 1]]``.  Replaces one hash pass, one comparison and one
-    ``compress`` pass per owner (``loop.split``, COINSAT_SPLIT=numpy)."""
+    ``compress`` pass per owner (``loop.split`` below ``space.FAST_MIN`` states or without numba)."""
     n = ranks.size
     golden = np.uint64(0x9E3779B97F4A7C15)
     P = np.uint64(parts)

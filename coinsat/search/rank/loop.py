@@ -45,7 +45,6 @@ witness is the saved set, whatever the ending.
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from typing import Callable, Protocol
@@ -74,20 +73,15 @@ def owner(ranks: np.ndarray, parts: int) -> np.ndarray:
     return h
 
 
-#: COINSAT_SPLIT=numpy cuts successors by owner with numpy (``compress`` passes) even where the
-#: compiled ``jit.split_owned`` runs
-SPLIT_ENV = "COINSAT_SPLIT"
-
-
 def split(ranks: np.ndarray, parts: int) -> list[np.ndarray]:
     """``ranks`` (sorted) cut by owner: item p holds, still sorted, those part p owns.  With
     numba and a large array: ``jit.split_owned`` (a count pass and a scatter pass into one new
     array; item p is a slice of it; for two parts about a quarter of the numpy passes' CPU).
-    Else (or COINSAT_SPLIT=numpy) a few parts: one ``compress`` pass each (twice as fast as
+    Else a few parts: one ``compress`` pass each (twice as fast as
     boolean indexing); many: one stable sort of the owners and slices."""
     if parts == 1:
         return [ranks]
-    kernels = compiled() if ranks.size >= FAST_MIN and os.environ.get(SPLIT_ENV) != "numpy" else None
+    kernels = compiled() if ranks.size >= FAST_MIN else None
     if kernels is not None:
         out, ends = kernels.split_owned(np.ascontiguousarray(ranks, dtype=U64), parts)
         return [out[ends[p] : ends[p + 1]] for p in range(parts)]

@@ -17,7 +17,7 @@ owner's slice lies; the parent passes those offsets to the owners, which read th
 straight from the writers' files.  The data is copied twice (written, read) and never
 pickled nor passed through the parent; a file is emptied when its writer expands again
 (the owners have read it by then) and goes away with the last process holding it, so
-nothing is left behind however the search ends.  Elsewhere (or with ``COINSAT_ROUTE=pipes``)
+nothing is left behind however the search ends.  Elsewhere (or with ``Kernels(memfd=False)``)
 the successor arrays are pickled through the parent's pipes.  The bytes in a worker's file
 count against its share of the memory limit (its RSS does not show them).
 
@@ -25,8 +25,10 @@ count against its share of the memory limit (its RSS does not show them).
 (``preload``), so no worker loads them itself, and a worker cuts its successors by owner
 with the compiled ``jit.split_owned`` (``loop.split``), keeps those it owns itself in memory
 (only the others' go through its file) and the parent merges the gathered layers
-(``Pool.gather``); ``COINSAT_PRELOAD=no``, ``COINSAT_SPLIT=numpy``, ``COINSAT_OWN=file`` and
-``COINSAT_GATHER=sort`` switch each back (a test compares the layers both ways).
+(``Pool.gather``).  The ways each of these replaced (every worker loading the kernels, numpy's
+``compress`` passes, its own successors through its file, one sort of the gathered parts) are
+in commit 0f5a110 and before (``scripts/rank_workers_bench.py`` run from a copy of it,
+``--workers 2/before``).
 
 A solution path is rebuilt by asking the owner of each candidate predecessor its depth
 (``Pool.in_layer``); a finished search gathers every worker's layers into one visited set
@@ -63,33 +65,26 @@ from math import comb
 
 import numpy as np
 
+from ...environment import Kernels
 from ...errors import InternalError, LimitReached, WorkerLost
 from ...instance import Instance
 from ...limits import Limits, rss_bytes
 from .colex import U64
 from .loop import Answer, Part, combine, owner, split
 from .space import FAST_MIN, union
-from .visited import Storage, Visited, compiled
+from .visited import Storage, Visited, chosen, compiled, in_force
 
 #: how long a stopped worker may take to remove its spilled layers and exit before it is killed
 STOP_SECONDS = 600
-#: COINSAT_PRELOAD=no lets every worker load the compiled kernels itself (``preload``)
-PRELOAD_ENV = "COINSAT_PRELOAD"
-#: COINSAT_GATHER=sort sorts a gathered layer's concatenated parts instead of merging them (``Pool.gather``)
-GATHER_ENV = "COINSAT_GATHER"
-#: COINSAT_OWN=file: a worker writes the successors it owns itself into its memory file and reads
-#: them back, as those of the others (by default it keeps them in memory)
-OWN_ENV = "COINSAT_OWN"
-#: COINSAT_ROUTE=pipes sends the successors through the parent's pipes even where memfd exists
-ROUTE_ENV = "COINSAT_ROUTE"
 
 
 def route() -> str:
     """How successors travel: "memfd" (Linux with fork: each worker writes its successors into
     a memory file that every worker inherited, the owners read their slices from it, the parent
-    passes offsets only) or "pipes" (pickled, through the parent)."""
+    passes offsets only) or "pipes" (pickled, through the parent; also with
+    ``Kernels(memfd=False)`` in force, ``visited.chosen``)."""
     fork = "fork" in mp.get_all_start_methods()
-    if fork and hasattr(os, "memfd_create") and os.environ.get(ROUTE_ENV, "memfd") != "pipes":
+    if fork and hasattr(os, "memfd_create") and in_force().memfd:
         return "memfd"
     return "pipes"
 
@@ -99,8 +94,8 @@ def preload(ctx, instance: Instance) -> bool:
     that they inherit them (numba's dispatchers keep their loaded overloads in the process's
     memory, which a forked child shares) instead of each loading them itself (about 0.6 CPU s a
     worker on V(3,3)).  Only with ``fork``, when the state space is large enough for the workers
-    to use them (C(n, k) >= ``space.FAST_MIN``), and unless COINSAT_PRELOAD=no."""
-    if ctx.get_start_method() != "fork" or os.environ.get(PRELOAD_ENV, "yes") == "no":
+    to use them (C(n, k) >= ``space.FAST_MIN``)."""
+    if ctx.get_start_method() != "fork":
         return False
     return comb(instance.board.size, instance.n_coins) >= FAST_MIN
 
@@ -145,6 +140,7 @@ class _Setup:
     perimeter: object = None  # the parent's backward ball (search/rank/backward.py), inherited
     parent: int = 0  # the parent's pid (``_die_with_parent``)
     symmetry: object = None  # the parent's ``Space.symmetry`` (docs/symmetry.md)
+    kernels: Kernels = Kernels()  # the parent's kernel choice (``visited.chosen``)
 
 
 def _serve(setup: _Setup, conn) -> None:
@@ -156,7 +152,8 @@ def _serve(setup: _Setup, conn) -> None:
         return
     visited = Visited(budget=setup.storage.budget)
     try:
-        _answer(setup, conn, visited)
+        with chosen(setup.kernels):
+            _answer(setup, conn, visited)
     except Exception as e:  # noqa: BLE001 — told to the parent, which raises it (one line, no traceback here)
         _tell(conn, _Failed(isinstance(e, LimitReached), f"{type(e).__name__}: {e}"))
         return
@@ -212,7 +209,6 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
     files = setup.files or ()
     mine = files[setup.part] if files else None
     held = 0  # bytes in this worker's successors file (memory its RSS does not show)
-    keep_own = os.environ.get(OWN_ENV) != "file"
     own = None  # the successors it owns itself, between its expand and absorb (route "memfd")
 
     def poll() -> str | None:
@@ -240,7 +236,7 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
                 continue
             where = []  # (byte offset, count) of each owner's successors in the file
             for p, b in enumerate(buckets):
-                if p == setup.part and keep_own:  # its own: kept in memory, not written and read back
+                if p == setup.part:  # its own: kept in memory, not written and read back
                     own = b
                     where.append((0, int(b.size)))
                     continue
@@ -354,6 +350,7 @@ class Pool:
                 perimeter,
                 os.getpid(),
                 symmetry,
+                in_force(),
             )
             proc = ctx.Process(target=_serve, args=(setup, b), daemon=True)
             proc.start()
@@ -361,9 +358,7 @@ class Pool:
             self.procs.append(proc)
         # the workers hold them now: a file goes with the last of them; the parent keeps them
         # only to read the gathered layers from them (Pool.gather), and closes them in ``end``
-        self.files = files if files is not None and os.environ.get(GATHER_ENV) != "sort" else None
-        for fd in () if files is None or self.files is not None else files:
-            os.close(fd)
+        self.files = files
 
     # --- the exchange of loop.run -----------------------------------------------------------------
 
@@ -506,14 +501,13 @@ class Pool:
     def collect(self, i: int) -> np.ndarray:
         """Layer i, sorted, from the workers' parts: with route "memfd" each worker writes its part
         into its memory file and the parent reads it (no pickling); the parts are sorted, distinct
-        and disjoint, so ``space.union`` merges them in one linear pass (COINSAT_GATHER=sort:
-        through the pipes and one sort of their concatenation)."""
+        and disjoint, so ``space.union`` merges them in one linear pass."""
         if self.files is not None:
             sizes = self.ask([("dump", i)] * self.parts)
             parts = [_get(fd, 0, n) for fd, n in zip(self.files, sizes)]
         else:
             parts = self.ask([("layer", i)] * self.parts)
-        return union(parts) if os.environ.get(GATHER_ENV) != "sort" else np.sort(np.concatenate(parts))
+        return union(parts)
 
     def close(self) -> None:
         """Stop the workers and wait until each has removed its spilled layers and exited."""

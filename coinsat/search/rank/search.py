@@ -92,7 +92,7 @@ from .colex import U64
 from .heap import keep_freed_memory
 from .loop import Exchange, Local, Part, run
 from .space import CHUNK, Space, applicable, max_cells, union
-from .visited import CODEC, Storage, Visited, resume_lock
+from .visited import CODEC, Storage, Visited, chosen, resume_lock
 
 #: ``workers`` value of a search on the ranks of an MPI job (``mpi.py``)
 CLUSTER = -1
@@ -125,7 +125,8 @@ def solve_rankbfs(
     if spill_budget is None and limits.memory_limit is not None:
         spill_budget = limits.memory_limit // 2
     storage = Storage(spill_budget, o.resume)
-    keep_freed_memory()  # fewer page faults (search/rank/heap.py); forked workers inherit it
+    if o.kernels.keep_heap:
+        keep_freed_memory()  # fewer page faults (search/rank/heap.py); forked workers inherit it
     growing = o.grow and instance.board.is_lattice and not instance.board.exact
     if o.resume is not None and growing:
         raise UsageError("--resume needs an exact window (here the search grows its window)")
@@ -169,10 +170,12 @@ def solve_rankbfs(
 
     if growing:
         cap = max_cells(instance.n_coins)
-        return grown(
-            instance, max_moves, limits, o.max_states, o.prune, o.progress, forward, "rankbfs", Engine.RANKBFS, cap
-        )
-    with enforced(limits), resume_lock(None if o.cluster else o.resume):  # one run per directory (R4-7)
+        with chosen(o.kernels):  # compiled or numpy, the workers' route (visited.chosen)
+            return grown(
+                instance, max_moves, limits, o.max_states, o.prune, o.progress, forward, "rankbfs", Engine.RANKBFS, cap
+            )
+    # one run per resume directory (R4-7); the kernels chosen for this search (visited.chosen)
+    with enforced(limits), chosen(o.kernels), resume_lock(None if o.cluster else o.resume):
         out = forward(instance, max_moves, limits, o.max_states, o.prune, o.progress)
     return fixed_result(instance, out, max_moves, limits, o.prune, "rankbfs", Engine.RANKBFS)
 

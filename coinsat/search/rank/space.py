@@ -39,6 +39,8 @@ HEURISTICS = ("fill", "forced", "lmcut")
 #: frontiers this large use the compiled expansion when numba is installed (smaller ones are
 #: done before numba would have loaded)
 FAST_MIN = 1 << 14
+#: past this many coins the numpy expansion runs (``jit.expand_branchfree``'s coin mask is one word)
+MAX_FAST_COINS = 64
 
 
 def max_cells(k: int) -> int:
@@ -218,12 +220,14 @@ class Space:
 
     def expand(self, ranks: np.ndarray) -> np.ndarray:
         """Sorted distinct ranks of the successors of ``ranks`` that keep a goal span
-        (the compiled kernel of ``search/rank/jit.py`` when numba is installed), in canonical
-        form when ``symmetry`` is set (:meth:`canonical`)."""
+        (the compiled kernel of ``search/rank/jit.py`` when numba is installed, up to 64 coins:
+        its coin mask is one word), in canonical form when ``symmetry`` is set (:meth:`canonical`)."""
         out = [np.zeros(0, dtype=U64)]
         # small batches: no numba import; once it is loaded, compiled at every size (the numpy
         # expansion of the small layers at a search's end took a quarter of its CPU on diagonal-6)
         fast = self.fast if ranks.size >= FAST_MIN or self._fast not in (False, None) else None
+        if self.k > MAX_FAST_COINS:
+            fast = None
         step = CHUNK if fast is None else CHUNK * 4
         for i in range(0, ranks.size, step):
             part = ranks[i : i + step]

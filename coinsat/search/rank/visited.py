@@ -82,6 +82,7 @@ from typing import Iterator
 
 import numpy as np
 
+from ...environment import Kernels
 from ...errors import LimitReached, UsageError
 from ...limits import signals_deferred
 from .colex import U64
@@ -553,8 +554,31 @@ def _verify(base: Path, sizes: list[int], parts: list[int], hashes: list[list[st
     return total
 
 
+#: the kernel choice of the running search (``chosen``); outside a search, the defaults
+_in_force = Kernels()
+
+
+def in_force() -> Kernels:
+    """The kernel choice of the running search (``RankbfsOptions.kernels``, put in force by
+    ``chosen``; a worker process by its setup), or ``Kernels()`` outside one."""
+    return _in_force
+
+
+@contextmanager
+def chosen(kernels: Kernels):
+    """``kernels`` in force in this process (``compiled``, ``processes.route``) until the block
+    ends, then the choice before it again."""
+    global _in_force
+    before, _in_force = _in_force, kernels
+    try:
+        yield kernels
+    finally:
+        _in_force = before
+
+
 def compiled():
-    """``search/rank/jit.py`` with every kernel loaded, or None when the numpy path runs.
+    """``search/rank/jit.py`` with every kernel loaded, or None when the numpy path runs
+    (no numba, or ``Kernels(compiled=False)`` in force: then ``jit`` is not imported here).
 
     The one loader of the compiled kernels (rankbfs's expansion and this module's membership
     both come through it), run with SIGINT and the time limit's SIGALRM held back
@@ -563,6 +587,8 @@ def compiled():
     re-raises the signal, so a Ctrl-C would end the process instead of the search).  Leaving
     the deferred block installs Python's handlers again at the C level, which undoes LLVM's;
     after it nothing compiles again (``jit.warm_up``), so LLVM never gets another chance."""
+    if not _in_force.compiled:
+        return None
     with signals_deferred():
         from . import jit as fastkernel
 
