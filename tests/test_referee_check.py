@@ -692,3 +692,25 @@ def test_a_claim_number_with_a_leading_zero_is_rejected_by_both(tmp_path):
         done.path.write_text(json.dumps(bad))
         ours, (theirs, line) = coinsat(inst, bad, tmp_path), referee(h_to_o, tmp_path)
         assert ours == theirs == 1, (claim, line)
+
+
+# --- the fuzz regressions: every saved certificate input, both checkers ------------------------------
+
+
+def _regressions() -> list[Path]:
+    root = ROOT / "tests" / "data" / "fuzz_regressions"
+    return sorted(
+        p for p in root.iterdir() if json.loads((p / "case.json").read_text())["argv"][0] == "check-certificate"
+    )
+
+
+@pytest.mark.parametrize("case", _regressions(), ids=lambda p: p.name)
+def test_the_saved_fuzz_regressions_get_the_same_verdict(case):
+    """Every certificate the fuzz harness saved (tests/data/fuzz_regressions): the script's verdict equals
+    check-certificate's exit code, or is 3 (not checked here); never an acceptance coinsat refuses."""
+    argv = [a.replace("{dir}", str(case)) for a in json.loads((case / "case.json").read_text())["argv"]]
+    ours = subprocess.run(
+        [sys.executable, "-m", "coinsat", *argv, "--time-limit", "60"], capture_output=True, text=True, timeout=300
+    ).returncode
+    theirs, line = referee(Path(argv[1]), Path(argv[2]))
+    assert theirs in (ours, 3), (ours, line)
