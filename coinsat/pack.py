@@ -12,8 +12,8 @@ Competition's selection asks of a benchmark family, and how the pack meets it:
   the horizons: T = L is ``sat`` (the replayed solution is a model: it stays in the window),
   T = B − 1 is ``unsat`` (no solution anywhere has fewer than B moves, so none in the window
   either), and when B < L the horizon T = B is ``unknown`` (open, labelled so).  A member whose
-  record is optimal (B = L) gives the pair T* = L (sat) and T* − 1 (unsat); an open one gives
-  its ``unknown`` horizon;
+  record is optimal (B = L) gives T* = L (sat) and T* − 1 (unsat); an open one gives its
+  ``unknown`` horizon; :func:`selection` says which of them a family of 16 takes;
 * **sanitised DIMACS**: the file is the export writer's (``coinsat.io.dimacs.cnf_text``: a
   standard ``p cnf V C`` line, every comment before it and in printable ASCII), with each
   clause's repeated literals merged and the tautological clauses (``x ∨ ¬x ∨ …``, which the
@@ -320,7 +320,7 @@ def _relative(path: Path, root: Path) -> str:
 
 def plan(families: Sequence[str], root: Path, per_family: int) -> list[tuple[str, Member, int, str]]:
     """(family, member, horizon, answer) for each file of the pack, at most ``per_family`` per
-    family: the threshold pairs of the members in order, and at most two open horizons."""
+    family (:func:`selection`)."""
     if not 1 <= per_family <= MAX_PER_FAMILY:
         raise UsageError(f"--per-family must be in 1..{MAX_PER_FAMILY}, not {per_family}")
     if len(set(families)) != len(families):
@@ -333,12 +333,31 @@ def plan(families: Sequence[str], root: Path, per_family: int) -> list[tuple[str
     out = []
     for fam in families:
         members = [member(p) for p in family_files(fam, root)]
-        open_ = [(m, t, a) for m in members if not m.optimal for t, a in m.horizons()][:2]
-        closed = [(m, t, a) for m in members if m.optimal for t, a in m.horizons()]
-        chosen = closed[: per_family - min(len(open_), per_family // 4)]
-        chosen += open_[: per_family - len(chosen)]
-        out += [(fam, m, t, a) for m, t, a in chosen]
+        out += [(fam, m, t, a) for m, t, a in selection(members, per_family)]
     return out
+
+
+def selection(members: Sequence[Member], n: int) -> list[tuple[Member, int, str]]:
+    """At most ``n`` (member, T, answer) triples, in the members' order: up to n // 4 open
+    horizons (at most two), and of the optimal members T* − 1 (unsat) for the first ones and
+    T* (sat) for the first max(1, round(3/8 of the rest)) of them, so that 16 files are 6 sat
+    and 10 unsat when there are 10 optimal members (the unsatisfiable side is where MiniSat
+    fails: benchmarks/sat-pack.md); with fewer members, every member's pair."""
+    open_ = [(m, t, a) for m in members if not m.optimal for t, a in m.horizons()][: min(2, n // 4)]
+    closed = [m for m in members if m.optimal and m.length > 0]
+    room = n - len(open_)
+    n_sat = max(1, round(3 * room / 8)) if room else 0
+    n_unsat = room - n_sat
+    if len(closed) < n_unsat:  # too few members: each gives its pair
+        n_unsat = len(closed)
+        n_sat = min(len(closed), room - n_unsat)
+    chosen = []
+    for k, m in enumerate(closed):
+        if k < n_sat:
+            chosen.append((m, m.length, "sat"))
+        if k < n_unsat:
+            chosen.append((m, m.length - 1, "unsat"))
+    return chosen + open_
 
 
 def sat_competition(

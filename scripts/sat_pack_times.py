@@ -97,7 +97,9 @@ def summary(rows: list[dict[str, str]], command: str, args) -> str:
         "",
         "The selection rule: at least 10 files per family that MiniSat does not solve in 60 s and "
         "CaDiCaL or kissat solves within 5,000 s. CaDiCaL is capped far below 5,000 s here, so a "
-        "`timeout` of CaDiCaL counts against the rule although it may not fail it.",
+        "`timeout` of CaDiCaL counts against the rule although it may not fail it. An empty time in the CSV: "
+        "the run was not made (the budget was spent, the answer is unknown, the file was skipped with "
+        "`--skip`, or CaDiCaL timed out first); such a file counts against the rule too.",
         "",
         "| family | files | sat | unsat | unknown | measured | MiniSat timeout | CaDiCaL solved "
         "| meet the rule | rule met |",

@@ -82,8 +82,8 @@ def test_files_are_sanitised_dimacs(pack):
     for e in pack.entries:
         text = (pack.directory / e.file).read_text(encoding="ascii")
         assert is_sanitised(text), e.file
-        assert text.startswith("c ")
-        assert "§" not in text and "section" in text or "section" not in text
+        assert text.startswith("c ") and "\np cnf " in text
+        assert text.isascii()
 
 
 def test_the_sanitised_check_can_fail():
@@ -127,6 +127,15 @@ def test_an_open_member_is_labelled_unknown():
     by = {(m.path.stem, t): a for _, m, t, a in rows}
     assert by[("diagonal-9", 71)] == "unknown"
     assert by[("diagonal-5", 30)] == "sat" and by[("diagonal-5", 29)] == "unsat"
+
+
+def test_a_full_census_family_is_6_sat_and_10_unsat():
+    """16 files from the 10 classes of diagonal-5 (D = 37): T = 36 for each class, T = 37 for six."""
+    rows = plan(["census-diagonal-5"], INSTANCES, MAX_PER_FAMILY)
+    assert len(rows) == MAX_PER_FAMILY
+    assert sorted(t for *_, t, a in rows if a == "unsat") == [36] * 10
+    assert sorted(t for *_, t, a in rows if a == "sat") == [37] * 6
+    assert len({m.path for _, m, _, _ in rows}) == 10
 
 
 def test_a_record_that_does_not_replay_is_refused(tmp_path):
