@@ -74,6 +74,14 @@ def solvers(minisat_cap: float, cadical_cap: float) -> dict[str, tuple[list[str]
     }
 
 
+def versions() -> str:
+    """The solvers' versions: Debian's package versions when dpkg knows them."""
+    done = subprocess.run(
+        ["dpkg-query", "-W", "-f", "${Package} ${Version}, ", "minisat", "cadical"], capture_output=True, text=True
+    )
+    return done.stdout.strip(", ") or "versions unknown"
+
+
 def meets(row: dict[str, str]) -> bool:
     """The rule: MiniSat does not solve the file in 60 s, CaDiCaL does (within its cap here)."""
     return row["answer"] != "unknown" and row["minisat_s"] == "timeout" and row["cadical_s"] not in ("", "timeout")
@@ -95,7 +103,8 @@ def summary(rows: list[dict[str, str]], command: str, args) -> str:
         "# The SAT Competition pack: MiniSat and CaDiCaL times",
         "",
         f"Made by `{command}` (CPU seconds, each run niced and alone; MiniSat `-cpu-lim={args.minisat_cap:g}`, "
-        f"CaDiCaL capped at {args.cadical_cap:g} s; a shared 2-core machine). Rows: `sat-pack.csv`.",
+        f"CaDiCaL capped at {args.cadical_cap:g} s; a shared 2-core machine; {versions()}). Rows: `sat-pack.csv`; "
+        "a row measured by an earlier run of the script on the same file (the same hash) is kept.",
         "",
         "The selection rule: at least 10 files per family that MiniSat does not solve in 60 s and "
         "CaDiCaL or kissat solves within 5,000 s. CaDiCaL is capped far below 5,000 s here, so a "
@@ -104,7 +113,7 @@ def summary(rows: list[dict[str, str]], command: str, args) -> str:
         "`--skip`, or CaDiCaL timed out first); such a file counts against the rule too.",
         "",
         "| family | files | sat | unsat | unknown | measured | MiniSat timeout | CaDiCaL solved "
-        "| meet the rule | rule met |",
+        "| meet the rule | the family meets the rule |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for fam, rs in fams.items():
