@@ -24,7 +24,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("search", "constructive", "io", "draw"),
     ("certificates", "certificates.check"),
     ("certificates.prove",),
-    ("solve", "export", "count", "census", "improve", "hwmcc"),
+    ("solve", "export", "count", "census", "improve", "pack", "hwmcc"),
     ("gallery", "certify"),
     ("commands",),
     ("cli",),

@@ -20,4 +20,5 @@ COMMANDS = (
     "census",
     "improve",
     "gallery",
+    "pack",
 )
