@@ -74,6 +74,7 @@ PUBLIC_MODULES = (
     "coinsat.census",
     "coinsat.cli",
     "coinsat.hwmcc",
+    "coinsat.pack",
 )
 
 

@@ -217,3 +217,19 @@ def test_a_stale_stored_answer_is_not_evidence(tmp_path):
     h_to_o = ROOT / "instances" / "paper" / "h-to-o.toml"
     pack = write_hwmcc_pack(tmp_path / "pack", [h_to_o], tmp_path / "answers.json")
     assert pack.rows == () and pack.left_out == (("h-to-o", "no stored answer for this version of paper/h-to-o.toml"),)
+
+
+def test_the_pack_command_writes_the_hwmcc_pack(tmp_path, capsys):
+    """``coinsat pack hwmcc DIR --instances FOLDER``: the same front door, through the command line."""
+    import shutil
+
+    from coinsat.cli import main
+
+    folder = tmp_path / "paper"  # the stored answers are keyed paper/<file>
+    folder.mkdir()
+    shutil.copy(ROOT / "instances" / "paper" / "h-to-o.toml", folder)
+    assert main(["pack", "hwmcc", str(tmp_path / "pack"), "--instances", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "wrote 6 files" in out and "1 aig safe, 2 aig unsafe" in out, out
+    rows = (tmp_path / "pack" / "manifest.csv").read_text().splitlines()
+    assert len(rows) == 7 and all("h-to-o" in r for r in rows[1:])
