@@ -8,6 +8,7 @@ variables renamed, the clauses and their literals shuffled) is refused.
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 from pathlib import Path
@@ -121,11 +122,13 @@ def test_a_renamed_shuffled_copy_is_refused(pack, tmp_path):
 
 
 def test_an_open_member_is_labelled_unknown():
-    """diagonal-9's record is feasible (129 moves, lower bound 71): T = 71 is open, and the
-    optimal members give their threshold pairs."""
+    """diagonal-9's record is feasible (129 moves, a proven lower bound L < 129): T = L is open, and
+    the optimal members give their threshold pairs."""
+    record = json.loads((INSTANCES / "families" / "solutions" / "diagonal-9.json").read_text())
+    assert record["status"] == "feasible" and record["lower_bound"] < record["length"]
     rows = plan(["flip"], INSTANCES, MAX_PER_FAMILY)
     by = {(m.path.stem, t): a for _, m, t, a in rows}
-    assert by[("diagonal-9", 71)] == "unknown"
+    assert by[("diagonal-9", record["lower_bound"])] == "unknown"
     assert by[("diagonal-5", 30)] == "sat" and by[("diagonal-5", 29)] == "unsat"
 
 
