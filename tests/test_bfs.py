@@ -67,7 +67,7 @@ def test_bfs_horizon_limit_is_bounded_not_unsolvable(inst):
     assert solve_bfs(inst, max_moves=want, options=BfsOptions(grow=False)).length == want
 
 
-# --- grown windows: global answers (search/windows.py) -------------------------------------------
+# --- grown windows: global answers (search/grown.py) ---------------------------------------------
 
 INEXACT = st.one_of(
     walked(kinds=("triangular",), max_coins=5),
@@ -148,11 +148,19 @@ def test_a_horizon_below_the_optimum_is_bounded_globally():
 
 def test_the_window_cap_is_unknown_with_the_bound():
     """A horizon whose exact window passes the cap ends the growth: unknown, not an error."""
-    from coinsat.search import windows
+    from coinsat.search.grown import grow
+
+    class Unused:
+        bounded_by = "exhaustive-search"
+
+        def run(self, window, horizon, states):
+            pytest.fail("no round should run")
+
+        def inside(self):
+            pytest.fail("no solution to replace")
 
     inst = make_instance("triangular", [(0, 0), (1, 0), (0, 1)], [(30, 0), (31, 0), (30, 1)], margin=1)
-    limits = windows.Limits()
-    g = windows.grow(inst, lambda *a: pytest.fail("no round should run"), limits, max_cells=500)
+    g = grow(inst, Unused(), Limits(), max_cells=500)
     assert g.kind == "stopped" and g.reason.startswith("window cap")
     # goal cells 30, 30 and 31 steps away (Lemma W): every solution needs >= 32 moves
     assert 30 <= g.lower_bound <= 32

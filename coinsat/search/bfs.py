@@ -21,7 +21,7 @@ length, because the two explored balls were disjoint before it).
   horizon; ``unknown`` when it is not, and on a time, memory or state limit.
 
 **Inexact windows** (triangular grid, square grid with d = 1): the window grows
-until it is exact for the horizon searched (``search/windows.py``: round H
+until it is exact for the horizon searched (``search/grown.py``: round H
 searches the smallest window holding the lattice layer R_H, to total depth H).
 Every answer is then global: ``optimal``, ``bounded`` at ``max_moves``,
 ``unsolvable`` from the screens or from a forward side that runs out inside a
@@ -50,8 +50,9 @@ from ..result import Engine, Evidence, Result, Statistics, Status
 from ..rules import predecessors, successors
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for, layer_steps
+from .grown import Proved, WindowAnswer, found_in_window, grow
 from .options import BfsOptions
-from .windows import Proved, Step, exact_horizon, fits, found_in_window, grow, result_of
+from .windows import exact_horizon, fits
 
 #: states expanded between two polls of the time and memory limits
 POLL = 256
@@ -138,37 +139,44 @@ def _fixed(instance: Instance, max_moves: int | None, limits: Limits, max_states
 
 
 def _grown(instance: Instance, max_moves: int | None, limits: Limits, max_states: int) -> Result:
-    g = grow(instance, _round(instance), limits, max_moves=max_moves, max_states=max_states)
+    g = grow(instance, _Windows(instance, limits, max_states), limits, max_moves=max_moves, max_states=max_states)
     counts = {"states": sum(r["states"] for r in g.rounds), "layers": len(g.rounds)}
-    return result_of(
-        g,
-        _result(limits, g.stats(), counts),
-        lambda: _fixed(instance, None, limits, max_states),
-        Evidence("exhaustive-search", "horizon", horizon=max_moves),
-    )
+    a = g.answer()
+    return _result(limits, g.stats(), counts)(a.status, a.solution, a.lower_bound, a.certificate)
 
 
-def _round(original: Instance):
-    """The round of the growth loop: search ``work`` (exact for H) to total depth H."""
+@dataclass(frozen=True)
+class _Windows:
+    """The bidirectional search as the growth loop's :class:`~coinsat.search.grown.Search`."""
 
-    def run(work: Instance, H: int, limits: Limits, budget: int | None) -> Step:
-        allowed = None if work.board.exact else _allowed(work, H)
-        out = _search(work, H, limits, budget, allowed, fits(original, work))
+    original: Instance
+    limits: Limits
+    max_states: int
+    bounded_by = "exhaustive-search"
+
+    def run(self, window: Instance, horizon: int, states: int | None) -> WindowAnswer:
+        """Round ``horizon`` of the growth: search ``window`` (exact for it) to total depth ``horizon``."""
+        H = horizon
+        allowed = None if window.board.exact else _allowed(window, H)
+        out = _search(window, H, self.limits, states, allowed, fits(self.original, window))
         if out.kind == "meet":
-            solution = certify_solution(work, Solution.of(_found_moves(out.moves)), "bfs")
-            return Step(Proved.FOUND, len(solution) - 1, solution, states=out.states)
-        if out.kind == "forward" and exact_for(work, out.forward_depth + 1):
-            # every configuration reachable on the lattice was enumerated (windows.py)
-            cert = Evidence("exhaustive-search", "global", window=work.board.window, states=out.states, side="forward")
-            return Step(Proved.CLOSED, H, certificate=cert, states=out.states)
-        if out.kind == "backward" and allowed is None:  # an exact window, unpruned
-            cert = Evidence("exhaustive-search", "global", window=work.board.window, states=out.states, side="backward")
-            return Step(Proved.CLOSED, H, certificate=cert, states=out.states)
+            solution = certify_solution(window, Solution.of(_found_moves(out.moves)), "bfs")
+            return WindowAnswer(Proved.FOUND, len(solution) - 1, solution, states=out.states)
+        # Lemma G3: a forward side that ran out inside R_{f+1} enumerated every configuration
+        # reachable on the lattice; a backward side proves that only on an exact window, unpruned
+        if (out.kind == "forward" and exact_for(window, out.forward_depth + 1)) or (
+            out.kind == "backward" and allowed is None
+        ):
+            w = window.board.window
+            cert = Evidence("exhaustive-search", "global", window=w, states=out.states, side=out.kind)
+            return WindowAnswer(Proved.CLOSED, H, certificate=cert, states=out.states)
         if out.kind == "limit":
-            return Step(Proved.STOPPED, out.explored, reason=out.reason, states=out.states)
-        return Step(Proved.NONE, H, states=out.states)  # horizon reached, or a side ran out
+            return WindowAnswer(Proved.STOPPED, out.explored, reason=out.reason, states=out.states)
+        return WindowAnswer(Proved.NONE, H, states=out.states)  # horizon reached, or a side ran out
 
-    return run
+    def inside(self) -> Solution | None:
+        """One search of the instance's own window (its shortest solution there)."""
+        return _fixed(self.original, None, self.limits, self.max_states).solution
 
 
 def _allowed(work: Instance, H: int) -> list[int]:

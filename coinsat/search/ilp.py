@@ -35,7 +35,7 @@ SAT engine); when it finds no goal placement in the span of the start the
 answer is ``unsolvable`` (certificate ``goal-outside-span``) without a solve.
 
 **Inexact windows** (triangular grid, square grid with d = 1) grow as for
-``bfs`` (``search/windows.py``): the horizon H = (proven bound) + 1, ... is
+``bfs`` (``search/grown.py``): the horizon H = (proven bound) + 1, ... is
 posed on the smallest window holding the lattice layer R_H, where every
 solution with <= H moves lives, so an infeasible model proves "no solution with
 <= H moves" globally and the optimum of a feasible one is the global optimum.
@@ -69,10 +69,11 @@ from ..instance import Instance
 from ..limits import Limits, enforced
 from ..registry import unknown
 from ..result import Engine, Evidence, Result, Statistics, Status
-from ..solution import certify_solution
+from ..solution import Solution, certify_solution
 from ..theory.reach import configuration_count, exact_for, lower_bound
+from .grown import Proved, WindowAnswer, grow
 from .options import ILP_ENCODING, ILP_STRATEGIES, IlpOptions
-from .windows import Proved, Step, elapsed, exact_horizon, grow, result_of
+from .windows import exact_horizon
 
 ENCODING_OPTIONS = ILP_ENCODING
 STRATEGIES = ILP_STRATEGIES
@@ -151,7 +152,10 @@ def _schedule(first: int, cap: int, max_horizon: int | None, strategy: str):
 
 
 class _Run:
-    """The proofs gathered so far and the Result each way of ending gives."""
+    """The proofs gathered so far and the Result each way of ending gives; in a grown window,
+    the growth loop's :class:`~coinsat.search.grown.Search` (:meth:`run`, :meth:`inside`)."""
+
+    bounded_by = "ilp-infeasible"
 
     def __init__(self, instance: Instance, options: IlpOptions, limits: Limits):
         self.inst, self.opts, self.limits = instance, options, limits
@@ -218,7 +222,7 @@ class _Run:
             solution=solution,
             lower_bound=lb,
             certificate=certificate,
-            seconds=elapsed(self.limits),
+            seconds=self.limits.elapsed(),
             stats=self.stats,
             statistics=Statistics.measured(self.limits.cpu0, layers=len(self.stats["horizons"])),
             engine=Engine.ILP,
@@ -283,44 +287,47 @@ class _Run:
         lb = None if self.radius is None else max(self.known_lb, self.radius + 1)
         return self._result(Status.UNSOLVABLE, None, lb, cert)
 
-    # --- a window grown to each horizon (search/windows.py) ------------------------------------
+    # --- a window grown to each horizon (search/grown.py) --------------------------------------
 
     def grown(self, max_moves: int | None, strategy: str) -> Result:
         tops = [x for x in (max_moves, self.opts.max_horizon) if x is not None]
         top = min(tops) if tops else None
-        g = grow(self.inst, self._round, self.limits, max_moves=top, geometric=strategy == "geometric")
+        g = grow(self.inst, self, self.limits, max_moves=top, geometric=strategy == "geometric")
         self.stats.update(g.stats())
         self.stop_reason = g.reason or self.stop_reason
+        a = g.answer()
+        return self._result(a.status, a.solution, a.lower_bound, a.certificate)
 
-        def inside() -> Result:
-            return solve_ilp(self.inst, limits=self.limits, options=replace(self.opts, grow=False))
+    def inside(self) -> Solution | None:
+        """The instance's own window, as given (its shortest solution there)."""
+        return solve_ilp(self.inst, limits=self.limits, options=replace(self.opts, grow=False)).solution
 
-        return result_of(g, self._result, inside, Evidence("ilp-infeasible", "horizon", horizon=top))
-
-    def _round(self, work: Instance, H: int, limits: Limits, budget: int | None) -> Step:
-        """Round H of the growth loop: the model of ``work`` (exact for H) at horizon H."""
-        answer, model = self.solve_at(work, H)
+    def run(self, window: Instance, horizon: int, states: int | None) -> WindowAnswer:
+        """Round H of the growth loop: the model of ``window`` (exact for H) at horizon H."""
+        H = horizon
+        answer, model = self.solve_at(window, H)
         proven = -1 if answer.best_bound is None else _bound_upto(answer.best_bound, H)
         if answer.outcome == UNSAT:
-            cap = configuration_count(work) - 1 if work.board.exact else None
+            cap = configuration_count(window) - 1 if window.board.exact else None
             if cap is not None and H >= cap:  # a window that turned out exact (finite span)
-                cert = Evidence("ilp-infeasible", "global", horizon=H, window=work.board.window, configurations=cap + 1)
-                return Step(Proved.CLOSED, H, certificate=cert)
-            return Step(Proved.NONE, H)
+                w = window.board.window
+                cert = Evidence("ilp-infeasible", "global", horizon=H, window=w, configurations=cap + 1)
+                return WindowAnswer(Proved.CLOSED, H, certificate=cert)
+            return WindowAnswer(Proved.NONE, H)
         if answer.outcome == SAT:
             try:
-                solution = certify_solution(work, model.decode(), "ilp")
+                solution = certify_solution(window, model.decode(), "ilp")
             except DecodeError:
                 if answer.optimal:
                     raise
-                return Step(Proved.STOPPED, proven, reason=self.stop_reason)
+                return WindowAnswer(Proved.STOPPED, proven, reason=self.stop_reason)
             n = len(solution)
             if answer.objective is not None and round(answer.objective) != n:
                 raise AssertionError(f"ILP objective {answer.objective} but {n} moves decoded")
             if answer.optimal:
-                return Step(Proved.FOUND, n - 1, solution)
-            return Step(Proved.INCUMBENT, min(proven, n - 1), solution, reason=self.stop_reason)
-        return Step(Proved.STOPPED, proven, reason=self.stop_reason)
+                return WindowAnswer(Proved.FOUND, n - 1, solution)
+            return WindowAnswer(Proved.INCUMBENT, min(proven, n - 1), solution, reason=self.stop_reason)
+        return WindowAnswer(Proved.STOPPED, proven, reason=self.stop_reason)
 
 
 def _bound_upto(bound: float, T: int) -> int:

@@ -5,7 +5,8 @@ layers: layer t holds the states first reached after t moves.  Every such search
 one :class:`Outcome` (:class:`Ending`: a goal found, an empty layer, the horizon, a
 limit), and :func:`fixed_result` turns it into the engine's :class:`~coinsat.result.Result`
 on the instance's own window; :func:`grown` runs the search in windows grown until they
-are exact for each horizon (``search/windows.py``).  Both take the engine's name and
+are exact for each horizon (``search/grown.py``, with :class:`Layered` as its
+:class:`~coinsat.search.grown.Search`).  Both take the engine's name and
 :class:`~coinsat.result.Engine` label from the caller: an answer is labelled by the
 engine that searched.
 
@@ -27,7 +28,8 @@ from ..limits import Limits, enforced
 from ..result import Engine, Evidence, Result, SearchLayers, Statistics, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for
-from .windows import Proved, Step, exact_horizon, found_in_window, grow, result_of
+from .grown import Proved, WindowAnswer, found_in_window, grow
+from .windows import exact_horizon
 
 
 class Ending(Name):
@@ -170,6 +172,47 @@ def fixed_result(
     return result(Status.UNKNOWN, lb=depth_done + 1 if radius is None else min(depth_done, radius) + 1)
 
 
+@dataclass
+class Layered:
+    """A layered search as the growth loop's :class:`~coinsat.search.grown.Search`: ``forward``
+    run on each window, the counts of every round added up in ``done``."""
+
+    instance: Instance
+    forward: Forward
+    limits: Limits
+    max_states: int
+    prune: bool
+    progress: Any
+    method: str
+    engine: Engine
+    done: dict = field(default_factory=lambda: {"states": 0, "expanded": 0, "pruned": 0, "layers": 0})
+    bounded_by = "exhaustive-search"
+
+    def run(self, window: Instance, horizon: int, states: int | None) -> WindowAnswer:
+        """Round ``horizon`` of the growth: the forward search of ``window`` to depth ``horizon``."""
+        prune = self.prune
+        out = self.forward(window, horizon, self.limits, states, prune, self.progress)
+        for k, v in counts(out).items():
+            self.done[k] += v or 0
+        if out.kind == Ending.FOUND:
+            solution = certify_solution(window, Solution.of(found_moves(out.moves)), self.method)
+            return WindowAnswer(Proved.FOUND, len(solution) - 1, solution, states=out.states)
+        # Lemma G3: an empty layer is global on an exact window (the span pruning is global
+        # there), and without pruning on a window exact for one move beyond the last layer
+        if out.kind == Ending.EMPTY and (window.board.exact or (not prune and exact_for(window, out.depth + 1))):
+            cert = exhausted(window, out.states, prune, "global")
+            return WindowAnswer(Proved.CLOSED, horizon, certificate=cert, states=out.states)
+        if out.kind == Ending.LIMIT:
+            return WindowAnswer(Proved.STOPPED, out.depth, reason=out.reason, states=out.states)
+        return WindowAnswer(Proved.NONE, horizon, states=out.states)
+
+    def inside(self) -> Solution | None:
+        """The search of the instance's own window, unbounded (its shortest solution there)."""
+        with enforced(self.limits):
+            out = self.forward(self.instance, None, self.limits, self.max_states, self.prune, None)
+        return fixed_result(self.instance, out, None, self.limits, self.prune, self.method, self.engine).solution
+
+
 def grown(
     instance: Instance,
     max_moves: int | None,
@@ -182,45 +225,20 @@ def grown(
     engine: Engine,
     max_cells: int,
 ) -> Result:
-    """The window grows until it is exact for each horizon (search/windows.py), within
+    """The window grows until it is exact for each horizon (search/grown.py), within
     ``max_cells`` cells; ``forward`` is the layered search run in each window."""
-    done = {"states": 0, "expanded": 0, "pruned": 0, "layers": 0}
-
-    def run(work: Instance, H: int, lim: Limits, budget: int | None) -> Step:
-        out = forward(work, H, lim, budget, prune, progress)
-        for k, v in counts(out).items():
-            done[k] += v or 0
-        if out.kind == Ending.FOUND:
-            solution = certify_solution(work, Solution.of(found_moves(out.moves)), method)
-            return Step(Proved.FOUND, len(solution) - 1, solution, states=out.states)
-        # an empty layer is global on an exact window (the span pruning is global there), and
-        # without pruning on a window exact for one move beyond the last layer
-        if out.kind == Ending.EMPTY and (work.board.exact or (not prune and exact_for(work, out.depth + 1))):
-            return Step(Proved.CLOSED, H, certificate=exhausted(work, out.states, prune, "global"), states=out.states)
-        if out.kind == Ending.LIMIT:
-            return Step(Proved.STOPPED, out.depth, reason=out.reason, states=out.states)
-        return Step(Proved.NONE, H, states=out.states)
-
-    g = grow(instance, run, limits, max_moves=max_moves, max_states=max_states, max_cells=max_cells)
-    stats = dict(g.stats(), pruning=prune)
-
-    def result(status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(
-            status=status,
-            method=method,
-            solution=solution,
-            lower_bound=lb,
-            certificate=certificate,
-            seconds=limits.elapsed(),
-            stats=stats,
-            statistics=Statistics.measured(limits.cpu0, **done),
-            engine=engine,
-            witness=SearchLayers(),
-        )
-
-    def inside() -> Result:
-        with enforced(limits):
-            out = forward(instance, None, limits, max_states, prune, None)
-        return fixed_result(instance, out, None, limits, prune, method, engine)
-
-    return result_of(g, result, inside, Evidence("exhaustive-search", "horizon", horizon=max_moves))
+    search = Layered(instance, forward, limits, max_states, prune, progress, method, engine)
+    g = grow(instance, search, limits, max_moves=max_moves, max_states=max_states, max_cells=max_cells)
+    a = g.answer()
+    return Result(
+        status=a.status,
+        method=method,
+        solution=a.solution,
+        lower_bound=a.lower_bound,
+        certificate=a.certificate,
+        seconds=limits.elapsed(),
+        stats=dict(g.stats(), pruning=prune),
+        statistics=Statistics.measured(limits.cpu0, **search.done),
+        engine=engine,
+        witness=SearchLayers(),
+    )

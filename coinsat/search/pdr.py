@@ -45,8 +45,9 @@ from ..limits import Limits
 from ..result import Engine, InductionProof, Result, Statistics, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for, fill_count_bound
+from .grown import found_in_window
 from .options import KindOptions, PdrOptions
-from .windows import exact_horizon, found_in_window
+from .windows import exact_horizon
 
 _ASSERTED = re.compile(r"was asserted in frame (\d+)")
 _NO_CEX = re.compile(r"No output asserted in (\d+) frames")

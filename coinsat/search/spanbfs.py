@@ -38,7 +38,7 @@ memory or state limit (polled once per chunk of states), with the lower bound
 = the first depth not yet enumerated.  On exact windows these are global.
 
 **Inexact windows** (triangular grid, square grid with d = 1) grow as for
-``bfs`` (``search/windows.py``): round H searches, to depth H, the smallest
+``bfs`` (``search/grown.py``): round H searches, to depth H, the smallest
 window holding the lattice layer R_H, where every solution with <= H moves
 lives; the span pruning is sound there for those solutions (Lemma "span
 monotone" holds for moves inside any window, and such a solution never leaves
@@ -63,7 +63,6 @@ from ..result import Engine, Result
 from ..rules import predecessors
 from .layered import Ending, LayerReport, Outcome, fixed_result, grown, member, unique
 from .options import SpanbfsOptions
-from .windows import elapsed
 
 U64 = np.uint64
 ONE = U64(1)
@@ -249,7 +248,7 @@ def _forward(
             depth += 1
             layer_sizes.append(int(nxt.size))
             if progress is not None:
-                progress(LayerReport(depth, int(nxt.size), int(visited.size), elapsed(limits)))
+                progress(LayerReport(depth, int(nxt.size), int(visited.size), limits.elapsed()))
             hit = nxt[member(goals, nxt)]
             if hit.size:
                 return end(Ending.FOUND, _path(instance, layers, int(hit[0])))
