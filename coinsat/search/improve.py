@@ -45,6 +45,13 @@ What the answer proves: a verified solution, status ``feasible``, with the lower
 caller knows (``lower_bound``) or the cheap fill-count bound; ``optimal`` only when the two
 meet.  A local puzzle's "bounded" says nothing about the whole puzzle and is never used as
 a bound.
+
+Where it lives: the front door is ``coinsat.improve`` (``coinsat/improve.py``, beside
+``solve.py``), which takes what a user gives (the solution to replay, the stretch lengths, a
+checkpoint file) and calls :func:`improve` here.  The optimiser itself sits among the engines
+because the default plan runs it as a pass (``search/plan.py`` chooses its options,
+``solve.find_bound`` shortens the construction with it), and the floors of
+``tests/test_layering.py`` let ``solve.py`` import ``search/`` but not another front door.
 """
 
 from __future__ import annotations
