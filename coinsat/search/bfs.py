@@ -141,8 +141,8 @@ def _fixed(instance: Instance, max_moves: int | None, limits: Limits, max_states
 def _grown(instance: Instance, max_moves: int | None, limits: Limits, max_states: int) -> Result:
     g = grow(instance, _Windows(instance, limits, max_states), limits, max_moves=max_moves, max_states=max_states)
     counts = {"states": sum(r["states"] for r in g.rounds), "layers": len(g.rounds)}
-    a = g.answer()
-    return _result(limits, g.stats(), counts)(a.status, a.solution, a.lower_bound, a.certificate)
+    result, a = _result(limits, g.stats(), counts), g.answer()
+    return result(a.status, a.solution, a.lower_bound, a.certificate)
 
 
 @dataclass(frozen=True)
@@ -156,7 +156,7 @@ class _Windows:
 
     def run(self, window: Instance, horizon: int, states: int | None) -> WindowAnswer:
         """Round ``horizon`` of the growth: search ``window`` (exact for it) to total depth ``horizon``."""
-        H = horizon
+        H = horizon  # the round's horizon, as in the module docstring
         allowed = None if window.board.exact else _allowed(window, H)
         out = _search(window, H, self.limits, states, allowed, fits(self.original, window))
         if out.kind == "meet":
