@@ -7,18 +7,19 @@ kernel (``"module:function"``, imported on first use), what a layers certificate
 it, what asking for it needs (a bound, an exact window, an adjacency) and what it costs a
 state, and gives its line of ``--help``.  The command line builds ``--heuristic``'s choices
 and help from :data:`HEURISTICS`, the engine validates and dispatches through
-:func:`heuristic`, and the certificate builder writes :func:`certificate_field`: no other module
-tells one h from another by its name.
+:func:`heuristic`, and the certificate builder writes :func:`certificate_field`: none of them
+tells one h from another by its name (the default plan, ``search/plan.py``, picks one by name).
 
-A *wrapper* (``wraps=True``: the perimeter h) is asked for by its own flag and prunes with
-max(its value, ...) over an inner h (docs/perimeter-search.md, Theorem P); its kernel is a
-factory ``(space, parameter, limits) -> object`` with ``h(ranks, inner)``.  Every other kernel
-is ``(space, ranks, cap) -> int64 array``: h of the states ranked ``ranks`` in the
-``search/rank/space.Space`` of the search, 2**30 when a goal is out of reach; ``cap`` (None or
-U - depth) lets a kernel stop early, returning a value that is <= ``cap`` exactly when h is.
+A *wrapper* (``wraps=True``: the perimeter h) is asked for by its own flag and builds an h over
+an inner one (the ball's exact distances, max(inner h, R + 1) outside it: docs/perimeter-search.md,
+Theorem P); its kernel is a factory ``(space, parameter, limits) -> object`` with
+``h(ranks, inner)``.  Every other kernel is ``(space, ranks, cap) -> int64 array``: h of the
+states ranked ``ranks`` in the ``search/rank/space.Space`` of the search, 2**30 when a goal is
+out of reach; ``cap`` (None or U - depth) lets a kernel stop early, returning a value that is
+<= ``cap`` exactly when h is.
 
 The layers checker (``certificates/check/``) recomputes each h with code of its own and keeps its
-own table of the h a certificate may name (``certificates/check/perimeter.py:CHECKED_H``): a
+own table of the h a certificate may name (``certificates/check/perimeter.py:INNER``): a
 deliberate re-implementation, since the checker imports nothing from ``search/`` (a test checks
 that the two tables name the same h).  Adding an h: its kernel file and one record here
 (CONTRIBUTING.md, "An h").
@@ -82,7 +83,7 @@ class Heuristic:
 
     def help(self) -> str:
         """Its line of the option's ``--help``: what it is, the proof, what it costs a state."""
-        return f"{self.name}: {self.summary} ({self.admissible}; cost {self.cost} a state)"
+        return f"{self.name}: {self.summary} ({self.admissible}; cost a state: {self.cost})"
 
     def function(self) -> Callable:
         """The kernel (module docstring), imported on first use (UsageError if unavailable)."""
