@@ -56,16 +56,15 @@ from coinsat.certificates.prove.screens import screen
 from coinsat.instance import Instance, make_instance
 from coinsat.limits import Limits
 from coinsat.result import Result, Scope, Status
+from coinsat.search.heuristics import CHOICES, DEFAULT
 from coinsat.search.methods import inapplicable, run
 from coinsat.solution import verify
 
 ENGINES = ("bfs", "spanbfs", "rankbfs", "sat", "ilp", "pdr", "kind")
 #: the ranked search pruned by a stronger h at U = T (``--max-moves T --heuristic H``): one more
-#: voice each, on exact windows (where the bound prunes; a growing window refuses an h)
-VARIANTS = {
-    "rankbfs-forced": ("rankbfs", {"heuristic": "forced"}),
-    "rankbfs-lmcut": ("rankbfs", {"heuristic": "lmcut"}),
-}
+#: voice each, on exact windows (where the bound prunes; a growing window refuses an h), for every
+#: h of the registry but the default (coinsat.search.heuristics: a new h is cross-checked here)
+VARIANTS = {f"rankbfs-{h}": ("rankbfs", {"heuristic": h}) for h in CHOICES if h != DEFAULT}
 FOUND = (Status.OPTIMAL, Status.FEASIBLE)
 #: the model checkers (ABC through ``search/pdr.py``): cross-checked where ABC is installed, on
 #: windows of at most ``MC_MAX_CELLS`` cells (each run is a process; their circuit is the

@@ -61,6 +61,7 @@ PUBLIC_MODULES = (
     "coinsat.constructive",
     "coinsat.search.options",
     "coinsat.search.methods",
+    "coinsat.search.heuristics",
     "coinsat.io",
     "coinsat.encode",
     "coinsat.backends",

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from coinsat import Status, read_instance
 from coinsat.configuration import bits
 from coinsat.errors import UsageError
-from coinsat.search.rank.space import Space
+from coinsat.search.rank.space import Space, fill_h
 from coinsat.solution import verify
 from coinsat.solve import solve
 from coinsat.theory.relaxed import h_lm, lm_cut_one
@@ -156,7 +156,7 @@ def test_kernel_capped_values_are_the_specified_ones(instance, rnd, U):
     goals = [[int(c) for c in g] for g in space.goals]
     for t in range(0, U + 1, max(1, U // 2)):
         got = space.inner_heuristic(ranks, U - t)
-        fill = space._fill_or_forced(ranks)
+        fill = fill_h(space, ranks)
         want = [
             f if f > U - t else _capped(instance, sum(1 << c for c in cs), goals, U - t)
             for cs, f in zip(cells, fill.tolist())
@@ -179,7 +179,7 @@ def test_kernel_admissible_against_exact_distances(instance, rnd):
     space = Space(instance, True, 0, "lmcut")
     ranks = np.array([space.rank_of_cells(list(bits(x))) for x in states], dtype=np.uint64)
     got = space.inner_heuristic(ranks).tolist()
-    fill = space._fill_or_forced(ranks).tolist()
+    fill = fill_h(space, ranks).tolist()
     for x, h, f in zip(states, got, fill):
         assert f <= h, (x, f, h)
         assert h <= dist[x], (x, h, dist[x])

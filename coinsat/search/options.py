@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from ..backends.sat_backend import DEFAULT_SOLVER, SOLVERS
 from ..environment import Kernels
 from ..errors import UsageError
+from .heuristics import CHOICES, PERIMETER, choices_help
 
 if TYPE_CHECKING:  # the encoder is not imported to read the options (the core-only checker runs without it)
     from ..encode.options import EncodingOptions
@@ -122,9 +123,8 @@ class RankbfsOptions:
         metadata=flag(
             "--heuristic",
             "choice",
-            "rankbfs with --upper-bound or --max-moves: the h it prunes with: fill (the default), forced (as "
-            "--forced-supports, docs/forced-supports.md) or lmcut (docs/lm-cut.md)",
-            choices=("fill", "forced", "lmcut"),
+            f"rankbfs with --upper-bound or --max-moves: the h it prunes with:\n{choices_help()}",
+            choices=CHOICES,
         ),
     )
     perimeter: int | None = field(
@@ -132,8 +132,7 @@ class RankbfsOptions:
         metadata=flag(
             "--perimeter",
             "count",
-            "rankbfs with --upper-bound or --max-moves: prune with the exact distances of the backward ball of "
-            "radius R around the goal, R + 1 outside it (docs/perimeter-search.md)",
+            f"rankbfs with --upper-bound or --max-moves: prune with {PERIMETER.summary} ({PERIMETER.admissible})",
             "R",
         ),
     )

@@ -23,13 +23,15 @@ import time
 from pathlib import Path
 
 from coinsat import Status, read_instance, solve
+from coinsat.search.heuristics import CHOICES
 from lab.commandline import shown
 from lab.proofs import known_length
 
 ROOT = Path(__file__).resolve().parents[2]
 FAMILIES = ROOT / "instances" / "families"
 DEFAULT_MEMBERS = ["vdiag-2-2-swne", "vdiag-3-2-nwse", "vdiag-3-3-swne"]
-HS = ("fill", "forced", "lmcut")
+#: the h compared (coinsat.search.heuristics: every one --heuristic takes)
+HS = CHOICES
 
 
 def run(instance, upper_bound: int, h: str, time_limit: float | None) -> dict:

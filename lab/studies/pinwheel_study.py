@@ -42,6 +42,7 @@ from coinsat import write_instance
 from coinsat.constructive import ALGORITHMS
 from coinsat.families import pinwheel
 from coinsat.io.atomic import write_atomic
+from coinsat.search.heuristics import CHOICES
 from coinsat.theory.reach import lower_bound as static_bound
 from lab.analysis import fit_power_law
 from lab.pinwheel import best_upper_bound, migrate_growth
@@ -391,7 +392,7 @@ def main() -> None:
     ap.add_argument("--certs", default="/tmp/pinwheel-certs")
     ap.add_argument("--time-limit", type=float, default=5400)
     ap.add_argument("--improve-time", type=float, default=10)
-    ap.add_argument("--heuristic", choices=("fill", "forced", "lmcut"), help="exact: bound-and-prune with this h")
+    ap.add_argument("--heuristic", choices=CHOICES, help="exact: bound-and-prune with this h")
     ap.add_argument("--max-moves", type=int, help="exact with --heuristic: the bound U (none found: '>= U + 1')")
     ap.add_argument("--workers", type=int, default=1, help="exact with --heuristic: rankbfs processes")
     ap.add_argument(

@@ -36,6 +36,11 @@ U64 = np.uint64
 CHUNK = 1 << 15
 #: the largest radius a certificate may name (distances are kept as one byte)
 MAX_RADIUS = 250
+#: The h a layers certificate may name alone or as the perimeter's ``"inner"``: the checker's own
+#: table, a deliberate re-implementation of the search's registry (``coinsat/search/heuristics.py``),
+#: kept apart because the checker imports nothing from ``search/`` (CONTRIBUTING.md).  Each h is
+#: recomputed by the checker's own kernel (:mod:`.layers`' docstring); a test checks that both
+#: tables name the same h.
 INNER = ("fill", "forced", "lmcut")
 
 

@@ -22,6 +22,7 @@ import numpy as np
 from ...errors import LimitReached
 from ...instance import Instance
 from ...io.atomic import write_atomic
+from ...search.heuristics import certificate_field
 from ...solution import Solution
 from ..check.claims import Claim
 from ..check.format import cell_json, header, solution_json
@@ -133,8 +134,9 @@ def _write_ranked(
     cert["bytes_per_state"] = round(size / max(1, states), 3)
     if visited.upper_bound is not None:
         cert["upper_bound"] = visited.upper_bound
-        if getattr(visited, "heuristic", "fill") != "fill":  # the checker recomputes the h named here
-            cert["h"] = visited.heuristic
+        h = certificate_field(getattr(visited, "heuristic", None))  # the h's record says what is written
+        if h is not None:  # the checker recomputes the h named here
+            cert["h"] = h
     group = getattr(visited, "symmetry", None)
     if group is not None:  # layers of one configuration per orbit (docs/symmetry.md, Lemma QS)
         n = len(instance.board.coords)

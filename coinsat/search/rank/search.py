@@ -86,6 +86,7 @@ from ...errors import LimitReached, UsageError
 from ...instance import Instance
 from ...limits import Limits, enforced
 from ...result import Engine, Result
+from ..heuristics import DEFAULT, FORCED_SUPPORTS, PERIMETER, heuristic
 from ..layered import Outcome, fixed_result, grown
 from ..options import RankbfsOptions
 from .colex import U64
@@ -130,9 +131,14 @@ def solve_rankbfs(
     growing = o.grow and instance.board.is_lattice and not instance.board.exact
     if o.resume is not None and growing:
         raise UsageError("--resume needs an exact window (here the search grows its window)")
-    h = o.heuristic or ("forced" if o.forced_supports else "fill")
-    if o.forced_supports and h != "forced":
-        raise UsageError(f"--forced-supports is --heuristic forced, not --heuristic {h}: give one of them")
+    h = o.heuristic or (FORCED_SUPPORTS if o.forced_supports else DEFAULT)
+    if o.forced_supports and h != FORCED_SUPPORTS:
+        raise UsageError(f"--forced-supports is --heuristic {FORCED_SUPPORTS}, not --heuristic {h}: give one of them")
+    # the records of the h asked for (search/heuristics.py): what each needs is theirs to say
+    asked_h = [heuristic(h)] + ([PERIMETER] if o.perimeter is not None else [])
+    for record in asked_h:
+        if instance.d < record.min_d:
+            raise UsageError(f"{record.asked} needs adjacency d >= {record.min_d} ({record.admissible})")
     if o.upper_bound is not None and o.upper_bound < 0:
         raise UsageError(f"upper_bound must be a number of moves >= 0, not {o.upper_bound}")
     if o.perimeter is not None and o.perimeter < 0:
@@ -145,17 +151,17 @@ def solve_rankbfs(
     asked = o.heuristic is not None or o.forced_supports or o.perimeter is not None
     if max_moves is not None and asked and not growing:
         U = max_moves if U is None else min(U, max_moves)
-    if h != "fill" and U is None:
-        raise UsageError(f"--heuristic {h} prunes with a bound: give --upper-bound or --max-moves")
-    if o.perimeter is not None and U is None:
-        raise UsageError("--perimeter prunes with a bound: give --upper-bound or --max-moves")
+    for record in asked_h:
+        if record.needs_bound and U is None:
+            raise UsageError(f"{record.asked} prunes with a bound: give --upper-bound or --max-moves")
     if growing and o.upper_bound is not None:  # h is a bound on the exact window only (span closed)
         raise UsageError(
             "--upper-bound prunes on an exact window only (the span of the start is finite); here the span "
             "is unbounded and the search grows its window: solve this instance without the bound"
         )
-    if growing and h != "fill":
-        raise UsageError(f"--heuristic {h} prunes on an exact window only; here the search grows its window")
+    for record in asked_h:
+        if growing and record.exact_window:
+            raise UsageError(f"{record.asked} prunes on an exact window only; here the search grows its window")
 
     # the group before the budget is enforced (a few permutations; theory.reach polls the clock, and a
     # budget spent here is the search's to report, as a limit after its layers); a grown window's own
@@ -190,7 +196,7 @@ def _forward(
     upper_bound: int | None,
     workers: int,
     storage: Storage = Storage(),
-    h: str = "fill",
+    h: str = DEFAULT,
     perimeter: int | None = None,
     symmetry: np.ndarray | None = None,
 ) -> Outcome:
@@ -203,15 +209,13 @@ def _forward(
     (``backward.py``, docs/perimeter-search.md; built here, before the workers fork).
     ``symmetry``: the window's symmetries fixing start and goal besides the identity
     (:func:`group`); the layers then hold one configuration per orbit."""
-    space = Space(instance, prune, upper_bound, h if upper_bound is not None else "fill")
+    space = Space(instance, prune, upper_bound, h if upper_bound is not None else DEFAULT)
     stats: dict = {"pruning": prune, "upper_bound": upper_bound}
     space.symmetry = symmetry
     stats["symmetry"] = 1 if symmetry is None else len(symmetry) + 1
     if perimeter is not None and upper_bound is not None:
-        from .backward import Ball
-
         try:
-            ball = Ball(space, perimeter, limits)
+            ball = PERIMETER.function()(space, perimeter, limits)  # backward.Ball
         except KeyboardInterrupt:  # an answer as for a limit (unknown, the lower bound so far), as in the loop
             raise LimitReached("interrupted") from None
         space.perimeter = ball

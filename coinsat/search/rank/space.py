@@ -24,6 +24,7 @@ from ...instance import Instance
 from ...limits import Limits, signals_deferred
 from ...rules import predecessors
 from ...theory.reach import edge_budget
+from ..heuristics import DEFAULT, heuristic, pruned_by
 from ..layered import LayerReport, unique
 from ..windows import elapsed
 from .colex import U64, Colex, fits, to_words
@@ -34,8 +35,6 @@ ONE = U64(1)
 CHUNK = 1 << 15
 #: bitboards of at most this many words (256 cells)
 MAX_WORDS = 4
-#: the h the ranked search prunes with (``--heuristic``): the fill schedule, forced supports, LM-cut
-HEURISTICS = ("fill", "forced", "lmcut")
 #: frontiers this large use the compiled expansion when numba is installed (smaller ones are
 #: done before numba would have loaded)
 FAST_MIN = 1 << 14
@@ -174,12 +173,11 @@ class Kernel:
 class Space:
     """What expanding a layer needs: the ranking, the kernel, the span targets and h."""
 
-    def __init__(self, instance: Instance, prune: bool = True, upper_bound: int | None = None, h: str = "fill"):
-        if h not in HEURISTICS:
-            raise InternalError(f"rankbfs: no h named {h!r}")
-        # "forced": the forced-supports bound (docs/forced-supports.md), numpy only; "lmcut": the
-        # LM-cut of the relaxed game (docs/lm-cut.md, Theorem LM), compiled (``lmcut.py``)
+    def __init__(self, instance: Instance, prune: bool = True, upper_bound: int | None = None, h: str = DEFAULT):
+        # the h's record (``search/heuristics.py``): its kernel is the inner h of :meth:`heuristic`
+        self.h_spec = heuristic(h)
         self.h = h
+        self._h_kernel = self.h_spec.function()
         self.instance = instance
         self.kernel = Kernel(instance)
         self.k = instance.n_coins
@@ -308,9 +306,7 @@ class Space:
     @property
     def h_record(self):
         """The h as a certificate names it: the inner h's name, or the perimeter's record."""
-        if self.perimeter is None:
-            return self.h
-        return {"kind": "perimeter", "r": self.perimeter.radius, "inner": self.h}
+        return pruned_by(self.h, None if self.perimeter is None else self.perimeter.radius)
 
     def heuristic(self, ranks: np.ndarray, depth: int | None = None) -> np.ndarray:
         """The h the search prunes with: the inner h, or with a ball set the perimeter h
@@ -325,17 +321,16 @@ class Space:
     def inner_heuristic(self, ranks: np.ndarray, cap: int | None = None) -> np.ndarray:
         """h of every state (module docstring), int64; a large value when a goal cell is out of reach
         (the compiled ``jit.schedule_h`` for large batches when numba is installed).  ``cap``: see
-        ``heuristic`` (only the LM-cut h uses it)."""
-        if self.h == "lmcut":
-            return self._lmcut(ranks, cap)
-        return self._fill_or_forced(ranks)
+        ``heuristic`` (only the LM-cut h uses it).  The kernel is the h's record's
+        (``search/heuristics.py``): :func:`fill_h`, :func:`forced_h`, :func:`lmcut_h`."""
+        return self._h_kernel(self, ranks, cap)
 
     def _lmcut(self, ranks: np.ndarray, cap: int | None) -> np.ndarray:
         """h_lm (docs/lm-cut.md, Theorem LM; coinsat/theory/relaxed.py is the reference, tests
         compare): the fill h first on the whole batch (h_lm >= h_fill), then the compiled LM-cut
         (``lmcut.py``) on the states it does not prune, with its rounds stopped past ``cap``;
         without numba the reference, one state at a time."""
-        fill = self._fill_or_forced(ranks)
+        fill = self._fill(ranks)
         todo = np.flatnonzero(fill < (1 << 30) if cap is None else fill <= cap)
         if todo.size == 0:
             return fill
@@ -364,12 +359,8 @@ class Space:
     def _goal_masks(self) -> list[int]:
         return [sum(1 << int(c) for c in g) for g in self.goals]
 
-    def _fill_or_forced(self, ranks: np.ndarray) -> np.ndarray:
-        """The fill h, or the forced-supports h with ``h == "forced"``."""
-        if self.h == "forced":
-            return np.concatenate(
-                [self._forced(ranks[i : i + CHUNK]) for i in range(0, ranks.size, CHUNK)] or [np.zeros(0, np.int64)]
-            )
+    def _fill(self, ranks: np.ndarray) -> np.ndarray:
+        """The fill h (module docstring of ``search.py``)."""
         fast = self.fast if ranks.size >= FAST_MIN else None
         if fast is not None:  # in expand's batches, so that a Ctrl-C waits at most one batch
             return np.concatenate([fast.heuristic(ranks[i : i + CHUNK * 4]) for i in range(0, ranks.size, CHUNK * 4)])
@@ -426,6 +417,22 @@ class Space:
             go = (left[a] > 0) & ~stuck
             active, layer, empty = a[go], grown[:, go], empty[:, go]
         return h
+
+
+def fill_h(space: Space, ranks: np.ndarray, cap: int | None = None) -> np.ndarray:
+    """The fill h of ``ranks`` (the kernel of ``search/heuristics.py``'s "fill"; ``cap`` unused)."""
+    return space._fill(ranks)
+
+
+def forced_h(space: Space, ranks: np.ndarray, cap: int | None = None) -> np.ndarray:
+    """The forced-supports h of ``ranks`` (the kernel of "forced"; numpy, by chunks; ``cap`` unused)."""
+    parts = [space._forced(ranks[i : i + CHUNK]) for i in range(0, ranks.size, CHUNK)]
+    return np.concatenate(parts or [np.zeros(0, np.int64)])
+
+
+def lmcut_h(space: Space, ranks: np.ndarray, cap: int | None = None) -> np.ndarray:
+    """The LM-cut h of ``ranks``, its rounds stopped past ``cap`` (the kernel of "lmcut")."""
+    return space._lmcut(ranks, cap)
 
 
 def union(parts: list[np.ndarray]) -> np.ndarray:
