@@ -53,10 +53,10 @@ class BoardKind(str):
     _known: ClassVar[dict[str, BoardKind]] = {}
 
     def __new__(cls, name: str) -> BoardKind:
+        if name != "graph" and name not in geometry.LATTICES:
+            raise ValueError(f"{name!r} is not a board kind ({', '.join(geometry.LATTICES)} or graph)")
         known = cls._known.get(name)
         if known is None:
-            if name != "graph" and name not in geometry.LATTICES:
-                raise ValueError(f"{name!r} is not a board kind ({', '.join(geometry.LATTICES)} or graph)")
             known = cls._known[name] = super().__new__(cls, name)
         return known
 
