@@ -44,7 +44,7 @@ P = TypeVar("P", bound=Point)  # the functions below keep the dimension of what 
 
 def l1(v: Point) -> int:
     """The graph distance of the vector ``v`` on the (hyper)cubic lattices: its L1 norm."""
-    return sum(abs(t) for t in v)
+    return abs(v[0]) + abs(v[1]) if len(v) == 2 else sum(map(abs, v))
 
 
 def hexagonal(v: Point) -> int:
