@@ -5,8 +5,10 @@ goal placements, ``bfs`` and ``verify``, the file written back, ``coinsat show``
 
 from __future__ import annotations
 
+import ast
 import json
 from collections import deque
+from pathlib import Path
 
 import pytest
 
@@ -174,3 +176,56 @@ def test_a_board_lattice_needs_its_picture_and_projection():
     with pytest.raises(ValueError, match="taken"):
         geometry.register(geometry.SQUARE)
     assert "bare" not in geometry.TABLE
+
+
+#: the modules every board goes through: none of them may name a lattice (the record answers)
+SEAM = [
+    "coinsat/board.py",
+    "coinsat/instance.py",
+    "coinsat/io/instance_format.py",
+    "coinsat/io/render.py",
+    "coinsat/io/solution_format.py",
+    "coinsat/draw/layout.py",
+    "coinsat/search/methods.py",
+    "coinsat/commands/show.py",
+    "coinsat/commands/plane.py",
+]
+#: where a name stands on purpose: the kinds' constants (theorems of one lattice test ``is``
+#: against them) and the free plane's default grid (a default of the file format)
+NAMED = {("coinsat/board.py", ""), ("coinsat/io/instance_format.py", "_parse_plane")}
+
+
+def _named_lattices(path: Path) -> list[tuple[str, int, str]]:
+    """(the outermost def or class, line, name) of every lattice name in code, docstrings apart."""
+    tree = ast.parse(path.read_text())
+    names = set(geometry.TABLE) | {"SQUARE", "TRIANGULAR", "CUBIC"}
+    found = []
+    for top in tree.body:
+        owner = getattr(top, "name", "")
+        docs = {
+            id(node.body[0].value)
+            for node in ast.walk(top)
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        if isinstance(top, ast.Expr) and isinstance(top.value, ast.Constant):
+            continue  # the module's docstring
+        for leaf in ast.walk(top):
+            if isinstance(leaf, ast.Constant) and isinstance(leaf.value, str) and id(leaf) not in docs:
+                text = leaf.value
+            elif isinstance(leaf, ast.Attribute):
+                text = leaf.attr
+            else:
+                continue
+            if text in names:
+                found.append((owner, leaf.lineno, text))
+    return found
+
+
+@pytest.mark.parametrize("module", SEAM)
+def test_the_modules_of_the_seam_name_no_lattice(module):
+    path = Path(__file__).resolve().parent.parent / module
+    stray = [(owner, line, name) for owner, line, name in _named_lattices(path) if (module, owner) not in NAMED]
+    assert not stray, f"{module} names a lattice where it should ask the record: {sorted(set(stray))}"
