@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import coinsat
 from coinsat import geometry
 from coinsat.board import BoardKind
 from coinsat.cli import main
@@ -129,6 +130,15 @@ def test_a_registered_lattice_is_a_board_end_to_end(king, capsys, tmp_path):
     assert main(["solve", str(path), "--method", "bfs", "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["status"] == "optimal" and len(answer["moves"]) == len(result.solution)
+
+
+@pytest.mark.parametrize("method", ["auto", "bfs", "spanbfs", "rankbfs", "sat"])
+def test_every_engine_runs_on_a_registered_lattice(king, method):
+    """No engine names a lattice: each answers the king's puzzle as bfs does (optimal, 3 moves)."""
+    inst = parse_instance(PUZZLE, "king.toml")
+    result = coinsat.solve(inst, method=method)
+    assert result.status == "optimal" and result.solution is not None and len(result.solution) == 3
+    assert verify(inst, result.solution).ok
 
 
 def test_the_answer_is_the_lattices_own(king):
