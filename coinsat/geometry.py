@@ -120,6 +120,9 @@ class Lattice:
     def __reduce__(self):
         return (lattice, (self.name,))  # one record per name, in every process
 
+    def __hash__(self) -> int:
+        return hash(self.name)  # equal records have equal names; a board's hash stays cheap
+
     @property
     def dimension(self) -> int:
         return len(self.directions[0])
