@@ -33,36 +33,72 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Sequence, cast
+from typing import ClassVar, Hashable, Iterable, Sequence, cast
 
 from . import geometry
-from ._names import Name
 from .errors import InternalError
-from .geometry import Coord
-
-BOARD_KINDS = ("square", "triangular", "graph")
+from .geometry import Coord, Lattice
 
 
-class BoardKind(Name):
-    """The kinds of board an instance can name (the JSON and TOML spell the value)."""
+class BoardKind(str):
+    """What the engines see of a board: ``graph`` (a finite graph, the whole board), or the name
+    of a 2-D lattice of :mod:`coinsat.geometry` (a window of it).  A kind *is* its name: it
+    compares equal to the string and prints as it; one object per name, so ``kind is
+    BoardKind.SQUARE`` works.  The kinds are the registered lattices' (``geometry.register``),
+    not a list kept here."""
 
-    SQUARE = "square"
-    TRIANGULAR = "triangular"
-    GRAPH = "graph"
+    SQUARE: ClassVar[BoardKind]
+    TRIANGULAR: ClassVar[BoardKind]
+    GRAPH: ClassVar[BoardKind]
+    _known: ClassVar[dict[str, BoardKind]] = {}
+
+    def __new__(cls, name: str) -> BoardKind:
+        if name != "graph" and name not in geometry.LATTICES:
+            raise ValueError(f"{name!r} is not a board kind ({', '.join(geometry.LATTICES)} or graph)")
+        known = cls._known.get(name)
+        if known is None:
+            known = cls._known[name] = super().__new__(cls, name)
+        return known
+
+    @property
+    def value(self) -> str:
+        """The name, as files spell it."""
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        return f"BoardKind({str.__repr__(self)})"
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+
+BoardKind.SQUARE, BoardKind.TRIANGULAR, BoardKind.GRAPH = (
+    BoardKind("square"),
+    BoardKind("triangular"),
+    BoardKind("graph"),
+)
 
 
 @dataclass(frozen=True)
 class Board:
+    """``kind``: what the engines see (:class:`BoardKind`); ``lattice``: the lattice whose cells
+    these are (None on a graph board), which answers for neighbours, pictures and drawings.  A
+    window of a 2-D lattice has kind = its lattice's name; a board of a lattice in space (cubic)
+    is finite and exact, so its kind is ``graph`` and only its ``lattice`` says where it lies."""
+
     kind: BoardKind
     coords: tuple[Hashable, ...]
     neighbours: tuple[tuple[int, ...], ...]
     exact: bool = True
     window: str = "graph"
+    lattice: Lattice | None = None
     _index: dict[Hashable, int] = field(init=False, compare=False, hash=False, repr=False)
     _masks: tuple[int, ...] | None = field(init=False, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "kind", BoardKind(self.kind))  # a plain name is accepted and typed here
+        if self.kind is not BoardKind.GRAPH:  # a window: its lattice is its kind
+            object.__setattr__(self, "lattice", geometry.lattice(self.kind))
         object.__setattr__(self, "_index", {c: i for i, c in enumerate(self.coords)})
         object.__setattr__(self, "_masks", None)  # never a copy from dataclasses.replace
 
@@ -72,7 +108,13 @@ class Board:
 
     @property
     def is_lattice(self) -> bool:
-        return self.kind in geometry.LATTICES
+        """A window of a 2-D lattice (cells (x, y); it may grow, goals may be placed)."""
+        return self.kind is not BoardKind.GRAPH
+
+    @property
+    def name(self) -> str:
+        """The board as an instance file names it: its lattice's name, or ``graph``."""
+        return self.lattice.name if self.lattice is not None else "graph"
 
     @property
     def lattice_coords(self) -> tuple[Coord, ...]:

@@ -1,4 +1,5 @@
-"""Lattice maths: a lattice is data — its neighbour vectors, its point group, its hull forms.
+"""Lattice maths: a lattice is a value — its neighbour vectors, point group, hull forms, metric,
+plane projection and picture syntax — registered once by name.
 
 Square grid: ``(x, y)`` with the 4 unit directions.  Triangular grid: axial
 ``(x, y)`` with neighbours (±1,0), (0,±1), (1,−1), (−1,1), drawn at Cartesian
@@ -7,13 +8,17 @@ d-dimensional hypercubic grid ``hypercubic-<d>`` with its 2d.  Symmetries are
 integer matrices acting on coordinates (the point group of the lattice: 8 for the
 square grid, 12 for the triangular, 48 for the cubic, 2^d·d! for the hypercubic).
 
-Adding a lattice is one :class:`Lattice` entry: its directions, generators of its
-point group, the linear forms that bound its hull (the box's axes; the
-triangular hexagon adds x + y) and its graph distance.  The boards that
-instance files can name are :data:`LATTICES` — the lattices that also have a
-picture syntax and 2-D windows (``board.py``, ``io/instance_format.py``); the
-cubic and hypercubic lattices are here as the seam for the paper's open
-problem 3 (``theory/cubic.py`` searches boxes of the cubic lattice as graph boards).
+Adding a board is one :class:`Lattice` record passed to :func:`register` (the end of this
+module registers square, triangular and cubic): its name (what an instance file's ``board``
+says), its directions, generators of its point group, the linear forms that bound its hull
+(the box's axes; the triangular hexagon adds x + y), its graph distance (``metric``), where
+its points sit in the plane (``plane``: the images of the unit vectors, exact) and how a
+picture row reads and writes its cells (:class:`Picture`).  Every other module asks the
+record: boards and windows (``board.py``, ``instance.py``), the instance files and text
+pictures (``io/``), the drawings (``draw/layout.py``), the symmetries of goal placements and
+screens (``theory/``).  A 2-D lattice's boards are windows of it (:data:`LATTICES`); a
+lattice in space (cubic) has finite boards, the span of the start, which the engines see as
+graphs (``instance.span_board``; ``theory/cubic.py`` is the paper's open problem 3).
 
 Two more sections serve the paper's open problems 2 and 4: the exact slide test
 (:func:`free_space`, :func:`slide_connected`: can a disc of diameter 1 travel between two
@@ -25,11 +30,11 @@ move validator needs them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from itertools import permutations, product
-from typing import Iterable, TypeVar, cast
+from typing import Callable, Iterable, TypeVar, cast
 
 Coord = tuple[int, int]  # a cell of the 2-D lattices that boards use
 Point = tuple[int, ...]  # a lattice point of any dimension
@@ -37,21 +42,119 @@ Matrix = tuple[tuple[int, ...], ...]
 P = TypeVar("P", bound=Point)  # the functions below keep the dimension of what they are given
 
 
+def l1(v: Point) -> int:
+    """The graph distance of the vector ``v`` on the (hyper)cubic lattices: its L1 norm."""
+    return abs(v[0]) + abs(v[1]) if len(v) == 2 else sum(map(abs, v))
+
+
+def hexagonal(v: Point) -> int:
+    """The graph distance of the axial vector ``v`` on the triangular lattice."""
+    dx, dy = v
+    return (abs(dx) + abs(dy) + abs(dx + dy)) // 2
+
+
+@dataclass(frozen=True)
+class Picture:
+    """How the rows of a text picture hold a 2-D lattice's cells (the instance files, ``coinsat
+    show``).  Row y is one line (the last line y = 0), and the cell (x, y) sits at column
+    a·x + b·y of it (``column = (a, b)``).  ``packed``: the row is read without its blanks (the
+    k-th other character is column k) and written with one blank between cells; otherwise a
+    character's column is its position, a column holding no cell (c − b·y not a multiple of a)
+    must be blank (``rule`` says so in the error), and ``beyond`` more columns are written past
+    the rightmost coin of a file's picture.  ``layers``: the file draws a lattice in space as a
+    list of such pictures, the k-th the layer z = k."""
+
+    column: tuple[int, int] = (1, 0)
+    packed: bool = True
+    rule: str = ""
+    beyond: int = 0
+    layers: bool = False
+
+    def column_of(self, c: Point) -> int:
+        """The column of the cell ``c`` (its first two coordinates) in its row."""
+        a, b = self.column
+        return a * c[0] + b * c[1]
+
+    def cell_at(self, col: int, y: int) -> Coord | None:
+        """The cell at column ``col`` of row ``y`` (None: between cells)."""
+        a, b = self.column
+        x, off = divmod(col - b * y, a)
+        return None if off else (x, y)
+
+    def row(self, y: int, first: int, last: int, char: Callable[[Coord], str]) -> str:
+        """Row ``y`` over the columns ``first .. last``: ``char(cell)`` per cell."""
+        if self.packed:
+            return " ".join(char(cast(Coord, self.cell_at(col, y))) for col in range(first, last + 1))
+        out = [" "] * (last - first + 1)
+        for col in range(first, last + 1):
+            cell = self.cell_at(col, y)
+            if cell is not None:
+                out[col - first] = char(cell)
+        return "".join(out).rstrip()
+
+
 @dataclass(frozen=True)
 class Lattice:
-    """One lattice: ``directions`` (the neighbour vectors), ``generators`` of the point group
-    fixing the origin, ``forms`` (linear forms whose ranges cut out the hull), and whether
-    its graph distance is the L1 norm (``l1``) or the hexagonal one (``hexagonal``)."""
+    """One lattice: ``name`` (an instance file's ``board``), ``directions`` (the neighbour
+    vectors), ``generators`` of the point group fixing the origin, ``forms`` (linear forms
+    whose ranges cut out the hull), ``metric`` (the graph distance of a vector), ``plane``
+    (the images of the unit vectors in the plane, exact: where pictures draw a point and where
+    a free-plane file's picture puts a coin; None for a lattice in space), ``picture`` (how a
+    text picture holds its cells) and ``slides`` (whether ``moves = "slide"`` is defined on it:
+    neighbours at distance 1, ``encodings/slides.md``)."""
 
     name: str
     directions: tuple[Point, ...]
     generators: tuple[Matrix, ...]
     forms: tuple[Point, ...]
-    metric: str = "l1"
+    metric: Callable[[Point], int] = l1
+    plane: tuple[PlanePoint, ...] | None = None
+    picture: Picture | None = None
+    slides: bool = False
+    _floats: tuple[tuple[float, float], ...] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        floats = tuple((_float(px), _float(py)) for px, py in self.plane or ())
+        object.__setattr__(self, "_floats", floats)
+
+    def __reduce__(self):
+        return (lattice, (self.name,))  # one record per name, in every process
+
+    def __hash__(self) -> int:
+        return hash(self.name)  # equal records have equal names; a board's hash stays cheap
 
     @property
     def dimension(self) -> int:
         return len(self.directions[0])
+
+    def point(self, c: Point) -> PlanePoint:
+        """The cell's centre in the plane, exactly (unit spacing)."""
+        if self.plane is None:
+            raise ValueError(f"no plane picture of the {self.name!r} lattice")
+        x, y = Surd(Fraction(0)), Surd(Fraction(0))
+        for t, (px, py) in zip(c, self.plane):
+            x, y = x + Surd(Fraction(t)) * px, y + Surd(Fraction(t)) * py
+        return x, y
+
+    def to_plane(self, c: Point) -> tuple[float, float]:
+        """The cell's centre in the plane, in floating point (for drawing only)."""
+        x, y = 0.0, 0.0
+        for t, (px, py) in zip(c, self._floats):
+            x, y = x + t * px, y + t * py
+        return x, y
+
+    def axes(self, brackets: str = "()") -> str:
+        """How errors write a cell's coordinates: ``(x, y)``, ``[x, y, z]``."""
+        names = ", ".join("xyz"[i] if self.dimension <= 3 else f"x{i + 1}" for i in range(self.dimension))
+        return f"{brackets[0]}{names}{brackets[1]}"
+
+    def point_words(self, brackets: str = "()") -> str:
+        """How errors name a cell: ``(x, y) pair``, ``[x, y, z] triple``."""
+        return f"{self.axes(brackets)} { ({2: 'pair', 3: 'triple'}.get(self.dimension, 'point')) }"
+
+
+def _float(v: "Surd") -> float:
+    return float(v.a) + float(v.b) * math.sqrt(v.r)
 
 
 def _units(dim: int) -> tuple[Point, ...]:
@@ -75,29 +178,44 @@ def hypercubic(dim: int) -> Lattice:
     return Lattice(f"hypercubic-{dim}", _units(dim), _hypercube_group(dim), _units(dim)[::2])
 
 
-SQUARE = Lattice(
-    "square",
-    ((1, 0), (-1, 0), (0, 1), (0, -1)),
-    # a rotation of order 4 and a reflection
-    (((0, -1), (1, 0)), ((1, 0), (0, -1))),
-    ((1, 0), (0, 1)),
-)
-TRIANGULAR = Lattice(
-    "triangular",
-    ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)),
-    # axial rotation by 60 degrees: (x, y) -> (-y, x + y); reflection swaps the axes
-    (((0, -1), (1, 1)), ((0, 1), (1, 0))),
-    ((1, 0), (0, 1), (1, 1)),
-    metric="hexagonal",
-)
-CUBIC = Lattice("cubic", _units(3), _hypercube_group(3), _units(3)[::2])
+#: every registered lattice by name (``hypercubic-<d>`` is made on demand by :func:`lattice`)
+TABLE: dict[str, Lattice] = {}
+#: the lattices whose boards are windows of the plane (2-D); set by :func:`register`
+LATTICES: tuple[str, ...] = ()
+#: the 2-D lattices on which slides are defined (their Euclidean metric: :func:`norm2`)
+SLIDE_LATTICES: tuple[str, ...] = ()
+#: the neighbour vectors alone, by name (the hot path of :func:`neighbours`)
+DIRECTIONS: dict[str, tuple[Point, ...]] = {}
+#: board names that are not lattices
+RESERVED = ("graph", "plane")
 
-#: every lattice by name (``hypercubic-<d>`` is made on demand by :func:`lattice`)
-TABLE: dict[str, Lattice] = {lat.name: lat for lat in (SQUARE, TRIANGULAR, CUBIC)}
-#: the lattices an instance file can name as its board (a picture syntax and 2-D windows exist)
-LATTICES = ("square", "triangular")
-#: kept for callers that want the vectors alone
-DIRECTIONS: dict[str, tuple[Point, ...]] = {name: lat.directions for name, lat in TABLE.items()}
+
+def register(lat: Lattice) -> Lattice:
+    """Make ``lat`` a board: an instance file's ``board = "<name>"``, its windows, pictures and
+    drawings, goal placements under its symmetries.  Its record must have a picture syntax, and
+    a plane projection when it is 2-D.  Returns ``lat``."""
+    global LATTICES, SLIDE_LATTICES
+    if lat.name in TABLE or lat.name in RESERVED or lat.name.startswith("hypercubic-"):
+        raise ValueError(f"the lattice name {lat.name!r} is taken")
+    planar = lat.dimension == 2 and lat.plane is not None
+    if lat.picture is None or lat.picture.layers == planar or (lat.picture.layers and lat.dimension != 3):
+        raise ValueError(
+            f"lattice {lat.name!r}: a board needs a picture syntax: rows and a plane projection in 2-D, layers in 3-D"
+        )
+    TABLE[lat.name] = lat
+    DIRECTIONS[lat.name] = lat.directions
+    LATTICES = tuple(n for n, t in TABLE.items() if t.dimension == 2)
+    SLIDE_LATTICES = tuple(n for n in LATTICES if TABLE[n].slides)
+    return lat
+
+
+def unregister(name: str) -> None:
+    """Forget the lattice ``name`` (a test's own lattice, after the test)."""
+    global LATTICES, SLIDE_LATTICES
+    TABLE.pop(name)
+    DIRECTIONS.pop(name)
+    LATTICES = tuple(n for n in LATTICES if n != name)
+    SLIDE_LATTICES = tuple(n for n in SLIDE_LATTICES if n != name)
 
 
 def lattice(name: str) -> Lattice:
@@ -120,16 +238,10 @@ def neighbours(name: str, c: P) -> tuple[P, ...]:
 
 def distance(name: str, a: Point, b: Point) -> int:
     """Graph distance on the infinite lattice."""
+    lat = TABLE[name] if name in TABLE else lattice(name)
     if len(a) == 2:  # the hot path
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        if name == "triangular":
-            return (abs(dx) + abs(dy) + abs(dx + dy)) // 2
-        if name == "square":
-            return abs(dx) + abs(dy)
-    if lattice(name).metric == "hexagonal":
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        return (abs(dx) + abs(dy) + abs(dx + dy)) // 2
-    return sum(abs(q - p) for p, q in zip(a, b))
+        return lat.metric((b[0] - a[0], b[1] - a[1]))
+    return lat.metric(tuple(q - p for p, q in zip(a, b)))
 
 
 def apply(m: Matrix, c: P) -> P:
@@ -218,18 +330,14 @@ def _dot(f: Point, c: Point) -> int:
 # from the point in the +x direction crosses the edge", computed in integer lattice coordinates
 # (an affine image of the plane keeps every crossing), so the test is exact.
 
-#: the 2-D lattices on which slides are defined (their Euclidean metric below)
-SLIDE_LATTICES = ("square", "triangular")
-
 
 def norm2(name: str, v: Coord) -> int:
-    """Squared Euclidean length of the lattice vector ``v`` in units of the lattice spacing."""
-    x, y = v
-    if name == "triangular":  # (x + y/2)^2 + 3y^2/4
-        return x * x + x * y + y * y
-    if name == "square":
-        return x * x + y * y
-    raise ValueError(f"slides are defined on {', '.join(SLIDE_LATTICES)}, not on {name!r}")
+    """Squared Euclidean length of the lattice vector ``v`` in units of the lattice spacing (the
+    lattice's plane projection: x² + xy + y² on the triangular grid)."""
+    if name not in SLIDE_LATTICES:
+        raise ValueError(f"slides are defined on {', '.join(SLIDE_LATTICES)}, not on {name!r}")
+    length = dist2(plane_point(0, 0), TABLE[name].point(v))
+    return int(length.a)  # an integer: the vectors of a slide lattice have integer squared lengths
 
 
 @lru_cache(maxsize=None)
@@ -433,12 +541,9 @@ def plane_point(x: int | Fraction | Surd, y: int | Fraction | Surd) -> PlanePoin
 
 def lattice_point(name: str, c: Coord) -> PlanePoint:
     """A lattice cell's centre in the plane (unit spacing; triangular rows at height √3/2)."""
-    x, y = c
-    if name == "square":
-        return plane_point(x, y)
-    if name == "triangular":
-        return (Surd(Fraction(2 * x + y, 2)), Surd(Fraction(0), Fraction(y, 2), 3))
-    raise ValueError(f"no plane picture of the {name!r} lattice")
+    if name not in TABLE:
+        raise ValueError(f"no plane picture of the {name!r} lattice")
+    return TABLE[name].point(c)
 
 
 def dist2(p: PlanePoint, q: PlanePoint) -> Surd:
@@ -468,3 +573,39 @@ def tangent_points(p: PlanePoint, q: PlanePoint) -> tuple[PlanePoint, ...]:
     t = (num * conj * Surd(1 / norm)).sqrt()
     vx, vy = -(q[1] - p[1]), q[0] - p[0]
     return ((mx + t * vx, my + t * vy), (mx - t * vx, my - t * vy))
+
+
+# --- the lattices of the boards -----------------------------------------------------------------
+# One record each, registered once: an instance file's `board = "<name>"` reads it.
+
+_HALF, _ROOT3_HALF = Surd(Fraction(1, 2)), Surd(Fraction(0), Fraction(1, 2), 3)
+_ONE, _ZERO = Surd(Fraction(1)), Surd(Fraction(0))
+
+SQUARE = register(
+    Lattice(
+        "square",
+        ((1, 0), (-1, 0), (0, 1), (0, -1)),
+        # a rotation of order 4 and a reflection
+        (((0, -1), (1, 0)), ((1, 0), (0, -1))),
+        ((1, 0), (0, 1)),
+        plane=((_ONE, _ZERO), (_ZERO, _ONE)),
+        picture=Picture(),  # one character per cell, blank-separated
+        slides=True,
+    )
+)
+TRIANGULAR = register(
+    Lattice(
+        "triangular",
+        ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)),
+        # axial rotation by 60 degrees: (x, y) -> (-y, x + y); reflection swaps the axes
+        (((0, -1), (1, 1)), ((0, 1), (1, 0))),
+        ((1, 0), (0, 1), (1, 1)),
+        metric=hexagonal,
+        plane=((_ONE, _ZERO), (_HALF, _ROOT3_HALF)),
+        # row y shifted right by y characters: cell x at column 2x + y
+        picture=Picture(column=(2, 1), packed=False, rule="c - y must be even", beyond=1),
+        slides=True,
+    )
+)
+#: the cubic lattice (the paper's open problem 3): a file draws it layer by layer, z = 0, 1, ...
+CUBIC = register(Lattice("cubic", _units(3), _hypercube_group(3), _units(3)[::2], picture=Picture(layers=True)))

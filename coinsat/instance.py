@@ -212,7 +212,7 @@ def make_instance(
     Parameters
     ----------
     kind : str
-        The board: ``square``, ``triangular`` or ``graph``.
+        The board: a lattice's name (``square``, ``triangular``, ``cubic``: ``geometry.TABLE``) or ``graph``.
     edges, cells : optional
         A graph board's edges (pairs of cell names), and its cells when some are on no edge.
     start, goal : iterable or mapping
@@ -241,11 +241,13 @@ def make_instance(
     goal_map = _as_placement(goal)
     if not start_map:  # before any window is built around the (missing) coins
         raise InstanceError("the start has no coins")
-    if kind in geometry.LATTICES:
+    lattice = geometry.TABLE.get(kind)
+    if lattice is not None:
         for where, placement in (("start", start_map), ("goal", goal_map)):
-            for xy in placement:
-                if not (isinstance(xy, tuple) and len(xy) == 2 and all(isinstance(v, int) for v in xy)):
-                    raise InstanceError(f"{where}: {xy!r} is not an integer (x, y) pair")
+            for p in placement:
+                if not (isinstance(p, tuple) and len(p) == lattice.dimension and all(isinstance(v, int) for v in p)):
+                    raise InstanceError(f"{where}: {p!r} is not an integer {lattice.point_words()}")
+    if kind in geometry.LATTICES:
         try:
             # the loop above checked that every key is an integer (x, y) pair
             board = lattice_window(
@@ -253,8 +255,8 @@ def make_instance(
             )
         except ValueError as e:
             raise InstanceError(str(e)) from None
-    elif kind == "cubic":
-        board = cubic_board(start_map, goal_map, adjacency)
+    elif lattice is not None:
+        board = span_board(lattice, start_map, goal_map, adjacency)
     elif kind == BoardKind.GRAPH:
         if edges is None:
             raise InstanceError("a graph board needs edges")
@@ -278,7 +280,7 @@ def make_instance(
         except ValueError as e:
             raise InstanceError(str(e)) from None
     else:
-        raise InstanceError(f"unknown board kind {kind!r} (expected square, triangular, cubic or graph)")
+        raise InstanceError(f"unknown board kind {kind!r} (expected {', '.join(geometry.TABLE)} or graph)")
     return Instance(
         name=name,
         board=board,
@@ -294,51 +296,43 @@ def make_instance(
     )
 
 
-#: ``Board.window`` of a board read as ``board = "cubic"`` (how files and pictures recognise it)
-CUBIC_WINDOW = "cubic span"
+def span_board(lattice: geometry.Lattice, start: Placement, goal: Placement, d: int) -> Board:
+    """The board of a puzzle on a lattice in space (the cubic lattice: cells (x, y, z), 6 neighbours).
 
-
-def is_cubic(board: Board) -> bool:
-    """A board of the cubic lattice (:func:`cubic_board`): a graph board whose cells are (x, y, z)."""
-    return board.window == CUBIC_WINDOW
-
-
-def cubic_board(start: Placement, goal: Placement, d: int) -> Board:
-    """The board of a puzzle on the cubic lattice (``geometry.CUBIC``: cells (x, y, z), 6 neighbours).
-
-    For d >= 2 no coin ever leaves span(start), and the span lies in the bounding box of the start
-    (a cell outside the box has at most one neighbour inside it: ``theory/cubic.py``), so the board
-    span(start) plus the goal's cells is exact, as on the square grid.  It is a graph board (every
-    engine that takes graphs takes it) whose cells are named by their points, ordered by (z, y, x).
-    With d = 1 the span is the whole lattice and no finite board is exact: refused.
+    For d >= 2 no coin ever leaves span(start) (the paper's Lemma "span monotone"); on the cubic
+    lattice the span lies in the bounding box of the start (a cell outside the box has at most
+    one neighbour inside it: ``theory/cubic.py``), and on any lattice the span is checked to stay
+    off the rim of the box grown by one.  So the board span(start) plus the goal's cells is exact,
+    as on the square grid.  It is a graph board (every engine that takes graphs takes it) whose
+    cells are named by their points, ordered by their coordinates from the last, with its
+    lattice recorded.  With d = 1 the span is the whole lattice and no finite board is exact:
+    refused.
     """
     from .board import span_coords
 
-    for where, placement in (("start", start), ("goal", goal)):
-        for p in placement:
-            if not (isinstance(p, tuple) and len(p) == 3 and all(isinstance(v, int) for v in p)):
-                raise InstanceError(f"{where}: {p!r} is not an integer (x, y, z) triple")
+    name = lattice.name
     if d < 2:
         raise InstanceError(
-            "adjacency: a cubic board needs d >= 2 (with d = 1 a coin can walk away forever, so no finite "
+            f"adjacency: a {name} board needs d >= 2 (with d = 1 a coin can walk away forever, so no finite "
             "board is exact)"
         )
-    points = cast("list[tuple[int, int, int]]", list(start))
-    lows = [min(p[i] for p in points) for i in range(3)]
-    highs = [max(p[i] for p in points) for i in range(3)]
-    volume = (highs[0] - lows[0] + 1) * (highs[1] - lows[1] + 1) * (highs[2] - lows[2] + 1)
+    points = cast("list[tuple[int, ...]]", list(start))
+    volume = 1
+    for i in range(lattice.dimension):
+        volume *= max(p[i] for p in points) - min(p[i] for p in points) + 1
     if volume > MAX_WINDOW_CELLS:
         raise InstanceError(
             f"start: its bounding box has {volume} cells (at most {MAX_WINDOW_CELLS}: coins too far apart)"
         )
-    region = geometry.hull("cubic", points, 0)
+    region = geometry.hull(name, points, 1)
     # span_coords works in any dimension (it only asks the lattice for neighbours)
-    span = cast("set[tuple[int, int, int]]", span_coords("cubic", cast(Any, points), d, cast(Any, region)))
-    goal_points = cast("set[tuple[int, int, int]]", set(goal))
-    cells = sorted(span | goal_points, key=lambda p: (p[2], p[1], p[0]))
+    span = cast("set[tuple[int, ...]]", span_coords(name, cast(Any, points), d, cast(Any, region)))
+    if any(n not in region for p in span for n in geometry.neighbours(name, p)):
+        raise InstanceError(f"start: its span on the {name} lattice leaves its bounding box (no finite board is exact)")
+    cells = sorted(span | cast("set[tuple[int, ...]]", set(goal)), key=lambda p: p[::-1])
     index = {p: i for i, p in enumerate(cells)}
-    nbrs = tuple(tuple(sorted(index[q] for q in geometry.neighbours("cubic", p) if q in index)) for p in cells)
-    return Board(BoardKind.GRAPH, tuple(cells), nbrs, exact=True, window=CUBIC_WINDOW)
+    nbrs = tuple(tuple(sorted(index[q] for q in geometry.neighbours(name, p) if q in index)) for p in cells)
+    return Board(BoardKind.GRAPH, tuple(cells), nbrs, exact=True, window=f"{name} span", lattice=lattice)
 
 
 #: the move models an instance can name (rules.MOVE_MODELS holds their conditions)

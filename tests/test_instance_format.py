@@ -3,6 +3,7 @@
 import pytest
 from hypothesis import given, settings
 
+from coinsat import geometry
 from coinsat.errors import InstanceError
 from coinsat.io.instance_format import format_instance, parse_instance, read_instance
 
@@ -158,7 +159,8 @@ def test_picture_parsing_follows_the_rule_character_by_character(kind, data):
             rows.append(" " * y + " ".join(cells))
     picture = "\n".join(rows) + "\n"
     ctx = instance_format._Ctx("<p>", "start = '''\n" + picture + "'''\n")
-    assert instance_format._parse_picture(ctx, "start", picture, kind) == _reference_picture(picture, kind)
+    lattice = geometry.lattice(kind)  # the picture syntax is the lattice's
+    assert instance_format._parse_picture(ctx, "start", picture, lattice) == _reference_picture(picture, kind)
 
 
 def test_triangular_coins_left_of_the_origin_round_trip():

@@ -13,6 +13,7 @@ import json
 import sys
 
 from ..errors import InstanceError, UsageError
+from ..io.instance_format import file_boards
 from ..io.terminal import escaped
 from ..result import Status
 from .common import EXIT_ILLEGAL, EXIT_OK, EXIT_UNKNOWN, EXIT_USAGE
@@ -21,7 +22,7 @@ WHAT = 'a board = "plane" puzzle (coins anywhere in the plane)'
 
 
 def refuse(what: str) -> UsageError:
-    return UsageError(f"{what} works on boards (square, triangular, cubic, graph), not on {WHAT}")
+    return UsageError(f"{what} works on boards ({', '.join(file_boards())}), not on {WHAT}")
 
 
 def point_json(p) -> list:

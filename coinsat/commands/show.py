@@ -156,13 +156,12 @@ def _run(args) -> int:
 
 
 def _text(instance, solution) -> int:
-    from ..instance import is_cubic
     from ..io.render import picture, render_solution
     from ..solution import verify
 
     b = instance.board
     print(
-        f"{instance.name}: {'cubic' if is_cubic(b) else b.kind} board, {instance.n_coins} coins, d = {instance.d}, "
+        f"{instance.name}: {b.name} board, {instance.n_coins} coins, d = {instance.d}, "
         f"goal {instance.goal_placement}, window {b.window} ({b.size} cells"
         f"{', exact' if b.exact else ''})"
     )

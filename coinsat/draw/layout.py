@@ -1,7 +1,8 @@
 """Where each cell is drawn.
 
 Square cells on a square grid; triangular cells on a true triangular layout (axial (x, y) at
-Cartesian (x + y/2, y·√3/2), DESIGN.md); cells in space (x, y, z) — the cubic puzzles, whether a
+Cartesian (x + y/2, y·√3/2), DESIGN.md): every 2-D lattice where its plane projection puts it
+(``geometry.Lattice.plane``); cells in space (x, y, z) — the cubic puzzles, whether a
 graph of cells named "x,y,z" or three coordinates — one z-layer beside the next; other graph
 boards by a drawing computed here (a small deterministic spring embedding, so the same file
 always gives the same picture).  A layout
@@ -16,7 +17,6 @@ import math
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..board import BoardKind
 from ..configuration import Configuration
 from ..errors import UsageError
 from ..instance import Instance
@@ -43,7 +43,7 @@ def layout(instance: Instance, configs: Iterable[Configuration]) -> Layout:
     points = space_points(instance)
     if points is not None:
         return _layers(instance, points)
-    if instance.board.kind is BoardKind.GRAPH:
+    if not instance.board.is_lattice:
         return _graph(instance)
     return _lattice(instance, cells)
 
@@ -85,7 +85,7 @@ def _layers(instance: Instance, points: list[tuple[int, int, int]]) -> Layout:
 
     pos = [place(p) for p in points]
     edges: tuple[tuple[Point, Point], ...] = ()
-    if instance.board.kind is BoardKind.GRAPH:
+    if not instance.board.is_lattice:
         nb = instance.board.neighbours
         edges = tuple(
             (pos[u], pos[v]) for u in range(len(pos)) for v in nb[u] if u < v and points[u][2] == points[v][2]
@@ -95,35 +95,31 @@ def _layers(instance: Instance, points: list[tuple[int, int, int]]) -> Layout:
     return Layout({c: pos[c] for c in range(len(pos))}, tuple(pos), edges, max(p[0] for p in pos), bottom, notes)
 
 
-def _cartesian(kind: BoardKind, xy: tuple[int, int]) -> Point:
-    x, y = xy
-    return (x + y / 2, y * math.sqrt(3) / 2) if kind is BoardKind.TRIANGULAR else (float(x), float(y))
-
-
 def _lattice(instance: Instance, cells: set[int]) -> Layout:
+    """A window of a 2-D lattice: each cell where the lattice's plane projection puts it, and the
+    grid points of each row y whose plane x lies within the frame's (the row's x grows along the
+    plane's x: the lattice's first unit vector points right)."""
     board = instance.board
-    kind = board.kind
+    lat = board.lattice
+    assert lat is not None  # a lattice board
     coords = board.lattice_coords
     frame = [coords[c] for c in cells]
     ys = [y for _, y in frame]
     y0, y1 = min(ys), max(ys)
-    if kind is BoardKind.SQUARE:
-        xs = [x for x, _ in frame]
-        lattice = [(x, y) for y in range(y0, y1 + 1) for x in range(min(xs), max(xs) + 1)] if _fits(frame) else []
-    else:
-        cx = [x + y / 2 for x, y in frame]
-        lo, hi = min(cx), max(cx)
-        lattice = []
-        if _fits(frame):
-            for y in range(y0, y1 + 1):
-                first = math.ceil(lo - y / 2 - 1e-9)
-                lattice += [(x, y) for x in range(first, math.floor(hi - y / 2 + 1e-9) + 1)]
-    points = [_cartesian(kind, xy) for xy in lattice] + [_cartesian(kind, xy) for xy in frame]
+    (ex, _), (fx, _) = lat.to_plane((1, 0)), lat.to_plane((0, 1))  # the plane x of the unit vectors
+    cx = [lat.to_plane(xy)[0] for xy in frame]
+    lo, hi = min(cx), max(cx)
+    lattice = []
+    if _fits(frame):
+        for y in range(y0, y1 + 1):
+            first = math.ceil((lo - y * fx) / ex - 1e-9)
+            lattice += [(x, y) for x in range(first, math.floor((hi - y * fx) / ex + 1e-9) + 1)]
+    points = [lat.to_plane(xy) for xy in lattice] + [lat.to_plane(xy) for xy in frame]
     left = min(p[0] for p in points)
     top = max(p[1] for p in points)
 
     def place(xy: tuple[int, int]) -> Point:
-        px, py = _cartesian(kind, xy)
+        px, py = lat.to_plane(xy)
         return (px - left, top - py)
 
     position = {c: place(coords[c]) for c in range(board.size)}

@@ -5,10 +5,11 @@ offending key or picture row.  ``read_instance(write_instance(x)) == x``.
 
 Pictures: ``.`` empty, ``o`` unlabeled coin, any other letter or digit a coin
 with that label.  Start and goal pictures share one frame: same number of
-lines, the last line is row y = 0.  Square grid: blanks are ignored and the
-k-th remaining character of a row is x = k.  Triangular grid: the character
-at column c of row y is the cell x = (c - y) / 2; a coin at odd c - y is an
-error.
+lines, the last line is row y = 0.  Where a character's cell is, the board's
+lattice says (``geometry.Picture``): square grid: blanks are ignored and the
+k-th remaining character of a row is x = k; triangular grid: the character
+at column c of row y is the cell x = (c - y) / 2, and a coin at odd c - y is an
+error; cubic: a list of square-grid pictures, the k-th the layer z = k.
 
 Hostile input gets the same one-line error, never a traceback and never work
 or memory far beyond the file's size: integers too long to convert (Python
@@ -31,10 +32,11 @@ except ImportError:  # Python 3.10
 from pathlib import Path
 from typing import Any, Hashable, cast
 
-from ..board import BOARD_KINDS, DEFAULT_MARGIN, BoardKind
+from .. import geometry
+from ..board import DEFAULT_MARGIN
 from ..configuration import UNLABELED
 from ..errors import InstanceError
-from ..instance import GOAL_PLACEMENTS, MOVE_MODELS, Instance, is_cubic, make_instance
+from ..instance import GOAL_PLACEMENTS, MOVE_MODELS, Instance, make_instance
 from ..registry import closest
 from .atomic import write_atomic
 from .files import read_regular
@@ -196,7 +198,7 @@ def _parse_instance(ctx: _Ctx, data: dict) -> Instance:
     if data.get("board") == "plane":
         raise ctx.error(
             'board = "plane" is the free plane (coins anywhere): solve, verify and show take it; this command '
-            "works on boards (square, triangular, cubic, graph)",
+            f"works on boards ({', '.join(file_boards())})",
             "board",
         )
     for key in data:
@@ -207,8 +209,8 @@ def _parse_instance(ctx: _Ctx, data: dict) -> Instance:
             raise ctx.error(f"missing key {key!r}", line=1)
 
     kind = data["board"]
-    if kind not in FILE_BOARDS:
-        kinds = (*FILE_BOARDS, "plane")  # "plane" is read before this (parse_puzzle)
+    if kind not in file_boards():
+        kinds = (*file_boards(), "plane")  # "plane" is read before this (parse_puzzle)
         guess = closest(kind, kinds) if isinstance(kind, str) and len(kind) <= 60 else None
         hint = f"did you mean {guess!r}? " if guess is not None else ""
         raise ctx.error(f"unknown board kind {_short(kind)} ({hint}expected {', '.join(kinds)})", "board")
@@ -220,17 +222,19 @@ def _parse_instance(ctx: _Ctx, data: dict) -> Instance:
     placement = data.get("goal_placement", "fixed")
     if placement not in GOAL_PLACEMENTS:
         raise ctx.error(f"goal_placement must be one of {', '.join(GOAL_PLACEMENTS)}", "goal_placement")
-    if placement != "fixed" and kind in ("graph", "cubic"):
+    if placement != "fixed" and kind not in geometry.LATTICES:
         raise ctx.error(
-            f"goal_placement = {placement!r} needs a lattice board in the plane (square or triangular; "
+            f"goal_placement = {placement!r} needs a lattice board in the plane ({' or '.join(geometry.LATTICES)}; "
             f"goals on {kind} boards are fixed)",
             "goal_placement",
         )
     moves = data.get("moves", "jump")
     if moves not in MOVE_MODELS:
         raise ctx.error(f"moves must be one of {', '.join(MOVE_MODELS)}, not {_short(moves)}", "moves")
-    if moves == "slide" and kind in ("graph", "cubic"):
-        raise ctx.error(f'moves = "slide" needs a board in the plane (square or triangular), not {kind}', "moves")
+    if moves == "slide" and kind not in geometry.LATTICES:
+        raise ctx.error(
+            f'moves = "slide" needs a board in the plane ({" or ".join(geometry.LATTICES)}), not {kind}', "moves"
+        )
     _texts(ctx, data)
     metadata = data.get("metadata", {})
     if not isinstance(metadata, dict):
@@ -260,15 +264,16 @@ def _parse_instance(ctx: _Ctx, data: dict) -> Instance:
     elif "graph" in data:
         raise ctx.error('a [graph] table needs board = "graph"', "board")
 
-    start = _coins(ctx, data, "start", kind)
-    goal = _coins(ctx, data, "goal", kind)
+    lattice = geometry.TABLE.get(kind)
+    start = _coins(ctx, data, "start", kind, lattice)
+    goal = _coins(ctx, data, "goal", kind, lattice)
     if all(isinstance(data[k], str) for k in ("start", "goal")):
         hs, hg = (len(_picture_rows(data[k])) for k in ("start", "goal"))
         if hs != hg:
             raise ctx.error(
                 f"the start picture has {hs} lines and the goal picture {hg}; they must share one frame", "goal"
             )
-    if kind == "cubic":
+    if lattice is not None and _syntax(lattice).layers:
         heights = {len(_picture_rows(layer)) for k in ("start", "goal") if _is_layers(data[k]) for layer in data[k]}
         if len(heights) > 1:
             raise ctx.error(
@@ -438,28 +443,38 @@ def _picture_rows(picture: str) -> list[str]:
     return rows
 
 
-#: the boards an instance file can name (``board = "plane"`` is read by :func:`read_plane`)
-FILE_BOARDS = (*BOARD_KINDS[:-1], "cubic", BOARD_KINDS[-1])
+def file_boards() -> tuple[str, ...]:
+    """The boards an instance file can name: the registered lattices and ``graph``
+    (``board = "plane"`` is read by :func:`read_plane`)."""
+    return (*geometry.TABLE, "graph")
+
+
+def _syntax(lattice: geometry.Lattice) -> geometry.Picture:
+    """The picture syntax of a registered lattice (``geometry.register`` requires one)."""
+    return cast(geometry.Picture, lattice.picture)
 
 
 def _is_layers(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
 
 
-def _coins(ctx: _Ctx, data: dict, key: str, kind: str) -> dict[Hashable, str]:
+def _coins(ctx: _Ctx, data: dict, key: str, kind: str, lattice: geometry.Lattice | None) -> dict[Hashable, str]:
     value = data[key]
-    if kind == "cubic" and isinstance(value, str):
+    layers = lattice is not None and _syntax(lattice).layers
+    if layers and isinstance(value, str):
         raise ctx.error(
-            f"{key}: a cubic board takes a list of layer pictures (the k-th is z = k) or [x, y, z] coordinates", key
+            f"{key}: a {kind} board takes a list of layer pictures (the k-th is z = k) or "
+            f"{cast(geometry.Lattice, lattice).axes('[]')} coordinates",
+            key,
         )
-    if kind == "cubic" and _is_layers(value):
-        return _parse_layers(ctx, key, value)
+    if layers and _is_layers(value):
+        return _parse_layers(ctx, key, value, cast(geometry.Lattice, lattice))
     if isinstance(value, str):
-        if kind == "graph":
+        if lattice is None:
             raise ctx.error(f"{key}: pictures need a lattice board; give a list of cell names", key)
-        return _parse_picture(ctx, key, value, kind)
+        return _parse_picture(ctx, key, value, lattice)
     if isinstance(value, list):
-        return _coin_list(ctx, key, value, UNLABELED, kind, {})
+        return _coin_list(ctx, key, value, UNLABELED, lattice, {})
     if isinstance(value, dict):
         out: dict[Hashable, str] = {}
         for label, cells in value.items():
@@ -467,43 +482,38 @@ def _coins(ctx: _Ctx, data: dict, key: str, kind: str) -> dict[Hashable, str]:
                 raise ctx.error(f"{key}: label {_short(label)} must be ASCII letters or digits", key)
             if not isinstance(cells, list):
                 raise ctx.error(f"{key}: label {_short(label)} needs a list of cells", key)
-            _coin_list(ctx, key, cells, label, kind, out)
+            _coin_list(ctx, key, cells, label, lattice, out)
         return out
     raise ctx.error(f"{key} must be a picture, a list of cells or a table label -> cells", key)
 
 
-def _coin_list(ctx, key, cells, label, kind, out):
+def _coin_list(ctx, key, cells, label, lattice: geometry.Lattice | None, out):
     for c in cells:
-        if kind == "graph":
+        if lattice is None:
             if not _is_name(c):
                 raise ctx.error(f"{key}: {_short(c)} is not a cell name", key)
             cell = c
-        elif kind == "cubic":
-            if not (isinstance(c, list) and len(c) == 3 and all(_small_int(v) for v in c)):
+        else:
+            if not (isinstance(c, list) and len(c) == lattice.dimension and all(_small_int(v) for v in c)):
                 raise ctx.error(
-                    f"{key}: {_short(c)} is not an [x, y, z] triple of integers "
+                    f"{key}: {_short(c)} is not an {lattice.point_words('[]')} of integers "
                     "(each at most 10^100 in absolute value)",
                     key,
                 )
-            cell = (c[0], c[1], c[2])
-        else:
-            if not (isinstance(c, list) and len(c) == 2 and all(_small_int(v) for v in c)):
-                raise ctx.error(
-                    f"{key}: {_short(c)} is not an [x, y] pair of integers (each at most 10^100 in absolute value)", key
-                )
-            cell = (c[0], c[1])
+            cell = tuple(c)
         if cell in out:
             raise ctx.error(f"{key}: two coins on cell {_short(list(cell) if isinstance(cell, tuple) else cell)}", key)
         out[cell] = label
     return out
 
 
-def _parse_layers(ctx: _Ctx, key: str, layers: list[str]) -> dict[Hashable, str]:
-    """``board = "cubic"`` pictures: the k-th picture of the list is the layer z = k, read as a
-    square-grid picture (x along a row, the last row y = 0); an error names the row's line."""
+def _parse_layers(ctx: _Ctx, key: str, layers: list[str], lattice: geometry.Lattice) -> dict[Hashable, str]:
+    """Pictures of a lattice in space (``board = "cubic"``): the k-th picture of the list is the
+    layer z = k, read by the lattice's row syntax (the cubic: a square-grid picture, x along a
+    row, the last row y = 0); an error names the row's line."""
     out: dict[Hashable, str] = {}
     for z, (layer, first_row_line) in enumerate(zip(layers, _layer_lines(ctx, key, len(layers)))):
-        for cell, label in _parse_picture(ctx, key, layer, "square", first_row_line).items():
+        for cell, label in _parse_picture(ctx, key, layer, lattice, first_row_line).items():
             x, y = cast("tuple[int, int]", cell)
             out[(x, y, z)] = label
     return out
@@ -526,8 +536,10 @@ def _layer_lines(ctx: _Ctx, key: str, count: int) -> list[int]:
 
 
 def _parse_picture(
-    ctx: _Ctx, key: str, picture: str, kind: str, first_row_line: int | None = None
+    ctx: _Ctx, key: str, picture: str, lattice: geometry.Lattice, first_row_line: int | None = None
 ) -> dict[Hashable, str]:
+    """The coins of a picture (of one layer, for a lattice in space), read by the lattice's row syntax."""
+    syntax = _syntax(lattice)
     if first_row_line is None:
         key_line = ctx.line_of(key) or 1
         first = ctx.lines[key_line - 1] if key_line <= len(ctx.lines) else ""
@@ -538,7 +550,7 @@ def _parse_picture(
     for i, row in enumerate(rows):
         y = len(rows) - 1 - i
         line = first_row_line + i
-        if kind == "square":  # blanks are ignored: x counts the other characters
+        if syntax.packed:  # blanks are ignored: the column counts the other characters
             row = _BLANKS.sub("", row)
         for m in _NOT_EMPTY.finditer(row):
             col, ch = m.start(), m.group()
@@ -546,16 +558,14 @@ def _parse_picture(
                 raise ctx.error(
                     f"{key}: unexpected character {ch!r} in a picture (coins are ASCII letters or digits)", line=line
                 )
-            if kind == "square":
-                out[(col, y)] = ch
-                continue
-            if (col - y) % 2:
+            cell = syntax.cell_at(col, y)
+            if cell is None:
                 raise ctx.error(
                     f"{key}: coin {ch!r} at column {col + 1} of row y={y} is between "
-                    "triangular cells (c - y must be even)",
+                    f"{lattice.name} cells ({syntax.rule})",
                     line=line,
                 )
-            out[((col - y) // 2, y)] = ch
+            out[cell] = ch
     return out
 
 
@@ -572,9 +582,7 @@ def format_instance(instance: Instance) -> str:
     :func:`parse_instance` reads it back to an equal instance).
     """
     b = instance.board
-    cubic = is_cubic(b)
-    kind = "cubic" if cubic else b.kind.value
-    lines = [f"name = {_toml(instance.name)}", f"board = {_toml(kind)}", f"adjacency = {instance.adjacency}"]
+    lines = [f"name = {_toml(instance.name)}", f"board = {_toml(b.name)}", f"adjacency = {instance.adjacency}"]
     if instance.source:
         lines.append(f"source = {_toml(instance.source)}")
     if instance.known_optimal is not None:
@@ -587,13 +595,13 @@ def format_instance(instance: Instance) -> str:
         lines.append(f"margin = {instance.margin}")
     start = {b.coords[c]: lab for c, lab in instance.start.coins}
     goal = {b.coords[c]: lab for c, lab in instance.goal.coins}
-    pictures = None if cubic else _pictures(b.kind, start, goal)
+    pictures = None if b.lattice is None else _pictures(b.lattice, start, goal)
     for key, placement, pic in (("start", start, pictures and pictures[0]), ("goal", goal, pictures and pictures[1])):
         if pic:
             lines.append(f'{key} = """\n{pic}"""')
         else:
             lines.append(f"{key} = {_placement_toml(placement)}")
-    if b.kind is BoardKind.GRAPH and not cubic:
+    if b.lattice is None:
         edges = sorted({tuple(sorted((i, j))) for i, nb in enumerate(b.neighbours) for j in nb})
         lines += [
             "",
@@ -640,28 +648,26 @@ def _placement_toml(placement: dict) -> str:
     return "{ " + ", ".join(parts) + " }"
 
 
-def _pictures(kind: BoardKind, start: dict, goal: dict) -> tuple[str, str] | None:
-    """Both pictures in one frame, or None when some coin cannot be drawn."""
-    if kind is BoardKind.GRAPH:
+def _pictures(lattice: geometry.Lattice, start: dict, goal: dict) -> tuple[str, str] | None:
+    """Both pictures in one frame (the lattice's row syntax), or None when some coin cannot be
+    drawn (a label longer than one character, a cell left of column 0 or below row 0, a
+    lattice drawn in layers: its files list coordinates)."""
+    syntax = _syntax(lattice)
+    if syntax.layers:
         return None
     if any(len(lab) != 1 for lab in list(start.values()) + list(goal.values())):
         return None
     cells = list(start) + list(goal)
-    if any(y < 0 or (x < 0 if kind is BoardKind.SQUARE else 2 * x + y < 0) for x, y in cells):
+    if any(c[1] < 0 or syntax.column_of(c) < 0 for c in cells):
         return None
-    height = max(y for _, y in cells) + 1
-    width = max((x if kind is BoardKind.SQUARE else 2 * x + y) for x, y in cells) + 1
+    height = max(c[1] for c in cells) + 1
+    width = max(syntax.column_of(c) for c in cells) + 1
 
     def draw(placement):
-        rows = []
-        for y in range(height - 1, -1, -1):
-            if kind is BoardKind.SQUARE:
-                rows.append(" ".join(placement.get((x, y), ".") for x in range(width)))
-            else:
-                row = [" "] * (width + 1)
-                for col in range(y % 2, width + 1, 2):  # column c of row y is x = (c - y) / 2, x < 0 too
-                    row[col] = placement.get(((col - y) // 2, y), ".")
-                rows.append("".join(row).rstrip())
+        rows = [
+            syntax.row(y, 0, width - 1 + syntax.beyond, lambda c: placement.get(c, "."))
+            for y in range(height - 1, -1, -1)
+        ]
         return "\n".join(rows) + "\n"
 
     return draw(start), draw(goal)
@@ -685,7 +691,8 @@ def _toml(v: Any) -> str:
 
 # --- the free plane -------------------------------------------------------------------------------
 # board = "plane": coins anywhere (theory/plane.py).  Pictures are read on the lattice named by
-# `grid` ("square", the default, or "triangular", rows at height √3/2); coordinates are exact:
+# `grid` ("square", the default, or "triangular", rows at height √3/2: a 2-D lattice, whose
+# plane projection places the picture's coins); coordinates are exact:
 # integers, TOML decimals read as written (0.5 is 1/2), or strings "p/q" or "a + b*sqrt(r)".
 
 PLANE_KEYS = {"name", "board", "adjacency", "source", "goal_placement", "grid", "start", "goal", "metadata"}
@@ -723,8 +730,9 @@ def _parse_plane(ctx: _Ctx, data: dict):
     if data["board"] != "plane":
         raise ctx.error(f'read_plane reads board = "plane" files, not {_short(data["board"])}', "board")
     grid = data.get("grid", "square")
-    if grid not in ("square", "triangular"):
-        raise ctx.error('grid must be "square" or "triangular" (how pictures are read)', "grid")
+    if grid not in geometry.LATTICES:
+        grids = " or ".join(f'"{name}"' for name in geometry.LATTICES)
+        raise ctx.error(f"grid must be {grids} (how pictures are read)", "grid")
     adjacency = _int(ctx, data, "adjacency", 2, minimum=2, maximum=MAX_ADJACENCY)
     placement = data.get("goal_placement", "congruent")
     if placement not in GOAL_PLACEMENTS:
@@ -746,12 +754,11 @@ def _parse_plane(ctx: _Ctx, data: dict):
 
 
 def _plane_coins(ctx: _Ctx, data: dict, key: str, grid: str):
-    from .. import geometry
-
     value = data[key]
     if isinstance(value, str):
-        cells = cast("dict[tuple[int, int], str]", _parse_picture(ctx, key, value, grid))
-        points = [geometry.lattice_point(grid, xy) for xy in cells]
+        lattice = geometry.TABLE[grid]
+        cells = cast("dict[tuple[int, int], str]", _parse_picture(ctx, key, value, lattice))
+        points = [lattice.point(xy) for xy in cells]
     elif isinstance(value, list):
         points = []
         for c in value:

@@ -1,9 +1,10 @@
-"""ASCII pictures of configurations, in the instance file's own picture style.
+"""ASCII pictures of configurations, in the instance file's own picture style: the board's
+lattice's row syntax (``geometry.Picture``).
 
 Square grid: one character per cell, blank-separated, top row = largest y.
 Triangular grid: row y is shifted right by y characters (cell x at column
-2x + y), exactly as instance files draw it.  Cubic boards layer by layer (z = 0, 1, ...), as
-their files draw them.  Graph boards are listed by name.
+2x + y), exactly as instance files draw it.  Lattices in space (cubic) layer by layer
+(z = 0, 1, ...), as their files draw them.  Graph boards are listed by name.
 
 A picture never costs more than MAX_PICTURE_CELLS characters: when start, goal
 and the coins drawn lie too far apart (a goal 10^20 cells away is a valid
@@ -13,11 +14,13 @@ written by :func:`cell_text`, which keeps the graph names 2 and "2" apart.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Iterable, cast
 
-from ..board import BoardKind, cell_text
+from ..board import cell_text
 from ..configuration import Configuration
-from ..instance import Instance, is_cubic
+from ..geometry import Picture
+from ..instance import Instance
 from ..rules import Move
 
 MAX_PICTURE_CELLS = 40_000
@@ -31,53 +34,41 @@ def picture(instance: Instance, config: Configuration, marks: dict[int, str] | N
     placed = {c: lab for c, lab in config.coins}
     marks = marks or {}
     listing = "  ".join(f"{cell_text(b.coords[c])}:{lab}" for c, lab in config.coins) or "(no coins)"
-    if is_cubic(b):
-        return _layers(instance, placed, marks)
-    if b.kind is BoardKind.GRAPH:
+    if b.lattice is None:
         return listing
+    syntax = cast(Picture, b.lattice.picture)  # every registered lattice has one
+    if syntax.layers:
+        return _layers(instance, syntax, placed, marks)
     cs = b.lattice_coords
     frame = [cs[c] for c in list(placed) + list(marks)] or list(cs)
     # The frame: every cell of start and goal, so successive pictures line up.
     frame += [cs[c] for c in instance.start.cells + instance.goal.cells]
-    xs, ys = [x for x, _ in frame], [y for _, y in frame]
+    ys = [y for _, y in frame]
     y0, y1 = min(ys), max(ys)
-    width = (
-        max(xs) - min(xs)
-        if b.kind is BoardKind.SQUARE
-        else max(2 * x + y for x, y in frame) - min(2 * x + y for x, y in frame)
-    )
-    if (width + 1) * (y1 - y0 + 1) > MAX_PICTURE_CELLS:
+    cols = [syntax.column_of(c) for c in frame]
+    c0, c1 = min(cols), max(cols)
+    if (c1 - c0 + 1) * (y1 - y0 + 1) > MAX_PICTURE_CELLS:
         return f"(too wide to draw; coins at) {listing}"
-    rows = []
-    if b.kind is BoardKind.SQUARE:
-        x0, x1 = min(xs), max(xs)
-        for y in range(y1, y0 - 1, -1):
-            rows.append(" ".join(_char(b, placed, marks, (x, y)) for x in range(x0, x1 + 1)))
-    else:
-        cols = [2 * x + y for x, y in frame]
-        c0, c1 = min(cols), max(cols)
-        for y in range(y1, y0 - 1, -1):
-            row = [" "] * (c1 - c0 + 1)
-            for col in range(c0, c1 + 1):
-                if (col - y) % 2 == 0:
-                    row[col - c0] = _char(b, placed, marks, ((col - y) // 2, y))
-            rows.append("".join(row).rstrip())
-    return "\n".join(rows)
+    return "\n".join(syntax.row(y, c0, c1, lambda xy: _char(b, placed, marks, xy)) for y in range(y1, y0 - 1, -1))
 
 
-def _layers(instance: Instance, placed: dict, marks: dict) -> str:
-    """A cubic board (``board = "cubic"``) layer by layer, as its files draw it: ``z = k`` then the
-    layer as a square-grid picture over the board's x and y range (blank: not on the board)."""
+def _layers(instance: Instance, syntax: Picture, placed: dict, marks: dict) -> str:
+    """A board in space (``board = "cubic"``) layer by layer, as its files draw it: ``z = k`` then
+    the layer by the lattice's row syntax over the board's x and y range (blank: not on the board)."""
     b = instance.board
     cs = [cast("tuple[int, int, int]", c) for c in b.coords]
-    x0, x1 = min(x for x, _, _ in cs), max(x for x, _, _ in cs)
+    c0, c1 = min(syntax.column_of(c) for c in cs), max(syntax.column_of(c) for c in cs)
     y0, y1 = min(y for _, y, _ in cs), max(y for _, y, _ in cs)
     out = []
     for z in range(min(c[2] for c in cs), max(c[2] for c in cs) + 1):
         out.append(f"z = {z}")
         for y in range(y1, y0 - 1, -1):
-            out.append(" ".join(_char(b, placed, marks, (x, y, z)) for x in range(x0, x1 + 1)).rstrip())
+            out.append(syntax.row(y, c0, c1, partial(_layer_char, b, placed, marks, z)).rstrip())
     return "\n".join(out)
+
+
+def _layer_char(board, placed, marks, z: int, xy: tuple[int, int]) -> str:
+    return _char(board, placed, marks, (*xy, z))
 
 
 def _char(board, placed, marks, xy) -> str:

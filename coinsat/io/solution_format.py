@@ -30,7 +30,7 @@ from typing import Any
 from .. import geometry
 from ..board import cell_json
 from ..errors import InstanceError
-from ..instance import Instance, is_cubic, with_cells
+from ..instance import Instance, with_cells
 from ..result import Result, against_published
 from ..solution import Solution
 from .files import read_regular
@@ -99,7 +99,7 @@ def parse_solution(instance: Instance, text: str, path: str = "<solution>") -> t
     if not isinstance(moves, list):
         raise InstanceError("a solution needs a list 'moves' of [source, destination] pairs", path, 1)
     lattice = instance.board.is_lattice
-    cubic = is_cubic(instance.board)
+    space = instance.board.lattice if not lattice else None  # a board in space (cubic): points, no window
     # Converted in place, so that each JSON list is freed as its tuple replaces it:
     # memory stays a small multiple of the file (benchmarks/fuzz.md).
     for k, mv in enumerate(moves, start=1):
@@ -115,18 +115,20 @@ def parse_solution(instance: Instance, text: str, path: str = "<solution>") -> t
                     raise InstanceError(
                         f"move {k}: {_short(coord)} is not an [x, y] pair of integers", path, _line(text, k)
                     )
-            elif cubic:  # board = "cubic": cells are [x, y, z]
+            elif space is not None:  # board = "cubic": cells are [x, y, z]
                 if not (
                     isinstance(coord, list)
-                    and len(coord) == 3
+                    and len(coord) == space.dimension
                     and all(isinstance(v, int) and not isinstance(v, bool) for v in coord)
                 ):
                     raise InstanceError(
-                        f"move {k}: {_short(coord)} is not an [x, y, z] triple of integers", path, _line(text, k)
+                        f"move {k}: {_short(coord)} is not an {space.point_words('[]')} of integers",
+                        path,
+                        _line(text, k),
                     )
             elif not (isinstance(coord, (int, str)) and not isinstance(coord, bool)):
                 raise InstanceError(f"move {k}: {_short(coord)} is not a cell name", path, _line(text, k))
-        moves[k - 1] = (tuple(mv[0]), tuple(mv[1])) if lattice or cubic else (mv[0], mv[1])
+        moves[k - 1] = (tuple(mv[0]), tuple(mv[1])) if lattice or space else (mv[0], mv[1])
     if lattice:
         reach = _possible_prefix(instance, moves)
         instance = with_cells(instance, [c for pair in moves[:reach] for c in pair])

@@ -36,14 +36,11 @@ from .options import (
     options_of,
 )
 
-ALL_BOARDS = tuple(BoardKind)
-LATTICES = (BoardKind.SQUARE, BoardKind.TRIANGULAR)
-
 
 @dataclass(frozen=True)
 class EngineSpec:
     """One engine: ``target`` ``"module:function"``; ``options`` its dataclass; ``moves`` the
-    move models (``rules.MOVE_MODELS``) and ``boards`` the board kinds it decides; ``exact``
+    move models (``rules.MOVE_MODELS``) and ``boards`` the board kinds it decides (None: every board); ``exact``
     whether its answers are proofs (optimal, bounded, unsolvable) rather than solutions
     only; ``limit`` ``"module:function"`` saying why it cannot run on an instance (None:
     it can), or None when it runs on every instance of its models and boards; ``display``
@@ -54,7 +51,7 @@ class EngineSpec:
     target: str
     options: type
     moves: tuple[str, ...] = ("jump",)
-    boards: tuple[BoardKind, ...] = ALL_BOARDS
+    boards: tuple[BoardKind, ...] | None = None
     exact: bool = True
     limit: str | None = None
     #: how the command shows progress: "log" (a line per layer or horizon once a run lasts) or
@@ -78,7 +75,7 @@ class EngineSpec:
         """Why this engine cannot solve ``instance`` (None if it can)."""
         if instance.moves not in self.moves:
             return f"it does not decide moves = {instance.moves!r}"
-        if instance.board.kind not in self.boards:
+        if self.boards is not None and instance.board.kind not in self.boards:
             return f"it does not run on {instance.board.kind.value} boards"
         if self.limit is None:
             return None
@@ -149,8 +146,7 @@ ENGINES: dict[str, EngineSpec] = {
             "slidesat",
             "coinsat.search.slidesat:solve_slidesat",
             SlidesatOptions,
-            moves=("slide",),
-            boards=LATTICES,
+            moves=("slide",),  # every slide puzzle lies on a lattice with slides (instance.py)
             proves="optimal by horizons, for moves = 'slide' (square and triangular grids)",
             pays="on slide puzzles too large for bfs",
         ),
