@@ -126,9 +126,11 @@ def header(args, instance, options: dict) -> tuple[str, str | None, int | None, 
     method, max_moves = args.method, args.max_moves
     given = "--max-moves" if max_moves is not None else None
     if method == "rankbfs":
+        from ..search.options import RankbfsOptions
         from ..search.rank.search import pruning
 
         o = spec(method).make_options(options)
+        assert isinstance(o, RankbfsOptions)
         h, bound = pruning(instance, o, max_moves)
         if bound is None:
             return method, None, max_moves, given
