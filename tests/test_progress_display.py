@@ -90,7 +90,7 @@ def test_solve_names_engine_h_and_bound_first_and_is_quiet_on_a_pipe(argv, heade
     lines = asked.stderr.splitlines()
     assert lines[0].startswith(f"coinsat: {header}"), lines
     engine = header.split(",")[0].split()[1]
-    assert lines[-1].startswith(f"coinsat: {engine} done in "), lines  # the final line
+    assert lines[-1].startswith(f"coinsat: {engine} done after "), lines  # the final line
     quiet = coinsat("solve", *argv)
     assert quiet.returncode == 0 and quiet.stderr == ""  # a pipe, nothing asked: stderr stays empty
     assert quiet.stdout.splitlines()[0] == asked.stdout.splitlines()[0]  # the answer is the same
@@ -104,7 +104,23 @@ def test_the_default_names_the_plan_bound_and_h_when_it_bounds(monkeypatch, caps
     assert main(["solve", "paper/diagonal", "--progress"]) == 0
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("coinsat: engine rankbfs, h fill, bound ") and " (from construct 27, " in err[0]
-    assert err[-1].startswith("coinsat: rankbfs done in ")
+    assert err[-1].startswith("coinsat: rankbfs done after ")
+
+
+def test_the_final_line_says_what_stopped_the_search():
+    v32 = "instances/families/vdiag-3-2-nwse.toml"  # optimum 53: minutes, so the limit stops it
+    got = coinsat("solve", v32, "--method", "rankbfs", "--workers", "1", "--time-limit", "3", "--progress")
+    assert got.returncode == 3, got.stderr
+    lines = got.stderr.splitlines()
+    assert lines[0] == "coinsat: engine rankbfs, h none, bound none"
+    assert any(line.startswith("coinsat: rankbfs stopped (time limit) after ") for line in lines), lines
+
+
+def test_a_screen_answer_says_no_search_ran(capsys):
+    assert main(["solve", "paper/zero-extra", "--progress"]) == 0  # auto: the screen answers, no plan is made
+    err = capsys.readouterr().err.splitlines()
+    assert err == [err[0]] and err[0].startswith("coinsat: auto done after ")
+    assert err[0].endswith(": answered by screen:frozen-goal, before any search")
 
 
 def test_json_keeps_stderr_empty_and_the_plan_in_the_object():
@@ -134,7 +150,7 @@ def test_the_other_commands_use_the_same_display(tmp_path):
         assert asked.returncode == 0, (argv, asked.stderr)
         lines = asked.stderr.splitlines()
         assert lines[0].startswith(header), (argv, lines)
-        assert " done in " in lines[-1], (argv, lines)
+        assert " done after " in lines[-1], (argv, lines)
         quiet = coinsat(*argv)
         assert quiet.returncode == 0 and quiet.stderr == "", (argv, quiet.stderr)
     solution = tmp_path / "sol.json"
@@ -174,7 +190,7 @@ def test_a_terminal_gets_the_header_the_live_line_and_the_final_line():
     err = _on_a_terminal("solve", "paper/diagonal", "--method", "rankbfs", "--workers", "1")
     assert err.startswith("coinsat: engine rankbfs, h none, bound none")
     assert "rankbfs: depth " in err and "expanded/s" in err  # the live line, redrawn in place
-    assert "coinsat: rankbfs done in " in err
+    assert "coinsat: rankbfs done after " in err
     assert _on_a_terminal("solve", "paper/diagonal", "--json") == ""  # --json: one object, nothing else
 
 

@@ -128,6 +128,7 @@ def run(args) -> int:
                 limits=limits,
                 **options,
             )
+            display.stopped = done.stopped or None
     except IllegalMoveError as e:
         print(f"{args.solution}: {e.reason}")
         return EXIT_ILLEGAL

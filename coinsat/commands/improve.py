@@ -113,6 +113,7 @@ def run(args) -> int:
                 on_bound=on_bound,
                 on_search=on_search,
             )
+            display.stopped = result.stats.get("stopped") or None
     except IllegalMoveError as e:
         where = f"step {e.step}" if e.step else "its end"
         raise InstanceError(f"the solution is not legal ({where}: {e.reason})", args.solution, None) from None

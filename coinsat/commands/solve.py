@@ -192,9 +192,14 @@ def run(args) -> int:
         if args.method != "auto":  # auto's header is its plan, once made (display.announce)
             display.header(*header(args, instance, options))
         with display:
+            if args.method == "auto":  # until the plan is made (the screens, a bound of its own)
+                display.waiting("the screens, then the plan (engine, h, bound)")
             result = solve(
                 instance, args.method, max_moves=args.max_moves, limits=limits, screens=args.screens, **options
             )
+            display.stopped = result.stats.get("stopped") or None
+            if result.method.startswith("screen:"):  # no search ran
+                display.last = f"answered by {result.method}, before any search"
         if args.cluster and not _primary():  # an MPI job: rank 0 alone reports
             return exit_code(result)
         if args.certify and result.status is not Status.UNKNOWN:

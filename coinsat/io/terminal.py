@@ -67,7 +67,8 @@ class Display:
       the time left where the amount of work is known (``total``).  The engines only report (a
       ``LayerReport``, ``RankReport``, ``HorizonReport`` or ``IlpReport``: :func:`report_text`);
       the display is the engines' ``progress`` callback (``display(report)``).
-    * **A final line** when the work ends: the engine, the time, and its last report.
+    * **A final line** when the work ends: the engine, done or what stopped it (``stopped``), the
+      time, and its last report.
 
     On a terminal all three are shown, unless ``quiet`` (``--json``: stdout is one object, and
     stderr stays empty).  Off a terminal (a pipe, a file) nothing is shown unless ``asked``
@@ -97,6 +98,7 @@ class Display:
         self.mode = "live" if terminal and (asked or not quiet) else "plain" if asked else "off"
         self.enabled = self.mode != "off"
         self.last: str | None = None  # the last report's text (for the final line)
+        self.stopped: str | None = None  # what stopped the work before its end (a limit, Ctrl-C), for the final line
         self.headers: list[str] = []  # every header line (printed or not), for the tests
         self._bar: Any = None
         self._task: Any = None
@@ -138,7 +140,8 @@ class Display:
             self._bar = None
         if kind is None and self.enabled:  # an exception prints its own line (cli.main)
             seconds = self._clock() - self.t0
-            self._print(f"{self.label} done in {seconds:,.2f} s" + (f": {self.last}" if self.last else ""))
+            end = "done" if self.stopped is None else f"stopped ({self.stopped})"
+            self._print(f"{self.label} {end} after {seconds:,.2f} s" + (f": {self.last}" if self.last else ""))
 
     # --- what the command and the engines call ------------------------------------------------
 
@@ -154,7 +157,7 @@ class Display:
         live line is then named after the engine."""
         text = header_text(engine, heuristic, bound, bound_from) + (f"; {note}" if note else "")
         self.headers.append(text)
-        self.label = engine
+        self.label, self.last = engine, None  # the search starts: what came before is not its progress
         if self._bar is not None:
             self._bar.update(self._task, description=escaped(engine))
         self._print(text)
@@ -179,6 +182,11 @@ class Display:
             if self._printed is None or now - self._printed >= self.every:
                 self._printed = now
                 self._print(f"{self.label}: {text}  ({now - self.t0:,.0f} s)")
+
+    def waiting(self, text: str) -> None:
+        """The live line's text before the work that reports starts (no plain line, no final text)."""
+        if self._bar is not None:
+            self._bar.update(self._task, description=escaped(f"{self.label}: {text}"))
 
     def title(self, text: str) -> None:
         """What a command that runs no engine does (check-certificate, gallery), before it starts."""
