@@ -10,6 +10,11 @@ controls, the bidirectional embeddings, overrides, isolates and marks, and the U
 and paragraph separators.  The command line (``cli.main``) wraps its standard output in
 :class:`EscapingWriter` for the whole command, so every human output is covered, and escapes
 its own error line; ``--json`` output is ASCII already (``json.dumps``), so it is unchanged.
+
+The progress display (:class:`Display`, on stderr, whose lines are escaped too) is one class for
+every path: the commands make it, print its header (the engine, h and bound; for ``auto`` the plan
+it hears through ``AutoOptions.announce``) and hand it to the engine as its ``progress`` callback;
+an engine only reports (a record per layer or horizon, drawn by :func:`report_text`).
 """
 
 from __future__ import annotations
