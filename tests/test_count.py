@@ -298,7 +298,7 @@ def test_count_traces_joins_swapped_sequences():
 def test_the_progress_line_shows_on_a_terminal_only():
     import io
 
-    from coinsat.commands.progress import Live
+    from coinsat.io.terminal import Display
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -306,11 +306,11 @@ def test_the_progress_line_shows_on_a_terminal_only():
 
     piped, terminal = io.StringIO(), Terminal()
     for stream in (piped, terminal):
-        with Live("counting", stream=stream) as live:
+        with Display("counting", stream=stream) as live:
             live.update("forward layer 3")
     assert piped.getvalue() == ""
     assert "counting: forward layer 3" in terminal.getvalue()
     quiet = Terminal()
-    with Live("counting", quiet=True, stream=quiet) as live:  # --json
+    with Display("counting", quiet=True, stream=quiet) as live:  # --json
         live.update("forward layer 3")
     assert quiet.getvalue() == ""

@@ -28,9 +28,9 @@ def ranked(monkeypatch):
 
 def test_the_default_announces_its_plan_and_finds_the_optimum_bfs_finds(ranked, capsys):
     bfs = solve(read_instance(DIAGONAL), "bfs")
-    assert main(["solve", DIAGONAL]) == 0
+    assert main(["solve", DIAGONAL, "--progress"]) == 0  # stderr is no terminal here: --progress shows it
     out, err = capsys.readouterr()
-    assert err.startswith("coinsat: plan: rankbfs, h = fill, upper bound ")
+    assert err.startswith("coinsat: engine rankbfs, h fill, bound ")
     assert out.startswith(f"diagonal: optimal — {bfs.length} moves")
     assert "  plan: rankbfs, h = fill, upper bound " in out
     assert main(["solve", DIAGONAL, "--json"]) == 0

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from coinsat.commands.rank_progress import RankLine, text
+from coinsat.io.terminal import Display, report_text
 from coinsat.search.rank.space import RankReport
 
 from .strategies import default_sigint
@@ -62,18 +62,8 @@ def test_ctrl_c_gives_unknown_with_a_lower_bound():
 
 
 def test_the_live_line_shows_depth_layer_rate_memory_and_disk():
-    line = text(RankReport(7, 1234, 5678, 2.0, 4000, 2000.0, 50 << 20, 3 << 10))
+    line = report_text(RankReport(7, 1234, 5678, 2.0, 4000, 2000.0, 50 << 20, 3 << 10))
     assert line == "depth 7  layer 1,234  states 5,678  2,000 expanded/s  memory 50.0 MB  disk 3.0 KB"
-
-    class Sink:
-        def __init__(self) -> None:
-            self.seen: list[str] = []
-
-        def update(self, t: str) -> None:
-            self.seen.append(t)
-
-    cb = RankLine()
-    cb(RankReport(1, 2, 3, 1.0))  # no display yet (not a terminal, or --json): nothing happens
-    cb.live = Sink()
-    cb(RankReport(1, 2, 3, 1.0))
-    assert cb.live.seen and cb.live.seen[0].startswith("depth 1  layer 2  states 3")
+    display = Display("rankbfs")  # stderr is not a terminal here, and nothing asked: nothing shown
+    display(RankReport(1, 2, 3, 1.0))
+    assert display.mode == "off" and display.last is not None and display.last.startswith("depth 1  layer 2  states 3")

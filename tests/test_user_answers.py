@@ -9,7 +9,6 @@ import csv
 import io
 import json
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -43,35 +42,15 @@ def test_pyramid_to_line_says_what_its_proof_covers(capsys):
 def test_ilp_reports_every_horizon():
     pytest.importorskip("pulp")
     from coinsat import load
-    from coinsat.commands.sat_progress import Progress
+    from coinsat.io.terminal import Display
     from coinsat.solve import solve
 
     stream = io.StringIO()
-    line = Progress(stream=stream, delay=0)
-    result = solve(load("paper/h-to-o"), "ilp", progress=line)
-    line.close()
+    with Display("ilp", asked=True, stream=stream, every=0) as line:
+        result = solve(load("paper/h-to-o"), "ilp", progress=line)
     text = stream.getvalue()
     assert result.length == 4
-    assert "T=4    solving" in text and "constraints" in text and "T=4    feasible" in text
-
-
-def test_held_back_lines_appear_while_the_engine_is_busy():
-    """A line held back during the delay is printed when it passes, not at the next horizon."""
-    from coinsat.commands.sat_progress import Progress
-    from coinsat.search.ilp import IlpReport
-
-    stream = io.StringIO()
-    line = Progress(stream=stream, delay=0.2)
-    line(IlpReport(12, "solving", 0.0, 1000, 2000))
-    assert stream.getvalue() == ""
-    time.sleep(0.6)
-    assert "T=12   solving" in stream.getvalue()
-    quiet = io.StringIO()
-    short = Progress(stream=quiet, delay=0.2)
-    short(IlpReport(3, "solving", 0.0, 10, 20))
-    short.close()  # the run ended before the delay: it stays quiet
-    time.sleep(0.4)
-    assert quiet.getvalue() == ""
+    assert "ilp: horizon 4: solving" in text and "constraints" in text and "horizon 4: feasible" in text
 
 
 # --- show --animate --------------------------------------------------------------------------------------

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import json
 
-from .common import EXIT_OK, FILE_HELP, add_limit_arguments, check_output_dir, limits_of, pos_int
+from .common import (
+    EXIT_OK,
+    FILE_HELP,
+    add_limit_arguments,
+    add_progress_argument,
+    check_output_dir,
+    limits_of,
+    pos_int,
+)
 
 
 def add_parser(sub) -> None:
@@ -43,25 +51,29 @@ def add_parser(sub) -> None:
     c.add_argument("--workers", type=pos_int, default=None, metavar="N", help="threads (default: one per core)")
     add_limit_arguments(c, "'unknown' and exit 3; nothing written but the layers --resume saved")
     c.add_argument("--json", action="store_true", help="print one JSON object")
+    add_progress_argument(c)
     c.set_defaults(run=run)
 
 
 def run(args) -> int:
     from ..census import census, write_certificate, write_hardest
     from ..io.instance_format import read_instance
+    from ..io.terminal import Display, short
     from ..limits import enforced
-    from .progress import Live
 
     for folder in (args.certificate, args.hardest):
         if folder:
             check_output_dir(folder)
     limits = limits_of(args)
     instance = read_instance(args.file)
-    with enforced(limits), Live("census", quiet=args.json) as live:
+    display = Display("census", quiet=args.json, asked=args.progress)
+    display.header("census", note="a breadth-first search backwards from the goal over every configuration")
+    with enforced(limits), display:
 
         def show(p) -> None:
-            live.update(
-                f"layer {p.depth}: {p.done:,}/{p.layer:,} expanded, {p.states:,} configurations ({live.rate(p.states)})"
+            display.update(
+                f"layer {p.depth}  {short(p.done)}/{short(p.layer)} expanded  states {short(p.states)}  "
+                f"{display.rate(p.states)}"
             )
 
         result = census(instance, limits=limits, workers=args.workers, resume=args.resume, progress=show)

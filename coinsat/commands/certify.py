@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 
+from ..io.terminal import Display
 from ..result import Status
 from .common import (
     EXIT_ILLEGAL,
@@ -32,13 +33,14 @@ from .common import (
     EXIT_UNKNOWN,
     FILE_HELP,
     add_limit_arguments,
+    add_progress_argument,
     check_output_dir,
     limits_of,
     method_help,
     nonneg_int,
     pos_int,
+    progress_options,
 )
-from .progress import Live
 
 
 def add_parser(sub) -> None:
@@ -82,6 +84,7 @@ def add_parser(sub) -> None:
     )
     add_limit_arguments(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
+    add_progress_argument(s)
     s.set_defaults(run=run)
 
 
@@ -100,8 +103,16 @@ def run(args) -> int:
             from ..io.solution_format import read_solution
 
             instance, solution = read_solution(instance, args.solution)
+    display = Display(args.method, quiet=args.json, asked=args.progress)
+    options = progress_options(args.method, display)
+    if solution is not None or args.horizon_hint is not None:  # one-shot: one UNSAT call below a known length
+        known = len(solution) if solution is not None else args.horizon_hint
+        where = args.solution if solution is not None else "--horizon-hint"
+        display.header("sat", None, known, where, "one-shot: one UNSAT call with a DRAT proof, one move below")
+    elif args.method != "auto":
+        display.header(args.method, None, args.max_moves, "--max-moves" if args.max_moves is not None else None)
     try:
-        with Live("certifying", quiet=args.json):
+        with display:
             done = certify(
                 instance,
                 args.output_dir,
@@ -115,7 +126,9 @@ def run(args) -> int:
                 workers=args.workers,
                 split=args.split,
                 limits=limits,
+                **options,
             )
+            display.stopped = done.stopped or None
     except IllegalMoveError as e:
         print(f"{args.solution}: {e.reason}")
         return EXIT_ILLEGAL
@@ -149,16 +162,18 @@ def _code(done) -> int:
     return EXIT_UNKNOWN if done.accepted is None else EXIT_OK if done.accepted else EXIT_INTERNAL
 
 
-def certify_report(instance, result, out_dir, limits=None, quiet: bool = False) -> tuple[dict, int]:
+def certify_report(
+    instance, result, out_dir, limits=None, quiet: bool = False, asked: bool = False
+) -> tuple[dict, int]:
     """Certify ``result`` into ``out_dir``: (a JSON-able summary, exit code); what ``solve --certify``
     prints (:func:`coinsat.certify.certify_result`).
 
     A limit or Ctrl-C while building or checking gives a summary with ``accepted`` None
-    and exit code 3; nothing is left in ``out_dir``.  A live line shows the work on a terminal
-    unless ``quiet`` (``--json``)."""
+    and exit code 3; nothing is left in ``out_dir``.  The display (``io/terminal.py``) shows the
+    work on a terminal unless ``quiet`` (``--json``), and elsewhere when ``asked`` (``--progress``)."""
     from ..certify import certify_result
 
-    with Live(f"certifying ({result.status.value})", quiet=quiet):
+    with Display(f"certificate ({result.status.value})", quiet=quiet, asked=asked):
         done = certify_result(instance, result, out_dir, limits=limits)
     return done.summary(), _code(done)
 

@@ -11,7 +11,17 @@ import json
 from pathlib import Path
 
 from ..errors import LimitReached
-from .common import EXIT_ILLEGAL, EXIT_OK, EXIT_UNKNOWN, FILE_HELP, memory_limit_of, memory_size, pos_float, pos_int
+from .common import (
+    EXIT_ILLEGAL,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    FILE_HELP,
+    add_progress_argument,
+    memory_limit_of,
+    memory_size,
+    pos_float,
+    pos_int,
+)
 
 
 def add_parser(sub) -> None:
@@ -45,17 +55,20 @@ def add_parser(sub) -> None:
         help="threads for a large layers certificate (default: one per core; the verdict is the same)",
     )
     s.add_argument("--json", action="store_true", help="print one JSON object")
+    add_progress_argument(s)
     s.set_defaults(run=run)
 
 
 def run(args) -> int:
     from ..certify import check_certificate
     from ..io.instance_format import read_instance
-    from .progress import Live
+    from ..io.terminal import Display
 
     instance = read_instance(args.file)
+    display = Display("check", quiet=args.json, asked=args.progress)
+    display.title(f"the independent checker on {Path(args.certificate).name}")
     try:
-        with Live(f"checking {Path(args.certificate).name}", quiet=args.json):
+        with display:
             c = check_certificate(
                 instance,
                 args.certificate,

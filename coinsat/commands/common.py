@@ -20,6 +20,7 @@ import textwrap
 from pathlib import Path
 
 from ..errors import UsageError
+from ..io.terminal import Display
 from ..limits import Limits, default_memory_limit, parse_memory
 from ..result import Result, Status
 
@@ -194,3 +195,29 @@ def _check_writable_dir(directory: Path, path) -> None:
 
 def exit_code(result: Result) -> int:
     return EXIT_UNKNOWN if result.status is Status.UNKNOWN else EXIT_OK
+
+
+def add_progress_argument(parser) -> None:
+    """``--progress``: the display (``io/terminal.py:Display``) off a terminal too, and with --json."""
+    parser.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the progress on stderr also when it is not a terminal (a pipe, a log) or with --json: "
+        "the engine, h and bound first, a line every 10 s, a final line (default: on a terminal only)",
+    )
+
+
+def progress_options(method: str, display: Display) -> dict:
+    """The display as the progress callback (and the default's ``announce``) of ``method``'s engine,
+    for the options it takes (``search/options.py``)."""
+    from dataclasses import fields
+
+    from ..search.methods import spec
+
+    hooks = {f.name for f in fields(spec(method).options)}
+    options: dict = {}
+    if display.enabled and "progress" in hooks:
+        options["progress"] = display
+    if "announce" in hooks:
+        options["announce"] = display.announce
+    return options

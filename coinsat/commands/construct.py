@@ -36,16 +36,16 @@ def run(args) -> int:
     from ..errors import ConstructionError
     from ..io.instance_format import read_instance
     from ..io.solution_format import result_to_json
+    from ..io.terminal import Display
     from ..limits import enforced
     from .common import limits_of
-    from .progress import Live
     from .solve import emit
 
     limits = limits_of(args)
     if args.output:
         check_output_file(args.output, args.file)
     try:  # the budget covers loading, building and replaying (LimitReached: exit 3, nothing written)
-        with enforced(limits), Live(f"constructing ({args.algorithm or 'auto'})", quiet=args.json):
+        with enforced(limits), Display(f"construct ({args.algorithm or 'auto'})", quiet=args.json):
             instance = read_instance(args.file)
             built, result = construct(instance, args.algorithm)
     except ConstructionError as e:  # the hypothesis fails for this file: say which file

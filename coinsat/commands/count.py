@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .common import EXIT_OK, EXIT_UNKNOWN, FILE_HELP, add_limit_arguments, limits_of
+from .common import EXIT_OK, EXIT_UNKNOWN, FILE_HELP, add_limit_arguments, add_progress_argument, limits_of
 
 
 def add_parser(sub) -> None:
@@ -17,22 +17,25 @@ def add_parser(sub) -> None:
     )
     add_limit_arguments(c, "'unknown' and exit 3 when the count is not complete")
     c.add_argument("--json", action="store_true", help="print one JSON object")
+    add_progress_argument(c)
     c.set_defaults(run=run)
 
 
 def run(args) -> int:
     from ..count import Progress, count
     from ..io.instance_format import read_instance
+    from ..io.terminal import Display, short
     from ..limits import enforced
-    from .progress import Live
 
     limits = limits_of(args)
-    with enforced(limits), Live("counting", quiet=args.json) as live:
+    display = Display("count", quiet=args.json, asked=args.progress)
+    display.header("count", note="the optimum by auto, then the layers of the optimal solutions from both ends")
+    with enforced(limits), display:
         instance = read_instance(args.file)
         left = limits.remaining()
 
         def show(p: Progress) -> None:
-            live.update(f"{p.side} layer {p.depth}, {p.states:,} configurations ({live.rate(p.states)})")
+            display.update(f"{p.side} layer {p.depth}  states {short(p.states)}  {display.rate(p.states)}")
 
         counted = count(
             instance,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from .common import EXIT_OK, check_output_dir, pos_float
+from .common import EXIT_OK, add_progress_argument, check_output_dir, pos_float
 
 #: seconds spent solving each puzzle that has no stored answer, unless told otherwise
 SOLVE_SECONDS = 10.0
@@ -44,19 +44,23 @@ def add_parser(sub) -> None:
         "--no-solve", action="store_true", help="solve nothing: a puzzle with no stored answer is shown as such"
     )
     g.add_argument("--only", nargs="+", metavar="NAME", help="only these puzzles (file names without .toml)")
+    add_progress_argument(g)
     g.set_defaults(run=run)
 
 
 def run(args) -> int:
     from ..gallery import build, source, status_text
-    from .progress import Live
+    from ..io.terminal import Display
 
     check_output_dir(args.dir)
     puzzles = source(args.instances, args.answers, args.only)
     solve_missing = None if args.no_solve else args.solve_missing
-    with Live("gallery", total=len(puzzles.files)) as live:
+    display = Display("gallery", asked=args.progress, total=len(puzzles.files))
+    solving = "none" if solve_missing is None else f"auto, at most {solve_missing:g} s a puzzle without an answer"
+    display.title(f"{len(puzzles.files)} puzzles; solving: {solving}")
+    with display:
         entries = build(
-            Path(args.dir), puzzles, solve_missing, progress=lambda done, total, name: live.update(name, done)
+            Path(args.dir), puzzles, solve_missing, progress=lambda done, total, name: display.update(name, done)
         )
     counts = Counter(status_text(e.answer).split(" (")[0] for e in entries)
     summary = ", ".join(f"{n} {status}" for status, n in counts.most_common())

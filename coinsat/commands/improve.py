@@ -4,17 +4,16 @@ The input solution is replayed first (an illegal one is refused, exit 2, naming 
 The answer is ``feasible`` with the best lower bound known — the static bound of
 ``theory.reach`` on an exact window, or what the exact engine proved on the whole solution's
 window span(start) (``search/improve.py``) — or ``optimal`` only when that bound meets the length.
-Anytime: ``--progress`` prints every improvement (and every larger lower bound) to stderr as it
-comes, and ``--checkpoint PATH`` rewrites PATH (atomically) with every improvement, each one
-replayed by ``certify_solution`` first, so a run that is stopped keeps its best solution there.
+Anytime: on a terminal the display (``io/terminal.py``) shows the length so far in its live line;
+``--progress`` prints every improvement (and every larger lower bound) to stderr as it comes,
+and ``--checkpoint PATH`` rewrites PATH (atomically) with every improvement, each one replayed
+by ``certify_solution`` first, so a run that is stopped keeps its best solution there.
 ``--local-only`` runs the local passes alone (no whole-window search, so no lower bound beyond
 the static one): for shortening a long solution whose lower bound is proven elsewhere.
 ``-o`` is written once, at the end, like every command's (not after Ctrl-C).
 """
 
 from __future__ import annotations
-
-import sys
 
 from .common import FILE_HELP, add_limit_arguments, check_output_file, exit_code, limits_of, nonneg_int
 
@@ -27,7 +26,12 @@ def add_parser(sub) -> None:
     c.add_argument("--json", action="store_true", help="print one JSON object (the solve contract)")
     c.add_argument("-o", "--output", metavar="PATH", help="also write the JSON object to PATH")
     c.add_argument("--checkpoint", metavar="PATH", help="rewrite PATH with every verified improvement")
-    c.add_argument("--progress", action="store_true", help="print every improvement to stderr")
+    c.add_argument(
+        "--progress",
+        action="store_true",
+        help="print every improvement to stderr, also when it is not a terminal or with --json "
+        "(default: a live line on a terminal only)",
+    )
     c.add_argument(  # the defaults are search.improve.ImproveOptions's (tests/test_method_help.py holds them)
         "--stretch-time",
         type=float,
@@ -63,6 +67,7 @@ def run(args) -> int:
     from ..improve import improve, improve_options
     from ..io.instance_format import read_instance
     from ..io.solution_format import read_solution, result_to_json
+    from ..io.terminal import Display
     from ..limits import enforced
     from ..search.improve import static_bound
     from .solve import emit
@@ -82,30 +87,33 @@ def run(args) -> int:
         instance, solution = read_solution(original, args.solution)
         bound = static_bound(original)  # the file's window (the solution's may be wider)
 
+    display = Display("improve", quiet=args.json, asked=args.progress)
+    say = display.log if args.progress else display.update  # --progress: a line per event
+
     def on_step(better, step) -> None:
-        if args.progress:
-            print(f"improve: {step.length} moves ({step.rule}, {step.seconds:.1f} s)", file=sys.stderr)
+        say(f"{step.length} moves ({step.rule}, {step.seconds:.1f} s)")
 
     def on_bound(proven: int, seconds: float) -> None:
-        if args.progress:
-            print(f"improve: every solution needs >= {proven} moves ({seconds:.1f} s)", file=sys.stderr)
+        say(f"every solution needs >= {proven} moves ({seconds:.1f} s)")
 
     def on_search(horizon: int, seconds: float) -> None:
-        if args.progress:
-            print(f"improve: searching span(start) for <= {horizon} moves ({seconds:.1f} s)", file=sys.stderr)
+        say(f"searching span(start) for <= {horizon} moves ({seconds:.1f} s)")
 
+    display.header("improve", None, len(solution), args.solution)
     try:
-        result = improve(
-            instance,
-            solution,
-            limits=limits,
-            options=options,
-            lower_bound=bound,
-            checkpoint=args.checkpoint,
-            on_step=on_step,
-            on_bound=on_bound,
-            on_search=on_search,
-        )
+        with display:
+            result = improve(
+                instance,
+                solution,
+                limits=limits,
+                options=options,
+                lower_bound=bound,
+                checkpoint=args.checkpoint,
+                on_step=on_step,
+                on_bound=on_bound,
+                on_search=on_search,
+            )
+            display.stopped = result.stats.get("stopped") or None
     except IllegalMoveError as e:
         where = f"step {e.step}" if e.step else "its end"
         raise InstanceError(f"the solution is not legal ({where}: {e.reason})", args.solution, None) from None

@@ -66,15 +66,15 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    from ..io.terminal import Display
     from ..pack import DEFAULT_FAMILIES, sat_competition
-    from .progress import Live
 
     per_family = _per_family(args.per_family)
     check_output_dir(args.dir)
     if args.kind == "hwmcc":
         return _hwmcc(args)
     families = args.family or list(DEFAULT_FAMILIES)
-    with Live("pack") as live:
+    with Display("pack") as live:
         pack = sat_competition(
             args.dir,
             families,

@@ -50,8 +50,8 @@ def solve(args, puzzle) -> int:
     Runs under the command's budget (``limits.enforced``, entered by the caller)."""
     from ..io.atomic import write_atomic
     from ..io.solution_format import JSON_KEYS
+    from ..io.terminal import Display
     from ..search.plane import solve_plane
-    from .progress import Live
 
     if args.method not in ("auto", "plane"):
         raise refuse(f"--method {args.method}")
@@ -63,7 +63,9 @@ def solve(args, puzzle) -> int:
     ):
         if given:
             raise refuse(option)
-    with Live("solving (plane)", quiet=args.json):
+    display = Display("plane", quiet=args.json, asked=getattr(args, "progress", False))
+    display.header("plane", None, args.max_moves, "--max-moves" if args.max_moves is not None else None)
+    with display:
         answer = solve_plane(puzzle, max_moves=args.max_moves)
     moves = [[point_json(s), point_json(d)] for s, d in answer.moves or ()]
     values = {

@@ -5,22 +5,22 @@ from __future__ import annotations
 import json
 import sys
 
-from ..io.terminal import escaped
+from ..io.terminal import Display, escaped
 from ..result import Result, Scope, Status
 from .common import (
     EXIT_UNKNOWN,
     EXIT_USAGE,
     FILE_HELP,
     add_limit_arguments,
+    add_progress_argument,
     check_output_dir,
     check_output_file,
     exit_code,
     limits_of,
     method_help,
     nonneg_int,
+    progress_options,
 )
-from .rank_progress import RankLine
-from .sat_progress import Progress
 
 
 def add_parser(sub) -> None:
@@ -48,6 +48,7 @@ def add_parser(sub) -> None:
     s.add_argument("--json", action="store_true", help="print one JSON object (the contract)")
     s.add_argument("-o", "--output", metavar="PATH", help="also write the JSON object to PATH")
     s.add_argument("--certify", metavar="DIR", help="write the answer's certificate to DIR and check it")
+    add_progress_argument(s)
     add_engine_arguments(s)
     s.set_defaults(run=run)
 
@@ -84,9 +85,10 @@ def add_engine_arguments(parser) -> None:
         parser.add_argument(name, **kw)
 
 
-def engine_options(args, instance) -> dict:
+def engine_options(args, instance, display: Display | None = None) -> dict:
     """The chosen method's options from the flags given (a flag of another method is a usage
-    error), and the progress display of the engines that report progress."""
+    error), and ``display`` as the progress callback of the engines that report progress (and as
+    the default's ``announce``, which hears the plan)."""
     from dataclasses import fields
 
     from ..errors import UsageError
@@ -110,17 +112,35 @@ def engine_options(args, instance) -> dict:
         if meta.get("negate"):  # a --no-... switch turns a field that is on by default off
             value = not value
         options[own[flag]] = value
-    if not args.json and "progress" in {f.name for f in fields(record.options)}:
-        options["progress"] = RankLine() if record.display == "live" else Progress()
-    if not args.json and "announce" in {f.name for f in fields(record.options)}:
-        options["announce"] = announce
+    if display is not None:
+        options.update(progress_options(args.method, display))
     return options
 
 
-def announce(plan) -> None:
-    """The default's plan (``search/plan.py``), printed on stderr before its search starts (the
-    answer on stdout repeats it, ``human``)."""
-    print(f"coinsat: {plan.describe()}", file=sys.stderr, flush=True)
+def header(args, instance, options: dict) -> tuple[str, str | None, int | None, str | None]:
+    """(engine, h, bound, where the bound comes from) of an explicit method, for the display's
+    header: rankbfs's h and bound U as the engine takes them (``rank.search.pruning``), SAT's
+    horizon hint, or the horizon ``--max-moves``."""
+    from ..search.methods import spec
+
+    method, max_moves = args.method, args.max_moves
+    given = "--max-moves" if max_moves is not None else None
+    if method == "rankbfs":
+        from ..search.options import RankbfsOptions
+        from ..search.rank.search import pruning
+
+        o = spec(method).make_options(options)
+        assert isinstance(o, RankbfsOptions)
+        h, bound = pruning(instance, o, max_moves)
+        if bound is None:
+            return method, None, max_moves, given
+        if o.perimeter is not None:
+            h += f" + perimeter {o.perimeter}"
+        return method, h, bound, f"--upper-bound {args.upper_bound}" if bound == o.upper_bound else "--max-moves"
+    hint = options.get("horizon_hint")
+    if hint is not None and (max_moves is None or hint < max_moves):
+        return method, None, hint, "--horizon-hint"
+    return method, None, max_moves, given
 
 
 def solution_length(text: str, instance, file: str, flag: str) -> int | None:
@@ -152,7 +172,6 @@ def run(args) -> int:
     from ..limits import enforced
     from ..solve import solve
     from ..theory.plane import PlanePuzzle
-    from .progress import Live
 
     limits = limits_of(args)
     check_solver(args, limits)
@@ -167,27 +186,26 @@ def run(args) -> int:
             from .plane import solve as solve_plane
 
             return solve_plane(args, instance)
-        options = engine_options(args, instance)  # with a progress display when it can
-        line = options.get("progress")
-        with Live(f"solving ({args.method})", quiet=args.json or isinstance(line, Progress)) as live:
-            if isinstance(line, RankLine):  # rankbfs: depth, layer, states/s, memory, disk in the live line
-                if live.enabled:
-                    line.live = live
-                else:  # not a terminal: plain lines on stderr, only for a long run (rank_progress.py)
-                    line.plain = sys.stderr
-            try:
-                result = solve(
-                    instance, args.method, max_moves=args.max_moves, limits=limits, screens=args.screens, **options
-                )
-            finally:
-                if isinstance(line, Progress):  # the run is over: a line still held back stays unprinted
-                    line.close()
+        silent = args.cluster and not _primary()  # an MPI job: rank 0 alone reports
+        display = Display(args.method, quiet=args.json or silent, asked=args.progress and not silent)
+        options = engine_options(args, instance, display)
+        if args.method != "auto":  # auto's header is its plan, once made (display.announce)
+            display.header(*header(args, instance, options))
+        with display:
+            if args.method == "auto":  # until the plan is made (the screens, a bound of its own)
+                display.waiting("the screens, then the plan (engine, h, bound)")
+            result = solve(
+                instance, args.method, max_moves=args.max_moves, limits=limits, screens=args.screens, **options
+            )
+            display.stopped = result.stats.get("stopped") or None
+            if result.method.startswith("screen:"):  # no search ran
+                display.last = f"answered by {result.method}, before any search"
         if args.cluster and not _primary():  # an MPI job: rank 0 alone reports
             return exit_code(result)
         if args.certify and result.status is not Status.UNKNOWN:
             from .certify import certify_report
 
-            certified = certify_report(instance, result, args.certify, limits, quiet=args.json)
+            certified = certify_report(instance, result, args.certify, limits, quiet=args.json, asked=args.progress)
     obj = result_to_json(instance, result)
     if "resumed" in result.stats:  # rankbfs --resume: the answer continues saved layers
         obj["resumed"] = result.stats["resumed"]

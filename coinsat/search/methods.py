@@ -43,8 +43,7 @@ class EngineSpec:
     move models (``rules.MOVE_MODELS``) and ``boards`` the board kinds it decides (None: every board); ``exact``
     whether its answers are proofs (optimal, bounded, unsolvable) rather than solutions
     only; ``limit`` ``"module:function"`` saying why it cannot run on an instance (None:
-    it can), or None when it runs on every instance of its models and boards; ``display``
-    the progress display the command gives it (when its options take a ``progress``);
+    it can), or None when it runs on every instance of its models and boards;
     ``proves``, ``pays`` and ``needs`` its line of ``--help`` (:meth:`summary`)."""
 
     name: str
@@ -54,9 +53,6 @@ class EngineSpec:
     boards: tuple[BoardKind, ...] | None = None
     exact: bool = True
     limit: str | None = None
-    #: how the command shows progress: "log" (a line per layer or horizon once a run lasts) or
-    #: "live" (one transient line rewritten per layer: depth, states/s, memory, disk)
-    display: str = "log"
     #: what an answer of the engine proves
     proves: str = ""
     #: when it is the engine to choose
@@ -122,7 +118,6 @@ ENGINES: dict[str, EngineSpec] = {
             "coinsat.search.rank.search:solve_rankbfs",
             RankbfsOptions,
             limit="coinsat.search.rank.space:applicable",
-            display="live",
             proves="what spanbfs proves, on <= 256 cells; bound-and-prune with --upper-bound or --heuristic",
             pays="on large windows the goal spans (V(3,2), diagonal-7 and up)",
             needs="nothing (the fast extra compiles it; --cluster needs the cluster extra)",

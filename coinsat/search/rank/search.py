@@ -131,7 +131,7 @@ def solve_rankbfs(
     growing = o.grow and instance.board.is_lattice and not instance.board.exact
     if o.resume is not None and growing:
         raise UsageError("--resume needs an exact window (here the search grows its window)")
-    h = o.heuristic or (FORCED_SUPPORTS if o.forced_supports else DEFAULT)
+    h, U = pruning(instance, o, max_moves)
     if o.forced_supports and h != FORCED_SUPPORTS:
         raise UsageError(f"--forced-supports is --heuristic {FORCED_SUPPORTS}, not --heuristic {h}: give one of them")
     # the records of the h asked for (search/heuristics.py): what each needs is theirs to say
@@ -143,14 +143,6 @@ def solve_rankbfs(
         raise UsageError(f"upper_bound must be a number of moves >= 0, not {o.upper_bound}")
     if o.perimeter is not None and o.perimeter < 0:
         raise UsageError(f"perimeter must be a radius >= 0, not {o.perimeter}")
-    # --max-moves K with an h asked for (--heuristic, --forced-supports, --perimeter) is a bound
-    # too: a solution of <= K moves has depth + h <= K at every state (the docstring's soundness
-    # argument with U = K), so an exact window prunes with min(U, K).  Without one, --max-moves
-    # alone does not prune: an empty layer then proves "unsolvable", which a pruned one cannot.
-    U = o.upper_bound
-    asked = o.heuristic is not None or o.forced_supports or o.perimeter is not None
-    if max_moves is not None and asked and not growing:
-        U = max_moves if U is None else min(U, max_moves)
     for record in asked_h:
         if record.needs_bound and U is None:
             raise UsageError(f"{record.asked} prunes with a bound: give --upper-bound or --max-moves")
@@ -184,6 +176,23 @@ def solve_rankbfs(
     with enforced(limits), chosen(o.kernels), resume_lock(None if o.cluster else o.resume):
         out = forward(instance, max_moves, limits, o.max_states, o.prune, o.progress)
     return fixed_result(instance, out, max_moves, limits, o.prune, "rankbfs", Engine.RANKBFS)
+
+
+def pruning(instance: Instance, o: RankbfsOptions, max_moves: int | None) -> tuple[str, int | None]:
+    """(h, U): the h the search prunes with and its bound U (None: no pruning), what
+    :func:`solve_rankbfs` runs with and the command's header names.
+
+    --max-moves K with an h asked for (--heuristic, --forced-supports, --perimeter) is a bound
+    too: a solution of <= K moves has depth + h <= K at every state (the docstring's soundness
+    argument with U = K), so an exact window prunes with min(U, K).  Without one, --max-moves
+    alone does not prune: an empty layer then proves "unsolvable", which a pruned one cannot."""
+    h = o.heuristic or (FORCED_SUPPORTS if o.forced_supports else DEFAULT)
+    growing = o.grow and instance.board.is_lattice and not instance.board.exact
+    U = o.upper_bound
+    asked = o.heuristic is not None or o.forced_supports or o.perimeter is not None
+    if max_moves is not None and asked and not growing:
+        U = max_moves if U is None else min(U, max_moves)
+    return h, U
 
 
 def _forward(
