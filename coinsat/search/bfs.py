@@ -50,6 +50,7 @@ from ..result import Engine, Evidence, Result, Statistics, Status
 from ..rules import predecessors, successors
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for, layer_steps
+from .methods import contract
 from .options import BfsOptions
 from .windows import Proved, Step, exact_horizon, fits, found_in_window, grow, result_of
 
@@ -71,15 +72,12 @@ class _Outcome:
     expanded: int = 0
 
 
-def solve_bfs(
-    instance: Instance, *, limits: Limits | None = None, max_moves: int | None = None, options: BfsOptions | None = None
-) -> Result:
+@contract(BfsOptions)
+def solve_bfs(instance: Instance, *, limits: Limits, max_moves: int | None, options: BfsOptions) -> Result:
     """Shortest solution by bidirectional BFS (module docstring; options: ``BfsOptions``)."""
-    limits = limits or Limits()
-    opts = options or BfsOptions()
-    if opts.grow and instance.board.is_lattice and not instance.board.exact:
-        return _grown(instance, max_moves, limits, opts.max_states)
-    return _fixed(instance, max_moves, limits, opts.max_states)
+    if options.grow and instance.board.is_lattice and not instance.board.exact:
+        return _grown(instance, max_moves, limits, options.max_states)
+    return _fixed(instance, max_moves, limits, options.max_states)
 
 
 def _result(limits: Limits, stats: dict, counts: dict):

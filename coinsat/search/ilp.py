@@ -71,6 +71,7 @@ from ..registry import unknown
 from ..result import Engine, Evidence, Result, Statistics, Status
 from ..solution import certify_solution
 from ..theory.reach import configuration_count, exact_for, lower_bound
+from .methods import contract
 from .options import ILP_ENCODING, ILP_STRATEGIES, IlpOptions
 from .windows import Proved, Step, elapsed, exact_horizon, grow, result_of
 
@@ -79,17 +80,14 @@ STRATEGIES = ILP_STRATEGIES
 DEFAULT_STRATEGY = IlpOptions().strategy
 
 
-def solve_ilp(
-    instance: Instance, *, limits: Limits | None = None, max_moves: int | None = None, options: IlpOptions | None = None
-) -> Result:
+@contract(IlpOptions)
+def solve_ilp(instance: Instance, *, limits: Limits, max_moves: int | None, options: IlpOptions) -> Result:
     """Shortest solution by integer programming (module docstring; options: ``IlpOptions``)."""
-    o = options or IlpOptions()
-    strategy = o.strategy
+    strategy = options.strategy
     if strategy not in STRATEGIES:
         raise UsageError(unknown("strategy", strategy, STRATEGIES))
-    limits = limits or Limits()
-    run = _Run(instance, o, limits)
-    if o.grow and instance.board.is_lattice and not instance.board.exact:
+    run = _Run(instance, options, limits)
+    if options.grow and instance.board.is_lattice and not instance.board.exact:
         return run.grown(max_moves, strategy)
     with enforced(limits):
         try:

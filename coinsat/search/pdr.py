@@ -45,6 +45,7 @@ from ..limits import Limits
 from ..result import Engine, InductionProof, Result, Statistics, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for, fill_count_bound
+from .methods import contract
 from .options import KindOptions, PdrOptions
 from .windows import exact_horizon, found_in_window
 
@@ -139,15 +140,9 @@ def _cex_solution(instance: Instance, aig: Aig, run: AbcRun, frame: int, engine:
     return certify_solution(instance, solution, engine)
 
 
-def solve_pdr(
-    instance: Instance,
-    *,
-    limits: Limits | None = None,
-    max_moves: int | None = None,
-    options: PdrOptions | None = None,
-) -> Result:
+@contract(PdrOptions)
+def solve_pdr(instance: Instance, *, limits: Limits, max_moves: int | None, options: PdrOptions) -> Result:
     """IC3/PDR through ABC (module docstring)."""
-    limits = limits or Limits()
     memory_limit = limits.memory_limit
     require_abc()
     aig = _for_abc(build_aig(instance, max_moves))
@@ -204,19 +199,13 @@ def solve_pdr(
     return result(Status.UNKNOWN, lb=floor)
 
 
-def solve_kind(
-    instance: Instance,
-    *,
-    limits: Limits | None = None,
-    max_moves: int | None = None,
-    options: KindOptions | None = None,
-) -> Result:
+@contract(KindOptions)
+def solve_kind(instance: Instance, *, limits: Limits, max_moves: int | None, options: KindOptions) -> Result:
     """k-induction through ABC: for k = 1, 2, 4, ...: the base case by BMC (``bmc3``, frames
     0..k, which also finds the shortest solution inside the window), then the inductive step
     with uniqueness constraints (``ind -u``).  No certificate beyond the answer."""
-    limits = limits or Limits()
     memory_limit = limits.memory_limit
-    max_frames = (options or KindOptions()).max_frames
+    max_frames = options.max_frames
     require_abc()
     aig = _for_abc(build_aig(instance))
     radius = exact_horizon(instance)

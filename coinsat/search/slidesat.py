@@ -44,6 +44,7 @@ from ..result import Engine, Evidence, Result, Statistics, Status
 from ..rules import Move
 from ..solution import Solution, certify_solution, verify
 from .driver import widen
+from .methods import contract
 from .options import SlidesatOptions
 from .windows import to_original
 
@@ -68,17 +69,11 @@ def blocking_core(kind: str, others: list[geometry.Coord], src: geometry.Coord, 
     return frozenset(keep), src, dst
 
 
-def solve_slidesat(
-    instance: Instance,
-    *,
-    limits: Limits | None = None,
-    max_moves: int | None = None,
-    options: SlidesatOptions | None = None,
-) -> Result:
+@contract(SlidesatOptions)
+def solve_slidesat(instance: Instance, *, limits: Limits, max_moves: int | None, options: SlidesatOptions) -> Result:
     """Shortest slide solution by CEGAR over the jump encoding (module docstring; options:
     ``SlidesatOptions``)."""
-    limits = limits or Limits()
-    solver = (options or SlidesatOptions()).solver
+    solver = options.solver
     lemmas: set[Lemma] = set()
     stats: dict = {"lemmas": 0, "sat_calls": 0}
     T = 0
