@@ -46,7 +46,7 @@ from typing import Any, Callable, Sequence
 from ..errors import InternalError, LimitReached
 from ..instance import Instance
 from ..limits import Limits, enforced
-from ..result import Engine, Evidence, Result, Statistics, Status
+from ..result import Engine, Evidence, Result, Status
 from ..rules import predecessors, successors
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for, layer_steps
@@ -84,17 +84,7 @@ def _result(limits: Limits, stats: dict, counts: dict):
     """The result maker of one run: ``result(status, solution, lb, certificate)``."""
 
     def result(status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(
-            status=status,
-            method="bfs",
-            solution=solution,
-            lower_bound=lb,
-            certificate=certificate,
-            seconds=limits.elapsed(),
-            stats=stats,
-            statistics=Statistics.measured(limits.cpu0, **counts),
-            engine=Engine.BFS,
-        )
+        return Result.measured(Engine.BFS, limits, stats, status, solution, lb, certificate, **counts)
 
     return result
 

@@ -56,7 +56,6 @@ says why: ``"time limit"``, ``"memory limit"``, ``"interrupted"`` or
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 
 from ..backends import Outcome
@@ -68,7 +67,7 @@ from ..errors import InstanceError, InternalError, LimitReached, UsageError
 from ..instance import Instance, make_instance
 from ..limits import Limits, enforced, poll
 from ..registry import unknown
-from ..result import Engine, Evidence, Result, Statistics, Status
+from ..result import Engine, Evidence, Result, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import configuration_count, distance_bound, exact_for, lower_bound
 from .methods import contract
@@ -416,16 +415,8 @@ class _Run:
         }
         if status in (Status.UNKNOWN, Status.FEASIBLE) and self.stop_reason is not None:
             stats["stopped"] = self.stop_reason
-        return Result(
-            status=status,
-            method="sat",
-            solution=solution,
-            lower_bound=lb,
-            certificate=certificate,
-            seconds=time.perf_counter() - self.t0,
-            stats=stats,
-            statistics=Statistics.measured(self.limits.cpu0, layers=len(self.reports)),
-            engine=Engine.SAT,
+        return Result.measured(
+            Engine.SAT, self.limits, stats, status, solution, lb, certificate, layers=len(self.reports)
         )
 
     def close(self) -> None:

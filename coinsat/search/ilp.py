@@ -68,12 +68,12 @@ from ..errors import DecodeError, LimitReached, UsageError
 from ..instance import Instance
 from ..limits import Limits, enforced
 from ..registry import unknown
-from ..result import Engine, Evidence, Result, Statistics, Status
+from ..result import Engine, Evidence, Result, Status
 from ..solution import certify_solution
 from ..theory.reach import configuration_count, exact_for, lower_bound
 from .methods import contract
 from .options import ILP_ENCODING, ILP_STRATEGIES, IlpOptions
-from .windows import Proved, Step, elapsed, exact_horizon, grow, result_of
+from .windows import Proved, Step, exact_horizon, grow, result_of
 
 ENCODING_OPTIONS = ILP_ENCODING
 STRATEGIES = ILP_STRATEGIES
@@ -210,17 +210,8 @@ class _Run:
     def _result(self, status, solution=None, lb=None, certificate=None) -> Result:
         if status in (Status.UNKNOWN, Status.FEASIBLE) and self.stop_reason:
             self.stats["stopped"] = self.stop_reason
-        return Result(
-            status=status,
-            method="ilp",
-            solution=solution,
-            lower_bound=lb,
-            certificate=certificate,
-            seconds=elapsed(self.limits),
-            stats=self.stats,
-            statistics=Statistics.measured(self.limits.cpu0, layers=len(self.stats["horizons"])),
-            engine=Engine.ILP,
-        )
+        layers = len(self.stats["horizons"])
+        return Result.measured(Engine.ILP, self.limits, self.stats, status, solution, lb, certificate, layers=layers)
 
     def found(self, answer, model, T: int) -> Result:
         try:

@@ -24,7 +24,7 @@ from .._names import Name
 from ..errors import InternalError
 from ..instance import Instance
 from ..limits import Limits, enforced
-from ..result import Engine, Evidence, Result, SearchLayers, Statistics, Status
+from ..result import Engine, Evidence, Result, SearchLayers, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for
 from .windows import Proved, Step, exact_horizon, found_in_window, grow, result_of
@@ -136,17 +136,9 @@ def fixed_result(
     radius = exact_horizon(instance)  # None: exact for every horizon
 
     def result(status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(
-            status=status,
-            method=method,
-            solution=solution,
-            lower_bound=lb,
-            certificate=certificate,
-            seconds=limits.elapsed(),
-            stats=stats,
-            statistics=Statistics.measured(limits.cpu0, **counts(out)),
-            engine=engine,
-            witness=SearchLayers(out.layers),
+        layers = SearchLayers(out.layers)
+        return Result.measured(
+            engine, limits, stats, status, solution, lb, certificate, method=method, witness=layers, **counts(out)
         )
 
     if out.kind == Ending.FOUND:
@@ -205,17 +197,9 @@ def grown(
     stats = dict(g.stats(), pruning=prune)
 
     def result(status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(
-            status=status,
-            method=method,
-            solution=solution,
-            lower_bound=lb,
-            certificate=certificate,
-            seconds=limits.elapsed(),
-            stats=stats,
-            statistics=Statistics.measured(limits.cpu0, **done),
-            engine=engine,
-            witness=SearchLayers(),
+        layers = SearchLayers()
+        return Result.measured(
+            engine, limits, stats, status, solution, lb, certificate, method=method, witness=layers, **done
         )
 
     def inside() -> Result:

@@ -34,7 +34,6 @@ the package ``berkeley-abc`` (exit 2).
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -42,7 +41,7 @@ from ..backends.abc import AbcRun, require_abc, run_abc
 from ..encode.aiger import Aig, build_aig, decode_moves, replay
 from ..instance import Instance
 from ..limits import Limits
-from ..result import Engine, InductionProof, Result, Statistics, Status
+from ..result import Engine, InductionProof, Result, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for, fill_count_bound
 from .methods import contract
@@ -67,10 +66,6 @@ class Invariant:
 def _for_abc(aig: Aig) -> Aig:
     """The circuit with latch names ``L<i>`` (safe in ABC's files whatever the cells are called)."""
     return replace(aig, latches=[(f"L{i}", nxt) for i, (_, nxt) in enumerate(aig.latches)])
-
-
-def _elapsed(limits: Limits) -> float:
-    return time.perf_counter() - limits.t0
 
 
 def _seconds_left(limits: Limits) -> float | None:
@@ -160,18 +155,7 @@ def solve_pdr(instance: Instance, *, limits: Limits, max_moves: int | None, opti
     stats: dict[str, Any] = {"abc_seconds": round(run.seconds, 3), "latches": len(aig.latches), "ands": len(aig.ands)}
 
     def result(status, solution=None, lb=None, certificate=None, witness=None) -> Result:
-        return Result(
-            status=status,
-            method="pdr",
-            solution=solution,
-            lower_bound=lb,
-            certificate=certificate,
-            seconds=_elapsed(limits),
-            stats=stats,
-            statistics=Statistics.measured(limits.cpu0),
-            engine=Engine.PDR,
-            witness=witness,
-        )
+        return Result.measured(Engine.PDR, limits, stats, status, solution, lb, certificate, witness=witness)
 
     kind, frame = ("undecided", None) if run.stopped else _outcome(run)
     if kind == "cex" and frame is not None:
@@ -219,17 +203,8 @@ def solve_kind(instance: Instance, *, limits: Limits, max_moves: int | None, opt
 
     def result(status, solution=None, lb=None, certificate=None, witness=None) -> Result:
         stats["frames_cleared"] = cleared
-        return Result(
-            status=status,
-            method="kind",
-            solution=solution,
-            lower_bound=lb,
-            certificate=certificate,
-            seconds=_elapsed(limits),
-            stats=stats,
-            statistics=Statistics.measured(limits.cpu0, layers=cleared),
-            engine=Engine.KIND,
-            witness=witness,
+        return Result.measured(
+            Engine.KIND, limits, stats, status, solution, lb, certificate, witness=witness, layers=cleared
         )
 
     k = 1

@@ -40,7 +40,7 @@ from ..encode.varmap import Fill, Occ, Vac
 from ..errors import InternalError, LimitReached
 from ..instance import Instance
 from ..limits import Limits
-from ..result import Engine, Evidence, Result, Statistics, Status
+from ..result import Engine, Result, Status
 from ..rules import Move
 from ..solution import Solution, certify_solution, verify
 from .driver import widen
@@ -80,17 +80,7 @@ def solve_slidesat(instance: Instance, *, limits: Limits, max_moves: int | None,
 
     def result(status: Status, solution: Solution | None, lb: int | None, cert: dict | None = None) -> Result:
         stats["lemmas"] = len(lemmas)
-        return Result(
-            status=status,
-            method="slidesat",
-            solution=solution,
-            lower_bound=lb,
-            certificate=None if cert is None else Evidence.of(cert),
-            seconds=limits.elapsed(),
-            stats=stats,
-            statistics=Statistics.measured(limits.cpu0, layers=T),
-            engine=Engine.SLIDESAT,
-        )
+        return Result.measured(Engine.SLIDESAT, limits, stats, status, solution, lb, cert, layers=T)
 
     try:
         while max_moves is None or T <= max_moves:
