@@ -100,29 +100,22 @@ def parse_solution(instance: Instance, text: str, path: str = "<solution>") -> t
         raise InstanceError("a solution needs a list 'moves' of [source, destination] pairs", path, 1)
     lattice = instance.board.is_lattice
     cubic = is_cubic(instance.board)
+    # a cell of a lattice is an [x, y] pair, of board = "cubic" an [x, y, z] triple (else a name)
+    arity, coordinates = (2, "an [x, y] pair") if lattice else (3, "an [x, y, z] triple")
     # Converted in place, so that each JSON list is freed as its tuple replaces it:
     # memory stays a small multiple of the file (benchmarks/fuzz.md).
     for k, mv in enumerate(moves, start=1):
         if not (isinstance(mv, list) and len(mv) == 2):
             raise InstanceError(f"move {k}: {_short(mv)} is not a [source, destination] pair", path, _line(text, k))
         for coord in mv:
-            if lattice:
+            if lattice or cubic:
                 if not (
                     isinstance(coord, list)
-                    and len(coord) == 2
+                    and len(coord) == arity
                     and all(isinstance(v, int) and not isinstance(v, bool) for v in coord)
                 ):
                     raise InstanceError(
-                        f"move {k}: {_short(coord)} is not an [x, y] pair of integers", path, _line(text, k)
-                    )
-            elif cubic:  # board = "cubic": cells are [x, y, z]
-                if not (
-                    isinstance(coord, list)
-                    and len(coord) == 3
-                    and all(isinstance(v, int) and not isinstance(v, bool) for v in coord)
-                ):
-                    raise InstanceError(
-                        f"move {k}: {_short(coord)} is not an [x, y, z] triple of integers", path, _line(text, k)
+                        f"move {k}: {_short(coord)} is not {coordinates} of integers", path, _line(text, k)
                     )
             elif not (isinstance(coord, (int, str)) and not isinstance(coord, bool)):
                 raise InstanceError(f"move {k}: {_short(coord)} is not a cell name", path, _line(text, k))
