@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from .draw import STYLE, draw_picture, replay, start_goal, step_labels, steps
-from .draw.html import page
+from .draw.html import PAGE_HEAD, page
 from .draw.layout import layout
 from .draw.scene import frame
 from .errors import CoinsatError, InstanceError, UsageError
@@ -581,10 +581,7 @@ def write_index(site: Path, entries: list[Entry], titles: dict[str, str], label:
     """The index: a card per puzzle under its folder's heading (``label``: how the folders are named)."""
     where = f"under <code>{html.escape(label)}</code>" if label else "shipped with coinsat"
     parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        '<link rel="icon" href="data:,">',  # no icon: a browser then asks for no favicon.ico (a 404)
+        *PAGE_HEAD,
         f"<title>coinsat gallery</title><style>{INDEX_CSS}</style></head><body>",
         "<h1>coinsat gallery</h1>",
         f"<p>Every puzzle {where}, with what coinsat proves about it: the status, "

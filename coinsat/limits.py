@@ -61,10 +61,11 @@ def default_memory_limit() -> int | None:
     return None if total is None else int(total * DEFAULT_MEMORY_SHARE)
 
 
-def rss_bytes() -> int | None:
-    """Resident set size of this process in bytes (None where /proc is missing)."""
+def rss_bytes(pid: int | None = None) -> int | None:
+    """Resident set size in bytes of this process, or of process ``pid`` (None where /proc is
+    missing, or the process is gone)."""
     try:
-        with open("/proc/self/statm", "rb") as f:
+        with open(f"/proc/{'self' if pid is None else pid}/statm", "rb") as f:
             resident_pages = int(f.read().split()[1])
     except (OSError, ValueError, IndexError):
         return None
@@ -350,7 +351,7 @@ def in_child(
                 if not chunk:  # the child closed its end: the answer is whole, or it died
                     break
                 data += chunk
-            if memory is not None and (_rss_of(pid) or 0) > memory:
+            if memory is not None and (rss_bytes(pid) or 0) > memory:
                 raise LimitReached("memory limit" + ("" if what is None else f" ({what} needs more)"))
     finally:
         with signals_deferred():
@@ -394,11 +395,3 @@ def _lost(status: int, what: str) -> BaseException:
     code = os.waitstatus_to_exitcode(status)
     text = f"the process computing {what} ended without an answer (exit {code})"
     return MemoryError(text) if code == -signal.SIGKILL else InternalError(text)
-
-
-def _rss_of(pid: int) -> int | None:
-    try:
-        with open(f"/proc/{pid}/statm", "rb") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return None

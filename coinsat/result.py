@@ -25,7 +25,7 @@ from typing import Any
 
 from ._names import Name
 from .errors import InternalError
-from .limits import cpu_seconds, peak_memory
+from .limits import Limits, cpu_seconds, peak_memory
 from .solution import Solution
 
 
@@ -187,6 +187,37 @@ class Result:
             self.status is Status.UNSOLVABLE and self.certificate is not None and self.certificate.scope is Scope.GLOBAL
         ):
             raise InternalError("no lower bound means unsolvable with a global certificate")
+
+    @classmethod
+    def measured(
+        cls,
+        engine: Engine,
+        limits: Limits,
+        stats: dict[str, Any],
+        status: Status,
+        solution: Solution | None = None,
+        lb: int | None = None,
+        certificate: Any = None,
+        *,
+        method: str | None = None,
+        witness: Any = None,
+        **counts: int | None,
+    ) -> "Result":
+        """An answer of ``engine`` (its own ``stats``), its seconds and :class:`Statistics` (``counts``,
+        the memory, the CPU seconds) measured now on the clocks of ``limits``; ``method`` is the
+        engine's name unless given."""
+        return cls(
+            status=status,
+            method=engine.value if method is None else method,
+            solution=solution,
+            lower_bound=lb,
+            certificate=certificate,
+            seconds=limits.elapsed(),
+            stats=stats,
+            statistics=Statistics.measured(limits.cpu0, **counts),
+            engine=engine,
+            witness=witness,
+        )
 
     @property
     def length(self) -> int | None:

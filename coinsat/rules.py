@@ -192,13 +192,10 @@ def successors(
 ) -> Iterator[tuple[Move, tuple[int, ...]]]:
     """Every legal move from ``state`` and the state it leads to."""
     if model != JUMP:
-        _model(model)
-        yield from _sliding(board, successors(board, d, state), state, reverse=False)
+        yield from _sliding(board, successors(board, d, state), state, model, reverse=False)
         return
     nbr = board.neighbour_masks
-    occ = 0
-    for m in state:
-        occ |= m
+    occ = _occupancy(state)
     frontier = 0
     for c in bits(occ):
         frontier |= nbr[c]
@@ -224,13 +221,10 @@ def predecessors(
     state - p, and p is not its own neighbour) and s is empty in state.
     """
     if model != JUMP:
-        _model(model)
-        yield from _sliding(board, predecessors(board, d, state), state, reverse=True)
+        yield from _sliding(board, predecessors(board, d, state), state, model, reverse=True)
         return
     nbr = board.neighbour_masks
-    occ = 0
-    for m in state:
-        occ |= m
+    occ = _occupancy(state)
     empty = ((1 << board.size) - 1) & ~occ
     for p in bits(occ):
         if (nbr[p] & occ).bit_count() < d:
@@ -241,19 +235,27 @@ def predecessors(
             yield Move(s, p), tuple(m ^ bit_s ^ bit_p if m & bit_p else m for m in state)
 
 
-def _sliding(
-    board: Board, jumps: Iterator[tuple[Move, tuple[int, ...]]], state: tuple[int, ...], reverse: bool
-) -> Iterator[tuple[Move, tuple[int, ...]]]:
-    """The jumps that are slides.  The coins that stay are ``state`` minus the moved coin (its
-    source going forwards, its destination backwards: a slide reversed is a slide with the same
-    coins around, since both ends lie in one component of the free space).  The free space of
-    the coins that stay is built once per moved coin."""
-    if board.kind not in geometry.SLIDE_LATTICES:
-        return
-    coords = board.lattice_coords
+def _occupancy(state: tuple[int, ...]) -> int:
+    """The mask of the cells that hold a coin of any class."""
     occ = 0
     for m in state:
         occ |= m
+    return occ
+
+
+def _sliding(
+    board: Board, jumps: Iterator[tuple[Move, tuple[int, ...]]], state: tuple[int, ...], model: str, reverse: bool
+) -> Iterator[tuple[Move, tuple[int, ...]]]:
+    """The jumps that are slides (``model``: a move model that is not ``JUMP``, a UsageError if it
+    is none).  The coins that stay are ``state`` minus the moved coin (its source going forwards,
+    its destination backwards: a slide reversed is a slide with the same coins around, since both
+    ends lie in one component of the free space).  The free space of the coins that stay is built
+    once per moved coin."""
+    _model(model)
+    if board.kind not in geometry.SLIDE_LATTICES:
+        return
+    coords = board.lattice_coords
+    occ = _occupancy(state)
     spaces: dict[int, tuple[geometry.FreeSpace, int]] = {}
     for move, other in jumps:
         mover = move.dst if reverse else move.src

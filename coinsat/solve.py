@@ -23,7 +23,7 @@ from .errors import ConstructionError, LimitReached, UsageError
 from .instance import Instance
 from .limits import Limits, enforced
 from .result import Result, Statistics, Status
-from .search.methods import METHODS, get_method, spec
+from .search.methods import METHODS, contract, get_method, spec
 from .search.options import AutoOptions
 from .search.plan import bound_pass, choose, idle_cores, with_bound
 from .solution import Solution, certify_solution
@@ -89,13 +89,8 @@ def _measured(result: Result, limits: Limits) -> Result:
     return replace(result, statistics=Statistics.measured(limits.cpu0))
 
 
-def solve_auto(
-    instance: Instance,
-    *,
-    limits: Limits | None = None,
-    max_moves: int | None = None,
-    options: AutoOptions | None = None,
-) -> Result:
+@contract(AutoOptions)
+def solve_auto(instance: Instance, *, limits: Limits, max_moves: int | None, options: AutoOptions) -> Result:
     """Carry out the default's plan (``search/plan.py``: the engine, and on the puzzles where the
     ranked search is the engine, the bound and the h it prunes with).
 
@@ -111,7 +106,6 @@ def solve_auto(
     search answers ``bounded`` when there is none, ``optimal`` with the one it meets) and nothing is
     constructed.
     """
-    o = options or AutoOptions()
     plan = choose(instance)
     known: Solution | None = None
     if plan.wants_bound and max_moves is not None:  # the horizon is a bound (rankbfs: --max-moves with an h)
@@ -119,9 +113,9 @@ def solve_auto(
     elif plan.wants_bound:
         known, found = find_bound(instance, limits)
         plan = with_bound(plan, instance, None if known is None else len(known), found)
-    if o.announce is not None:
-        o.announce(plan)
-    result = get_method(plan.engine)(instance, limits=limits, max_moves=max_moves, options=plan.options(o))
+    if options.announce is not None:
+        options.announce(plan)
+    result = get_method(plan.engine)(instance, limits=limits, max_moves=max_moves, options=plan.options(options))
     stats = {**result.stats, "plan": plan.to_json()}
     method = f"auto:{result.method}"
     if result.status is Status.UNKNOWN and known is not None:  # stopped: the bound's solution is the answer

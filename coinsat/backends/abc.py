@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..environment import abc_path
 from ..errors import UsageError
+from ..limits import rss_bytes
 
 BINARY = "berkeley-abc"
 PACKAGE_HINT = "ABC is not installed: install the package berkeley-abc (apt-get install berkeley-abc)"
@@ -76,14 +77,6 @@ def _die_with_parent():
     return arm
 
 
-def _rss(pid: int) -> int | None:
-    try:
-        with open(f"/proc/{pid}/statm", "rb") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return None
-
-
 def run_abc(
     aig: bytes,
     commands: list[str],
@@ -120,7 +113,7 @@ def run_abc(
                         pass
                     if time_limit is not None and time.perf_counter() - t0 > time_limit:
                         stopped = "time limit"
-                    elif memory_limit is not None and (_rss(proc.pid) or 0) > memory_limit:
+                    elif memory_limit is not None and (rss_bytes(proc.pid) or 0) > memory_limit:
                         stopped = "memory limit"
                     if stopped:
                         proc.kill()

@@ -33,10 +33,10 @@ from .common import (
     EXIT_UNKNOWN,
     FILE_HELP,
     add_limit_arguments,
+    add_method_arguments,
     add_progress_argument,
     check_output_dir,
     limits_of,
-    method_help,
     nonneg_int,
     pos_int,
     progress_options,
@@ -45,21 +45,13 @@ from .common import (
 
 def add_parser(sub) -> None:
     from ..certify import SPLITS
-    from ..search.methods import METHODS
 
     s = sub.add_parser("certify", help="solve, then write and check a certificate of the answer")
     s.add_argument("file", help=FILE_HELP)
     s.add_argument(
         "-o", "--output-dir", required=True, metavar="DIR", help="where the certificate files go (created if missing)"
     )
-    s.add_argument("--method", choices=sorted(METHODS), default="auto", help=method_help(METHODS))
-    s.add_argument(
-        "--max-moves",
-        type=nonneg_int,
-        default=None,
-        metavar="N",
-        help="look for solutions of at most N moves (then certify 'bounded': none with <= N)",
-    )
+    add_method_arguments(s, "look for solutions of at most N moves (then certify 'bounded': none with <= N)")
     s.add_argument("--solution", metavar="SOLUTION.json", help="one-shot: certify that this solution is optimal")
     s.add_argument(
         "--horizon-hint", type=nonneg_int, default=None, metavar="T", help="one-shot: a solution with <= T moves exists"

@@ -39,6 +39,15 @@ def method_help(methods) -> str:
     return "\n".join(["the engine (default auto):", *(ENGINES[m].summary() for m in methods)])
 
 
+def add_method_arguments(parser, max_moves_help: str) -> None:
+    """``--method`` (an engine of the registry, default ``auto``) and ``--max-moves N`` (its help
+    says what the command answers when there is no solution of at most N moves)."""
+    from ..search.methods import METHODS
+
+    parser.add_argument("--method", choices=sorted(METHODS), default="auto", help=method_help(METHODS))
+    parser.add_argument("--max-moves", type=nonneg_int, default=None, metavar="N", help=max_moves_help)
+
+
 class HelpFormatter(argparse.HelpFormatter):
     """argparse's formatter, except that a help text with line breaks keeps them: each line is
     wrapped on its own, its continuation indented (``--method``: a line per engine)."""

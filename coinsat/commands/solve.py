@@ -12,29 +12,23 @@ from .common import (
     EXIT_USAGE,
     FILE_HELP,
     add_limit_arguments,
+    add_method_arguments,
     add_progress_argument,
     check_output_dir,
     check_output_file,
     exit_code,
     limits_of,
-    method_help,
     nonneg_int,
     progress_options,
 )
 
 
 def add_parser(sub) -> None:
-    from ..search.methods import METHODS
-
     s = sub.add_parser("solve", help="find a shortest solution, or prove there is none")
     s.add_argument("file", help=FILE_HELP)
-    s.add_argument("--method", choices=sorted(METHODS), default="auto", help=method_help(METHODS))
-    s.add_argument(
-        "--max-moves",
-        type=nonneg_int,
-        default=None,
-        metavar="N",
-        help="look for solutions of at most N moves (answer 'bounded' if none); rankbfs with --heuristic H "
+    add_method_arguments(
+        s,
+        "look for solutions of at most N moves (answer 'bounded' if none); rankbfs with --heuristic H "
         "also prunes every state with depth + h > N",
     )
     s.add_argument(

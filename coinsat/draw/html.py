@@ -64,6 +64,15 @@ table.facts td { padding: 0.25em 0; overflow-wrap: anywhere; }
 h1 { font-size: 1.4em; } .meta { color: #555; } .nav { overflow-wrap: anywhere; }
 """
 
+#: the first lines of every page coinsat writes: UTF-8, a phone's width (the viewport), and no
+#: icon (a browser then asks for no favicon.ico, a 404)
+PAGE_HEAD = (
+    "<!DOCTYPE html>",
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<link rel="icon" href="data:,">',
+)
+
 
 def page(
     title: str,
@@ -86,10 +95,7 @@ def page(
     from .scene import grid
 
     out = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        '<link rel="icon" href="data:,">',  # no icon: a browser then asks for no favicon.ico (a 404)
+        *PAGE_HEAD,
         f"<title>{escape(title)}</title>",
         f"<style>{_CSS}</style></head>",
         f'<body data-autoplay="{"yes" if autoplay else "no"}">',

@@ -75,14 +75,58 @@ class Aig:
         return bytes(out)
 
 
-class _Builder:
-    """AND gates with constant folding and structural hashing.  Inputs and latches are
-    numbered first (their count is known before any gate), gates after."""
+class Gates:
+    """AND gates over AIGER literals (0 false, 1 true, an odd literal the negation of the even
+    one below it) with constant folding and structural hashing, and the gates built of them; a
+    subclass numbers each new gate (``new_gate``)."""
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[int, int], int] = {}
+
+    def new_gate(self, hi: int, lo: int) -> int:
+        """The literal of a new gate ``hi AND lo`` (``hi >= lo``, neither constant)."""
+        raise NotImplementedError
+
+    def and_(self, a: int, b: int) -> int:
+        """a AND b."""
+        a, b = max(a, b), min(a, b)  # AIGER wants rhs0 >= rhs1
+        if b == 0 or a == b ^ 1:
+            return 0
+        if b == 1 or a == b:
+            return a
+        lit = self._seen.get((a, b))
+        if lit is None:
+            lit = self._seen[(a, b)] = self.new_gate(a, b)
+        return lit
+
+    def or_(self, a: int, b: int) -> int:
+        """a OR b."""
+        return self.and_(a ^ 1, b ^ 1) ^ 1
+
+    def all(self, lits) -> int:
+        """The AND of ``lits`` (1 when there are none)."""
+        out = 1
+        for lit in lits:
+            out = self.and_(out, lit)
+        return out
+
+    def any(self, lits) -> int:
+        """The OR of ``lits`` (0 when there are none)."""
+        return self.all(lit ^ 1 for lit in lits) ^ 1
+
+    def xor(self, a: int, b: int) -> int:
+        """a XOR b."""
+        return self.or_(self.and_(a, b ^ 1), self.and_(a ^ 1, b))
+
+
+class _Builder(Gates):
+    """The gates of one circuit.  Inputs and latches are numbered first (their count is known
+    before any gate), gates after."""
 
     def __init__(self, n_inputs: int, n_latches: int):
+        super().__init__()
         self.base = n_inputs + n_latches
         self.ands: list[tuple[int, int]] = []
-        self._seen: dict[tuple[int, int], int] = {}
 
     def input(self, k: int) -> int:
         return 2 * (k + 1)
@@ -90,35 +134,9 @@ class _Builder:
     def latch(self, k: int, n_inputs: int) -> int:
         return 2 * (n_inputs + k + 1)
 
-    def and_(self, a: int, b: int) -> int:
-        if a > b:
-            a, b = b, a
-        if a == 0 or a == b ^ 1:
-            return 0
-        if a == 1 or a == b:
-            return b
-        key = (b, a)  # AIGER wants rhs0 >= rhs1
-        lit = self._seen.get(key)
-        if lit is None:
-            lit = 2 * (self.base + len(self.ands) + 1)
-            self.ands.append(key)
-            self._seen[key] = lit
-        return lit
-
-    def or_(self, a: int, b: int) -> int:
-        return self.and_(a ^ 1, b ^ 1) ^ 1
-
-    def all(self, lits) -> int:
-        out = 1
-        for lit in lits:
-            out = self.and_(out, lit)
-        return out
-
-    def any(self, lits) -> int:
-        return self.all(lit ^ 1 for lit in lits) ^ 1
-
-    def xor(self, a: int, b: int) -> int:
-        return self.or_(self.and_(a, b ^ 1), self.and_(a ^ 1, b))
+    def new_gate(self, hi: int, lo: int) -> int:
+        self.ands.append((hi, lo))
+        return 2 * (self.base + len(self.ands))
 
     def at_least(self, lits: list[int], d: int) -> int:
         """1 iff at least ``d`` of ``lits`` are 1 (a sequential counter: r[j] = at least j so far)."""

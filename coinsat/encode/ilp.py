@@ -48,42 +48,17 @@ from ..errors import DecodeError
 from ..instance import Instance
 from ..limits import poll
 from ..solution import Solution
+from .varmap import key
 
-
-# Variable keys: frozen dataclasses, so that Occ(1, 0, 2) != Fill(1, 0, 2)
+# Variable keys (``varmap.key``): frozen dataclasses, so that Occ(1, 0, 2) != Fill(1, 0, 2)
 # (dataclass equality requires the same class; NamedTuples would compare equal).
 # The names and the step field ``t`` are those of the SAT keys (encode/varmap.py);
 # the ILP keys carry a label index too, since the model has one variable per class.
-@dataclass(frozen=True)
-class _CellKey:
-    cell: int
-    label: int
-    t: int
-
-
-@dataclass(frozen=True)
-class Occ(_CellKey):
-    """x[cell, label, t]: the cell holds a coin of that class in C_t."""
-
-
-@dataclass(frozen=True)
-class Fill(_CellKey):
-    """f[cell, label, t]: move t drops a coin of that class on the cell."""
-
-
-@dataclass(frozen=True)
-class Vac(_CellKey):
-    """v[cell, label, t]: move t lifts a coin of that class from the cell."""
-
-
-@dataclass(frozen=True)
-class NoOp:
-    t: int
-
-
-@dataclass(frozen=True)
-class Place:
-    k: int
+Occ = key("Occ", "cell label t", "x[cell, label, t]: the cell holds a coin of that class in C_t.")
+Fill = key("Fill", "cell label t", "f[cell, label, t]: move t drops a coin of that class on the cell.")
+Vac = key("Vac", "cell label t", "v[cell, label, t]: move t lifts a coin of that class from the cell.")
+NoOp = key("NoOp", "t", "n[t]: step t moves nothing.")
+Place = key("Place", "k", "z[k]: the goal is reached in its k-th placement.")
 
 
 # A value further than this from 0 or 1 is not an integer answer.

@@ -16,142 +16,36 @@ constant "false".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import make_dataclass
 from typing import Hashable
 
 from pysat.formula import IDPool
 
 
-@dataclass(frozen=True, slots=True)
-class Occ:
-    """x[c,t]: cell c holds a coin in configuration C_t."""
-
-    cell: int
-    t: int
-
-
-@dataclass(frozen=True, slots=True)
-class Lab:
-    """y[l,c,t]: cell c holds a coin of label l in C_t (only with >= 2 labels)."""
-
-    label: str
-    cell: int
-    t: int
+def key(name: str, fields: str, doc: str) -> type:
+    """A key class: a frozen dataclass ``name`` of the int or str ``fields`` (names separated by
+    blanks), documented by ``doc``."""
+    cls = make_dataclass(name, fields.split(), frozen=True, slots=True, namespace={"__doc__": doc})
+    cls.__module__ = __name__
+    return cls
 
 
-@dataclass(frozen=True, slots=True)
-class Fill:
-    """f[c,t]: move t drops its coin on c."""
-
-    cell: int
-    t: int
-
-
-@dataclass(frozen=True, slots=True)
-class Vac:
-    """v[c,t]: move t lifts the coin on c."""
-
-    cell: int
-    t: int
-
-
-@dataclass(frozen=True, slots=True)
-class NoOp:
-    """n[t]: step t moves nothing (C_t = C_{t-1})."""
-
-    t: int
-
-
-@dataclass(frozen=True, slots=True)
-class Moved:
-    """m[l,t]: move t moves a coin of label l (only with >= 2 labels)."""
-
-    label: str
-    t: int
-
-
-@dataclass(frozen=True, slots=True)
-class Idle:
-    """w[c,t]: the coin on c was placed there and has not yet supported a fill (P4)."""
-
-    cell: int
-    t: int
-
-
-@dataclass(frozen=True, slots=True)
-class Tight:
-    """k[c,t]: move t fills c and c has exactly d occupied neighbours after it (P5)."""
-
-    cell: int
-    t: int
-
-
-@dataclass(frozen=True, slots=True)
-class Near:
-    """a[c,t]: move t lifts a coin from c or from a neighbour of c (P6)."""
-
-    cell: int
-    t: int
-
-
-@dataclass(frozen=True, slots=True)
-class Edge:
-    """q[a,b,t]: cells a < b are adjacent and both hold coins in C_t (P8); with t = -s,
-    in the kept set I_s of move s (P10)."""
-
-    a: int
-    b: int
-    t: int
-
-
-@dataclass(frozen=True, slots=True)
-class Kept:
-    """i[c,t]: c holds a coin in both C_{t-1} and C_t (P10)."""
-
-    cell: int
-    t: int
-
-
-@dataclass(frozen=True, slots=True)
-class Ladder:
-    """Auxiliary of an exactly-one ladder over family ``family`` at step t (C4/C5)."""
-
-    family: str
-    t: int
-    i: int
-
-
-@dataclass(frozen=True, slots=True)
-class Count:
-    """Auxiliary of a cardinality counter: ``what`` at step t has >= j true inputs among the first i."""
-
-    what: str
-    owner: int
-    t: int
-    i: int
-    j: int
-
-
-@dataclass(frozen=True, slots=True)
-class OffGoal:
-    """e[t,j]: at least j coins of C_t lie off the (fixed) goal (P7)."""
-
-    t: int
-    j: int
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    """z[k]: the goal is reached in its k-th placement (translate/congruent goals)."""
-
-    k: int
-
-
-@dataclass(frozen=True, slots=True)
-class GoalAt:
-    """g[T]: selector; when true, C_T is a goal configuration (C8)."""
-
-    t: int
+Occ = key("Occ", "cell t", "x[c,t]: cell c holds a coin in configuration C_t.")
+Lab = key("Lab", "label cell t", "y[l,c,t]: cell c holds a coin of label l in C_t (only with >= 2 labels).")
+Fill = key("Fill", "cell t", "f[c,t]: move t drops its coin on c.")
+Vac = key("Vac", "cell t", "v[c,t]: move t lifts the coin on c.")
+NoOp = key("NoOp", "t", "n[t]: step t moves nothing (C_t = C_{t-1}).")
+Moved = key("Moved", "label t", "m[l,t]: move t moves a coin of label l (only with >= 2 labels).")
+Idle = key("Idle", "cell t", "w[c,t]: the coin on c was placed there and has not yet supported a fill (P4).")
+Tight = key("Tight", "cell t", "k[c,t]: move t fills c and c has exactly d occupied neighbours after it (P5).")
+Near = key("Near", "cell t", "a[c,t]: move t lifts a coin from c or from a neighbour of c (P6).")
+Edge = key("Edge", "a b t", "q[a,b,t]: cells a < b adjacent, both with coins in C_t (P8); t = -s: in I_s (P10).")
+Kept = key("Kept", "cell t", "i[c,t]: c holds a coin in both C_{t-1} and C_t (P10).")
+Ladder = key("Ladder", "family t i", "Auxiliary of an exactly-one ladder over family ``family`` at step t (C4/C5).")
+Count = key("Count", "what owner t i j", "counter: ``what`` at step t has >= j true inputs among the first i.")
+OffGoal = key("OffGoal", "t j", "e[t,j]: at least j coins of C_t lie off the (fixed) goal (P7).")
+Place = key("Place", "k", "z[k]: the goal is reached in its k-th placement (translate/congruent goals).")
+GoalAt = key("GoalAt", "t", "g[T]: selector; when true, C_T is a goal configuration (C8).")
 
 
 MOVE_KEYS = (Fill, Vac, NoOp)

@@ -27,7 +27,7 @@ by the project's own reader and checked by its own simulator and SAT checks
 from __future__ import annotations
 
 from ..backends.aigbmc import Circuit
-from ..encode.aiger import Aig
+from ..encode.aiger import Aig, Gates
 from ..errors import InstanceError
 
 # --- circuits --------------------------------------------------------------------------------
@@ -107,38 +107,20 @@ def aig_19(c: Circuit, comments: tuple[str, ...] = ()) -> bytes:
     return bytes(out)
 
 
-class Extender:
-    """New AND gates on top of a circuit's (numbered after them), with constant folding and
-    structural hashing, for building a witness circuit's invariant."""
+class Extender(Gates):
+    """New AND gates on top of a circuit's (numbered after them), for building a witness
+    circuit's invariant."""
 
     def __init__(self, model: Circuit):
+        super().__init__()
         self.model = model
         self.ands = list(model.ands)
         self.top = model.max_var
-        self._seen: dict[tuple[int, int], int] = {}
 
-    def and_(self, a: int, b: int) -> int:
-        a, b = max(a, b), min(a, b)
-        if b == 0 or a == b ^ 1:
-            return 0
-        if b == 1 or a == b:
-            return a
-        lit = self._seen.get((a, b))
-        if lit is None:
-            self.top += 1
-            lit = 2 * self.top
-            self.ands.append((lit, a, b))
-            self._seen[(a, b)] = lit
-        return lit
-
-    def all(self, lits) -> int:
-        out = 1
-        for lit in lits:
-            out = self.and_(out, lit)
-        return out
-
-    def any(self, lits) -> int:
-        return self.all(lit ^ 1 for lit in lits) ^ 1
+    def new_gate(self, hi: int, lo: int) -> int:
+        self.top += 1
+        self.ands.append((2 * self.top, hi, lo))
+        return 2 * self.top
 
     def witness(self, inv: int, model_file: str, what: str) -> Circuit:
         """The witness circuit whose single bad literal is ``not (P and inv)`` (module docstring)."""

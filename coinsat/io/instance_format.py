@@ -201,12 +201,7 @@ def _parse_instance(ctx: _Ctx, data: dict) -> Instance:
             f"works on boards ({', '.join(file_boards())})",
             "board",
         )
-    for key in data:
-        if key not in KNOWN_KEYS:
-            raise ctx.error(f"unknown key {key!r} (known: {', '.join(sorted(KNOWN_KEYS))})", key)
-    for key in ("board", "start", "goal"):
-        if key not in data:
-            raise ctx.error(f"missing key {key!r}", line=1)
+    _check_keys(ctx, data, KNOWN_KEYS, "")
 
     kind = data["board"]
     if kind not in file_boards():
@@ -717,16 +712,22 @@ def parse_plane(text: str, path: str = "<string>"):
     return _parse_plane(_Ctx(path, text), _load_toml(text, path))
 
 
+def _check_keys(ctx: _Ctx, data: dict, known, what: str) -> None:
+    """Every key of ``data`` is one of ``known`` (an error names the file's line of the first
+    that is not, and ``what`` says of which puzzle), and board, start and goal are there."""
+    for key in data:
+        if key not in known:
+            raise ctx.error(f"unknown key {key!r}{what} (known: {', '.join(sorted(known))})", key)
+    for key in ("board", "start", "goal"):
+        if key not in data:
+            raise ctx.error(f"missing key {key!r}", line=1)
+
+
 def _parse_plane(ctx: _Ctx, data: dict):
     from ..theory.plane import PlanePuzzle
 
     path = ctx.path
-    for key in data:
-        if key not in PLANE_KEYS:
-            raise ctx.error(f"unknown key {key!r} for a plane puzzle (known: {', '.join(sorted(PLANE_KEYS))})", key)
-    for key in ("board", "start", "goal"):
-        if key not in data:
-            raise ctx.error(f"missing key {key!r}", line=1)
+    _check_keys(ctx, data, PLANE_KEYS, " for a plane puzzle")
     if data["board"] != "plane":
         raise ctx.error(f'read_plane reads board = "plane" files, not {_short(data["board"])}', "board")
     grid = data.get("grid", "square")

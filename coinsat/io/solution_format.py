@@ -100,31 +100,25 @@ def parse_solution(instance: Instance, text: str, path: str = "<solution>") -> t
         raise InstanceError("a solution needs a list 'moves' of [source, destination] pairs", path, 1)
     lattice = instance.board.is_lattice
     space = instance.board.lattice if not lattice else None  # a board in space (cubic): points, no window
+    # a cell of a lattice is an [x, y] pair, of a board in space a point of its dimension (else a name)
+    if lattice:
+        arity, coordinates = 2, "an [x, y] pair"
+    elif space is not None:
+        arity, coordinates = space.dimension, f"an {space.point_words('[]')}"
     # Converted in place, so that each JSON list is freed as its tuple replaces it:
     # memory stays a small multiple of the file (benchmarks/fuzz.md).
     for k, mv in enumerate(moves, start=1):
         if not (isinstance(mv, list) and len(mv) == 2):
             raise InstanceError(f"move {k}: {_short(mv)} is not a [source, destination] pair", path, _line(text, k))
         for coord in mv:
-            if lattice:
+            if lattice or space is not None:
                 if not (
                     isinstance(coord, list)
-                    and len(coord) == 2
+                    and len(coord) == arity
                     and all(isinstance(v, int) and not isinstance(v, bool) for v in coord)
                 ):
                     raise InstanceError(
-                        f"move {k}: {_short(coord)} is not an [x, y] pair of integers", path, _line(text, k)
-                    )
-            elif space is not None:  # board = "cubic": cells are [x, y, z]
-                if not (
-                    isinstance(coord, list)
-                    and len(coord) == space.dimension
-                    and all(isinstance(v, int) and not isinstance(v, bool) for v in coord)
-                ):
-                    raise InstanceError(
-                        f"move {k}: {_short(coord)} is not an {space.point_words('[]')} of integers",
-                        path,
-                        _line(text, k),
+                        f"move {k}: {_short(coord)} is not {coordinates} of integers", path, _line(text, k)
                     )
             elif not (isinstance(coord, (int, str)) and not isinstance(coord, bool)):
                 raise InstanceError(f"move {k}: {_short(coord)} is not a cell name", path, _line(text, k))

@@ -46,11 +46,12 @@ from typing import Any, Callable, Sequence
 from ..errors import InternalError, LimitReached
 from ..instance import Instance
 from ..limits import Limits, enforced
-from ..result import Engine, Evidence, Result, Statistics, Status
+from ..result import Engine, Evidence, Result, Status
 from ..rules import predecessors, successors
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for, layer_steps
 from .grown import Proved, WindowAnswer, found_in_window, grow
+from .methods import contract
 from .options import BfsOptions
 from .windows import exact_horizon, fits
 
@@ -72,32 +73,19 @@ class _Outcome:
     expanded: int = 0
 
 
-def solve_bfs(
-    instance: Instance, *, limits: Limits | None = None, max_moves: int | None = None, options: BfsOptions | None = None
-) -> Result:
+@contract(BfsOptions)
+def solve_bfs(instance: Instance, *, limits: Limits, max_moves: int | None, options: BfsOptions) -> Result:
     """Shortest solution by bidirectional BFS (module docstring; options: ``BfsOptions``)."""
-    limits = limits or Limits()
-    opts = options or BfsOptions()
-    if opts.grow and instance.board.is_lattice and not instance.board.exact:
-        return _grown(instance, max_moves, limits, opts.max_states)
-    return _fixed(instance, max_moves, limits, opts.max_states)
+    if options.grow and instance.board.is_lattice and not instance.board.exact:
+        return _grown(instance, max_moves, limits, options.max_states)
+    return _fixed(instance, max_moves, limits, options.max_states)
 
 
 def _result(limits: Limits, stats: dict, counts: dict):
     """The result maker of one run: ``result(status, solution, lb, certificate)``."""
 
     def result(status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(
-            status=status,
-            method="bfs",
-            solution=solution,
-            lower_bound=lb,
-            certificate=certificate,
-            seconds=limits.elapsed(),
-            stats=stats,
-            statistics=Statistics.measured(limits.cpu0, **counts),
-            engine=Engine.BFS,
-        )
+        return Result.measured(Engine.BFS, limits, stats, status, solution, lb, certificate, **counts)
 
     return result
 

@@ -56,7 +56,6 @@ says why: ``"time limit"``, ``"memory limit"``, ``"interrupted"`` or
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 
 from ..backends import Outcome
@@ -68,9 +67,10 @@ from ..errors import InstanceError, InternalError, LimitReached, UsageError
 from ..instance import Instance, make_instance
 from ..limits import Limits, enforced, poll
 from ..registry import unknown
-from ..result import Engine, Evidence, Result, Statistics, Status
+from ..result import Engine, Evidence, Result, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import configuration_count, distance_bound, exact_for, lower_bound
+from .methods import contract
 from .options import SAT_STRATEGIES, SatOptions
 
 #: ``stats["stopped"]`` when the window exact for the next horizon is over board.py's cap
@@ -181,33 +181,26 @@ class _Session:
         self.backend.close()
 
 
-def solve_sat(
-    instance: Instance,
-    *,
-    limits: Limits | None = None,
-    max_moves: int | None = None,
-    options: SatOptions | None = None,
-) -> Result:
+@contract(SatOptions)
+def solve_sat(instance: Instance, *, limits: Limits, max_moves: int | None, options: SatOptions) -> Result:
     """Shortest solution by SAT (module docstring; options: ``SatOptions``)."""
-    o = options or SatOptions()
-    encoding = o.encoding or DEFAULT_OPTIONS
-    if o.horizon_hint is not None and o.horizon_hint < 0:
-        raise UsageError(f"the horizon hint must be >= 0, not {o.horizon_hint}")
-    if o.strategy not in STRATEGIES:
-        raise UsageError(unknown("strategy", o.strategy, STRATEGIES))
-    if not encoding.noop and o.strategy != "linear":
+    encoding = options.encoding or DEFAULT_OPTIONS
+    if options.horizon_hint is not None and options.horizon_hint < 0:
+        raise UsageError(f"the horizon hint must be >= 0, not {options.horizon_hint}")
+    if options.strategy not in STRATEGIES:
+        raise UsageError(unknown("strategy", options.strategy, STRATEGIES))
+    if not encoding.noop and options.strategy != "linear":
         raise UsageError("without no-op steps only the 'linear' strategy is sound")
-    if o.stride < 1:
-        raise UsageError(f"stride must be >= 1, not {o.stride}")
-    limits = limits or Limits()
-    require_limitable(o.solver, limits.time_limit, limits.memory_limit)
-    config = None if o.solver_config is None else dict(o.solver_config)
+    if options.stride < 1:
+        raise UsageError(f"stride must be >= 1, not {options.stride}")
+    require_limitable(options.solver, limits.time_limit, limits.memory_limit)
+    config = None if options.solver_config is None else dict(options.solver_config)
     with enforced(limits):
-        run = _Run(instance, encoding, o.solver, limits, o.progress, config)
-        run.stride = o.stride
-        run.hint, run.fresh, run.descend = o.horizon_hint, o.fresh, o.descend
+        run = _Run(instance, encoding, options.solver, limits, options.progress, config)
+        run.stride = options.stride
+        run.hint, run.fresh, run.descend = options.horizon_hint, options.fresh, options.descend
         try:
-            return run.go(max_moves, o.strategy)
+            return run.go(max_moves, options.strategy)
         except LimitReached as e:
             return run.stopped(str(e), max_moves)
         except KeyboardInterrupt:
@@ -422,16 +415,8 @@ class _Run:
         }
         if status in (Status.UNKNOWN, Status.FEASIBLE) and self.stop_reason is not None:
             stats["stopped"] = self.stop_reason
-        return Result(
-            status=status,
-            method="sat",
-            solution=solution,
-            lower_bound=lb,
-            certificate=certificate,
-            seconds=time.perf_counter() - self.t0,
-            stats=stats,
-            statistics=Statistics.measured(self.limits.cpu0, layers=len(self.reports)),
-            engine=Engine.SAT,
+        return Result.measured(
+            Engine.SAT, self.limits, stats, status, solution, lb, certificate, layers=len(self.reports)
         )
 
     def close(self) -> None:

@@ -68,10 +68,11 @@ from ..errors import DecodeError, LimitReached, UsageError
 from ..instance import Instance
 from ..limits import Limits, enforced
 from ..registry import unknown
-from ..result import Engine, Evidence, Result, Statistics, Status
+from ..result import Engine, Evidence, Result, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import configuration_count, exact_for, lower_bound
 from .grown import Proved, WindowAnswer, grow
+from .methods import contract
 from .options import ILP_ENCODING, ILP_STRATEGIES, IlpOptions
 from .windows import exact_horizon
 
@@ -80,17 +81,14 @@ STRATEGIES = ILP_STRATEGIES
 DEFAULT_STRATEGY = IlpOptions().strategy
 
 
-def solve_ilp(
-    instance: Instance, *, limits: Limits | None = None, max_moves: int | None = None, options: IlpOptions | None = None
-) -> Result:
+@contract(IlpOptions)
+def solve_ilp(instance: Instance, *, limits: Limits, max_moves: int | None, options: IlpOptions) -> Result:
     """Shortest solution by integer programming (module docstring; options: ``IlpOptions``)."""
-    o = options or IlpOptions()
-    strategy = o.strategy
+    strategy = options.strategy
     if strategy not in STRATEGIES:
         raise UsageError(unknown("strategy", strategy, STRATEGIES))
-    limits = limits or Limits()
-    run = _Run(instance, o, limits)
-    if o.grow and instance.board.is_lattice and not instance.board.exact:
+    run = _Run(instance, options, limits)
+    if options.grow and instance.board.is_lattice and not instance.board.exact:
         return run.grown(max_moves, strategy)
     with enforced(limits):
         try:
@@ -216,17 +214,8 @@ class _Run:
     def _result(self, status, solution=None, lb=None, certificate=None) -> Result:
         if status in (Status.UNKNOWN, Status.FEASIBLE) and self.stop_reason:
             self.stats["stopped"] = self.stop_reason
-        return Result(
-            status=status,
-            method="ilp",
-            solution=solution,
-            lower_bound=lb,
-            certificate=certificate,
-            seconds=self.limits.elapsed(),
-            stats=self.stats,
-            statistics=Statistics.measured(self.limits.cpu0, layers=len(self.stats["horizons"])),
-            engine=Engine.ILP,
-        )
+        layers = len(self.stats["horizons"])
+        return Result.measured(Engine.ILP, self.limits, self.stats, status, solution, lb, certificate, layers=layers)
 
     def found(self, answer, model, T: int) -> Result:
         try:

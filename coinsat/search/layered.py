@@ -25,7 +25,7 @@ from .._names import Name
 from ..errors import InternalError
 from ..instance import Instance
 from ..limits import Limits, enforced
-from ..result import Engine, Evidence, Result, SearchLayers, Statistics, Status
+from ..result import Engine, Evidence, Result, SearchLayers, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for
 from .grown import Proved, WindowAnswer, found_in_window, grow
@@ -138,17 +138,9 @@ def fixed_result(
     radius = exact_horizon(instance)  # None: exact for every horizon
 
     def result(status, solution=None, lb=None, certificate=None) -> Result:
-        return Result(
-            status=status,
-            method=method,
-            solution=solution,
-            lower_bound=lb,
-            certificate=certificate,
-            seconds=limits.elapsed(),
-            stats=stats,
-            statistics=Statistics.measured(limits.cpu0, **counts(out)),
-            engine=engine,
-            witness=SearchLayers(out.layers),
+        layers = SearchLayers(out.layers)
+        return Result.measured(
+            engine, limits, stats, status, solution, lb, certificate, method=method, witness=layers, **counts(out)
         )
 
     if out.kind == Ending.FOUND:
@@ -230,15 +222,16 @@ def grown(
     search = Layered(instance, forward, limits, max_states, prune, progress, method, engine)
     g = grow(instance, search, limits, max_moves=max_moves, max_states=max_states, max_cells=max_cells)
     a = g.answer()
-    return Result(
-        status=a.status,
+    stats = dict(g.stats(), pruning=prune)
+    return Result.measured(
+        engine,
+        limits,
+        stats,
+        a.status,
+        a.solution,
+        a.lower_bound,
+        a.certificate,
         method=method,
-        solution=a.solution,
-        lower_bound=a.lower_bound,
-        certificate=a.certificate,
-        seconds=limits.elapsed(),
-        stats=dict(g.stats(), pruning=prune),
-        statistics=Statistics.measured(limits.cpu0, **search.done),
-        engine=engine,
         witness=SearchLayers(),
+        **search.done,
     )

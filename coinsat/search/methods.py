@@ -1,21 +1,23 @@
 """The registry of solving methods: one :class:`EngineSpec` record per engine.
 
 Every engine is ``solve_<name>(instance, *, limits, max_moves, options) -> Result``
-(``search/options.py``).  A record names the engine's target (``"module:function"``,
-imported on first use, so a missing optional dependency breaks only its own method), its
-options dataclass, the move models and board kinds it decides, whether its answers are
-exact (optimal, or a proof) and, when it has one, the function that says why it cannot
-run on an instance, and the line of ``--help`` that helps choose it: what it proves, when it
-pays, what it needs.  The CLI builds ``--method``, its help and the engines' flags from
-:data:`ENGINES`; ``coinsat.solve`` builds the options from it.  ``auto`` is the front
-door's chooser (``coinsat.solve.solve_auto``), registered here so that it is a method
-like the others.
+(``search/options.py``), its body decorated by :func:`contract`, which fills in the defaults (a
+fresh ``Limits()``, the options dataclass's defaults) once for every engine. A record names the
+engine's target (``"module:function"``, imported on first use, so a missing optional dependency
+breaks only its own method), its options dataclass, the move models and board kinds it decides,
+whether its answers are exact (optimal, or a proof) and, when it has one, the function that says
+why it cannot run on an instance, and the line of ``--help`` that helps choose it: what it
+proves, when it pays, what it needs. The CLI builds ``--method``, its help and the engines'
+flags from :data:`ENGINES`; ``coinsat.solve`` builds the options from it. ``auto`` is the front
+door's chooser (``coinsat.solve.solve_auto``), registered here so that it is a method like the
+others.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Protocol, TypeVar
 
 from ..board import BoardKind
 from ..errors import UsageError
@@ -35,6 +37,50 @@ from .options import (
     SpanbfsOptions,
     options_of,
 )
+
+O = TypeVar("O")
+O_contra = TypeVar("O_contra", contravariant=True)
+
+
+class EngineBody(Protocol[O_contra]):
+    """What an engine's body receives: the limits and the options always given."""
+
+    def __call__(self, instance: Instance, *, limits: Limits, max_moves: int | None, options: O_contra) -> Result: ...
+
+
+class EngineFunction(Protocol[O_contra]):
+    """The engine contract as callers see it: every argument but the instance optional."""
+
+    def __call__(
+        self,
+        instance: Instance,
+        *,
+        limits: Limits | None = None,
+        max_moves: int | None = None,
+        options: O_contra | None = None,
+    ) -> Result: ...
+
+
+def contract(default: Callable[[], O]) -> Callable[[EngineBody[O]], EngineFunction[O]]:
+    """Decorate an engine's body with the defaults of the contract: ``limits`` None becomes a
+    fresh ``Limits()`` (no limit, the clock started now) and ``options`` None becomes
+    ``default()`` (the options dataclass), so the body's parameters are never None."""
+
+    def wrap(body: EngineBody[O]) -> EngineFunction[O]:
+        @functools.wraps(body)
+        def engine(
+            instance: Instance,
+            *,
+            limits: Limits | None = None,
+            max_moves: int | None = None,
+            options: O | None = None,
+        ) -> Result:
+            chosen = default() if options is None else options
+            return body(instance, limits=limits or Limits(), max_moves=max_moves, options=chosen)
+
+        return engine
+
+    return wrap
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,6 @@ the package ``berkeley-abc`` (exit 2).
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -42,10 +41,11 @@ from ..backends.abc import AbcRun, require_abc, run_abc
 from ..encode.aiger import Aig, build_aig, decode_moves, replay
 from ..instance import Instance
 from ..limits import Limits
-from ..result import Engine, InductionProof, Result, Statistics, Status
+from ..result import Engine, InductionProof, Result, Status
 from ..solution import Solution, certify_solution
 from ..theory.reach import exact_for, fill_count_bound
 from .grown import found_in_window
+from .methods import contract
 from .options import KindOptions, PdrOptions
 from .windows import exact_horizon
 
@@ -67,10 +67,6 @@ class Invariant:
 def _for_abc(aig: Aig) -> Aig:
     """The circuit with latch names ``L<i>`` (safe in ABC's files whatever the cells are called)."""
     return replace(aig, latches=[(f"L{i}", nxt) for i, (_, nxt) in enumerate(aig.latches)])
-
-
-def _elapsed(limits: Limits) -> float:
-    return time.perf_counter() - limits.t0
 
 
 def _seconds_left(limits: Limits) -> float | None:
@@ -140,15 +136,9 @@ def _cex_solution(instance: Instance, aig: Aig, run: AbcRun, frame: int, engine:
     return certify_solution(instance, solution, engine)
 
 
-def solve_pdr(
-    instance: Instance,
-    *,
-    limits: Limits | None = None,
-    max_moves: int | None = None,
-    options: PdrOptions | None = None,
-) -> Result:
+@contract(PdrOptions)
+def solve_pdr(instance: Instance, *, limits: Limits, max_moves: int | None, options: PdrOptions) -> Result:
     """IC3/PDR through ABC (module docstring)."""
-    limits = limits or Limits()
     memory_limit = limits.memory_limit
     require_abc()
     aig = _for_abc(build_aig(instance, max_moves))
@@ -166,18 +156,7 @@ def solve_pdr(
     stats: dict[str, Any] = {"abc_seconds": round(run.seconds, 3), "latches": len(aig.latches), "ands": len(aig.ands)}
 
     def result(status, solution=None, lb=None, certificate=None, witness=None) -> Result:
-        return Result(
-            status=status,
-            method="pdr",
-            solution=solution,
-            lower_bound=lb,
-            certificate=certificate,
-            seconds=_elapsed(limits),
-            stats=stats,
-            statistics=Statistics.measured(limits.cpu0),
-            engine=Engine.PDR,
-            witness=witness,
-        )
+        return Result.measured(Engine.PDR, limits, stats, status, solution, lb, certificate, witness=witness)
 
     kind, frame = ("undecided", None) if run.stopped else _outcome(run)
     if kind == "cex" and frame is not None:
@@ -205,19 +184,13 @@ def solve_pdr(
     return result(Status.UNKNOWN, lb=floor)
 
 
-def solve_kind(
-    instance: Instance,
-    *,
-    limits: Limits | None = None,
-    max_moves: int | None = None,
-    options: KindOptions | None = None,
-) -> Result:
+@contract(KindOptions)
+def solve_kind(instance: Instance, *, limits: Limits, max_moves: int | None, options: KindOptions) -> Result:
     """k-induction through ABC: for k = 1, 2, 4, ...: the base case by BMC (``bmc3``, frames
     0..k, which also finds the shortest solution inside the window), then the inductive step
     with uniqueness constraints (``ind -u``).  No certificate beyond the answer."""
-    limits = limits or Limits()
     memory_limit = limits.memory_limit
-    max_frames = (options or KindOptions()).max_frames
+    max_frames = options.max_frames
     require_abc()
     aig = _for_abc(build_aig(instance))
     radius = exact_horizon(instance)
@@ -231,17 +204,8 @@ def solve_kind(
 
     def result(status, solution=None, lb=None, certificate=None, witness=None) -> Result:
         stats["frames_cleared"] = cleared
-        return Result(
-            status=status,
-            method="kind",
-            solution=solution,
-            lower_bound=lb,
-            certificate=certificate,
-            seconds=_elapsed(limits),
-            stats=stats,
-            statistics=Statistics.measured(limits.cpu0, layers=cleared),
-            engine=Engine.KIND,
-            witness=witness,
+        return Result.measured(
+            Engine.KIND, limits, stats, status, solution, lb, certificate, witness=witness, layers=cleared
         )
 
     k = 1

@@ -40,10 +40,11 @@ from ..encode.varmap import Fill, Occ, Vac
 from ..errors import InternalError, LimitReached
 from ..instance import Instance
 from ..limits import Limits
-from ..result import Engine, Evidence, Result, Statistics, Status
+from ..result import Engine, Result, Status
 from ..rules import Move
 from ..solution import Solution, certify_solution, verify
 from .driver import widen
+from .methods import contract
 from .options import SlidesatOptions
 from .windows import to_original
 
@@ -68,34 +69,18 @@ def blocking_core(kind: str, others: list[geometry.Coord], src: geometry.Coord, 
     return frozenset(keep), src, dst
 
 
-def solve_slidesat(
-    instance: Instance,
-    *,
-    limits: Limits | None = None,
-    max_moves: int | None = None,
-    options: SlidesatOptions | None = None,
-) -> Result:
+@contract(SlidesatOptions)
+def solve_slidesat(instance: Instance, *, limits: Limits, max_moves: int | None, options: SlidesatOptions) -> Result:
     """Shortest slide solution by CEGAR over the jump encoding (module docstring; options:
     ``SlidesatOptions``)."""
-    limits = limits or Limits()
-    solver = (options or SlidesatOptions()).solver
+    solver = options.solver
     lemmas: set[Lemma] = set()
     stats: dict = {"lemmas": 0, "sat_calls": 0}
     T = 0
 
     def result(status: Status, solution: Solution | None, lb: int | None, cert: dict | None = None) -> Result:
         stats["lemmas"] = len(lemmas)
-        return Result(
-            status=status,
-            method="slidesat",
-            solution=solution,
-            lower_bound=lb,
-            certificate=None if cert is None else Evidence.of(cert),
-            seconds=limits.elapsed(),
-            stats=stats,
-            statistics=Statistics.measured(limits.cpu0, layers=T),
-            engine=Engine.SLIDESAT,
-        )
+        return Result.measured(Engine.SLIDESAT, limits, stats, status, solution, lb, cert, layers=T)
 
     try:
         while max_moves is None or T <= max_moves:

@@ -62,6 +62,7 @@ from ..limits import Limits, enforced
 from ..result import Engine, Result
 from ..rules import predecessors
 from .layered import Ending, LayerReport, Outcome, fixed_result, grown, member, unique
+from .methods import contract
 from .options import SpanbfsOptions
 
 U64 = np.uint64
@@ -168,13 +169,8 @@ def _goal_spans(kernel: _Kernel, goals: np.ndarray) -> np.ndarray:
     return spans
 
 
-def solve_spanbfs(
-    instance: Instance,
-    *,
-    limits: Limits | None = None,
-    max_moves: int | None = None,
-    options: SpanbfsOptions | None = None,
-) -> Result:
+@contract(SpanbfsOptions)
+def solve_spanbfs(instance: Instance, *, limits: Limits, max_moves: int | None, options: SpanbfsOptions) -> Result:
     """Shortest solution by span-pruned layered BFS (module docstring; options:
     ``SpanbfsOptions``).  The result's ``witness`` (``SearchLayers``) holds the list of layers (sorted uint64
     arrays, bit c = board cell c) when the instance's own window was searched (an exact
@@ -182,24 +178,22 @@ def solve_spanbfs(
     why = applicable(instance)
     if why is not None:
         raise UsageError(f"method 'spanbfs' cannot solve this instance: {why}")
-    limits = limits or Limits()
-    o = options or SpanbfsOptions()
-    if o.grow and instance.board.is_lattice and not instance.board.exact:
+    if options.grow and instance.board.is_lattice and not instance.board.exact:
         return grown(
             instance,
             max_moves,
             limits,
-            o.max_states,
-            o.prune,
-            o.progress,
+            options.max_states,
+            options.prune,
+            options.progress,
             _forward,
             "spanbfs",
             Engine.SPANBFS,
             MAX_CELLS,
         )
     with enforced(limits):
-        out = _forward(instance, max_moves, limits, o.max_states, o.prune, o.progress)
-    return fixed_result(instance, out, max_moves, limits, o.prune, "spanbfs", Engine.SPANBFS)
+        out = _forward(instance, max_moves, limits, options.max_states, options.prune, options.progress)
+    return fixed_result(instance, out, max_moves, limits, options.prune, "spanbfs", Engine.SPANBFS)
 
 
 def _forward(

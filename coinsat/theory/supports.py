@@ -67,17 +67,21 @@ def schedule(f: Iterable[int]) -> int:
     return max((s[i] + m - 1 - i for i in range(m)), default=0)
 
 
+def _grown(nbr: Sequence[int], d: int, cur: int) -> int:
+    """``cur`` and every cell with at least d neighbours in it (one step R_j -> R_{j+1})."""
+    grown = cur
+    for c in range(len(nbr)):
+        if not cur >> c & 1 and (nbr[c] & cur).bit_count() >= d:
+            grown |= 1 << c
+    return grown
+
+
 def span_of(nbr: Sequence[int], d: int, C: int) -> int:
     """span(C): the union of the R_j."""
     cur = C
-    while True:
-        grown = cur
-        for c in range(len(nbr)):
-            if not cur >> c & 1 and (nbr[c] & cur).bit_count() >= d:
-                grown |= 1 << c
-        if grown == cur:
-            return cur
+    while (grown := _grown(nbr, d, cur)) != cur:
         cur = grown
+    return cur
 
 
 def forced_cells(nbr: Sequence[int], d: int, C: int, goal: int) -> int | None:
@@ -227,10 +231,7 @@ def layer_map(nbr: Sequence[int], d: int, C: int) -> dict[int, int]:
     cur, j = C, 0
     while True:
         j += 1
-        grown = cur
-        for c in range(len(nbr)):
-            if not cur >> c & 1 and (nbr[c] & cur).bit_count() >= d:
-                grown |= 1 << c
+        grown = _grown(nbr, d, cur)
         if grown == cur:
             return f
         for c in bits(grown & ~cur):
