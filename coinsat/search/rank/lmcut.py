@@ -99,27 +99,27 @@ class Actions:
                 eff.append(c)
         A = len(eff)
         self.n, self.d, self.size = n, d, A
-        self.sup = np.array(sup, dtype=np.int32).reshape(A, max(d, 0))
-        self.eff = np.array(eff, dtype=np.int32)
+        self.sup = np.array(sup, dtype=np.uint32).reshape(A, max(d, 0))
+        self.eff = np.array(eff, dtype=np.uint32)
         self.eff_at = np.searchsorted(self.eff, np.arange(n + 1)).astype(np.int64)
         lists: list[list[int]] = [[] for _ in range(n)]
         for a, P in enumerate(sup):
             for p in P:
                 lists[p].append(a)
         self.sup_at = np.cumsum([0] + [len(x) for x in lists]).astype(np.int64)
-        self.by_sup = np.array([a for x in lists for a in x], dtype=np.int32)
+        self.by_sup = np.array([a for x in lists for a in x], dtype=np.uint32)
         into: list[list[int]] = [[] for _ in range(n)]  # the cells c with p among their neighbours
         for c in range(n):
             for p in sorted(neighbours[c]):
                 into[p].append(c)
         self.rev_at = np.cumsum([0] + [len(x) for x in into]).astype(np.int64)
-        self.rev = np.array([c for x in into for c in x], dtype=np.int32)
+        self.rev = np.array([c for x in into for c in x], dtype=np.uint32)
 
 
 def goal_arrays(goals: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     """The goal placements' cells as one CSR list: (cells, start offsets)."""
     at = np.cumsum([0] + [len(g) for g in goals]).astype(np.int64)
-    cells = np.array([c for g in goals for c in sorted(g)], dtype=np.int32)
+    cells = np.array([c for g in goals for c in sorted(g)], dtype=np.uint32)
     return cells, at
 
 
@@ -143,7 +143,8 @@ def _span_layers(C_list, k, d, rev, rev_at, V1, ncnt, q0, q1):  # pragma: no cov
         nnext = 0
         for i in range(ncur):
             p = cur[i]
-            for t in range(rev_at[p], rev_at[p + 1]):
+            for t0 in range(rev_at[p], rev_at[p + 1]):
+                t = np.uint32(t0)  # an unsigned index: no wraparound check
                 c = rev[t]
                 if V1[c] == BIG:
                     ncnt[c] += 1
@@ -213,7 +214,8 @@ def _plan_length(V1, gcells, g0, g1, inC, eff_at, sup, d, need, stack, stamp):  
         vc = V1[c]
         best = -1
         fewest = d + 1
-        for a in range(eff_at[c], eff_at[c + 1]):
+        for a0 in range(eff_at[c], eff_at[c + 1]):
+            a = np.uint32(a0)  # an unsigned index: no wraparound check
             new = 0
             ok = True
             for j in range(d):
@@ -272,7 +274,8 @@ def _in_before(p, top, stamp, vst, V, zmark, inb, outb, vis, stack, seen, eff_at
     while sp > 0 and not found:
         sp -= 1
         x = stack[sp]
-        for a in range(eff_at[x], eff_at[x + 1]):
+        for a0 in range(eff_at[x], eff_at[x + 1]):
+            a = np.uint32(a0)  # an unsigned index: no wraparound check
             q = _pcf(a, sup, V, d)
             if V[q] >= BIG or zmark[q] == stamp or outb[q] == stamp or vis[q] == vst:
                 continue
@@ -293,35 +296,19 @@ def _in_before(p, top, stamp, vst, V, zmark, inb, outb, vis, stack, seen, eff_at
 
 
 @_jit
-def _rounds(  # pragma: no cover - compiled
-    g0,
-    g1,
-    limit,
-    d,
-    V,
-    free,
-    fst,
-    eff,
-    sup,
-    eff_at,
-    sup_at,
-    by_sup,
-    gcells,
-    inC,
-    marks,
-    work,
-    head,
-    node_next,
-    node_cell,
-):
+def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # pragma: no cover - compiled
     """Steps 1-6 of §3 for the goal placement gcells[g0:g1], from round 1's values V (lowered in
     place): the number of rounds, or limit + 1 at the first round with r + top > limit (Lemma ES).
 
     The actions are the window's; those of the game from C need no list: an action with a support
     outside the span has its pcf there (V = BIG), and is skipped wherever a pcf is read; into a
     cell of C it never lowers a value (V = 0).  An action is free (cost 0) iff ``free[a]`` = ``fst``,
-    a stamp of this placement.  ``marks`` rows: 0 the stamp of the next round, 1 Z, 2 in B, 3 not
-    in B, 4 visited by ``_in_before`` (row 0, column 1: its stamp)."""
+    a stamp of this placement.  ``acts``: the window's actions (``Actions``: eff, sup, eff_at,
+    sup_at, by_sup); ``scratch``: (marks, work, head, node_next, node_cell), whose ``marks`` rows
+    are 0 the stamp of the next round, 1 Z, 2 in B, 3 not in B, 4 visited by ``_in_before`` (row 0,
+    column 1: its stamp)."""
+    eff, sup, eff_at, sup_at, by_sup = acts
+    marks, work, head, node_next, node_cell = scratch
     n = V.size
     zmark = marks[1]
     inb = marks[2]
@@ -362,7 +349,8 @@ def _rounds(  # pragma: no cover - compiled
         while i < nz:
             c = zlist[i]
             i += 1
-            for a in range(eff_at[c], eff_at[c + 1]):
+            for a0 in range(eff_at[c], eff_at[c + 1]):
+                a = np.uint32(a0)  # an unsigned index: no wraparound check
                 if free[a] == fst:
                     p = _pcf(a, sup, V, d)
                     if zmark[p] != stamp:
@@ -411,7 +399,8 @@ def _rounds(  # pragma: no cover - compiled
                     continue
                 # c's value is final (values settle in increasing order); an action it supports
                 # has a bound >= V(c) = level, so only a cell valued above level can fall
-                for t in range(sup_at[c], sup_at[c + 1]):
+                for t0 in range(sup_at[c], sup_at[c + 1]):
+                    t = np.uint32(t0)  # an unsigned index: no wraparound check
                     a = by_sup[t]
                     e = eff[a]
                     if V[e] <= level:
@@ -464,20 +453,22 @@ def lm_cut_states(  # pragma: no cover - compiled
     ncnt = np.zeros(n, dtype=np.int32)
     inC = np.zeros(n, dtype=np.uint8)
     marks = np.zeros((5, max(n, 2)), dtype=np.int64)  # the stamps of the rounds (``_rounds``)
-    q0 = np.zeros(n, dtype=np.int32)
-    q1 = np.zeros(n, dtype=np.int32)
-    stack = np.zeros(n, dtype=np.int32)
+    q0 = np.zeros(n, dtype=np.uint32)
+    q1 = np.zeros(n, dtype=np.uint32)
+    stack = np.zeros(n, dtype=np.uint32)
     buf = np.zeros(max(k, 1) + n, dtype=np.int64)
     fills = np.zeros(max(G, 1), dtype=np.int64)
     free = np.zeros(A, dtype=np.int64)  # = fst: the action's cost is 0 in this placement's rounds
     fst = np.int64(0)
-    work = np.zeros((6, max(A, n)), dtype=np.int32)  # the rounds' lists: Z, candidates, cut, two stacks, cut's pcf
+    work = np.zeros((6, max(A, n)), dtype=np.uint32)  # the rounds' lists: Z, candidates, cut, two stacks, cut's pcf
     # the buckets of the h^max update: values <= n + 1; a node per lowering, at most n * (n + 2) a round
     head = np.full(n + 2, -1, dtype=np.int64)
     node_next = np.zeros(n * (n + 2) + 1, dtype=np.int64)
-    node_cell = np.zeros(n * (n + 2) + 1, dtype=np.int32)
+    node_cell = np.zeros(n * (n + 2) + 1, dtype=np.uint32)
     need = np.zeros(n, dtype=np.int64)
     pstamp = np.int64(0)
+    acts = (eff, sup, eff_at, sup_at, by_sup)
+    scratch = (marks, work, head, node_next, node_cell)
     limit = np.int64(cap) if cap >= 0 else np.int64(BIG)
     for s in range(N):
         C_list = cells[s]
@@ -519,27 +510,7 @@ def lm_cut_states(  # pragma: no cover - compiled
             for i in range(n):
                 V[i] = V1[i]
             fst += 1
-            rounds = _rounds(
-                gat[g],
-                gat[g + 1],
-                limit,
-                d,
-                V,
-                free,
-                fst,
-                eff,
-                sup,
-                eff_at,
-                sup_at,
-                by_sup,
-                gcells,
-                inC,
-                marks,
-                work,
-                head,
-                node_next,
-                node_cell,
-            )
+            rounds = _rounds(gat[g], gat[g + 1], limit, d, V, free, fst, acts, gcells, inC, scratch)
             h = fill if fill > rounds else rounds
             if h < best:
                 best = h
@@ -554,18 +525,24 @@ def lm_cut_states(  # pragma: no cover - compiled
 
 @_jit
 def unrank_cells(ranks, k, n, binom):  # pragma: no cover - compiled
-    """The occupied cells (N, k), ascending, of the colex ranks ``ranks``."""
+    """The occupied cells (N, k), ascending, of the colex ranks ``ranks``: the t-th cell (t = k .. 1)
+    is the largest c < n with C(c, t) <= the rank left, found by bisection (C(c, t) grows with c)."""
     N = ranks.size
-    out = np.empty((N, k), dtype=np.int32)
+    out = np.empty((N, k), dtype=np.uint32)
     for i in range(N):
         r = ranks[i]
-        c = n - 1
+        hi = n  # the t-th cell is below the (t + 1)-th
         for t in range(k, 0, -1):
-            while binom[c, t] > r:
-                c -= 1
-            out[i, t - 1] = c
-            r -= binom[c, t]
-            c -= 1
+            lo = t - 1  # C(t - 1, t) = 0 <= r
+            while hi - lo > 1:
+                mid = (lo + hi) >> 1
+                if binom[mid, t] <= r:
+                    lo = mid
+                else:
+                    hi = mid
+            out[i, t - 1] = lo
+            r -= binom[lo, t]
+            hi = lo
     return out
 
 
@@ -608,7 +585,7 @@ class LmCut:
     def of_cells(self, cells: np.ndarray, cap: int | None = None) -> np.ndarray:
         """h_lm of every row of ``cells`` (N, k) (capped at cap + 1 when ``cap`` is given and >= 0)."""
         a = self.actions
-        cells = np.ascontiguousarray(cells, dtype=np.int32)
+        cells = np.ascontiguousarray(cells, dtype=np.uint32)
         c = -1 if cap is None else int(cap)
         if cap is not None and cap < 0:  # depth > U: every h >= 0 is above the cap
             return np.zeros(cells.shape[0], dtype=np.int64)
