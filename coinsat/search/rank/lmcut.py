@@ -26,7 +26,7 @@ it is needed (two loads for d = 2), not stored.  B is not built: only the pcf of
 candidates (the actions into Z that are not free) is asked about.  A cell valued below top is in B
 (Lemma BZ); for another, p in B iff going backwards from p (cell -> the pcf of an action into it)
 outside Z one meets a cell of B, since B is the least set holding C and closed forwards through
-the actions whose pcf is in B and whose cell is not in Z (``_in_before``, with the answers of the
+the actions whose pcf is in B and whose cell is not in Z (step 5 in ``_rounds``, with the answers of the
 round kept).  The cut's costs become 0 (a stamp of the placement, so no reset per placement), and
 h^max is updated instead of recomputed (Lemma HM (d): a cut only lowers costs, so the sweep's
 values only decrease, and lowering a value to an action's bound until every bound holds gives
@@ -57,6 +57,13 @@ the table with a cap no larger, that placement gets cap + 1, what its rounds wou
 them (the states Lemma UP keeps never pay for a look-up).  The values, hence every decision, are those
 without the memo (``tests/test_lm_cut_memo.py``); on V(3,3)->SW-NE with U = 73, 369,634 of the
 1,371,224 questions about states it prunes are answered from it (``benchmarks/lm-cut-cost.md``).
+
+*Unsigned indices.*  numba checks every load through a signed index for wraparound (a negative
+index counts from the end); through an unsigned one it does not.  So the cells and actions are
+stored as uint32 (the window's actions, the goal cells, the lists of the rounds) and the loops over
+an offset range convert their index (``np.uint32(a0)``): the same values, each load cheaper
+(benchmarks/lm-cut-cost.md: the kernel on the same states, with the caps of the search).
+``unrank_cells`` finds each cell by bisection (Lemma CB of docs/lm-cut.md).
 """
 
 from __future__ import annotations
@@ -253,48 +260,6 @@ def _pcf(a, sup, V, d):  # pragma: no cover - compiled
     return b
 
 
-@_inline
-def _in_before(p, top, stamp, vst, V, zmark, inb, outb, vis, stack, seen, eff_at, sup, d):  # pragma: no cover
-    """Step 5 asked of one cell p outside Z valued top or more: is p in the before zone?  B is the
-    least set holding C and the cell of every action whose pcf is in B and whose cell is not in Z,
-    so p is in B iff, going backwards from p through the actions into it (cell -> pcf), outside Z,
-    one meets a cell of B: one valued below top (Lemma BZ), or one found in B before this round
-    (``inb`` = ``stamp``).  A search that meets none has visited a set closed under that step with
-    no cell of B in it: none of its cells is in B (``outb`` = ``stamp``).  ``vis`` marks with ``vst``."""
-    if inb[p] == stamp:
-        return True
-    if outb[p] == stamp:
-        return False
-    vis[p] = vst
-    stack[0] = p
-    sp = 1
-    seen[0] = p
-    nseen = 1
-    found = False
-    while sp > 0 and not found:
-        sp -= 1
-        x = stack[sp]
-        for a0 in range(eff_at[x], eff_at[x + 1]):
-            a = np.uint32(a0)  # an unsigned index: no wraparound check
-            q = _pcf(a, sup, V, d)
-            if V[q] >= BIG or zmark[q] == stamp or outb[q] == stamp or vis[q] == vst:
-                continue
-            if V[q] < top or inb[q] == stamp:
-                found = True
-                break
-            vis[q] = vst
-            stack[sp] = q
-            sp += 1
-            seen[nseen] = q
-            nseen += 1
-    if found:
-        inb[p] = stamp
-    else:
-        for i in range(nseen):
-            outb[seen[i]] = stamp
-    return found
-
-
 @_jit
 def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # pragma: no cover - compiled
     """Steps 1-6 of §3 for the goal placement gcells[g0:g1], from round 1's values V (lowered in
@@ -305,7 +270,7 @@ def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # prag
     cell of C it never lowers a value (V = 0).  An action is free (cost 0) iff ``free[a]`` = ``fst``,
     a stamp of this placement.  ``acts``: the window's actions (``Actions``: eff, sup, eff_at,
     sup_at, by_sup); ``scratch``: (marks, work, head, node_next, node_cell), whose ``marks`` rows
-    are 0 the stamp of the next round, 1 Z, 2 in B, 3 not in B, 4 visited by ``_in_before`` (row 0,
+    are 0 the stamp of the next round, 1 Z, 2 in B, 3 not in B, 4 visited by step 5's question (row 0,
     column 1: its stamp)."""
     eff, sup, eff_at, sup_at, by_sup = acts
     marks, work, head, node_next, node_cell = scratch
@@ -365,18 +330,44 @@ def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # prag
         for i in range(ncand):
             a = cand[i]
             p = _pcf(a, sup, V, d)
-            if V[p] >= BIG or zmark[p] == stamp:
+            if V[p] >= BIG or zmark[p] == stamp or outb[p] == stamp:
                 continue
-            if V[p] < top:
-                cut[nc] = a
-                cutp[nc] = p
-                nc += 1
-            else:
+            if V[p] >= top and inb[p] != stamp:
+                # p in B?  Backwards from p (cell -> the pcf of an action into it) outside Z, until a
+                # cell of B: one valued below top (Lemma BZ) or found in B this round (Lemma BQ).
+                # Written out here, not a helper: numba counts the references of every array a
+                # helper is passed, at each call
                 vst += 1
-                if _in_before(p, top, stamp, vst, V, zmark, inb, outb, vis, stack, seen, eff_at, sup, d):
-                    cut[nc] = a
-                    cutp[nc] = p
-                    nc += 1
+                vis[p] = vst
+                stack[0] = p
+                sp = 1
+                seen[0] = p
+                nseen = 1
+                found = False
+                while sp > 0 and not found:
+                    sp -= 1
+                    x = stack[sp]
+                    for a0 in range(eff_at[x], eff_at[x + 1]):
+                        b = np.uint32(a0)  # an unsigned index: no wraparound check
+                        q = _pcf(b, sup, V, d)
+                        if V[q] >= BIG or zmark[q] == stamp or outb[q] == stamp or vis[q] == vst:
+                            continue
+                        if V[q] < top or inb[q] == stamp:
+                            found = True
+                            break
+                        vis[q] = vst
+                        stack[sp] = q
+                        sp += 1
+                        seen[nseen] = q
+                        nseen += 1
+                if not found:  # the cells visited form a set closed backwards with no cell of B
+                    for j in range(nseen):
+                        outb[seen[j]] = stamp
+                    continue
+                inb[p] = stamp
+            cut[nc] = a
+            cutp[nc] = p
+            nc += 1
         rounds += 1
         # the cut's costs to 0, and h^max updated from its cells on
         used = 0
@@ -433,7 +424,7 @@ def lm_cut_states(  # pragma: no cover - compiled
     them): from the cut's cells on, in order of the new values (a bucket per value; an entry whose
     cell was lowered again since is stale).  pcf is read off the current values where it is needed.
     The goal zone Z is found backwards from t* (step 4), and with it the actions into Z that are not
-    free: the cut's candidates.  Step 5's before zone is asked only of their pcf (``_in_before``:
+    free: the cut's candidates.  Step 5's before zone is asked only of their pcf (in ``_rounds``:
     Lemma BZ answers for the cells valued below top, a search backwards for the others); the cut is
     the candidates whose pcf is in it (step 6).  The rounds stop at the first r with r + top > cap
     (Lemma ES: the answer is max_r (r + top_r)).
