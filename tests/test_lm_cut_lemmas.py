@@ -1,7 +1,8 @@
 """docs/lm-cut.md, the lemmas about the rounds of §3 (the reference, coinsat/theory/relaxed.py).
 
 Lemma ES: the goal's top value falls by at most one a round (so r + top never falls and the
-answer is max_r (r + top_r): the kernels' early stop).  Lemma BZ: every cell valued below the
+answer is max_r (r + top_r): the kernels' early stop).  Lemma RP: the rounds left after r rounds
+are at most the cost of a plan under the costs of round r.  Lemma BZ: every cell valued below the
 top is in the before zone.  Lemma LC's checkable parts: every cut is non-empty, leads from the
 before zone into the goal zone, and the zones are disjoint.  On random graphs (d = 1, 2) and on
 the two regressions a review found (a cycle of free actions, which "the least fixpoint" of
@@ -102,6 +103,26 @@ def test_lemma_up_plan_from_the_layers(task):
         F |= 1 << c
     assert goal & ~F == 0
     assert lm_cut_one(nbr, d, C, goal) <= len(plan)
+
+
+@SETTINGS
+@given(relaxed_tasks())
+def test_lemma_rp_rounds_left_below_a_plan(task):
+    """Lemma RP: after r rounds, LM <= r + the cost of a plan under the costs of round r (Lemma
+    UP's plan, its actions freed by the cuts so far costing 0); and for that plan, fixed before
+    the rounds, r + its cost <= its length (every cut meets it)."""
+    nbr, d, C, goal = task
+    plan = relaxed_plan(nbr, d, C, goal)
+    assert plan is not None
+    rounds = list(lm_rounds(nbr, d, C, goal))
+    answer = len(rounds) - 1
+    freed: set = set()
+    for r, rnd in enumerate(rounds):
+        cost = sum(1 for a in plan if a not in freed)
+        assert answer <= r + cost <= len(plan)
+        met = sum(1 for a in rnd.cut if a in plan)
+        assert rnd.top == 0 or met >= 1, "a cut is a landmark: it meets every plan"
+        freed |= set(rnd.cut)
 
 
 def test_kernel_plan_shortcut_keeps_the_decisions():

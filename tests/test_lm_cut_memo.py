@@ -90,7 +90,8 @@ def test_search_keeps_the_same_states_with_and_without_the_memo(monkeypatch, nam
     for bits in (0, lmcut.MEMO_BITS):
         monkeypatch.setattr(lmcut, "MEMO_BITS", bits)
         r = solve(inst, "rankbfs", upper_bound=U, heuristic="lmcut", workers=1)
-        v = r.witness if hasattr(r.witness, "layer") else None
-        kept = [v.layer(t).tolist() for t in range(v.depths)] if v is not None else None
+        v = r.witness.layers  # the ranked visited set (the witness itself has no layer())
+        assert hasattr(v, "layer") and v.depths > 1
+        kept = [v.layer(t).tolist() for t in range(v.depths)]
         runs.append((r.status, r.length, r.stats.get("states"), r.stats.get("expanded"), kept))
     assert runs[0] == runs[1]

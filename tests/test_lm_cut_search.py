@@ -279,3 +279,50 @@ def test_cli_certificate_names_lmcut_and_is_accepted(tmp_path):
     (cert,) = tmp_path.glob("*.certificate.json")
     got = json.loads(cert.read_text())
     assert got["kind"] == "layers" and got["h"] == "lmcut" and got["upper_bound"] == 24
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 70), st.data())
+def test_unrank_cells_by_bisection_is_colex(n, data):
+    """Lemma CB (docs/lm-cut.md): the kernel's unranking (a bisection a cell) is colex's own,
+    on random ranks of k-subsets of n cells (the first and the last rank among them)."""
+    pytest.importorskip("numba")
+    from math import comb
+
+    from coinsat.search.rank.colex import Colex
+    from coinsat.search.rank.lmcut import unrank_cells
+
+    k = data.draw(st.integers(1, min(n, 14)))
+    top = comb(n, k) - 1
+    ranks = np.array(sorted({0, top, *data.draw(st.lists(st.integers(0, top), max_size=40))}), dtype=np.uint64)
+    colex = Colex(n, k)
+    got = unrank_cells(ranks, k, n, colex.binom)
+    assert got.tolist() == colex.unrank(ranks).tolist()
+    assert (colex.rank(got.astype(np.int64)) == ranks).all()
+
+
+@pytest.mark.parametrize(
+    "name,U",
+    [
+        ("vdiag-2-2-nwse", 23),  # the reference: about 25 CPU s
+        pytest.param("vdiag-2-2-nwse", 24, marks=pytest.mark.slow),  # about 40 s
+        pytest.param("vdiag-2-2-swne", 35, marks=pytest.mark.slow),  # about 250 s
+    ],
+)
+def test_search_keeps_the_states_the_reference_h_keeps(monkeypatch, name, U):
+    """The search with the compiled kernel (capped, Lemmas UP, ES and PM, unsigned indices) keeps,
+    layer for layer, the states that the same search keeps with the reference h_lm of
+    ``theory/relaxed.py`` (exact values, no numba: ``compiled`` patched to None), and ends alike."""
+    pytest.importorskip("numba")
+    from coinsat.search.rank import space as space_module
+
+    inst = read_instance(FAMILIES / f"{name}.toml")
+    runs = []
+    for reference in (False, True):
+        if reference:
+            monkeypatch.setattr(space_module, "compiled", lambda: None)
+        r = solve(inst, "rankbfs", upper_bound=U, heuristic="lmcut", workers=1)
+        v = r.witness.layers  # the ranked visited set
+        assert hasattr(v, "layer") and v.depths > 1, "the search's layers are its witness"
+        runs.append((r.status, r.length, r.stats.get("states"), [v.layer(t).tolist() for t in range(v.depths)]))
+    assert runs[0] == runs[1]

@@ -200,6 +200,7 @@ def main() -> int:
             }
             sample = str(Path(tmp) / f"{name}.npz")
             t0 = time.strftime("%H:%M", time.gmtime())
+            load0 = os.getloadavg()[0]
             old = spawn(base, spec)
             print(run, "baseline", old, flush=True)
             new = spawn(cont, dict(spec, sample=sample))
@@ -213,7 +214,18 @@ def main() -> int:
 
             same = bool(np.array_equal(np.load(vals["baseline"]["values"]), np.load(vals["contender"]["values"])))
             print(run, "kernel on the same states", vals, "identical:", same, flush=True)
-            rows.append(dict(run=run, old=old, new=new, vals=vals, same=same, when=t0))
+            rows.append(
+                dict(
+                    run=run,
+                    old=old,
+                    new=new,
+                    vals=vals,
+                    same=same,
+                    when=t0,
+                    end=time.strftime("%H:%M", time.gmtime()),
+                    load=(load0, os.getloadavg()[0]),
+                )
+            )
     table = render(rows, commit, mine)
     print(table)
     if args.out:
@@ -222,9 +234,19 @@ def main() -> int:
             "# LM-cut's cost per state: the kernel of a baseline commit against this one\n\n"
             f"Made by `nice -n 10 {cmd}` (the method is the script's docstring; each cell a fresh process, "
             f"one worker, CPU seconds of the process; the machine shared with other jobs, so the ratios "
-            f"of one row are what to read).\n\n" + table + "\n"
+            f"of one row are what to read).\n\n" + table + "\n\n" + when(rows) + "\n"
         )
     return 0
+
+
+def when(rows: list[dict]) -> str:
+    """The runs' times (UTC) and the machine's load average (1 minute) at their start and end."""
+    day = time.strftime("%Y-%m-%d", time.gmtime())
+    parts = [
+        f"{r['run']} {r['when']}-{r['end']} UTC (load average {r['load'][0]:.1f}, then {r['load'][1]:.1f})"
+        for r in rows
+    ]
+    return f"Run on {day}: " + "; ".join(parts) + ", on 2 cores shared with other jobs."
 
 
 def shown(args) -> str:

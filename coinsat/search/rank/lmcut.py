@@ -26,7 +26,7 @@ it is needed (two loads for d = 2), not stored.  B is not built: only the pcf of
 candidates (the actions into Z that are not free) is asked about.  A cell valued below top is in B
 (Lemma BZ); for another, p in B iff going backwards from p (cell -> the pcf of an action into it)
 outside Z one meets a cell of B, since B is the least set holding C and closed forwards through
-the actions whose pcf is in B and whose cell is not in Z (``_in_before``, with the answers of the
+the actions whose pcf is in B and whose cell is not in Z (step 5 in ``_rounds``, with the answers of the
 round kept).  The cut's costs become 0 (a stamp of the placement, so no reset per placement), and
 h^max is updated instead of recomputed (Lemma HM (d): a cut only lowers costs, so the sweep's
 values only decrease, and lowering a value to an action's bound until every bound holds gives
@@ -57,6 +57,13 @@ the table with a cap no larger, that placement gets cap + 1, what its rounds wou
 them (the states Lemma UP keeps never pay for a look-up).  The values, hence every decision, are those
 without the memo (``tests/test_lm_cut_memo.py``); on V(3,3)->SW-NE with U = 73, 369,634 of the
 1,371,224 questions about states it prunes are answered from it (``benchmarks/lm-cut-cost.md``).
+
+*Unsigned indices.*  numba checks every load through a signed index for wraparound (a negative
+index counts from the end); through an unsigned one it does not.  So the cells and actions are
+stored as uint32 (the window's actions, the goal cells, the lists of the rounds) and the loops over
+an offset range convert their index (``np.uint32(a0)``): the same values, each load cheaper
+(benchmarks/lm-cut-cost.md: the kernel on the same states, with the caps of the search).
+``unrank_cells`` finds each cell by bisection (Lemma CB of docs/lm-cut.md).
 """
 
 from __future__ import annotations
@@ -99,27 +106,27 @@ class Actions:
                 eff.append(c)
         A = len(eff)
         self.n, self.d, self.size = n, d, A
-        self.sup = np.array(sup, dtype=np.int32).reshape(A, max(d, 0))
-        self.eff = np.array(eff, dtype=np.int32)
+        self.sup = np.array(sup, dtype=np.uint32).reshape(A, max(d, 0))
+        self.eff = np.array(eff, dtype=np.uint32)
         self.eff_at = np.searchsorted(self.eff, np.arange(n + 1)).astype(np.int64)
         lists: list[list[int]] = [[] for _ in range(n)]
         for a, P in enumerate(sup):
             for p in P:
                 lists[p].append(a)
         self.sup_at = np.cumsum([0] + [len(x) for x in lists]).astype(np.int64)
-        self.by_sup = np.array([a for x in lists for a in x], dtype=np.int32)
+        self.by_sup = np.array([a for x in lists for a in x], dtype=np.uint32)
         into: list[list[int]] = [[] for _ in range(n)]  # the cells c with p among their neighbours
         for c in range(n):
             for p in sorted(neighbours[c]):
                 into[p].append(c)
         self.rev_at = np.cumsum([0] + [len(x) for x in into]).astype(np.int64)
-        self.rev = np.array([c for x in into for c in x], dtype=np.int32)
+        self.rev = np.array([c for x in into for c in x], dtype=np.uint32)
 
 
 def goal_arrays(goals: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     """The goal placements' cells as one CSR list: (cells, start offsets)."""
     at = np.cumsum([0] + [len(g) for g in goals]).astype(np.int64)
-    cells = np.array([c for g in goals for c in sorted(g)], dtype=np.int32)
+    cells = np.array([c for g in goals for c in sorted(g)], dtype=np.uint32)
     return cells, at
 
 
@@ -143,7 +150,8 @@ def _span_layers(C_list, k, d, rev, rev_at, V1, ncnt, q0, q1):  # pragma: no cov
         nnext = 0
         for i in range(ncur):
             p = cur[i]
-            for t in range(rev_at[p], rev_at[p + 1]):
+            for t0 in range(rev_at[p], rev_at[p + 1]):
+                t = np.uint32(t0)  # an unsigned index: no wraparound check
                 c = rev[t]
                 if V1[c] == BIG:
                     ncnt[c] += 1
@@ -213,7 +221,8 @@ def _plan_length(V1, gcells, g0, g1, inC, eff_at, sup, d, need, stack, stamp):  
         vc = V1[c]
         best = -1
         fewest = d + 1
-        for a in range(eff_at[c], eff_at[c + 1]):
+        for a0 in range(eff_at[c], eff_at[c + 1]):
+            a = np.uint32(a0)  # an unsigned index: no wraparound check
             new = 0
             ok = True
             for j in range(d):
@@ -251,77 +260,20 @@ def _pcf(a, sup, V, d):  # pragma: no cover - compiled
     return b
 
 
-@_inline
-def _in_before(p, top, stamp, vst, V, zmark, inb, outb, vis, stack, seen, eff_at, sup, d):  # pragma: no cover
-    """Step 5 asked of one cell p outside Z valued top or more: is p in the before zone?  B is the
-    least set holding C and the cell of every action whose pcf is in B and whose cell is not in Z,
-    so p is in B iff, going backwards from p through the actions into it (cell -> pcf), outside Z,
-    one meets a cell of B: one valued below top (Lemma BZ), or one found in B before this round
-    (``inb`` = ``stamp``).  A search that meets none has visited a set closed under that step with
-    no cell of B in it: none of its cells is in B (``outb`` = ``stamp``).  ``vis`` marks with ``vst``."""
-    if inb[p] == stamp:
-        return True
-    if outb[p] == stamp:
-        return False
-    vis[p] = vst
-    stack[0] = p
-    sp = 1
-    seen[0] = p
-    nseen = 1
-    found = False
-    while sp > 0 and not found:
-        sp -= 1
-        x = stack[sp]
-        for a in range(eff_at[x], eff_at[x + 1]):
-            q = _pcf(a, sup, V, d)
-            if V[q] >= BIG or zmark[q] == stamp or outb[q] == stamp or vis[q] == vst:
-                continue
-            if V[q] < top or inb[q] == stamp:
-                found = True
-                break
-            vis[q] = vst
-            stack[sp] = q
-            sp += 1
-            seen[nseen] = q
-            nseen += 1
-    if found:
-        inb[p] = stamp
-    else:
-        for i in range(nseen):
-            outb[seen[i]] = stamp
-    return found
-
-
 @_jit
-def _rounds(  # pragma: no cover - compiled
-    g0,
-    g1,
-    limit,
-    d,
-    V,
-    free,
-    fst,
-    eff,
-    sup,
-    eff_at,
-    sup_at,
-    by_sup,
-    gcells,
-    inC,
-    marks,
-    work,
-    head,
-    node_next,
-    node_cell,
-):
+def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # pragma: no cover - compiled
     """Steps 1-6 of §3 for the goal placement gcells[g0:g1], from round 1's values V (lowered in
     place): the number of rounds, or limit + 1 at the first round with r + top > limit (Lemma ES).
 
     The actions are the window's; those of the game from C need no list: an action with a support
     outside the span has its pcf there (V = BIG), and is skipped wherever a pcf is read; into a
     cell of C it never lowers a value (V = 0).  An action is free (cost 0) iff ``free[a]`` = ``fst``,
-    a stamp of this placement.  ``marks`` rows: 0 the stamp of the next round, 1 Z, 2 in B, 3 not
-    in B, 4 visited by ``_in_before`` (row 0, column 1: its stamp)."""
+    a stamp of this placement.  ``acts``: the window's actions (``Actions``: eff, sup, eff_at,
+    sup_at, by_sup); ``scratch``: (marks, work, head, node_next, node_cell), whose ``marks`` rows
+    are 0 the stamp of the next round, 1 Z, 2 in B, 3 not in B, 4 visited by step 5's question (row 0,
+    column 1: its stamp)."""
+    eff, sup, eff_at, sup_at, by_sup = acts
+    marks, work, head, node_next, node_cell = scratch
     n = V.size
     zmark = marks[1]
     inb = marks[2]
@@ -362,7 +314,8 @@ def _rounds(  # pragma: no cover - compiled
         while i < nz:
             c = zlist[i]
             i += 1
-            for a in range(eff_at[c], eff_at[c + 1]):
+            for a0 in range(eff_at[c], eff_at[c + 1]):
+                a = np.uint32(a0)  # an unsigned index: no wraparound check
                 if free[a] == fst:
                     p = _pcf(a, sup, V, d)
                     if zmark[p] != stamp:
@@ -377,18 +330,44 @@ def _rounds(  # pragma: no cover - compiled
         for i in range(ncand):
             a = cand[i]
             p = _pcf(a, sup, V, d)
-            if V[p] >= BIG or zmark[p] == stamp:
+            if V[p] >= BIG or zmark[p] == stamp or outb[p] == stamp:
                 continue
-            if V[p] < top:
-                cut[nc] = a
-                cutp[nc] = p
-                nc += 1
-            else:
+            if V[p] >= top and inb[p] != stamp:
+                # p in B?  Backwards from p (cell -> the pcf of an action into it) outside Z, until a
+                # cell of B: one valued below top (Lemma BZ) or found in B this round (Lemma BQ).
+                # Written out here, not a helper: numba counts the references of every array a
+                # helper is passed, at each call
                 vst += 1
-                if _in_before(p, top, stamp, vst, V, zmark, inb, outb, vis, stack, seen, eff_at, sup, d):
-                    cut[nc] = a
-                    cutp[nc] = p
-                    nc += 1
+                vis[p] = vst
+                stack[0] = p
+                sp = 1
+                seen[0] = p
+                nseen = 1
+                found = False
+                while sp > 0 and not found:
+                    sp -= 1
+                    x = stack[sp]
+                    for a0 in range(eff_at[x], eff_at[x + 1]):
+                        b = np.uint32(a0)  # an unsigned index: no wraparound check
+                        q = _pcf(b, sup, V, d)
+                        if V[q] >= BIG or zmark[q] == stamp or outb[q] == stamp or vis[q] == vst:
+                            continue
+                        if V[q] < top or inb[q] == stamp:
+                            found = True
+                            break
+                        vis[q] = vst
+                        stack[sp] = q
+                        sp += 1
+                        seen[nseen] = q
+                        nseen += 1
+                if not found:  # the cells visited form a set closed backwards with no cell of B
+                    for j in range(nseen):
+                        outb[seen[j]] = stamp
+                    continue
+                inb[p] = stamp
+            cut[nc] = a
+            cutp[nc] = p
+            nc += 1
         rounds += 1
         # the cut's costs to 0, and h^max updated from its cells on
         used = 0
@@ -411,7 +390,8 @@ def _rounds(  # pragma: no cover - compiled
                     continue
                 # c's value is final (values settle in increasing order); an action it supports
                 # has a bound >= V(c) = level, so only a cell valued above level can fall
-                for t in range(sup_at[c], sup_at[c + 1]):
+                for t0 in range(sup_at[c], sup_at[c + 1]):
+                    t = np.uint32(t0)  # an unsigned index: no wraparound check
                     a = by_sup[t]
                     e = eff[a]
                     if V[e] <= level:
@@ -444,7 +424,7 @@ def lm_cut_states(  # pragma: no cover - compiled
     them): from the cut's cells on, in order of the new values (a bucket per value; an entry whose
     cell was lowered again since is stale).  pcf is read off the current values where it is needed.
     The goal zone Z is found backwards from t* (step 4), and with it the actions into Z that are not
-    free: the cut's candidates.  Step 5's before zone is asked only of their pcf (``_in_before``:
+    free: the cut's candidates.  Step 5's before zone is asked only of their pcf (in ``_rounds``:
     Lemma BZ answers for the cells valued below top, a search backwards for the others); the cut is
     the candidates whose pcf is in it (step 6).  The rounds stop at the first r with r + top > cap
     (Lemma ES: the answer is max_r (r + top_r)).
@@ -464,20 +444,22 @@ def lm_cut_states(  # pragma: no cover - compiled
     ncnt = np.zeros(n, dtype=np.int32)
     inC = np.zeros(n, dtype=np.uint8)
     marks = np.zeros((5, max(n, 2)), dtype=np.int64)  # the stamps of the rounds (``_rounds``)
-    q0 = np.zeros(n, dtype=np.int32)
-    q1 = np.zeros(n, dtype=np.int32)
-    stack = np.zeros(n, dtype=np.int32)
+    q0 = np.zeros(n, dtype=np.uint32)
+    q1 = np.zeros(n, dtype=np.uint32)
+    stack = np.zeros(n, dtype=np.uint32)
     buf = np.zeros(max(k, 1) + n, dtype=np.int64)
     fills = np.zeros(max(G, 1), dtype=np.int64)
     free = np.zeros(A, dtype=np.int64)  # = fst: the action's cost is 0 in this placement's rounds
     fst = np.int64(0)
-    work = np.zeros((6, max(A, n)), dtype=np.int32)  # the rounds' lists: Z, candidates, cut, two stacks, cut's pcf
+    work = np.zeros((6, max(A, n)), dtype=np.uint32)  # the rounds' lists: Z, candidates, cut, two stacks, cut's pcf
     # the buckets of the h^max update: values <= n + 1; a node per lowering, at most n * (n + 2) a round
     head = np.full(n + 2, -1, dtype=np.int64)
     node_next = np.zeros(n * (n + 2) + 1, dtype=np.int64)
-    node_cell = np.zeros(n * (n + 2) + 1, dtype=np.int32)
+    node_cell = np.zeros(n * (n + 2) + 1, dtype=np.uint32)
     need = np.zeros(n, dtype=np.int64)
     pstamp = np.int64(0)
+    acts = (eff, sup, eff_at, sup_at, by_sup)
+    scratch = (marks, work, head, node_next, node_cell)
     limit = np.int64(cap) if cap >= 0 else np.int64(BIG)
     for s in range(N):
         C_list = cells[s]
@@ -519,27 +501,7 @@ def lm_cut_states(  # pragma: no cover - compiled
             for i in range(n):
                 V[i] = V1[i]
             fst += 1
-            rounds = _rounds(
-                gat[g],
-                gat[g + 1],
-                limit,
-                d,
-                V,
-                free,
-                fst,
-                eff,
-                sup,
-                eff_at,
-                sup_at,
-                by_sup,
-                gcells,
-                inC,
-                marks,
-                work,
-                head,
-                node_next,
-                node_cell,
-            )
+            rounds = _rounds(gat[g], gat[g + 1], limit, d, V, free, fst, acts, gcells, inC, scratch)
             h = fill if fill > rounds else rounds
             if h < best:
                 best = h
@@ -554,18 +516,24 @@ def lm_cut_states(  # pragma: no cover - compiled
 
 @_jit
 def unrank_cells(ranks, k, n, binom):  # pragma: no cover - compiled
-    """The occupied cells (N, k), ascending, of the colex ranks ``ranks``."""
+    """The occupied cells (N, k), ascending, of the colex ranks ``ranks``: the t-th cell (t = k .. 1)
+    is the largest c < n with C(c, t) <= the rank left, found by bisection (C(c, t) grows with c)."""
     N = ranks.size
-    out = np.empty((N, k), dtype=np.int32)
+    out = np.empty((N, k), dtype=np.uint32)
     for i in range(N):
         r = ranks[i]
-        c = n - 1
+        hi = n  # the t-th cell is below the (t + 1)-th
         for t in range(k, 0, -1):
-            while binom[c, t] > r:
-                c -= 1
-            out[i, t - 1] = c
-            r -= binom[c, t]
-            c -= 1
+            lo = t - 1  # C(t - 1, t) = 0 <= r
+            while hi - lo > 1:
+                mid = (lo + hi) >> 1
+                if binom[mid, t] <= r:
+                    lo = mid
+                else:
+                    hi = mid
+            out[i, t - 1] = lo
+            r -= binom[lo, t]
+            hi = lo
     return out
 
 
@@ -608,7 +576,7 @@ class LmCut:
     def of_cells(self, cells: np.ndarray, cap: int | None = None) -> np.ndarray:
         """h_lm of every row of ``cells`` (N, k) (capped at cap + 1 when ``cap`` is given and >= 0)."""
         a = self.actions
-        cells = np.ascontiguousarray(cells, dtype=np.int32)
+        cells = np.ascontiguousarray(cells, dtype=np.uint32)
         c = -1 if cap is None else int(cap)
         if cap is not None and cap < 0:  # depth > U: every h >= 0 is above the cap
             return np.zeros(cells.shape[0], dtype=np.int64)
