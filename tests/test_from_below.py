@@ -145,3 +145,18 @@ def test_climb_same_optimum_as_the_default(path):
     got = climb(inst, _below(inst, plans.first_bound(inst, None)), None, Limits(), AutoOptions())
     assert want.status.value == got.status.value == "optimal"
     assert got.length == want.length
+
+
+def test_the_cap_s_answer_is_certified(tmp_path):
+    """The cap's solution answered as optimal after "none within U" (U + 1 its length): the
+    certificate built from the last search's layers is accepted by the checker."""
+    from coinsat.certify import certify_result
+
+    inst = read_instance(FAMILIES / "vdiag-2-2-swne.toml")
+    cheap = solve(inst, "spanbfs")
+    got = climb(inst, _below(inst, 35, 36), cheap.solution, Limits(), AutoOptions())
+    assert got.status.value == "optimal" and got.length == 36
+    done = certify_result(inst, got, tmp_path)
+    summary = done.summary()
+    assert summary["accepted"] is True, summary
+    assert "35" in summary["claim"]
