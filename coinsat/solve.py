@@ -25,7 +25,7 @@ from .limits import Limits, enforced
 from .result import Result, Statistics, Status
 from .search.methods import METHODS, get_method, spec
 from .search.options import AutoOptions
-from .search.plan import Plan, below, bound_pass, choose, from_below, idle_cores, with_bound
+from .search.plan import FROM_BELOW_STEP, Plan, below, bound_pass, choose, from_below, idle_cores, with_bound
 from .solution import Solution, certify_solution
 from .theory.reach import distance_bound, fill_count_bound
 
@@ -143,11 +143,12 @@ def solve_auto(
 def climb(instance: Instance, plan: Plan, known: Solution | None, limits: Limits, o: AutoOptions) -> Result:
     """The bound from below (``search/plan.py``): bounded ranked searches with the plan's h, the
     first with U = ``plan.upper_bound``; while one answers "no solution within U" (``bounded``),
-    the next has U = the least depth + h among the states it pruned (``stats["least_pruned_f"]``,
-    ``search/rank/loop.py``): no solution is shorter (Lemma LF, docs/from-below.md), and every
-    solution of that length is kept by the next search.  ``known`` (a verified solution, or None)
-    caps U: once the lower bound reaches its length it is optimal (proven by the last search when
-    that length is U + 1, else searched with U = its length).  The answer is the last search's:
+    the least depth + h among the states it pruned (``stats["least_pruned_f"]``,
+    ``search/rank/loop.py``) is a lower bound (Lemma LF, docs/from-below.md), and the next search
+    has U = that bound, or U + ``plan.FROM_BELOW_STEP`` when that is more (Theorem CL: the first
+    search that meets the goal meets it at the optimum, whatever U).  ``known`` (a verified
+    solution, or None) caps U: once the lower bound reaches its length it is optimal (proven by the
+    last search when that length is U + 1), and a U past it is replaced by its length.  The answer is the last search's:
     ``optimal`` when it meets the goal (at the optimum: bound-and-prune), else, stopped by a limit,
     ``unknown`` with the best lower bound of all the searches (``feasible`` / ``optimal`` with
     ``known``, as :func:`solve_auto`).  ``stats["plan"]["searches"]`` lists each search: U, its
@@ -186,14 +187,13 @@ def climb(instance: Instance, plan: Plan, known: Solution | None, limits: Limits
                 return replace(result, lower_bound=lb, method=method, stats=stats, statistics=statistics)
             return replace(result, method=method, stats=stats, statistics=statistics)
         # no solution with <= U moves; none shorter than the least pruned f either (Lemma LF)
-        if least is None:  # nothing pruned: the search was exhaustive, the bound played no part
-            lower = U + 1
-            nxt = None
-        else:
-            lower = max(U + 1, least)
-            nxt = lower
-        if cap is not None and lower >= cap:
-            if cap == U + 1:  # the last search proves "none within U", and ``known`` has U + 1 moves
+        lower = U + 1 if least is None else max(U + 1, least)
+        # nothing pruned: the search was exhaustive, the bound played no part; else the next U is
+        # the lower bound, or FROM_BELOW_STEP past U when that is more (plan.py: an overshoot costs
+        # less than the searches it saves; the answer is exact either way, Theorem CL)
+        nxt = None if least is None else max(lower, U + FROM_BELOW_STEP)
+        if cap is not None and (nxt is None or nxt >= cap):
+            if lower >= cap and cap == U + 1:  # the last search proves "none within U"; ``known`` has U + 1 moves
                 assert known is not None
                 return replace(
                     result,

@@ -69,8 +69,8 @@ def _below(inst, first: int, cap: int | None = None):
 @pytest.mark.parametrize("name, optimum", [("vdiag-2-2-swne", 36), ("vdiag-2-1-nwse", 24), ("diagonal-4", 18)])
 def test_the_climb_reaches_the_optimum_from_below(name, optimum):
     """A first U five moves below the optimum: the first search fails (bounded), the loop raises U
-    to the least pruned f until a search meets the goal, at the optimum, with a verified solution;
-    every U it tries is at most the optimum."""
+    (to the least pruned f, or by FROM_BELOW_STEP) until a search meets the goal, at the optimum,
+    with a verified solution; every U it tries is at most the optimum + FROM_BELOW_STEP - 1."""
     inst = read_instance(FAMILIES / f"{name}.toml")
     got = climb(inst, _below(inst, optimum - 5), None, Limits(), AutoOptions())
     assert got.status.value == "optimal" and got.length == optimum
@@ -78,9 +78,9 @@ def test_the_climb_reaches_the_optimum_from_below(name, optimum):
     assert len(searches) >= 2 and searches[0]["status"] == "bounded"
     assert searches[-1]["status"] == "optimal"
     Us = [s["upper_bound"] for s in searches]
-    assert Us == sorted(set(Us)) and Us[-1] <= optimum
+    assert Us == sorted(set(Us)) and Us[-1] <= optimum + plans.FROM_BELOW_STEP - 1  # Theorem CL (a)
     for s, nxt in zip(searches, Us[1:]):
-        assert nxt == max(s["upper_bound"] + 1, s["least_pruned_f"])
+        assert nxt == max(s["upper_bound"] + 1, s["least_pruned_f"], s["upper_bound"] + plans.FROM_BELOW_STEP)
 
 
 def test_the_cap_answers_when_the_bound_reaches_it():

@@ -45,10 +45,11 @@ at the optimum (windows of at least ``LMCUT_MIN_CELLS`` cells where the fill h i
 start: the V members from V(3,2)), the default does not shorten a construction into U: it starts
 the bounded LM-cut search at U = ceil(``FROM_BELOW_RATIO`` x h_lm(start)) and, while a search
 answers "no solution within U", searches again with U = the least depth + h among the states it
-pruned (Lemma LF of docs/from-below.md: no solution is shorter than that).  The first search that
+pruned (Lemma LF of docs/from-below.md: no solution is shorter than that), or U + ``FROM_BELOW_STEP``
+when that is more.  The first search that
 meets the goal meets it at the optimum (bound-and-prune keeps every path of length <= U), so the
-answer is the last search's own.  Every U it tries is at most the optimum, where LM-cut pays most
-(the table above).  A verified solution (the best construction and the brief improve pass,
+answer is the last search's own.  Every U it tries after the first is at most the optimum + 1
+(``FROM_BELOW_STEP`` - 1), where LM-cut pays most (the table above).  A verified solution (the best construction and the brief improve pass,
 ``BOUND_IMPROVE_BRIEF``: a fraction of a CPU second) caps U: a U it would pass is replaced by its
 length.
 """
@@ -138,6 +139,16 @@ LMCUT_MAX_BOUND_RATIO = 1.8
 #: ``start_h``; the smaller V members have 1.60-1.64).  A fit, not a theorem: a start above the
 #: optimum costs more states, one below costs a search more; the answer is exact either way
 FROM_BELOW_RATIO = 1.63
+#: ... and after a search that finds none within U, the next U is U + this, or the least depth + h
+#: it pruned when that is more (Lemma LF; it was U + 1 in every search measured).  Measured on
+#: V(3,3)->SW-NE (benchmarks/default-solve.md, LM-cut, in-process CPU s): the searches at U = 69 ..
+#: 73 took 18.1, 22.7, 28.7, 35.6 and 45.0 (the last meets the goal), about 1.25x a move of U; past
+#: the optimum a move costs about as much (V(3,3)->NW-SE: 4.56, 7.63, 13.09 at U = 53, 55, 57).  So
+#: from a first U k moves under the optimum, steps of one cost 1 + 0.8 + ... + 0.8^k searches at the
+#: optimum (3.4 at k = 4, 3.7 at k = 5, where V(3,3)->SW-NE, V(4,3) and V(4,4) start), steps of two
+#: about 2.0 and 2.9 (an overshoot of one move at worst); at k = 1 steps of one are cheaper (1.8
+#: against 2.1).  The answer is exact with any step (docs/from-below.md, Theorem CL)
+FROM_BELOW_STEP = 2
 
 
 # --- the plan ------------------------------------------------------------------------------------
