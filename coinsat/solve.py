@@ -118,7 +118,7 @@ def solve_auto(
     known: Solution | None = None
     if plan.wants_bound and max_moves is not None:  # the horizon is a bound (rankbfs: --max-moves with an h)
         plan = with_bound(plan, instance, max_moves, "--max-moves")
-    elif plan.wants_bound and from_below(instance):
+    elif plan.wants_bound and from_below(instance, _v_member(instance)):
         known, found = find_bound(instance, limits, brief=True)
         if known is None:  # no cap (no construction applies): the search runs unbounded, as before the plan
             plan = with_bound(plan, instance, None, found)
@@ -138,6 +138,18 @@ def solve_auto(
     if result.status is Status.UNKNOWN and known is not None:  # stopped: the bound's solution is the answer
         return _stopped(result, known, result.lower_bound or 0, method, stats)
     return replace(result, method=method, stats=stats)
+
+
+def _v_member(instance: Instance) -> bool:
+    """The V-to-diagonal schedule recognises the puzzle (a V member or a diagonal flip;
+    ``constructive/vschedule.py``, milliseconds): the family the plan's first U was fitted on."""
+    from .constructive import construct
+
+    try:
+        construct(instance, "vschedule")
+    except (ConstructionError, UsageError):
+        return False
+    return True
 
 
 def climb(instance: Instance, plan: Plan, known: Solution | None, limits: Limits, o: AutoOptions) -> Result:
@@ -195,15 +207,7 @@ def climb(instance: Instance, plan: Plan, known: Solution | None, limits: Limits
         if cap is not None and (nxt is None or nxt >= cap):
             if lower >= cap and cap == U + 1:  # the last search proves "none within U"; ``known`` has U + 1 moves
                 assert known is not None
-                return replace(
-                    result,
-                    status=Status.OPTIMAL,
-                    solution=known,
-                    lower_bound=cap,
-                    method=method,
-                    stats=stats,
-                    statistics=statistics,
-                )
+                return _stopped(result, known, cap, method, stats, statistics)  # optimal: the bound is its length
             nxt = cap  # searched with U = cap: it meets the goal at the optimum, cap or less
         if nxt is None:  # no cap and nothing pruned: the plain search decides (unsolvable in the window)
             plain = replace(plan, upper_bound=None, heuristic=None)
@@ -215,8 +219,9 @@ def climb(instance: Instance, plan: Plan, known: Solution | None, limits: Limits
 def _stopped(
     result: Result, known: Solution, lower: int, method: str, stats: dict, statistics: Statistics | None = None
 ) -> Result:
-    """A search stopped by a limit (``unknown``, ``lower`` proven): the verified solution ``known``
-    is the answer, ``feasible`` (``optimal`` if ``lower`` reaches its length)."""
+    """A search stopped by a limit (``unknown``, ``lower`` proven), or the climb's last search when
+    ``lower`` reaches the cap: the verified solution ``known`` is the answer, ``feasible``
+    (``optimal`` if ``lower`` reaches its length)."""
     lower = min(lower, len(known))
     status = Status.OPTIMAL if lower == len(known) else Status.FEASIBLE
     return replace(

@@ -19,7 +19,7 @@ from coinsat.io.instance_format import read_instance
 from coinsat.limits import Limits
 from coinsat.search import plan as plans
 from coinsat.search.options import AutoOptions
-from coinsat.solve import climb, find_bound, solve
+from coinsat.solve import _v_member, climb, find_bound, solve
 
 from .strategies import exact_distances, lattice_puzzles
 
@@ -118,10 +118,10 @@ def test_a_limit_gives_unknown_with_the_cap_as_feasible():
 
 def test_the_default_plans_from_below_on_the_v_puzzles():
     """V(3,3)->NW-SE: the default's plan is the bound from below with the LM-cut h, first U =
-    ceil(FROM_BELOW_RATIO x h_lm(start)), at most the cap; the flips and the smaller windows keep
-    the improve pass."""
+    ceil(FROM_BELOW_RATIO x h_lm(start)), at most the cap; the flips, the smaller windows and the
+    pinwheels (not the family the first U was fitted on) keep the improve pass."""
     inst = read_instance(FAMILIES / "vdiag-3-3-nwse.toml")
-    assert plans.from_below(inst)
+    assert plans.from_below(inst, _v_member(inst))
     known, found = find_bound(inst, brief=True)
     assert known is not None
     plan = plans.below(plans.choose(inst), inst, len(known), found)
@@ -129,8 +129,10 @@ def test_the_default_plans_from_below_on_the_v_puzzles():
     assert plan.strategy == "from below" and plan.heuristic == "lmcut"
     assert plan.upper_bound == min(len(known), -(-163 * lm // 100))
     assert plan.to_json()["bound_strategy"] == "from below" and "from below" in plan.describe()
-    assert not plans.from_below(read_instance(FAMILIES / "diagonal-7.toml"))  # a flip
-    assert not plans.from_below(read_instance(FAMILIES / "vdiag-2-2-swne.toml"))  # 36 cells
+    for name, why in (("diagonal-7", "a flip"), ("vdiag-2-2-swne", "36 cells"), ("pinwheel-5-nwse", "no V")):
+        other = read_instance(FAMILIES / f"{name}.toml")
+        assert not plans.from_below(other, _v_member(other)), why
+    assert not _v_member(read_instance(FAMILIES / "pinwheel-5-nwse.toml"))
 
 
 @pytest.mark.parametrize(

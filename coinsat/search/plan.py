@@ -42,16 +42,16 @@ the fill h otherwise.
 
 **The bound from below** (:func:`from_below`, :func:`below`).  Where that rule takes the LM-cut h
 at the optimum (windows of at least ``LMCUT_MIN_CELLS`` cells where the fill h is not weak at the
-start: the V members from V(3,2)), the default does not shorten a construction into U: it starts
-the bounded LM-cut search at U = ceil(``FROM_BELOW_RATIO`` x h_lm(start)) and, while a search
-answers "no solution within U", searches again with U = the least depth + h among the states it
-pruned (Lemma LF of docs/from-below.md: no solution is shorter than that), or U + ``FROM_BELOW_STEP``
-when that is more.  The first search that
-meets the goal meets it at the optimum (bound-and-prune keeps every path of length <= U), so the
-answer is the last search's own.  Every U it tries after the first is at most the optimum + 1
-(``FROM_BELOW_STEP`` - 1), where LM-cut pays most (the table above).  A verified solution (the best construction and the brief improve pass,
-``BOUND_IMPROVE_BRIEF``: a fraction of a CPU second) caps U: a U it would pass is replaced by its
-length.
+start) and on the family the first U was fitted on (the V members, from V(3,2)), the default does
+not shorten a construction into U: it starts the bounded LM-cut search at U = ceil(
+``FROM_BELOW_RATIO`` x h_lm(start)) and, while a search answers "no solution within U", searches
+again with U = the least depth + h among the states it pruned (Lemma LF of docs/from-below.md: no
+solution is shorter than that), or U + ``FROM_BELOW_STEP`` when that is more.  The first search
+that meets the goal meets it at the optimum (bound-and-prune keeps every path of length <= U), so
+the answer is the last search's own.  Every U it tries after the first is at most the optimum + 1
+(``FROM_BELOW_STEP`` - 1), where LM-cut pays most (the table above).  A verified solution (the
+best construction and the brief improve pass, ``BOUND_IMPROVE_BRIEF``: a fraction of a CPU second)
+caps U: a U it would pass is replaced by its length.
 """
 
 from __future__ import annotations
@@ -275,10 +275,15 @@ def with_bound(plan: Plan, instance: Instance, bound: int | None, found: str) ->
     )
 
 
-def from_below(instance: Instance) -> bool:
+def from_below(instance: Instance, v_member: bool) -> bool:
     """The default finds its bound from below (module docstring): a window of at least
-    ``LMCUT_MIN_CELLS`` cells where the fill h is not weak at the start (the LM-cut h's puzzles)."""
-    return instance.board.size >= LMCUT_MIN_CELLS and not fill_weak(instance)
+    ``LMCUT_MIN_CELLS`` cells where the fill h is not weak at the start (the LM-cut h's puzzles), of
+    the V family (``v_member``: the V-to-diagonal schedule recognises it; the caller asks, this
+    floor cannot), the family ``FROM_BELOW_RATIO`` was measured on.  Elsewhere the first U is not
+    known to be near the optimum: the pinwheels have optimum / h_lm(start) 2.03-2.07 (63/31, 93/45;
+    pinwheel-5-swne 41/24 = 1.71), so they would start 12-19 moves under it; they keep the improve
+    pass (not measured from below)."""
+    return v_member and instance.board.size >= LMCUT_MIN_CELLS and not fill_weak(instance)
 
 
 def first_bound(instance: Instance, cap: int | None) -> int:
