@@ -25,11 +25,11 @@ from .limits import Limits, enforced
 from .result import Result, Statistics, Status
 from .search.methods import METHODS, contract, get_method, spec
 from .search.options import AutoOptions
-from .search.plan import bound_pass, choose, idle_cores, with_bound
+from .search.plan import FROM_BELOW_STEP, Plan, below, bound_pass, choose, from_below, idle_cores, with_bound
 from .solution import Solution, certify_solution
 from .theory.reach import distance_bound, fill_count_bound
 
-__all__ = ["METHODS", "find_bound", "idle_cores", "solve", "solve_auto"]
+__all__ = ["METHODS", "climb", "find_bound", "idle_cores", "solve", "solve_auto"]
 
 
 def solve(
@@ -95,7 +95,9 @@ def solve_auto(instance: Instance, *, limits: Limits, max_moves: int | None, opt
     ranked search is the engine, the bound and the h it prunes with).
 
     The plan is made first: :func:`~coinsat.search.plan.choose` picks the engine; when it wants a
-    bound, :func:`find_bound` constructs a solution and shortens it, and
+    bound, either the bound from below (:func:`~coinsat.search.plan.from_below`: the LM-cut h's
+    puzzles; :func:`find_bound` with the brief pass makes the solution that caps U, then
+    :func:`climb`) or :func:`find_bound` constructs a solution and shortens it into U, and
     :func:`~coinsat.search.plan.with_bound` picks the h.  ``options.announce(plan)`` hears it before
     the search starts, and the result's ``stats["plan"]`` keeps it (``solve --json``: ``"plan"``).
     The engine's answer is the answer: a bound U is the length of a verified solution, so the
@@ -110,6 +112,15 @@ def solve_auto(instance: Instance, *, limits: Limits, max_moves: int | None, opt
     known: Solution | None = None
     if plan.wants_bound and max_moves is not None:  # the horizon is a bound (rankbfs: --max-moves with an h)
         plan = with_bound(plan, instance, max_moves, "--max-moves")
+    elif plan.wants_bound and from_below(instance, _v_member(instance)):
+        known, found = find_bound(instance, limits, brief=True)
+        if known is None:  # no cap (no construction applies): the search runs unbounded, as before the plan
+            plan = with_bound(plan, instance, None, found)
+        else:
+            plan = below(plan, instance, len(known), found)
+            if options.announce is not None:
+                options.announce(plan)
+            return climb(instance, plan, known, limits, options)
     elif plan.wants_bound:
         known, found = find_bound(instance, limits)
         plan = with_bound(plan, instance, None if known is None else len(known), found)
@@ -119,38 +130,140 @@ def solve_auto(instance: Instance, *, limits: Limits, max_moves: int | None, opt
     stats = {**result.stats, "plan": plan.to_json()}
     method = f"auto:{result.method}"
     if result.status is Status.UNKNOWN and known is not None:  # stopped: the bound's solution is the answer
-        lower = min(result.lower_bound or 0, len(known))
-        status = Status.OPTIMAL if lower == len(known) else Status.FEASIBLE
-        return replace(result, status=status, solution=known, lower_bound=lower, method=method, stats=stats)
+        return _stopped(result, known, result.lower_bound or 0, method, stats)
     return replace(result, method=method, stats=stats)
 
 
-def find_bound(instance: Instance, limits: Limits | None = None) -> tuple[Solution | None, str]:
+def _v_member(instance: Instance) -> bool:
+    """The V-to-diagonal schedule recognises the puzzle (a V member or a diagonal flip;
+    ``constructive/vschedule.py``, milliseconds): the family the plan's first U was fitted on."""
+    from .constructive import construct
+
+    try:
+        construct(instance, "vschedule")
+    except (ConstructionError, UsageError):
+        return False
+    return True
+
+
+def climb(instance: Instance, plan: Plan, known: Solution | None, limits: Limits, o: AutoOptions) -> Result:
+    """The bound from below (``search/plan.py``): bounded ranked searches with the plan's h, the
+    first with U = ``plan.upper_bound``; while one answers "no solution within U" (``bounded``),
+    the least depth + h among the states it pruned (``stats["least_pruned_f"]``,
+    ``search/rank/loop.py``) is a lower bound (Lemma LF, docs/from-below.md), and the next search
+    has U = that bound, or U + ``plan.FROM_BELOW_STEP`` when that is more (Theorem CL: the first
+    search that meets the goal meets it at the optimum, whatever U).  ``known`` (a verified
+    solution, or None) caps U: once the lower bound reaches its length it is optimal (proven by the
+    last search when that length is U + 1), and a U past it is replaced by its length.  The answer is the last search's:
+    ``optimal`` when it meets the goal (at the optimum: bound-and-prune), else, stopped by a limit,
+    ``unknown`` with the best lower bound of all the searches (``feasible`` / ``optimal`` with
+    ``known``, as :func:`solve_auto`).  ``stats["plan"]["searches"]`` lists each search: U, its
+    answer, the least pruned f, the states it kept and the CPU seconds it took; the statistics'
+    ``states`` and ``expanded`` are summed over the searches."""
+    U = plan.upper_bound
+    assert U is not None
+    cap = None if known is None else len(known)
+    searches: list[dict] = []
+    lower = 0
+    total = {"states": 0, "expanded": 0}
+    while True:
+        t0 = time.process_time()
+        result = get_method("rankbfs")(instance, limits=limits, options=replace(plan, upper_bound=U).options(o))
+        least = result.stats.get("least_pruned_f")
+        s = result.statistics
+        total["states"] += s.states or 0
+        total["expanded"] += s.expanded or 0
+        searches.append(
+            {
+                "upper_bound": U,
+                "status": result.status.value,
+                "least_pruned_f": least,
+                "states": s.states,
+                "cpu_seconds": round(time.process_time() - t0, 3),
+            }
+        )
+        stats = {**result.stats, "plan": {**plan.to_json(), "searches": searches}}
+        statistics = replace(result.statistics, **total)
+        method = f"auto:{result.method}"
+        if result.status is not Status.BOUNDED:  # found (optimal), or stopped, or the engine's own answer
+            if result.status is Status.UNKNOWN:
+                lb = max(lower, result.lower_bound or 0)
+                if known is not None:
+                    return _stopped(result, known, lb, method, stats, statistics)
+                return replace(result, lower_bound=lb, method=method, stats=stats, statistics=statistics)
+            return replace(result, method=method, stats=stats, statistics=statistics)
+        # no solution with <= U moves; none shorter than the least pruned f either (Lemma LF)
+        lower = U + 1 if least is None else max(U + 1, least)
+        # nothing pruned: the search was exhaustive, the bound played no part; else the next U is
+        # the lower bound, or FROM_BELOW_STEP past U when that is more (plan.py: an overshoot costs
+        # less than the searches it saves; the answer is exact either way, Theorem CL)
+        nxt = None if least is None else max(lower, U + FROM_BELOW_STEP)
+        if cap is not None and (nxt is None or nxt >= cap):
+            if lower >= cap and cap == U + 1:  # the last search proves "none within U"; ``known`` has U + 1 moves
+                assert known is not None
+                return _stopped(result, known, cap, method, stats, statistics)  # optimal: the bound is its length
+            nxt = cap  # searched with U = cap: it meets the goal at the optimum, cap or less
+        if nxt is None:  # no cap and nothing pruned: the plain search decides (unsolvable in the window)
+            plain = replace(plan, upper_bound=None, heuristic=None)
+            result = get_method("rankbfs")(instance, limits=limits, options=plain.options(o))
+            return replace(result, method=f"auto:{result.method}", stats={**result.stats, "plan": stats["plan"]})
+        U = nxt
+
+
+def _stopped(
+    result: Result, known: Solution, lower: int, method: str, stats: dict, statistics: Statistics | None = None
+) -> Result:
+    """A search stopped by a limit (``unknown``, ``lower`` proven), or the climb's last search when
+    ``lower`` reaches the cap: the verified solution ``known`` is the answer, ``feasible``
+    (``optimal`` if ``lower`` reaches its length)."""
+    lower = min(lower, len(known))
+    status = Status.OPTIMAL if lower == len(known) else Status.FEASIBLE
+    return replace(
+        result,
+        status=status,
+        solution=known,
+        lower_bound=lower,
+        method=method,
+        stats=stats,
+        statistics=statistics or result.statistics,
+    )
+
+
+def find_bound(instance: Instance, limits: Limits | None = None, brief: bool = False) -> tuple[Solution | None, str]:
     """A verified solution of ``instance`` to bound the search with, and how it was found: the
-    constructive algorithm's, shortened by the improve pass the plan names (``plan.bound_pass``;
-    within half the time ``limits`` leave).  (None, why) when
-    the construction does not apply."""
+    shortest of the constructive algorithms' (the instance's board's, and the V-to-diagonal
+    schedule where it applies), shortened by the improve pass the plan names (``plan.bound_pass``;
+    ``brief``: the brief pass; within half the time ``limits`` leave).  (None, why) when no
+    construction applies."""
     from .constructive import construct
     from .search.improve import improve
 
     t0 = time.process_time()
-    try:
-        built, made = construct(instance)
-    except ConstructionError as e:
-        return None, f"construct: {e}"
-    if made.solution is None:
-        return None, "construct gave no solution"
+    best: tuple[Instance, Solution, str] | None = None  # the instance its moves are on, its moves, the algorithm
+    why = "construct gave no solution"
+    for algorithm in ("auto", "vschedule"):
+        try:
+            built_, made = construct(instance, algorithm)
+        except (ConstructionError, UsageError) as e:  # not this algorithm's puzzle
+            why = f"construct: {e}" if why == "construct gave no solution" else why
+            continue
+        if made.solution is not None and (best is None or len(made.solution) < len(best[1])):
+            best = (built_, made.solution, algorithm)
+    if best is None:
+        return None, why
+    built, first, name = best
     left = None if limits is None else limits.remaining()
     seconds = None if left is None else left / 2
-    options, how = bound_pass(instance)
-    better = improve(built, made.solution, time_limit=seconds, options=options)
+    options, how = bound_pass(instance, brief)
+    better = improve(built, first, time_limit=seconds, options=options)
     if better.stats.get("stopped") == "interrupted":  # Ctrl-C: the command's, not the pass's
         raise KeyboardInterrupt
-    solution = _restated(instance, built, better.solution or made.solution)
+    solution = _restated(instance, built, better.solution or first)
     if solution is None:  # cannot happen on an exact window (every move stays in span(start))
         return None, "the improved solution leaves the window"
     cpu = time.process_time() - t0
-    return solution, f"construct {len(made.solution)}, {how}: {len(solution)} moves, {cpu:.1f} CPU s"
+    label = "construct" if name == "auto" else f"construct ({name})"
+    return solution, f"{label} {len(first)}, {how}: {len(solution)} moves, {cpu:.1f} CPU s"
 
 
 def _restated(instance: Instance, built: Instance, solution: Solution) -> Solution | None:

@@ -309,7 +309,7 @@ def describe(plan: dict) -> str:
     """The ``"plan"`` object of the JSON as ``Plan.describe`` words it."""
     from ..search.plan import Plan
 
-    return Plan(**plan).describe()
+    return Plan.from_json(plan).describe()
 
 
 def _cell(c) -> str:

@@ -39,13 +39,27 @@ pinwheel-5-swne (49 cells) U = 41: 0.66 / 0.61.  The rule: the LM-cut h on windo
 where the fill h is not weak and U <= ``LMCUT_MAX_BOUND_RATIO`` x h_lm(start) (the optimum is
 1.64-1.74 x h_lm(start) on the V members, 2.03-2.07 on the pinwheels but pinwheel-5-swne's 1.71),
 the fill h otherwise.
+
+**The bound from below** (:func:`from_below`, :func:`below`).  Where that rule takes the LM-cut h
+at the optimum (windows of at least ``LMCUT_MIN_CELLS`` cells where the fill h is not weak at the
+start) and on the family the first U was fitted on (the V members, from V(3,2)), the default does
+not shorten a construction into U: it starts the bounded LM-cut search at U = ceil(
+``FROM_BELOW_RATIO`` x h_lm(start)) and, while a search answers "no solution within U", searches
+again with U = the least depth + h among the states it pruned (Lemma LF of docs/from-below.md: no
+solution is shorter than that), or U + ``FROM_BELOW_STEP`` when that is more.  The first search
+that meets the goal meets it at the optimum (bound-and-prune keeps every path of length <= U), so
+the answer is the last search's own.  Every U it tries after the first is at most the optimum + 1
+(``FROM_BELOW_STEP`` - 1), where LM-cut pays most (the table above).  A verified solution (the
+best construction and the brief improve pass, ``BOUND_IMPROVE_BRIEF``: a fraction of a CPU second)
+caps U: a U it would pass is replaced by its length.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
-from math import comb
+from fractions import Fraction
+from math import ceil, comb
 from typing import TYPE_CHECKING
 
 from ..board import BoardKind, span_coords
@@ -118,6 +132,23 @@ LMCUT_MIN_CELLS = 49
 #: h_lm(start), LM-cut 0.51x, 0.62x and 0.78x the fill h's CPU; U = 63, 1.97x, before the memo: 81.8
 #: CPU s against 30.0)
 LMCUT_MAX_BOUND_RATIO = 1.8
+#: the bound from below starts at U = ceil(this x h_lm(start)) (module docstring): the least
+#: optimum / h_lm(start) over the V members the plan searches from below, rounded down (V(3,2)
+#: 53/32 = 1.656 and 36/22 = 1.636, V(3,3) 53/32 and 73/42 = 1.738, V(4,3) 95/55 = 1.727 and
+#: 73/42, V(4,4)->NW-SE 95/55: the proven optima of instances/families/README.md, h_lm by
+#: ``start_h``; the smaller V members have 1.60-1.64).  A fit, not a theorem: a start above the
+#: optimum costs more states, one below costs a search more; the answer is exact either way
+FROM_BELOW_RATIO = 1.63
+#: ... and after a search that finds none within U, the next U is U + this, or the least depth + h
+#: it pruned when that is more (Lemma LF; it was U + 1 in every search measured).  Measured on
+#: V(3,3)->SW-NE (benchmarks/default-solve.md, LM-cut, in-process CPU s): the searches at U = 69 ..
+#: 73 took 18.1, 22.7, 28.7, 35.6 and 45.0 (the last meets the goal), about 1.25x a move of U; past
+#: the optimum a move costs about as much (V(3,3)->NW-SE: 4.56, 7.63, 13.09 at U = 53, 55, 57).  So
+#: from a first U k moves under the optimum, steps of one cost 1 + 0.8 + ... + 0.8^k searches at the
+#: optimum (3.4 at k = 4, 3.7 at k = 5, where V(3,3)->SW-NE, V(4,3) and V(4,4) start), steps of two
+#: about 2.0 and 2.9 (an overshoot of one move at worst); at k = 1 steps of one are cheaper (1.8
+#: against 2.1).  The answer is exact with any step (docs/from-below.md, Theorem CL)
+FROM_BELOW_STEP = 2
 
 
 # --- the plan ------------------------------------------------------------------------------------
@@ -136,6 +167,28 @@ class Plan:
     upper_bound: int | None = None
     bound_from: str | None = None
     wants_bound: bool = False
+    #: how U is found: "improve" (a solution shortened), "from below" (:func:`below`: U is the
+    #: first bound tried, raised while the search finds none), "--max-moves"; None: no bound
+    strategy: str | None = None
+    #: with "from below": the length of the verified solution that caps U (None: none found)
+    cap: int | None = None
+    #: with "from below", once run: each search's U, answer, least pruned f, states, CPU seconds
+    #: (``solve.climb``; in the JSON ``"searches"``, beside the fields of :meth:`to_json`)
+    searches: tuple = ()
+
+    @classmethod
+    def from_json(cls, obj: dict) -> "Plan":
+        """The plan a ``"plan"`` object of ``solve --json`` describes (:meth:`to_json`, ``"searches"``)."""
+        return cls(
+            engine=obj["engine"],
+            reason=obj["reason"],
+            heuristic=obj.get("heuristic"),
+            upper_bound=obj.get("upper_bound"),
+            bound_from=obj.get("bound_from"),
+            strategy=obj.get("bound_strategy"),
+            cap=obj.get("cap"),
+            searches=tuple(obj.get("searches") or ()),
+        )
 
     def to_json(self) -> dict:
         """The ``"plan"`` object of ``solve --json``."""
@@ -143,6 +196,8 @@ class Plan:
             "engine": self.engine,
             "heuristic": self.heuristic,
             "upper_bound": self.upper_bound,
+            "bound_strategy": self.strategy,
+            "cap": self.cap,
             "bound_from": self.bound_from,
             "reason": self.reason,
         }
@@ -150,9 +205,15 @@ class Plan:
     def describe(self) -> str:
         """One line for people."""
         text = f"plan: {self.engine}"
-        if self.upper_bound is not None:
+        if self.strategy == "from below":
+            text += f", h = {self.heuristic}, the bound from below, first U = {self.upper_bound} ({self.bound_from})"
+        elif self.upper_bound is not None:
             text += f", h = {self.heuristic}, upper bound {self.upper_bound} ({self.bound_from})"
-        return f"{text}; {self.reason}"
+        text = f"{text}; {self.reason}"
+        if self.searches:
+            ran = [f"U = {s['upper_bound']}: {s['status']}" for s in self.searches]
+            text += f"; searches: {', '.join(ran)}"
+        return text
 
     def options(self, auto: AutoOptions) -> object:
         """The engine's options under this plan."""
@@ -208,20 +269,68 @@ def with_bound(plan: Plan, instance: Instance, bound: int | None, found: str) ->
         return replace(plan, wants_bound=False, reason=f"{plan.reason}; no bound ({found})")
     h, why = heuristic_for(instance, bound)
     reason = f"{plan.reason}; {why}"
-    return replace(plan, wants_bound=False, upper_bound=bound, heuristic=h, bound_from=found, reason=reason)
+    strategy = "--max-moves" if found == "--max-moves" else "improve"
+    return replace(
+        plan, wants_bound=False, upper_bound=bound, heuristic=h, bound_from=found, reason=reason, strategy=strategy
+    )
 
 
-def bound_pass(instance: Instance) -> tuple[ImproveOptions, str]:
+def from_below(instance: Instance, v_member: bool) -> bool:
+    """The default finds its bound from below (module docstring): a window of at least
+    ``LMCUT_MIN_CELLS`` cells where the fill h is not weak at the start (the LM-cut h's puzzles), of
+    the V family (``v_member``: the V-to-diagonal schedule recognises it; the caller asks, this
+    floor cannot), the family ``FROM_BELOW_RATIO`` was measured on.  Elsewhere the first U is not
+    known to be near the optimum: the pinwheels have optimum / h_lm(start) 2.03-2.07 (63/31, 93/45;
+    pinwheel-5-swne 41/24 = 1.71), so they would start 12-19 moves under it; they keep the improve
+    pass (not measured from below)."""
+    return v_member and instance.board.size >= LMCUT_MIN_CELLS and not fill_weak(instance)
+
+
+def first_bound(instance: Instance, cap: int | None) -> int:
+    """The first U of the bound from below: ceil(``FROM_BELOW_RATIO`` x h_lm(start)), at least
+    h_lm(start) (Theorem LM: no solution is shorter) and at most ``cap``."""
+    lm = start_h(instance)[1]
+    first = max(lm, ceil(Fraction(str(FROM_BELOW_RATIO)) * lm))  # exact: the constant as written
+    return first if cap is None else min(first, cap)
+
+
+def below(plan: Plan, instance: Instance, cap: int | None, found: str) -> Plan:
+    """The plan of the bound from below (module docstring): the ranked search with the LM-cut h,
+    U = :func:`first_bound`,
+    capped by ``cap`` (the length of a verified solution, ``found`` says how it was made; None:
+    none)."""
+    fill, lm = start_h(instance)
+    U = first_bound(instance, cap)
+    how = f"ceil({FROM_BELOW_RATIO} x h_lm(start) = {lm})"
+    how += f", capped by {cap} ({found})" if cap is not None else f" (no cap: {found})"
+    why = f"h = lmcut (the bound from below: {instance.board.size} cells, h_lm/h_fill at the start {lm}/{fill})"
+    return replace(
+        plan,
+        engine="rankbfs",
+        wants_bound=False,
+        upper_bound=U,
+        heuristic="lmcut",
+        bound_from=how,
+        reason=f"{plan.reason}; {why}",
+        strategy="from below",
+        cap=cap,
+    )
+
+
+def bound_pass(instance: Instance, brief: bool = False) -> tuple[ImproveOptions, str]:
     """The improve pass that makes the bound, and why: ``BOUND_IMPROVE_BRIEF`` where the fill h is
-    weak at the start (h_lm(start) > ``FILL_WEAK_RATIO`` x h_fill(start): the flips), else
-    ``BOUND_IMPROVE``; local boards of at most ``BOUND_LOCAL_SHARE`` of the window."""
+    weak at the start (h_lm(start) > ``FILL_WEAK_RATIO`` x h_fill(start): the flips) or ``brief``
+    (the cap of the bound from below), else ``BOUND_IMPROVE``; local boards of at most
+    ``BOUND_LOCAL_SHARE`` of the window."""
     from .improve import ImproveOptions  # noqa: F811 (the TYPE_CHECKING name, imported when used)
 
     fill, lm = start_h(instance)
     cells = int(BOUND_LOCAL_SHARE * instance.board.size)
+    if brief:
+        return ImproveOptions(**BOUND_IMPROVE_BRIEF, max_local_cells=cells), "a brief improve (the cap)"
     if fill_weak(instance):
-        brief = ImproveOptions(**BOUND_IMPROVE_BRIEF, max_local_cells=cells)
-        return brief, f"a brief improve (h_lm/h_fill at the start {lm}/{fill} > {FILL_WEAK_RATIO})"
+        short = ImproveOptions(**BOUND_IMPROVE_BRIEF, max_local_cells=cells)
+        return short, f"a brief improve (h_lm/h_fill at the start {lm}/{fill} > {FILL_WEAK_RATIO})"
     full = ImproveOptions(**BOUND_IMPROVE, max_local_cells=cells)
     return full, f"improve (h_lm/h_fill at the start {lm}/{fill} <= {FILL_WEAK_RATIO})"
 

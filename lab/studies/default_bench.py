@@ -150,6 +150,11 @@ def plan_text(r: dict) -> str:
         return "—"
     if plan.get("upper_bound") is None:
         return f"{plan['engine']}, no bound"
+    if plan.get("bound_strategy") == "from below":  # each search: U, its answer, its CPU seconds in-process
+        ran = ", ".join(
+            f"U = {s['upper_bound']} {s['status']} ({s['cpu_seconds']:.1f} s)" for s in plan.get("searches") or []
+        )
+        return f"{plan['engine']}, h = {plan['heuristic']}, from below: {ran} (first U = {plan['bound_from']})"
     return f"{plan['engine']}, h = {plan['heuristic']}, U = {plan['upper_bound']} ({plan['bound_from']})"
 
 

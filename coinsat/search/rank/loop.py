@@ -99,7 +99,8 @@ class Answer:
     """What the parts say about the layer they just built (or the frontier they start
     from), summed over the parts: ``size`` new states, ``pruned`` by the bound, ``hit`` the
     smallest goal rank among them (None: none), bytes of visited states in memory and on
-    disk, layers spilled."""
+    disk, layers spilled; ``least_f`` the least depth + h among the states the bound pruned
+    (None: none pruned; the next bound worth trying, Lemma LF of docs/from-below.md)."""
 
     size: int
     pruned: int = 0
@@ -107,11 +108,13 @@ class Answer:
     nbytes: int = 0
     disk: int = 0
     spilled: int = 0
+    least_f: int | None = None
 
 
 def combine(answers: list[Answer]) -> Answer:
     """One answer for the union of the parts."""
     hits = [a.hit for a in answers if a.hit is not None]
+    fs = [a.least_f for a in answers if a.least_f is not None]
     return Answer(
         size=sum(a.size for a in answers),
         pruned=sum(a.pruned for a in answers),
@@ -119,6 +122,7 @@ def combine(answers: list[Answer]) -> Answer:
         nbytes=sum(a.nbytes for a in answers),
         disk=sum(a.disk for a in answers),
         spilled=sum(a.spilled for a in answers),
+        least_f=min(fs) if fs else None,
     )
 
 
@@ -155,20 +159,24 @@ class Part:
         space = self.space
         nxt = union(list(runs))
         nxt = nxt[~self.visited.contains(nxt)]
-        pruned = 0
+        pruned, least = 0, None
         if space.upper_bound is not None and nxt.size:
-            ok = depth + space.heuristic(nxt, depth) <= space.upper_bound
+            f = depth + space.heuristic(nxt, depth)
+            ok = f <= space.upper_bound
             pruned = int(nxt.size - ok.sum())
+            if pruned:  # Lemma LF (docs/from-below.md): no solution is shorter than the least such f
+                least = int(f[~ok].min())
             nxt = nxt[ok]
         if nxt.size:  # an empty layer is never stored (a saved search never holds one)
             self.visited.add(nxt, depth)
         self.front = nxt
-        return self._answer(pruned)
+        return self._answer(pruned, least)
 
-    def _answer(self, pruned: int) -> Answer:
+    def _answer(self, pruned: int, least: int | None = None) -> Answer:
         v, front = self.visited, self.front
         hit = front[np.isin(front, self.space.goal_ranks)]
-        return Answer(int(front.size), pruned, int(hit[0]) if hit.size else None, v.nbytes, v.disk_bytes, v.spilled)
+        found = int(hit[0]) if hit.size else None
+        return Answer(int(front.size), pruned, found, v.nbytes, v.disk_bytes, v.spilled, least)
 
 
 class Exchange(Protocol):
@@ -327,6 +335,9 @@ def run(
                     return end(Ending.LIMIT, reason=reason)
                 stats["expanded"] += layers[-1]
                 stats["bound_pruned"] += got.pruned
+                if got.least_f is not None:  # the least depth + h the bound pruned (Lemma LF)
+                    old = stats.get("least_pruned_f")
+                    stats["least_pruned_f"] = got.least_f if old is None else min(old, got.least_f)
                 last = got
                 if got.size == 0:
                     return end(Ending.EMPTY)
