@@ -48,17 +48,18 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
-from .encode.sat import SatFormula, encode
 from .errors import InstanceError, InternalError, UsageError
 from .instance import Instance
 from .io.atomic import write_atomic
-from .io.dimacs import cnf_text
 from .io.instance_format import read_instance
 from .io.solution_format import read_solution
 from .registry import require
 from .solution import verify
+
+if TYPE_CHECKING:
+    from .encode.sat import SatFormula
 
 #: the selection rules' cap on the instances of one family
 MAX_PER_FAMILY = 16
@@ -177,6 +178,9 @@ def sanitised(formula: SatFormula) -> SatFormula:
 def cnf_file_text(instance: Instance, horizon: int, answer: str) -> str:
     """The sanitised DIMACS text of ``instance`` at ``horizon`` (module docstring)."""
     expected = {"sat": "SAT", "unsat": "UNSAT"}.get(answer)
+    from .encode.sat import encode  # here: pysat and the encoder load only when a pack is written
+    from .io.dimacs import cnf_text
+
     return cnf_text(instance, sanitised(encode(instance, horizon)), expected=expected)
 
 
