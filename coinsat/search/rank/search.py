@@ -88,6 +88,7 @@ from ...limits import Limits, enforced
 from ...result import Engine, Result
 from ..heuristics import DEFAULT, FORCED_SUPPORTS, PERIMETER, heuristic
 from ..layered import Outcome, fixed_result, grown
+from ..methods import contract
 from ..options import RankbfsOptions
 from .colex import U64
 from .heap import keep_freed_memory
@@ -99,21 +100,15 @@ from .visited import CODEC, Storage, Visited, chosen, resume_lock
 CLUSTER = -1
 
 
-def solve_rankbfs(
-    instance: Instance,
-    *,
-    limits: Limits | None = None,
-    max_moves: int | None = None,
-    options: RankbfsOptions | None = None,
-) -> Result:
+@contract(RankbfsOptions)
+def solve_rankbfs(instance: Instance, *, limits: Limits, max_moves: int | None, options: RankbfsOptions) -> Result:
     """Shortest solution by span-pruned layered BFS over ranked states (module docstring;
     options: ``RankbfsOptions``).  The result's ``witness`` (``SearchLayers``) holds the visited set when the
     instance's own window was searched."""
     why = applicable(instance)
     if why is not None:
         raise UsageError(f"method 'rankbfs' cannot solve this instance: {why}")
-    limits = limits or Limits()
-    o = options or RankbfsOptions()
+    o = options
     workers = o.workers
     if workers is None:
         workers = 1 if o.resume is not None else os.cpu_count() or 1
