@@ -291,6 +291,7 @@ def test_the_loader_compiles_each_kernel_once(monkeypatch):
         fastkernel.dedup_sorted,
         fastkernel.sort_distinct,
         fastkernel.merge_unique,
+        fastkernel.merge_disjoint,
         fastkernel.member_gallop,
         fastkernel.member_scan,
         fastkernel.schedule_h,
@@ -316,3 +317,6 @@ def test_merging_sorted_parts_is_sorting_their_union(parts, scale):
     a, b = arrays[0], arrays[-1]
     assert np.array_equal(fastkernel.merge_unique(a, b), np.union1d(a, b))
     assert np.array_equal(fastkernel.merge_unique(b, a), np.union1d(a, b))
+    b = np.setdiff1d(b, a)  # disjoint: the parts two workers own
+    assert np.array_equal(fastkernel.merge_disjoint(a, b), np.union1d(a, b))
+    assert np.array_equal(fastkernel.merge_disjoint(b, a), np.union1d(a, b))

@@ -7,8 +7,11 @@ the expansion (``--baseline COMMIT``'s ``search/rank/jit.py``: its ``expand_chun
 0f5a110, else its ``expand_branchfree``, against today's ``expand_branchfree``), sorting and
 deduplicating a chunk's successors (numpy's sort and ``dedup_sorted``, up to e36dd00, against
 ``sort_distinct``'s radix sort), the
-bound-and-prune h (``schedule_h`` against ``schedule_h_words``), and the membership of a whole
-layer's successors in the layers before it (``member_gallop`` against ``member_scan``).  Each
+bound-and-prune h (``schedule_h`` against ``schedule_h_words``), the merge of a layer's two parts
+by owner (``merge_unique`` against ``merge_disjoint``, as ``processes.Pool.collect`` gathers a
+witness), and the membership of a whole layer's successors in the layers before it
+(``member_gallop`` against ``member_scan``).  Then every layer is replayed, each step timed: where
+one worker's CPU goes.  Each
 row checks that both give the same answer.  Whole searches are ``scripts/rank_engine_bench.py``.
 
     nice -n 10 python3 scripts/rank_kernel_bench.py [--instance vdiag-3-3-nwse] [--depths 30,45]
@@ -61,6 +64,7 @@ def main() -> int:
     from coinsat.search.options import RankbfsOptions
     from coinsat.search.rank import jit
     from coinsat.search.rank.heap import keep_freed_memory
+    from coinsat.search.rank.loop import split
     from coinsat.search.rank.search import solve_rankbfs
     from coinsat.search.rank.space import Space, union
     from coinsat.search.rank.visited import compiled
@@ -126,6 +130,17 @@ def main() -> int:
                 kernel(run, nxt, seen)
             return seen
 
+        halves = split(layers[depth], 2)  # the parts two workers own, merged when the witness is gathered
+        old = best(lambda: jit.merge_unique(*halves), args.repeat)
+        new = best(lambda: jit.merge_disjoint(*halves), args.repeat)
+        row(
+            "merge of the layer's two parts by owner (merge_unique, then merge_disjoint)",
+            depth,
+            layers[depth].size,
+            old,
+            new,
+            bool(np.array_equal(old[1], new[1]) and np.array_equal(new[1], layers[depth])),
+        )
         old = best(lambda: member(jit.member_gallop), args.repeat)
         new = best(lambda: member(lambda r, v, s: jit.member_scan(r, v, s, jit.SCAN_RATIO)), args.repeat)
         row(

@@ -637,6 +637,7 @@ def warm_up() -> bool:
         member_gallop(one, one, np.zeros(1, dtype=np.bool_))
         member_scan(one, one, np.zeros(1, dtype=np.bool_), SCAN_RATIO)
         merge_unique(one, one)
+        merge_disjoint(one, one[:0].copy())  # the types Pool.collect passes
         dedup_sorted(one.copy())
         sort_distinct(one.copy(), 1)
         canonical_into(one[:0].copy(), 1, 1, binom, np.zeros((0, 1), dtype=np.int64))  # Space.canonical
@@ -839,7 +840,7 @@ def sort_distinct(a, bits):  # pragma: no cover - compiled
     pass, then one stable scatter per digit of at most ``RADIX_BITS`` bits between ``a`` and a
     buffer (four passes for the 38 bits of V(3,3)'s ranks), then ``dedup_sorted``.  numpy's sort
     (a comparison sort on uint64) took about 55 ns a successor, this about 10, on V(3,3)'s
-    chunks of 1.3 M successors (benchmarks/rankbfs-kernel-5m.md)."""
+    chunks of 1.3 M successors (benchmarks/rankbfs-kernels.md)."""
     n = a.size
     if n == 0:
         return a.copy()
@@ -961,6 +962,35 @@ def merge_unique(a, b):  # pragma: no cover - compiled
         j += 1
         m += 1
     return out[:m]
+
+
+@_jit
+def merge_disjoint(a, b):  # pragma: no cover - compiled
+    """The sorted union of two sorted arrays with no value in common (the parts of a layer that
+    two workers own), in one pass without a branch per element: the parts of a layer cut by a
+    hash interleave finely, where ``merge_unique``'s branch mispredicts (about half its CPU on
+    V(3,3)'s layers: benchmarks/rankbfs-kernels.md)."""
+    out = np.empty(a.size + b.size, dtype=np.uint64)
+    i = 0
+    j = 0
+    m = 0
+    while i < a.size and j < b.size:
+        x = a[i]
+        y = b[j]
+        first = x < y
+        out[m] = x if first else y
+        i += np.int64(first)
+        j += 1 - np.int64(first)
+        m += 1
+    while i < a.size:
+        out[m] = a[i]
+        i += 1
+        m += 1
+    while j < b.size:
+        out[m] = b[j]
+        j += 1
+        m += 1
+    return out
 
 
 @_jit
