@@ -982,14 +982,8 @@ def merge_disjoint(a, b):  # pragma: no cover - compiled
         i += np.int64(first)
         j += 1 - np.int64(first)
         m += 1
-    while i < a.size:
-        out[m] = a[i]
-        i += 1
-        m += 1
-    while j < b.size:
-        out[m] = b[j]
-        j += 1
-        m += 1
+    out[m : m + a.size - i] = a[i:]  # one of the two is empty
+    out[m + a.size - i :] = b[j:]
     return out
 
 
