@@ -220,16 +220,23 @@ def _collect(words, value, out):  # pragma: no cover - compiled
     """Fill ``out`` with the ranks whose byte equals ``value``, ascending, in one pass; returns
     how many, or -1 if ``out`` is too short."""
     pattern = np.uint64(value) * np.uint64(0x0101010101010101)
+    low7 = np.uint64(0x7F7F7F7F7F7F7F7F)
     k = 0
     for i in range(words.size):
         w = words[i]
-        if _has_byte(w, pattern):
-            for b in range(8):
-                if (w >> np.uint64(8 * b)) & np.uint64(255) == value:
-                    if k == out.size:
-                        return -1
-                    out[k] = 8 * i + b
-                    k += 1
+        if not _has_byte(w, pattern):
+            continue
+        # the top bit of each byte of w ^ pattern that is zero, exactly (no borrow crosses a
+        # byte): those bytes hold the layer; each is visited by its bit, not all eight tested
+        x = w ^ pattern
+        zero = ~(((x & low7) + low7) | x | low7)
+        while zero:
+            if k == out.size:
+                return -1
+            low = zero & (~zero + np.uint64(1))
+            out[k] = 8 * i + (np.int64(_popcount(low - np.uint64(1))) >> 3)
+            k += 1
+            zero ^= low
     return k
 
 
