@@ -289,9 +289,10 @@ def expand_branchfree(
     PD = np.zeros(k + 1, dtype=np.uint64)
     PU = np.zeros(k + 1, dtype=np.uint64)
     for i in range(N):
-        # unrank: for t = k .. 1, the largest c with C(c, t) <= r
+        # unrank: for t = k .. 2, the largest c with C(c, t) <= r; then C(c, 1) = c, so the lowest
+        # coin is what is left of r (it changes from one state to the next most often)
         r = ranks[i]
-        for t in range(k, 0, -1):
+        for t in range(k, 1, -1):
             c = coins[t - 1]
             if binom[c, t] <= r:
                 while binom[c + 1, t] <= r:
@@ -302,6 +303,7 @@ def expand_branchfree(
                     c -= 1
             coins[t - 1] = c
             r -= binom[c, t]
+        coins[0] = np.int64(r)
         for w in range(W):
             m[w] = np.uint64(0)
         for t in range(k):
