@@ -16,7 +16,11 @@ shared machine bounds it by the cores others leave.  Answers and states kept mus
 (the script exits 1 if not).
 
     nice -n 10 python3 scripts/rank_workers_bench.py [--instances vdiag-3-3-nwse:53,vdiag-3-2-nwse] \\
-        [--workers 1,2,2/pipes] [--repeat 2] [--out benchmarks/rankbfs-workers.md]
+        [--workers 1,2,2/pipes] [--repeat 2] [--baseline COMMIT] [--out benchmarks/rankbfs-workers.md]
+
+With ``--baseline COMMIT`` every worker count also runs on that commit (a temporary ``git
+worktree`` of it, its own copy of this script measuring it), the two trees alternating, and the
+table adds this tree's CPU against the baseline's.
 
 An instance is a name in instances/families/, optionally ``:U`` for ``--upper-bound`` U and
 ``:U:H`` for the h it prunes with (``--heuristic H``: fill, forced, lmcut); a
