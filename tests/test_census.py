@@ -224,3 +224,19 @@ def test_solvable_lies_between_the_two_span_counts(k):
     solvable = census(inst).reachable
     assert two <= solvable <= spanning
     assert two < spanning  # the bounds are not the same number (k = 4: 3984 < 4568)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 255), max_size=200), st.integers(0, 254))
+def test_a_layer_is_every_byte_of_its_value(values, value):
+    """layer_of (eight bytes at a time, each hit found by its bit) is numpy's flatnonzero, with
+    the padding and with too short an output refused."""
+    from coinsat.search.rank import census as kernel
+
+    dist = kernel.distance_array(len(values))
+    dist[: len(values)] = values
+    want = np.flatnonzero(dist == value)
+    assert np.array_equal(kernel.layer_of(dist, value, want.size), want)
+    if want.size:
+        with pytest.raises(RuntimeError):
+            kernel.layer_of(dist, value, want.size - 1)

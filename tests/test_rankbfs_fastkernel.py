@@ -215,6 +215,15 @@ def test_dedup_in_place_is_unique(values, copies):
     assert np.array_equal(a[:m], np.unique(np.array(values, dtype=U64)))
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), max_size=300), st.integers(1, 3), st.integers(1, 64))
+def test_the_radix_sort_is_unique(values, copies, bits):
+    """sort_distinct on values below 2**bits (1 to 6 digit passes, odd and even counts): np.unique."""
+    a = np.array([v >> (64 - bits) for v in values] * copies, dtype=U64)
+    np.random.default_rng(len(values)).shuffle(a)
+    assert np.array_equal(fastkernel.sort_distinct(a.copy(), bits), np.unique(a))
+
+
 def test_the_h_kernel_follows_the_words():
     assert fastkernel.heuristic_kernel(1, 2) is fastkernel.schedule_h_words
     assert fastkernel.heuristic_kernel(2, 3) is fastkernel.schedule_h_words
@@ -280,7 +289,9 @@ def test_the_loader_compiles_each_kernel_once(monkeypatch):
     kernels = (
         fastkernel.expand_branchfree,
         fastkernel.dedup_sorted,
+        fastkernel.sort_distinct,
         fastkernel.merge_unique,
+        fastkernel.merge_disjoint,
         fastkernel.member_gallop,
         fastkernel.member_scan,
         fastkernel.schedule_h,
@@ -306,3 +317,6 @@ def test_merging_sorted_parts_is_sorting_their_union(parts, scale):
     a, b = arrays[0], arrays[-1]
     assert np.array_equal(fastkernel.merge_unique(a, b), np.union1d(a, b))
     assert np.array_equal(fastkernel.merge_unique(b, a), np.union1d(a, b))
+    b = np.setdiff1d(b, a)  # disjoint: the parts two workers own
+    assert np.array_equal(fastkernel.merge_disjoint(a, b), np.union1d(a, b))
+    assert np.array_equal(fastkernel.merge_disjoint(b, a), np.union1d(a, b))

@@ -3,11 +3,15 @@
 
 Solves an instance once without a bound (one worker) to get its layers, then times, on chunks
 of 2**17 states of a few layers (CPU seconds, best of ``--repeat``, the two alternating):
-the expansion (``expand_chunk``, read from ``--baseline COMMIT``'s ``search/rank/jit.py``, the
-last commit that had it, against ``expand_branchfree``), sorting and deduplicating a
-chunk's successors (``layered.unique`` against ``FastSpace.successors``' in-place pass), the
-bound-and-prune h (``schedule_h`` against ``schedule_h_words``), and the membership of a whole
-layer's successors in the layers before it (``member_gallop`` against ``member_scan``).  Each
+the expansion (``--baseline COMMIT``'s ``search/rank/jit.py``: its ``expand_chunk``, up to
+0f5a110, else its ``expand_branchfree``, against today's ``expand_branchfree``), sorting and
+deduplicating a chunk's successors (numpy's sort and ``dedup_sorted``, up to e36dd00, against
+``sort_distinct``'s radix sort), the
+bound-and-prune h (``schedule_h`` against ``schedule_h_words``), the merge of a layer's two parts
+by owner (``merge_unique`` against ``merge_disjoint``, as ``processes.Pool.collect`` gathers a
+witness), and the membership of a whole layer's successors in the layers before it
+(``member_gallop`` against ``member_scan``).  Then every layer is replayed, each step timed: where
+one worker's CPU goes.  Each
 row checks that both give the same answer.  Whole searches are ``scripts/rank_engine_bench.py``.
 
     nice -n 10 python3 scripts/rank_kernel_bench.py [--instance vdiag-3-3-nwse] [--depths 30,45]
@@ -57,10 +61,10 @@ def main() -> int:
     args = ap.parse_args()
 
     from coinsat import read_instance
-    from coinsat.search.layered import unique
     from coinsat.search.options import RankbfsOptions
     from coinsat.search.rank import jit
     from coinsat.search.rank.heap import keep_freed_memory
+    from coinsat.search.rank.loop import split
     from coinsat.search.rank.search import solve_rankbfs
     from coinsat.search.rank.space import Space, union
     from coinsat.search.rank.visited import compiled
@@ -77,7 +81,9 @@ def main() -> int:
     layers = [visited.layer(i) for i in range(visited.depths)]
     fast = jit.FastSpace(Space(inst, True, args.upper_bound))
     old_jit = baseline_jit(args.baseline)
-    kernels = {"expand_chunk": old_jit.expand_chunk, "expand_branchfree": jit.expand_branchfree}
+    # the first compiled expansion (commits up to 0f5a110), else the baseline's own expand_branchfree
+    old_name = "expand_chunk" if hasattr(old_jit, "expand_chunk") else "expand_branchfree"
+    kernels = {"old": getattr(old_jit, old_name), "new": jit.expand_branchfree}
     chunk = 1 << 17
     rows = []
 
@@ -89,23 +95,23 @@ def main() -> int:
             raise SystemExit(f"{args.instance} has {len(layers)} layers: no depth {depth} to time")
         front = layers[depth][:chunk]
         times = {}
-        for name in ("expand_chunk", "expand_branchfree") * 2:
+        for name in ("old", "new") * 2:
             kernel = kernels[name]
             times[name] = best(lambda: kernel(*_expand_args(fast, front)), args.repeat)
-        same = np.array_equal(np.sort(times["expand_chunk"][1]), np.sort(times["expand_branchfree"][1]))
-        row("expansion kernel", depth, front.size, times["expand_chunk"], times["expand_branchfree"], same)
+        same = np.array_equal(np.sort(times["old"][1]), np.sort(times["new"][1]))
+        row(f"expansion kernel ({old_name} of {args.baseline})", depth, front.size, times["old"], times["new"], same)
         raw = fast.expand(front)
-        old = best(lambda: unique(raw.copy()), args.repeat)
         copy = best(lambda: raw.copy(), args.repeat)[0]
 
-        def in_place():
+        def comparison_sort():  # up to e36dd00: numpy's sort in place, then dedup_sorted
             a = raw.copy()
             a.sort()
             return a[: jit.dedup_sorted(a)].copy()
 
-        new = best(in_place, args.repeat)
+        old = best(comparison_sort, args.repeat)
+        new = best(lambda: jit.sort_distinct(raw.copy(), fast.bits), args.repeat)
         row(
-            f"sort + dedup of the {raw.size:,} raw successors (less one copy)",
+            f"sort + dedup of the {raw.size:,} raw successors (numpy's sort, then radix; less a copy)",
             depth,
             front.size,
             (old[0] - copy, None),
@@ -124,6 +130,17 @@ def main() -> int:
                 kernel(run, nxt, seen)
             return seen
 
+        halves = split(layers[depth], 2)  # the parts two workers own, merged when the witness is gathered
+        old = best(lambda: jit.merge_unique(*halves), args.repeat)
+        new = best(lambda: jit.merge_disjoint(*halves), args.repeat)
+        row(
+            "merge of the layer's two parts by owner (merge_unique, then merge_disjoint)",
+            depth,
+            layers[depth].size,
+            old,
+            new,
+            bool(np.array_equal(old[1], new[1]) and np.array_equal(new[1], layers[depth])),
+        )
         old = best(lambda: member(jit.member_gallop), args.repeat)
         new = best(lambda: member(lambda r, v, s: jit.member_scan(r, v, s, jit.SCAN_RATIO)), args.repeat)
         row(
@@ -134,6 +151,7 @@ def main() -> int:
             new,
             bool(np.array_equal(old[1], new[1])),
         )
+    profile = where_time_goes(fast, layers)
     lines = [
         f"# rankbfs's compiled kernels on {args.instance}'s layers, each against the one it replaced",
         "",
@@ -154,11 +172,72 @@ def main() -> int:
             f"| {what} | {depth} | {states:,} | {1e3 * old_s:.1f} | {1e3 * new_s:.1f} | {new_s / old_s:.2f} |"
             f" {'yes' if same else '**NO**'} |"
         )
+    lines += ["", *profile]
     text = "\n".join(lines) + "\n"
     if args.out:
         Path(args.out).write_text(text)
     print(text)
     return 0 if all(r[-1] for r in rows) else 1
+
+
+def where_time_goes(fast, layers: list[np.ndarray]) -> list[str]:
+    """Every layer of the search replayed as one worker builds it, each step timed (CPU s):
+    the expansion kernel, the sort and dedup of each chunk's successors (``FastSpace.successors``),
+    the merge of the chunks (``space.union``) and the membership of the merged successors in
+    the layers before (``jit.member_sorted``); checks that the layers come out the same.
+    Returns the table's lines (the CPU per state expanded and per successor)."""
+    from coinsat.search.rank import jit
+    from coinsat.search.rank.space import union
+
+    spent = dict.fromkeys(("expansion kernel", "sort + dedup of a chunk", "merge of the chunks", "membership"), 0.0)
+    raw = distinct = merged = expanded = 0
+    chunk = 1 << 17  # FastSpace's step (space.CHUNK * 4)
+    for t in range(len(layers) - 1):
+        parts = []
+        for i in range(0, layers[t].size, chunk):
+            c = time.process_time()
+            out = fast.expand(layers[t][i : i + chunk])
+            spent["expansion kernel"] += time.process_time() - c
+            raw += out.size
+            c = time.process_time()
+            parts.append(jit.sort_distinct(out, fast.bits))
+            spent["sort + dedup of a chunk"] += time.process_time() - c
+            distinct += parts[-1].size
+        c = time.process_time()
+        succ = union(parts)
+        spent["merge of the chunks"] += time.process_time() - c
+        seen = np.zeros(succ.size, dtype=bool)
+        c = time.process_time()
+        for run in layers[: t + 1]:
+            jit.member_sorted(run, succ, seen)
+        spent["membership"] += time.process_time() - c
+        if not np.array_equal(succ[~seen], layers[t + 1]):
+            raise SystemExit(f"layer {t + 1} replayed differs from the search's")
+        expanded += layers[t].size
+        merged += succ.size
+    total = sum(spent.values())
+    per = {
+        "expansion kernel": (raw, "raw successor"),
+        "sort + dedup of a chunk": (raw, "raw successor"),
+        "merge of the chunks": (distinct, "distinct successor of a chunk"),
+        "membership": (merged, "distinct successor of a layer (a visited test)"),
+    }
+    lines = [
+        f"Where one worker's CPU goes: every layer replayed ({expanded:,} states expanded, {raw:,} raw"
+        f" successors, {distinct:,} distinct within their chunk, {merged:,} distinct within their layer),"
+        f" {total:.1f} CPU s in all, {expanded / total / 1e6:.2f} M states expanded per CPU s (the search"
+        " itself adds its bookkeeping: storing layers, polls, the goal test).",
+        "",
+        "| step | CPU s | share | ns per state expanded | ns per unit | unit |",
+        "|---|---|---|---|---|---|",
+    ]
+    for step, cpu in spent.items():
+        count, unit = per[step]
+        lines.append(
+            f"| {step} | {cpu:.2f} | {cpu / total:.0%} | {1e9 * cpu / expanded:.0f} | {1e9 * cpu / max(count, 1):.1f}"
+            f" | {unit} |"
+        )
+    return lines
 
 
 def _common_args(fast, ranks: np.ndarray) -> tuple:

@@ -16,7 +16,11 @@ shared machine bounds it by the cores others leave.  Answers and states kept mus
 (the script exits 1 if not).
 
     nice -n 10 python3 scripts/rank_workers_bench.py [--instances vdiag-3-3-nwse:53,vdiag-3-2-nwse] \\
-        [--workers 1,2,2/pipes] [--repeat 2] [--out benchmarks/rankbfs-workers.md]
+        [--workers 1,2,2/pipes] [--repeat 2] [--baseline COMMIT] [--out benchmarks/rankbfs-workers.md]
+
+With ``--baseline COMMIT`` every worker count also runs on that commit (a temporary ``git
+worktree`` of it, its own copy of this script measuring it), the two trees alternating, and the
+table adds this tree's CPU against the baseline's.
 
 An instance is a name in instances/families/, optionally ``:U`` for ``--upper-bound`` U and
 ``:U:H`` for the h it prunes with (``--heuristic H``: fill, forced, lmcut); a
@@ -38,6 +42,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -85,19 +90,21 @@ def _critical(r: dict) -> float:
     return r["cpu"] - wc["expand"] - wc["absorb"] + wc["critical"]
 
 
-def run(spec: str, workers: str) -> dict:
-    """One measured run in a fresh process; ``workers`` is N or N/pipes."""
+def run(spec: str, workers: str, tree: Path = ROOT, side: str = "") -> dict:
+    """One measured run in a fresh process; ``workers`` is N or N/pipes; ``tree`` the checkout
+    whose coinsat runs (its own copy of this script measures it), ``side`` its name in the table."""
     load0 = os.getloadavg()[0]
     count, _, route = workers.partition("/")
-    env = dict(os.environ, PYTHONPATH=str(ROOT))  # this tree's coinsat (a `git archive` copy's), not the installed one
+    env = dict(os.environ, PYTHONPATH=str(tree))  # that tree's coinsat (a `git archive` copy's), not the installed one
     env.update({"COINSAT_ROUTE": route} if route else {})  # read by Kernels.from_environment
-    cmd = [sys.executable, str(ROOT / "scripts/rank_workers_bench.py"), "--one", spec, "--workers", count]
-    out = subprocess.run(cmd, capture_output=True, text=True, cwd=str(ROOT), env=env)
+    cmd = [sys.executable, str(tree / "scripts/rank_workers_bench.py"), "--one", spec, "--workers", count]
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=str(tree), env=env)
     if out.returncode != 0:
         raise SystemExit(f"{spec} with {workers} workers: {out.stderr[-2000:]}")
     got = json.loads(out.stdout.strip().splitlines()[-1])
     got["load"] = (load0, os.getloadavg()[0])
     got["workers"] = workers
+    got["side"] = side
     return got
 
 
@@ -116,6 +123,12 @@ def main() -> int:
     ap.add_argument(
         "--commit", default=None, help="the commit measured, when run from a `git archive` copy (no .git to ask)"
     )
+    ap.add_argument(
+        "--baseline",
+        default=None,
+        help="a commit measured beside the working tree, every worker count, alternating (from a temporary"
+        " `git worktree` of it)",
+    )
     ap.add_argument("--one", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     counts = args.workers.split(",")
@@ -126,16 +139,40 @@ def main() -> int:
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     commit = head.stdout.strip() or args.commit or "(not a git checkout)"
     warmup = args.instances.split(",")[0] if args.warmup is None else args.warmup
-    if warmup:
-        run(warmup, "1")
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {"": ROOT}
+        if args.baseline:
+            base = Path(tmp) / "baseline"
+            git = ["git", "-C", str(ROOT), "worktree"]
+            subprocess.run([*git, "add", "-q", "--detach", str(base), args.baseline], check=True)
+            trees = {args.baseline: base, "this tree": ROOT}
+        try:
+            runs = _measure(args, counts, warmup, trees)
+        finally:
+            if args.baseline:
+                subprocess.run([*git, "remove", "--force", str(base)], check=True)
+    return _table(args, counts, warmup, runs, started, commit)
+
+
+def _measure(args, counts: list[str], warmup: str, trees: dict[str, Path]) -> dict[str, list[dict]]:
+    """Every run: per instance, ``--repeat`` rounds of every worker count on every tree, alternating."""
+    for tree in trees.values():
+        if warmup:
+            run(warmup, "1", tree)
     runs: dict[str, list[dict]] = {}
     for spec in args.instances.split(","):
         runs[spec] = []
         for _ in range(args.repeat):
             for w in counts:
-                r = run(spec, w)
-                runs[spec].append(r)
-                print(spec, json.dumps(r), file=sys.stderr, flush=True)
+                for side, tree in trees.items():
+                    r = run(spec, w, tree, side)
+                    runs[spec].append(r)
+                    print(spec, json.dumps(r), file=sys.stderr, flush=True)
+    return runs
+
+
+def _table(args, counts: list[str], warmup: str, runs: dict[str, list[dict]], started: str, commit: str) -> int:
+    """The table of the runs (written to ``--out``); 1 if two runs of an instance disagree."""
     lines = [
         "# rankbfs: one process against worker processes, same run",
         "",
@@ -143,6 +180,7 @@ def main() -> int:
         f" --workers {args.workers} --repeat {args.repeat}"
         + (f" --warmup '{args.warmup}'" if args.warmup is not None else "")
         + (f" --commit {args.commit}" if args.commit else "")
+        + (f" --baseline {args.baseline}" if args.baseline else "")
         + (f" --out {args.out}" if args.out else "")
         + "`"
         f" at `{commit}` (started {started}; {os.cpu_count()} cores shared with other users:"
@@ -171,6 +209,7 @@ def main() -> int:
             count, _, variant = r["workers"].partition("/")
             tags = [r["route"]] if r["route"] else []
             tags += [variant] if variant and variant != r["route"] else []
+            tags += [r["side"]] if r.get("side") else []
             who = count + (f" ({', '.join(tags)})" if tags else "")
             lines.append(
                 f"| {spec} | {who} | {r['status']} {length} |"
@@ -180,14 +219,15 @@ def main() -> int:
             )
         same = len({(r["status"], r["length"], r["states"]) for r in rs}) == 1
         bad |= not same
-        base = [r for r in rs if r["workers"] == counts[0]]
-        for w in counts[1:]:
-            mine = [r for r in rs if r["workers"] == w]
+        for side, w in ((side, w) for side in dict.fromkeys(r.get("side", "") for r in rs) for w in counts[1:]):
+            base = [r for r in rs if r["workers"] == counts[0] and r.get("side", "") == side]
+            mine = [r for r in rs if r["workers"] == w and r.get("side", "") == side]
             cpu1 = statistics.median(r["cpu"] for r in base)
             path = statistics.median(_critical(r) for r in mine)
             rounds = statistics.median(_rounds(r) for r in mine) / statistics.median(_rounds(r) for r in base)
+            who = f"{w} vs {counts[0]}" + (f" ({side})" if side else "")
             summary.append(
-                f"| {spec} | {w} vs {counts[0]} | {min(r['wall'] for r in base) / min(r['wall'] for r in mine):.2f} |"
+                f"| {spec} | {who} | {min(r['wall'] for r in base) / min(r['wall'] for r in mine):.2f} |"
                 f" {statistics.median(r['cpu'] for r in mine) / cpu1:.2f} | {rounds:.2f} | {cpu1 / path:.2f} |"
                 f" {statistics.median(r['round_cpu']['parent'] / r['cpu'] for r in mine):.1%} |"
                 f" {'yes' if same else '**NO**'} |"
@@ -201,6 +241,18 @@ def main() -> int:
         "|---|---|---|---|---|---|---|---|",
         *summary,
     ]
+    if args.baseline:
+        lines += ["", f"This tree against `{args.baseline}` (CPU seconds, medians over the repeats):", ""]
+        lines += ["| instance | workers | baseline CPU s | this tree CPU s | speed (baseline / this tree) |"]
+        lines += ["|---|---|---|---|---|"]
+        for spec, rs in runs.items():
+            for w in counts:
+                cpu = {
+                    side: statistics.median(r["cpu"] for r in rs if r["workers"] == w and r["side"] == side)
+                    for side in (args.baseline, "this tree")
+                }
+                old, new = cpu[args.baseline], cpu["this tree"]
+                lines.append(f"| {spec} | {w} | {old:.1f} | {new:.1f} | {old / new:.2f} |")
     text = "\n".join(lines) + "\n"
     if args.out:
         Path(args.out).write_text(text)

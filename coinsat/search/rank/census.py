@@ -79,6 +79,28 @@ def _unrank(r, n, N, binom, out):  # pragma: no cover - compiled
 
 
 @_njit()
+def _unrank_near(r, n, binom, cells):  # pragma: no cover - compiled
+    """``_unrank`` scanning from the cells already in ``cells`` (those of the rank before, or any
+    n-set): for t = n .. 1 the largest c with C(c, t) <= r, found by stepping up or down from
+    cells[t - 1].  On a sorted layer the steps are few (the top coins seldom change); returns
+    the bitboard."""
+    mask = np.uint64(0)
+    for t in range(n, 0, -1):
+        c = cells[t - 1]
+        if binom[c, t] <= r:
+            while binom[c + 1, t] <= r:
+                c += 1
+        else:
+            c -= 1
+            while binom[c, t] > r:
+                c -= 1
+        cells[t - 1] = c
+        r -= binom[c, t]
+        mask |= np.uint64(1) << np.uint64(c)
+    return mask
+
+
+@_njit()
 def _popcount(x):  # pragma: no cover - compiled
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
@@ -89,8 +111,9 @@ def _popcount(x):  # pragma: no cover - compiled
 @_njit()
 def _expand_one(r, t1, n, N, binom, nb, d, dist, zseen, cells, z):  # pragma: no cover - compiled
     """Expand the configuration of rank r (layer t1 - 1): mark every unseen predecessor t1.
-    Returns the number of (n - 1)-sets expanded and of bytes of ``dist`` written."""
-    mask = _unrank(r, n, N, binom, cells)
+    ``cells`` holds an n-set (the configuration expanded before: ``_unrank_near``).  Returns
+    the number of (n - 1)-sets expanded and of bytes of ``dist`` written."""
+    mask = _unrank_near(r, n, binom, cells)
     fresh = 0
     writes = 0
     # rank(Y - p) for p = cells[j]: the coins below j keep their index (below), those above move
@@ -146,7 +169,7 @@ def expand(layer, t1, n, N, binom, nb, d, dist, zseen):  # pragma: no cover - co
     fresh = np.zeros(blocks, dtype=np.int64)
     writes = np.zeros(blocks, dtype=np.int64)
     for b in prange(blocks):
-        cells = np.empty(n, dtype=np.int64)
+        cells = np.arange(n, dtype=np.int64)
         z = np.empty(max(n - 1, 1), dtype=np.int64)
         f = w = 0
         for idx in range(b * BLOCK, min(layer.size, (b + 1) * BLOCK)):
@@ -197,16 +220,23 @@ def _collect(words, value, out):  # pragma: no cover - compiled
     """Fill ``out`` with the ranks whose byte equals ``value``, ascending, in one pass; returns
     how many, or -1 if ``out`` is too short."""
     pattern = np.uint64(value) * np.uint64(0x0101010101010101)
+    low7 = np.uint64(0x7F7F7F7F7F7F7F7F)
     k = 0
     for i in range(words.size):
         w = words[i]
-        if _has_byte(w, pattern):
-            for b in range(8):
-                if (w >> np.uint64(8 * b)) & np.uint64(255) == value:
-                    if k == out.size:
-                        return -1
-                    out[k] = 8 * i + b
-                    k += 1
+        if not _has_byte(w, pattern):
+            continue
+        # the top bit of each byte of w ^ pattern that is zero, exactly (no borrow crosses a
+        # byte): those bytes hold the layer; each is visited by its bit, not all eight tested
+        x = w ^ pattern
+        zero = ~(((x & low7) + low7) | x | low7)
+        while zero:
+            if k == out.size:
+                return -1
+            low = zero & (~zero + np.uint64(1))
+            out[k] = 8 * i + (np.int64(_popcount(low - np.uint64(1))) >> 3)
+            k += 1
+            zero ^= low
     return k
 
 

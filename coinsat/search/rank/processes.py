@@ -13,9 +13,9 @@ runs in the parent, which keeps nothing but sizes.  One layer (``Pool.layer``) i
 **How successors travel** (``route``).  On Linux the parent makes one memory file per
 worker (``memfd_create``) before it forks, so every worker holds every file: a worker
 writes its successors, owner by owner, into its own file and tells the parent where each
-owner's slice lies; the parent passes those offsets to the owners, which read their slices
-straight from the writers' files.  The data is copied twice (written, read) and never
-pickled nor passed through the parent; a file is emptied when its writer expands again
+owner's slice lies; the parent passes those offsets to the owners, which map their slices
+of the writers' files (``_view``) and merge them at once.  The data is copied once (written)
+and never pickled nor passed through the parent; a file is emptied when its writer expands again
 (the owners have read it by then) and goes away with the last process holding it, so
 nothing is left behind however the search ends.  Elsewhere (or with ``Kernels(memfd=False)``)
 the successor arrays are pickled through the parent's pipes.  The bytes in a worker's file
@@ -56,6 +56,7 @@ reports where its CPU went (``stats["round_cpu"]``).
 
 from __future__ import annotations
 
+import mmap
 import multiprocessing as mp
 import os
 import signal
@@ -123,6 +124,19 @@ def _get(fd: int, pos: int, count: int) -> np.ndarray:
             raise OSError(f"the successors file of a worker ends {len(view) - done} bytes early")
         done += n
     return out
+
+
+def _view(fd: int, pos: int, count: int) -> np.ndarray:
+    """``count`` ranks at byte ``pos`` of the file ``fd``, mapped (``mmap``), not copied: the
+    mapping lasts as long as the array.  For reads whose array is merged into a new one at once
+    (``Part.absorb``, ``Pool.collect``), before the file's writer truncates it again (its next
+    expansion or dump, after every reader has answered): a mapped page past the end of a
+    truncated file would be a SIGBUS, so a view is never kept (``_get`` copies instead)."""
+    if count == 0:
+        return np.zeros(0, dtype=U64)
+    start = pos - pos % mmap.ALLOCATIONGRANULARITY
+    region = mmap.mmap(fd, pos + 8 * count - start, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE, offset=start)
+    return np.frombuffer(region, dtype=U64, count=count, offset=pos - start)
 
 
 @dataclass(frozen=True)
@@ -249,7 +263,7 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
             runs = [
                 r
                 if isinstance(r, np.ndarray)
-                else (own if r[0] == setup.part and own is not None else _get(files[r[0]], r[1], r[2]))
+                else (own if r[0] == setup.part and own is not None else _view(files[r[0]], r[1], r[2]))
                 for r in msg[2]
             ]
             own = None
@@ -500,14 +514,21 @@ class Pool:
 
     def collect(self, i: int) -> np.ndarray:
         """Layer i, sorted, from the workers' parts: with route "memfd" each worker writes its part
-        into its memory file and the parent reads it (no pickling); the parts are sorted, distinct
-        and disjoint, so ``space.union`` merges them in one linear pass."""
+        into its memory file and the parent maps it (no pickling, no copy: ``_view``); the parts
+        are sorted, distinct and disjoint, so ``jit.merge_disjoint`` merges them in one linear pass
+        without a branch (``space.union`` when small or without numba)."""
         if self.files is not None:
             sizes = self.ask([("dump", i)] * self.parts)
-            parts = [_get(fd, 0, n) for fd, n in zip(self.files, sizes)]
+            parts = [_view(fd, 0, n) for fd, n in zip(self.files, sizes)]
         else:
             parts = self.ask([("layer", i)] * self.parts)
-        return union(parts)
+        kernels = compiled() if sum(p.size for p in parts) >= FAST_MIN else None
+        if kernels is None:
+            return union(parts)
+        while len(parts) > 1:  # the parts are disjoint (each state has one owner): no repeat to drop
+            pairs = range(0, len(parts) - 1, 2)
+            parts = [kernels.merge_disjoint(parts[i], parts[i + 1]) for i in pairs] + parts[len(parts) & ~1 :]
+        return parts[0]
 
     def close(self) -> None:
         """Stop the workers and wait until each has removed its spilled layers and exited."""
