@@ -132,6 +132,15 @@ def test_an_open_member_is_labelled_unknown():
     assert by[("diagonal-5", 30)] == "sat" and by[("diagonal-5", 29)] == "unsat"
 
 
+def test_the_open_family_holds_only_open_horizons_each_at_its_proven_lower_bound():
+    """The default pack's third family: each member's optimum unproven, its file at T = the lower
+    bound its record proves (an answer nobody knows, labelled so)."""
+    rows = plan(["open"], INSTANCES, MAX_PER_FAMILY)
+    assert rows and all(a == "unknown" for *_, a in rows)
+    for _, m, t, _ in rows:
+        assert not m.optimal and t == m.lower_bound < m.length
+
+
 def test_a_full_census_family_is_6_sat_and_10_unsat():
     """16 files from the 10 classes of diagonal-5 (D = 37): T = 36 for each class, T = 37 for six."""
     rows = plan(["census-diagonal-5"], INSTANCES, MAX_PER_FAMILY)

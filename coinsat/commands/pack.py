@@ -53,7 +53,7 @@ def add_parser(sub) -> None:
         action="append",
         default=None,
         metavar="NAME",
-        help="a family: census-<goal>-<k> (e.g. census-canonical-5), flip or vdiag; repeatable "
+        help="a family: census-<goal>-<k> (e.g. census-canonical-5), flip, vdiag or open; repeatable "
         f"(default: {', '.join(DEFAULT_FAMILIES)})",
     )
     p.add_argument(

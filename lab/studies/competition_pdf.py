@@ -31,6 +31,7 @@ from pathlib import Path
 import markdown
 
 from coinsat.io.atomic import write_atomic
+from lab.studies.sat_pack_times import verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 BEGIN, END = "<!-- sat-pack table: begin -->", "<!-- sat-pack table: end -->"
@@ -79,7 +80,7 @@ def table_markdown(rows: list[dict[str, str]]) -> str:
         span = f" ({min(solved):.0f}–{max(solved):.0f} s)" if solved else ""
         out.append(
             f"| {fam} | {len(rs)} | {' / '.join(map(str, n))} | {measured} | {slow} | {len(solved)}{span} "
-            f"| {meets} | {'yes' if meets >= 10 else 'no'} |"
+            f"| {meets} | {verdict(meets, n[2] == len(rs))} |"
         )
     return "\n".join(out)
 
