@@ -126,27 +126,24 @@ def solve_rankbfs(instance: Instance, *, limits: Limits, max_moves: int | None, 
     growing = o.grow and instance.board.is_lattice and not instance.board.exact
     if o.resume is not None and growing:
         raise UsageError("--resume needs an exact window (here the search grows its window)")
-    h, U = pruning(instance, o, max_moves)
-    if o.forced_supports and h != FORCED_SUPPORTS:
-        raise UsageError(f"--forced-supports is --heuristic {FORCED_SUPPORTS}, not --heuristic {h}: give one of them")
-    # the records of the h asked for (search/heuristics.py): what each needs is theirs to say
-    asked_h = [heuristic(h)] + ([PERIMETER] if o.perimeter is not None else [])
-    for record in asked_h:
-        if instance.d < record.min_d:
-            raise UsageError(f"{record.asked} needs adjacency d >= {record.min_d} ({record.admissible})")
     if o.upper_bound is not None and o.upper_bound < 0:
         raise UsageError(f"upper_bound must be a number of moves >= 0, not {o.upper_bound}")
     if o.perimeter is not None and o.perimeter < 0:
         raise UsageError(f"perimeter must be a radius >= 0, not {o.perimeter}")
-    for record in asked_h:
-        if record.needs_bound and U is None:
-            raise UsageError(f"{record.asked} prunes with a bound: give --upper-bound or --max-moves")
     if growing and o.upper_bound is not None:  # h is a bound on the exact window only (span closed)
         raise UsageError(
             "--upper-bound prunes on an exact window only (the span of the start is finite); here the span "
             "is unbounded and the search grows its window: solve this instance without the bound"
         )
-    for record in asked_h:
+    h, U = pruning(instance, o, max_moves)
+    if o.forced_supports and h != FORCED_SUPPORTS:
+        raise UsageError(f"--forced-supports is --heuristic {FORCED_SUPPORTS}, not --heuristic {h}: give one of them")
+    # the records of the h asked for (search/heuristics.py): what each needs is theirs to say
+    for record in [heuristic(h)] + ([PERIMETER] if o.perimeter is not None else []):
+        if instance.d < record.min_d:
+            raise UsageError(f"{record.asked} needs adjacency d >= {record.min_d} ({record.admissible})")
+        if record.needs_bound and U is None:
+            raise UsageError(f"{record.asked} prunes with a bound: give --upper-bound or --max-moves")
         if growing and record.exact_window:
             raise UsageError(f"{record.asked} prunes on an exact window only; here the search grows its window")
 
