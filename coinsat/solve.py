@@ -22,9 +22,9 @@ from .certificates.prove.screens import screen
 from .errors import ConstructionError, LimitReached, UsageError
 from .instance import Instance
 from .limits import Limits, enforced
-from .result import Result, Statistics, Status
+from .result import Result, SearchLayers, Statistics, Status
 from .search.methods import METHODS, contract, get_method, spec
-from .search.options import AutoOptions
+from .search.options import AutoOptions, RankbfsOptions
 from .search.plan import FROM_BELOW_STEP, Plan, below, bound_pass, choose, from_below, idle_cores, with_bound
 from .solution import Solution, certify_solution
 from .theory.reach import distance_bound, fill_count_bound
@@ -154,21 +154,34 @@ def climb(instance: Instance, plan: Plan, known: Solution | None, limits: Limits
     has U = that bound, or U + ``plan.FROM_BELOW_STEP`` when that is more (Theorem CL: the first
     search that meets the goal meets it at the optimum, whatever U).  ``known`` (a verified
     solution, or None) caps U: once the lower bound reaches its length it is optimal (proven by the
-    last search when that length is U + 1), and a U past it is replaced by its length.  The answer is the last search's:
+    last search when that length is U + 1), and a U past it is replaced by its length.  With
+    ``o.reuse`` (and one worker) each search after the first gets the one before's keep decisions
+    (``search/rank/space.Kept``): a state that search kept in its layer i, met new at depth t with
+    U_before - i <= U - t, is kept without its h computed (Lemma KR, docs/from-below.md: the same
+    decision, so the same layers and certificates).  The answer is the last search's:
     ``optimal`` when it meets the goal (at the optimum: bound-and-prune), else, stopped by a limit,
     ``unknown`` with the best lower bound of all the searches (``feasible`` / ``optimal`` with
     ``known``, as :func:`solve_auto`).  ``stats["plan"]["searches"]`` lists each search: U, its
     answer, the least pruned f, the states it kept and the CPU seconds it took; the statistics'
-    ``states`` and ``expanded`` are summed over the searches."""
+    ``states`` and ``expanded`` are summed over the searches; each search's ``trusted`` counts the
+    states it kept on the decisions of the search before (None: no reuse)."""
+    from .search.rank.space import Kept  # numpy: not loaded with the package
+
     U = plan.upper_bound
     assert U is not None
     cap = None if known is None else len(known)
     searches: list[dict] = []
     lower = 0
     total = {"states": 0, "expanded": 0}
+    before = None  # the visited set of the search before (a bounded one), for Lemma KR
     while True:
         t0 = time.process_time()
-        result = get_method("rankbfs")(instance, limits=limits, options=replace(plan, upper_bound=U).options(o))
+        options = replace(plan, upper_bound=U).options(o)
+        if before is not None and o.reuse and isinstance(options, RankbfsOptions) and options.workers == 1:
+            options = replace(options, kept=Kept.of(before, instance))
+        before = None  # its layers are freed as the next search grows its own
+        result = get_method("rankbfs")(instance, limits=limits, options=options)
+        del options
         least = result.stats.get("least_pruned_f")
         s = result.statistics
         total["states"] += s.states or 0
@@ -180,6 +193,7 @@ def climb(instance: Instance, plan: Plan, known: Solution | None, limits: Limits
                 "least_pruned_f": least,
                 "states": s.states,
                 "cpu_seconds": round(time.process_time() - t0, 3),
+                "trusted": (result.stats.get("kept_before") or {}).get("trusted"),
             }
         )
         stats = {**result.stats, "plan": {**plan.to_json(), "searches": searches}}
@@ -208,6 +222,8 @@ def climb(instance: Instance, plan: Plan, known: Solution | None, limits: Limits
             result = get_method("rankbfs")(instance, limits=limits, options=plain.options(o))
             return replace(result, method=f"auto:{result.method}", stats={**result.stats, "plan": stats["plan"]})
         U = nxt
+        before = result.witness.layers if isinstance(result.witness, SearchLayers) else None
+        del result
 
 
 def _stopped(

@@ -4,13 +4,19 @@ Lemma LF: a bounded ranked search that meets no goal proves that no solution is 
 least depth + h among the states it pruned (``stats["least_pruned_f"]``): checked against the exact
 optimum (BFS) on random small puzzles, with the fill and the LM-cut h.  The climb: the same optimum
 as the exact engines, from a first U below it (the loop runs more than one search), and the cap.
+Lemma KR: a search handed an earlier search's keep decisions (``space.Kept``) keeps the same layers,
+state for state, as without them (random puzzles, every h, any two bounds); the premise and the
+per-state test U - i <= U' - t, each checked so that a wrong rule would fail; the climb with the
+reuse on and off.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,6 +25,8 @@ from coinsat.io.instance_format import read_instance
 from coinsat.limits import Limits
 from coinsat.search import plan as plans
 from coinsat.search.options import AutoOptions
+from coinsat.search.rank.space import NEVER, Kept, Space
+from coinsat.search.rank.visited import Visited
 from coinsat.solve import _v_member, climb, find_bound, solve
 
 from .strategies import exact_distances, lattice_puzzles
@@ -162,3 +170,171 @@ def test_the_cap_s_answer_is_certified(tmp_path):
     summary = done.summary()
     assert summary["accepted"] is True, summary
     assert "35" in summary["claim"]
+
+
+def _layers(result) -> list[list[int]]:
+    v = result.witness.layers
+    return [v.layer(i).tolist() for i in range(v.depths)]
+
+
+def _same_search(a, b) -> None:
+    """Two runs of one bounded search: the same answer, states, least pruned f and layers."""
+    assert (a.status, a.length, a.lower_bound) == (b.status, b.length, b.lower_bound)
+    assert a.statistics.states == b.statistics.states
+    assert a.stats.get("least_pruned_f") == b.stats.get("least_pruned_f")
+    assert a.stats["bound_pruned"] == b.stats["bound_pruned"]
+    assert _layers(a) == _layers(b)
+
+
+#: small members with real pruning (2-11 thousand states at the optimum with the fill h)
+KR_MEMBERS = ("vdiag-1-1-swne", "vdiag-2-1-nwse", "vdiag-2-1-swne", "vdiag-2-2-nwse", "diagonal-4")
+
+
+@functools.cache
+def _member(name: str):
+    inst = read_instance(FAMILIES / f"{name}.toml")
+    return inst, solve(inst, "spanbfs").length
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    st.sampled_from(KR_MEMBERS),
+    st.integers(0, 8),
+    st.integers(0, 8),
+    st.sampled_from(("fill", "lmcut", "forced", "perimeter")),
+)
+def test_lemma_kr_the_kept_decisions_give_the_same_layers(name, below, below2, h):
+    """Lemma KR with random bounds: a search with bound U2 = L - below2 (L the optimum, by spanbfs)
+    handed the keep decisions of one with bound U = L - below (either may be the larger; every h,
+    the perimeter h over LM-cut too) keeps the same states, layer for layer, with the same least
+    pruned f and pruned count, as without them; with U2 >= U it takes some decisions from them."""
+    instance, L = _member(name)
+    U, U2 = max(0, L - below), max(0, L - below2)
+    h_opts = {"perimeter": 1, "heuristic": "lmcut"} if h == "perimeter" else {"heuristic": h}
+    first = solve(instance, "rankbfs", upper_bound=U, workers=1, screens=False, **h_opts)
+    kept = Kept.of(first.witness.layers, instance)
+    assert kept is not None and kept.upper_bound == U
+    plain = solve(instance, "rankbfs", upper_bound=U2, workers=1, screens=False, **h_opts)
+    reused = solve(instance, "rankbfs", upper_bound=U2, workers=1, screens=False, kept=kept, **h_opts)
+    _same_search(plain, reused)
+    note = reused.stats["kept_before"]
+    assert "ignored" not in note and note["upper_bound"] == U and note["states"] == kept.ranks.size
+    assert 0 <= note["trusted"] <= kept.ranks.size
+    if U2 >= U and kept.ranks.size:
+        assert note["trusted"] > 0
+
+
+def test_lemma_kr_premise_the_kept_states_h_is_within_u_minus_i():
+    """The premise of Lemma KR, on the states a real search kept: h_lm(y) <= U - i for each (the
+    slack ``Kept`` stores), recomputed without a cap; the start (layer 0) is not in it."""
+    inst = read_instance(FAMILIES / "vdiag-2-2-swne.toml")
+    first = solve(inst, "rankbfs", upper_bound=33, heuristic="lmcut", workers=1)
+    kept = Kept.of(first.witness.layers, inst)
+    assert kept is not None and kept.ranks.size == first.statistics.states - 1
+    start = first.witness.layers.layer(0)
+    assert not np.isin(start, kept.ranks).any()
+    space = Space(inst, True, 33, "lmcut")
+    h = space.inner_heuristic(kept.ranks)  # no cap: h_lm itself
+    assert (kept.slack < NEVER).all()
+    assert (h <= kept.slack.astype(np.int64)).all()
+    assert (h == kept.slack).any()  # the premise is tight somewhere: a slack one smaller would be false
+
+
+def test_lemma_kr_is_tested_state_by_state():
+    """``Kept.trusted``: a state kept in layer i is trusted at cap c iff U - i <= c; a state not
+    kept, the start, a slack that does not fit a byte, and a negative cap: never."""
+    v = Visited.from_layers(
+        [np.array([7], dtype=np.uint64), np.array([3, 9], dtype=np.uint64), np.array([5], dtype=np.uint64)],
+        upper_bound=6,
+    )
+    kept = Kept.of(v, None)  # type: ignore[arg-type]
+    assert kept is not None
+    assert kept.ranks.tolist() == [3, 5, 9] and kept.slack.tolist() == [5, 4, 5]
+    ask = np.array([3, 5, 7, 8, 9], dtype=np.uint64)
+    assert kept.trusted(ask, 3).tolist() == [False] * 5
+    assert kept.trusted(ask, 4).tolist() == [False, True, False, False, False]
+    assert kept.trusted(ask, 5).tolist() == [True, True, False, False, True]
+    assert kept.trusted(ask, 10_000).tolist() == [True, True, False, False, True]
+    assert kept.trusted(ask, -1).tolist() == [False] * 5
+    far = Kept.of(Visited.from_layers([np.array([1], dtype=np.uint64), np.array([2], dtype=np.uint64)], 400), None)  # type: ignore[arg-type]
+    assert far is not None and far.slack.tolist() == [NEVER]  # 399 does not fit: never trusted
+    assert far.trusted(np.array([2], dtype=np.uint64), 10_000).tolist() == [False]
+
+
+def test_a_kept_with_too_small_a_bound_changes_the_layers():
+    """What the per-state test guards.  Decisions of a search with bound 36 handed to one with
+    bound 32: Lemma KR trusts a state of layer i met at depth t only if 36 - i <= 32 - t (rare),
+    and the layers are the search's.  The same states with their slack understated by 4 (as if
+    the earlier bound had been 32: the test then passes at t <= i) make the later search keep
+    states whose h exceeds 32 - t, so its layers are not the search's.  (With the climb's larger
+    bounds the states come back no deeper than before, where both pass: the random test above
+    takes any two bounds.)"""
+    inst = read_instance(FAMILIES / "vdiag-2-2-swne.toml")
+    first = solve(inst, "rankbfs", upper_bound=36, heuristic="lmcut", workers=1)
+    honest = Kept.of(first.witness.layers, inst)
+    assert honest is not None
+    understated = np.maximum(honest.slack.astype(np.int64) - 4, 0).astype(np.uint8)
+    forged = Kept(honest.ranks, understated, 32, "lmcut", honest.symmetry, inst)
+    plain = solve(inst, "rankbfs", upper_bound=32, heuristic="lmcut", workers=1)
+    _same_search(plain, solve(inst, "rankbfs", upper_bound=32, heuristic="lmcut", workers=1, kept=honest))
+    wrong = solve(inst, "rankbfs", upper_bound=32, heuristic="lmcut", workers=1, kept=forged)
+    assert wrong.statistics.states > plain.statistics.states
+    assert _layers(wrong) != _layers(plain)
+
+
+def test_kept_decisions_of_another_h_instance_or_exchange_are_not_used():
+    """Lemma KR needs the same h on the same states: decisions of a fill-h search (h_fill <= h_lm:
+    kept by fill proves nothing of h_lm), of another instance, or handed to worker processes are
+    ignored, and the answer says why; the layers are the search's."""
+    inst = read_instance(FAMILIES / "vdiag-2-2-swne.toml")
+    fill = Kept.of(solve(inst, "rankbfs", upper_bound=35, workers=1).witness.layers, inst)
+    plain = solve(inst, "rankbfs", upper_bound=35, heuristic="lmcut", workers=1)
+    got = solve(inst, "rankbfs", upper_bound=35, heuristic="lmcut", workers=1, kept=fill)
+    _same_search(plain, got)
+    assert "h = fill" in got.stats["kept_before"]["ignored"] and "trusted" not in got.stats["kept_before"]
+    other = read_instance(FAMILIES / "vdiag-2-2-nwse.toml")
+    mine = Kept.of(solve(inst, "rankbfs", upper_bound=33, heuristic="lmcut", workers=1).witness.layers, inst)
+    assert (
+        "another instance"
+        in solve(other, "rankbfs", upper_bound=24, heuristic="lmcut", workers=1, kept=mine).stats["kept_before"][
+            "ignored"
+        ]
+    )
+    two = solve(inst, "rankbfs", upper_bound=35, heuristic="lmcut", workers=2, kept=mine)
+    assert "one worker" in two.stats["kept_before"]["ignored"]
+    assert two.statistics.states == plain.statistics.states
+
+
+def _searches(result) -> list[dict]:
+    drop = ("cpu_seconds", "trusted")
+    return [{k: v for k, v in s.items() if k not in drop} for s in result.stats["plan"]["searches"]]
+
+
+@pytest.mark.parametrize("name, first", [("vdiag-2-2-swne", 30), ("vdiag-3-2-swne", 31), ("diagonal-4", 13)])
+def test_the_climb_with_and_without_reuse(name, first):
+    """The climb with the reuse on and off (``AutoOptions.reuse``): the same answer, the same
+    searches (U, answer, least pruned f, states) and the same last layers; with it on, every search
+    after the first took decisions from the one before, with it off none did."""
+    inst = read_instance(FAMILIES / f"{name}.toml")
+    on = climb(inst, _below(inst, first), None, Limits(), AutoOptions(reuse=True))
+    off = climb(inst, _below(inst, first), None, Limits(), AutoOptions(reuse=False))
+    assert (on.status, on.length, on.lower_bound) == (off.status, off.length, off.lower_bound)
+    assert _searches(on) == _searches(off) and len(_searches(on)) >= 2
+    assert _layers(on) == _layers(off)
+    assert on.statistics.states == off.statistics.states
+    trusted = [s["trusted"] for s in on.stats["plan"]["searches"]]
+    assert trusted[0] is None and all(t is not None and t > 0 for t in trusted[1:])
+    assert all(s["trusted"] is None for s in off.stats["plan"]["searches"])
+
+
+def test_the_climb_s_answer_with_reuse_is_certified(tmp_path):
+    """The climb with the reuse (several searches, the last one optimal): the certificate built
+    from the last search's layers is accepted by the checker (Lemma SD: the layers are the search's)."""
+    from coinsat.certify import certify_result
+
+    inst = read_instance(FAMILIES / "vdiag-2-2-swne.toml")
+    got = climb(inst, _below(inst, 32), None, Limits(), AutoOptions())
+    assert got.status.value == "optimal" and got.length == 36
+    assert [s["trusted"] is not None for s in got.stats["plan"]["searches"]] == [False, True, True]
+    summary = certify_result(inst, got, tmp_path).summary()
+    assert summary["accepted"] is True, summary

@@ -159,6 +159,11 @@ class RankbfsOptions:
     )
     progress: Callable | None = _hook()
     kernels: Kernels = field(default_factory=Kernels.from_environment)
+    #: the keep decisions of an earlier bounded search of the same instance and h
+    #: (``search/rank/space.Kept``; the default's climb passes them, ``coinsat.solve.climb``): a state
+    #: it kept is kept again without its h where Lemma KR (docs/from-below.md) allows; the same
+    #: layers.  One worker only (ignored with worker processes: the answer's ``kept_before`` says so)
+    kept: Any = _hook()
 
 
 _SOLVER = flag("--solver", "choice", f"SAT solver (PySAT name) for --method sat/auto (default {DEFAULT_SOLVER})")
@@ -239,13 +244,17 @@ class KindOptions:
 class AutoOptions:
     """``auto`` (``coinsat.solve.solve_auto``): the SAT settings used when it picks SAT, the
     progress display handed to whichever engine it picks, and ``announce(plan)``, called with the
-    plan (``search/plan.py``: engine, h, bound) before the engine starts."""
+    plan (``search/plan.py``: engine, h, bound) before the engine starts.  ``reuse`` (on by
+    default): each bounded search of the bound from below (``coinsat.solve.climb``) keeps the states
+    the search before it proved keepable without computing their h (Lemma KR of docs/from-below.md;
+    the same layers; one worker only); off, every search computes every h (tests, benchmarks)."""
 
     solver: str | None = field(default=None, metadata=_SOLVER)
     strategy: str | None = field(default=None, metadata=_STRATEGY)
     horizon_hint: int | None = field(default=None, metadata=_HINT)
     progress: Callable | None = _hook()
     announce: Callable | None = _hook()
+    reuse: bool = True
 
     def sat(self) -> SatOptions:
         """The SAT engine's options under these settings."""

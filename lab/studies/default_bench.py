@@ -151,11 +151,16 @@ def plan_text(r: dict) -> str:
     if plan.get("upper_bound") is None:
         return f"{plan['engine']}, no bound"
     if plan.get("bound_strategy") == "from below":  # each search: U, its answer, its CPU seconds in-process
-        ran = ", ".join(
-            f"U = {s['upper_bound']} {s['status']} ({s['cpu_seconds']:.1f} s)" for s in plan.get("searches") or []
-        )
+        ran = ", ".join(f"U = {s['upper_bound']} {s['status']} ({_search(s)})" for s in plan.get("searches") or [])
         return f"{plan['engine']}, h = {plan['heuristic']}, from below: {ran} (first U = {plan['bound_from']})"
     return f"{plan['engine']}, h = {plan['heuristic']}, U = {plan['upper_bound']} ({plan['bound_from']})"
+
+
+def _search(s: dict) -> str:
+    """One search of the bound from below: its in-process CPU seconds, and the states it kept on the
+    decisions of the search before (Lemma KR, docs/from-below.md) when it did."""
+    trusted = s.get("trusted")
+    return f"{s['cpu_seconds']:.1f} s" + ("" if trusted is None else f", {trusted:,} trusted")
 
 
 def ratio(new: dict, old: dict | None) -> str:

@@ -93,7 +93,7 @@ from ..options import RankbfsOptions
 from .colex import U64
 from .heap import keep_freed_memory
 from .loop import Exchange, Local, Part, run
-from .space import CHUNK, Space, applicable, max_cells, union
+from .space import CHUNK, Kept, Space, applicable, max_cells, union
 from .visited import CODEC, Storage, Visited, chosen, resume_lock
 
 #: ``workers`` value of a search on the ranks of an MPI job (``mpi.py``)
@@ -154,8 +154,9 @@ def solve_rankbfs(instance: Instance, *, limits: Limits, max_moves: int | None, 
     def forward(work: Instance, horizon, lim, budget, prune_, progress_) -> Outcome:
         bound = U if work.board.exact else None
         quotient = sym if work is instance else group(work) if o.symmetry else None
+        kept = o.kept if work is instance else None
         return _forward(
-            work, horizon, lim, budget, prune_, progress_, bound, workers, storage, h, o.perimeter, quotient
+            work, horizon, lim, budget, prune_, progress_, bound, workers, storage, h, o.perimeter, quotient, kept
         )
 
     if growing:
@@ -200,6 +201,7 @@ def _forward(
     h: str = DEFAULT,
     perimeter: int | None = None,
     symmetry: np.ndarray | None = None,
+    kept: Kept | None = None,
 ) -> Outcome:
     """The layered search (``loop.run``) on the exchange ``workers`` asks for: one process
     (1), worker processes (> 1) or the ranks of the MPI job (CLUSTER; rank 0 alone reads,
@@ -209,7 +211,10 @@ def _forward(
     bound, ``perimeter`` R prunes with the perimeter h of the backward ball of radius R
     (``backward.py``, docs/perimeter-search.md; built here, before the workers fork).
     ``symmetry``: the window's symmetries fixing start and goal besides the identity
-    (:func:`group`); the layers then hold one configuration per orbit."""
+    (:func:`group`); the layers then hold one configuration per orbit.  ``kept``: an earlier
+    bounded search's keep decisions (``space.Kept``, Lemma KR of docs/from-below.md), used with one
+    worker when its h, instance and group are this search's (``stats["kept_before"]`` says whether,
+    and how many states were kept on them without their h computed; the layers are the same)."""
     space = Space(instance, prune, upper_bound, h if upper_bound is not None else DEFAULT)
     stats: dict = {"pruning": prune, "upper_bound": upper_bound}
     space.symmetry = symmetry
@@ -221,6 +226,14 @@ def _forward(
             raise LimitReached("interrupted") from None
         space.perimeter = ball
         stats["ball"] = ball.size
+    if kept is not None:
+        why = "not with worker processes (one worker only)" if workers != 1 else kept.fits(space)
+        reuse: dict = {"upper_bound": kept.upper_bound, "states": int(kept.ranks.size)}
+        stats["kept_before"] = reuse
+        if why is None:
+            space.kept = kept
+        else:
+            reuse["ignored"] = why
     exchange: Exchange
     start = np.array([space.rank_of_cells(instance.start.cells)], dtype=U64)
     visited: Visited | None = None
@@ -263,7 +276,7 @@ def _forward(
         assert visited is not None
         exchange = Local(Part(space, visited), limits)
     if "resumed" not in stats:
-        return run(space, exchange, horizon, limits, max_states, progress, stats)
+        return _trusted(space, stats, run(space, exchange, horizon, limits, max_states, progress, stats))
     depth = stats["resumed"]["depth"]
 
     def frontier() -> str | None:  # the frontier must be what its layer gives (visited.py)
@@ -279,7 +292,15 @@ def _forward(
             stats["resumed"]["checked"] = RESUME_CHECKED
         return reason
 
-    return run(space, exchange, horizon, limits, max_states, progress, stats, check, str(storage.directory))
+    out = run(space, exchange, horizon, limits, max_states, progress, stats, check, str(storage.directory))
+    return _trusted(space, stats, out)
+
+
+def _trusted(space: Space, stats: dict, out: Outcome) -> Outcome:
+    """``out``, its statistics saying how many states were kept on an earlier search's decisions."""
+    if space.kept is not None:
+        stats["kept_before"]["trusted"] = space.trusted
+    return out
 
 
 def group(instance: Instance) -> np.ndarray | None:

@@ -308,12 +308,36 @@ class Space:
         """The h as a certificate names it: the inner h's name, or the perimeter's record."""
         return pruned_by(self.h, None if self.perimeter is None else self.perimeter.radius)
 
+    #: the keep decisions of an earlier bounded search of this instance with this h (:class:`Kept`,
+    #: Lemma KR of docs/from-below.md; ``search.py`` sets it); None: every h is computed
+    kept: Any = None
+    #: states whose decision :meth:`heuristic` took from ``kept`` instead of computing their h
+    trusted = 0
+
     def heuristic(self, ranks: np.ndarray, depth: int | None = None) -> np.ndarray:
         """The h the search prunes with: the inner h, or with a ball set the perimeter h
         (``backward.Ball.h``, docs/perimeter-search.md, Theorem P).  ``depth``: the states'
         depth t, when only the decision t + h <= U is wanted (the LM-cut h then stops its
-        rounds past U - t: a value <= h that is <= U - t exactly when h is, ``lmcut.py``)."""
+        rounds past U - t: a value <= h that is <= U - t exactly when h is, ``lmcut.py``).
+
+        With ``kept`` set and a depth given, a state the earlier search kept in a layer i with
+        U_before - i <= U - t gets 0 without its h being computed: by Lemma KR (docs/from-below.md)
+        its h is <= U - t, so 0 decides as h does (a value <= h, <= U - t exactly when h is)."""
         cap = None if depth is None or self.upper_bound is None else self.upper_bound - depth
+        if self.kept is not None and cap is not None and ranks.size:
+            trusted = self.kept.trusted(ranks, cap)
+            n = int(np.count_nonzero(trusted))
+            if n:
+                self.trusted += n
+                out = np.zeros(ranks.size, dtype=np.int64)
+                rest = np.flatnonzero(~trusted)
+                if rest.size:
+                    out[rest] = self._decided(ranks[rest], cap)
+                return out
+        return self._decided(ranks, cap)
+
+    def _decided(self, ranks: np.ndarray, cap: int | None) -> np.ndarray:
+        """:meth:`heuristic` of ``ranks``, every h computed."""
         if self.perimeter is not None:
             return self.perimeter.h(ranks, lambda r: self.inner_heuristic(r, cap))
         return self.inner_heuristic(ranks, cap)
@@ -417,6 +441,75 @@ class Space:
             go = (left[a] > 0) & ~stuck
             active, layer, empty = a[go], grown[:, go], empty[:, go]
         return h
+
+
+#: a :class:`Kept` stores U - i in a byte; this value (and every U - i it would not fit) means
+#: "never trusted": storing more than U - i only fails Lemma KR's test more often
+NEVER = 255
+
+
+class Kept:
+    """The keep decisions of a finished bounded search (bound U, h with record ``h``): every state
+    it kept past the start, sorted (``ranks``, uint64), and for each U - i, i its layer (``slack``,
+    uint8; :data:`NEVER` where U - i does not fit).  9 bytes a state.
+
+    **Lemma KR** (docs/from-below.md): the search kept y in layer i >= 1 only if i + h(y) <= U,
+    so h(y) <= U - i; a later search of the same instance with the same h and bound U' that meets
+    y new at depth t keeps it iff h(y) <= U' - t, which holds when U - i <= U' - t.
+    :meth:`trusted` tests exactly that, per state (``Space.heuristic`` then skips its h).
+    The start (layer 0) is kept without a decision, so it is never trusted."""
+
+    def __init__(self, ranks: np.ndarray, slack: np.ndarray, upper_bound: int, h: Any, symmetry, instance: Instance):
+        self.ranks, self.slack, self.upper_bound = ranks, slack, upper_bound
+        self.h, self.symmetry, self.instance = h, symmetry, instance
+
+    @classmethod
+    def of(cls, layers, instance: Instance) -> "Kept | None":
+        """The decisions of the search whose visited set is ``layers`` (``visited.Visited``: its
+        ``upper_bound``, ``heuristic`` and ``symmetry`` are the search's), of ``instance``; None
+        when it had no bound."""
+        U = layers.upper_bound
+        if U is None:
+            return None
+        ranks = np.concatenate([layers.layer(i) for i in range(1, layers.depths)] or [np.zeros(0, dtype=U64)])
+        ranks.sort(kind="stable")  # sorted runs, one per layer: a merge
+        slack = np.full(ranks.size, NEVER, dtype=np.uint8)
+        for i in range(1, layers.depths):
+            run = layers.layer(i)
+            if run.size and 0 <= U - i < NEVER:
+                slack[np.searchsorted(ranks, run)] = U - i
+        return cls(ranks, slack, U, layers.heuristic, layers.symmetry, instance)
+
+    def fits(self, space: Space) -> str | None:
+        """None if ``space`` prunes with the same h on the same states (same instance, h record and
+        symmetry group), so that Lemma KR applies; else why not."""
+        if space.upper_bound is None:
+            return "the search has no bound"
+        if space.h_record != self.h:
+            return f"the earlier search pruned with h = {self.h}, this one with {space.h_record}"
+        same = (
+            np.array_equal(space.symmetry, self.symmetry)
+            if space.symmetry is not None and self.symmetry is not None
+            else space.symmetry is None and self.symmetry is None
+        )
+        if not same:
+            return "the earlier search's symmetry group is not this one's"
+        if space.instance != self.instance:
+            return "the earlier search was of another instance"
+        return None
+
+    def trusted(self, ranks: np.ndarray, cap: int) -> np.ndarray:
+        """Which of ``ranks`` (met at a depth t with cap = U' - t) Lemma KR keeps: those the
+        earlier search kept in a layer i with U - i <= cap."""
+        if cap < 0 or self.ranks.size == 0:
+            return np.zeros(ranks.size, dtype=bool)
+        at = np.searchsorted(self.ranks, ranks)
+        np.minimum(at, self.ranks.size - 1, out=at)
+        return (self.ranks[at] == ranks) & (self.slack[at] <= min(cap, NEVER - 1))
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.ranks.nbytes + self.slack.nbytes)
 
 
 def fill_h(space: Space, ranks: np.ndarray, cap: int | None = None) -> np.ndarray:
