@@ -95,7 +95,9 @@ BIG = 1 << 30
 class Actions:
     """The window's actions (P -> c) for every cell c and d-subset P of its neighbours, as arrays:
     ``sup[a]`` the d supports (ascending), ``eff[a]`` the cell; ``by_eff`` / ``by_sup`` CSR lists
-    (start offsets ``*_at``, length n + 1) of the actions filling a cell / supported by a cell."""
+    (start offsets ``*_at``, length n + 1) of the actions filling a cell / supported by a cell;
+    ``supf`` = ``sup`` flat; beside ``by_sup``, ``sup_eff`` the entry's action's cell and (d = 2)
+    ``sup_other`` its other support (the h^max update reads them without the action)."""
 
     def __init__(self, neighbours: Sequence[Sequence[int]], d: int):
         n = len(neighbours)
@@ -115,6 +117,12 @@ class Actions:
                 lists[p].append(a)
         self.sup_at = np.cumsum([0] + [len(x) for x in lists]).astype(np.int64)
         self.by_sup = np.array([a for x in lists for a in x], dtype=np.uint32)
+        self.supf = np.ascontiguousarray(self.sup.reshape(-1))  # row a at a * d: one shift for d = 2
+        # beside each entry of by_sup (cell p, action a): a's cell, and for d = 2 its other support
+        self.sup_eff = np.array([eff[a] for x in lists for a in x], dtype=np.uint32)
+        self.sup_other = np.array(
+            [sum(sup[a]) - p if d == 2 else 0 for p, x in enumerate(lists) for a in x], dtype=np.uint32
+        )
         into: list[list[int]] = [[] for _ in range(n)]  # the cells c with p among their neighbours
         for c in range(n):
             for p in sorted(neighbours[c]):
@@ -191,12 +199,13 @@ def _fill_of(V, gcells, g0, g1, inC, buf):  # pragma: no cover - compiled
 
 @_inline
 def _lower(c, v, V, head, node_next, node_cell, used, top):  # pragma: no cover - compiled
-    """V(c) = v and c into bucket v (a stack of nodes per value); returns (nodes used, top bucket)."""
+    """V(c) = v and c into bucket v (a stack of nodes per value; ``used`` unsigned); returns (nodes
+    used, top bucket)."""
     V[c] = v
     node_cell[used] = c
-    node_next[used] = head[v]
-    head[v] = used
-    return used + 1, max(top, v)
+    node_next[used] = head[np.uint64(v)]
+    head[np.uint64(v)] = used
+    return used + np.uint64(1), max(top, v)
 
 
 @_inline
@@ -246,18 +255,28 @@ def _plan_length(V1, gcells, g0, g1, inC, eff_at, sup, d, need, stack, stamp):  
 
 
 @_inline
-def _pcf(a, sup, V, d):  # pragma: no cover - compiled
-    """pcf of action a under V: its support with the largest V, ties to the smallest cell (BIG: a
-    support outside the span, so a is not an action of the game from C)."""
-    b = sup[a, 0]
+def _pcf(a, supf, V, d):  # pragma: no cover - compiled
+    """pcf of action a under V, and its value: its support with the largest V, ties to the smallest
+    cell (BIG: a support outside the span, so a is not an action of the game from C).  ``supf``: the
+    supports, d a row, flat (``Actions.supf``): row a starts at a * d, a shift for d = 2."""
     if d == 2:  # the usual adjacency, without the loop
-        q = sup[a, 1]
-        return q if V[q] > V[b] else b  # supports ascending: ties keep the smaller cell
+        i = a + a  # unsigned (uint32 + uint32): no wraparound check
+        b = supf[i]
+        q = supf[i + np.uint64(1)]
+        vb = V[b]
+        vq = V[q]
+        if vq > vb:  # supports ascending: ties keep the smaller cell
+            return q, vq
+        return b, vb
+    i = np.uint64(a) * np.uint64(d)
+    b = supf[i]
+    vb = V[b]
     for j in range(1, d):
-        q = sup[a, j]
-        if V[q] > V[b]:
+        q = supf[i + np.uint64(j)]
+        if V[q] > vb:
             b = q
-    return b
+            vb = V[q]
+    return b, vb
 
 
 @_jit
@@ -268,11 +287,11 @@ def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # prag
     The actions are the window's; those of the game from C need no list: an action with a support
     outside the span has its pcf there (V = BIG), and is skipped wherever a pcf is read; into a
     cell of C it never lowers a value (V = 0).  An action is free (cost 0) iff ``free[a]`` = ``fst``,
-    a stamp of this placement.  ``acts``: the window's actions (``Actions``: eff, sup, eff_at,
-    sup_at, by_sup); ``scratch``: (marks, work, head, node_next, node_cell), whose ``marks`` rows
-    are 0 the stamp of the next round, 1 Z, 2 in B, 3 not in B, 4 visited by step 5's question (row 0,
-    column 1: its stamp)."""
-    eff, sup, eff_at, sup_at, by_sup = acts
+    a stamp of this placement.  ``acts``: the window's actions (``Actions``: eff, supf, eff_at,
+    sup_at, by_sup, sup_eff, sup_other); ``scratch``: (marks, work, head, node_next, node_cell), whose
+    ``marks`` rows are 0 the stamp of the next round, 1 Z, 2 in B, 3 not in B, 4 visited by step 5's
+    question (row 0, column 1: its stamp)."""
+    eff, supf, eff_at, sup_at, by_sup, sup_eff, sup_other = acts
     marks, work, head, node_next, node_cell = scratch
     n = V.size
     zmark = marks[1]
@@ -287,16 +306,18 @@ def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # prag
     stack = work[3]
     seen = work[4]
     cutp = work[5]
+    one = np.uint64(1)
     rounds = np.int64(0)
     while True:
         top = np.int64(0)
-        tstar = -1
-        for i in range(g0, g1):
-            t = gcells[i]
+        tstar = np.uint32(0)
+        for i0 in range(g0, g1):
+            t = gcells[np.uint64(i0)]
             if inC[t]:
                 continue
-            if V[t] > top or (V[t] == top and t < tstar):
-                top = V[t]
+            vt = V[t]
+            if vt > top or (vt == top and t < tstar):
+                top = vt
                 tstar = t
         if top == 0:
             break
@@ -308,31 +329,31 @@ def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # prag
         stamp += 1
         zmark[tstar] = stamp
         zlist[0] = tstar
-        nz = 1
-        ncand = 0
-        i = 0
+        nz = one
+        ncand = np.uint64(0)
+        i = np.uint64(0)
         while i < nz:
             c = zlist[i]
-            i += 1
-            for a0 in range(eff_at[c], eff_at[c + 1]):
+            i += one
+            for a0 in range(eff_at[c], eff_at[c + one]):
                 a = np.uint32(a0)  # an unsigned index: no wraparound check
                 if free[a] == fst:
-                    p = _pcf(a, sup, V, d)
+                    p, _ = _pcf(a, supf, V, d)
                     if zmark[p] != stamp:
                         zmark[p] = stamp
                         zlist[nz] = p
-                        nz += 1
+                        nz += one
                 else:
                     cand[ncand] = a
-                    ncand += 1
+                    ncand += one
         # steps 5 and 6: the cut, the candidates (of the game from C) whose pcf is in the before zone
-        nc = 0
-        for i in range(ncand):
-            a = cand[i]
-            p = _pcf(a, sup, V, d)
-            if V[p] >= BIG or zmark[p] == stamp or outb[p] == stamp:
+        nc = np.uint64(0)
+        for i0 in range(ncand):
+            a = cand[np.uint64(i0)]
+            p, vp = _pcf(a, supf, V, d)
+            if vp >= BIG or zmark[p] == stamp or outb[p] == stamp:
                 continue
-            if V[p] >= top and inb[p] != stamp:
+            if vp >= top and inb[p] != stamp:
                 # p in B?  Backwards from p (cell -> the pcf of an action into it) outside Z, until a
                 # cell of B: one valued below top (Lemma BZ) or found in B this round (Lemma BQ).
                 # Written out here, not a helper: numba counts the references of every array a
@@ -340,40 +361,41 @@ def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # prag
                 vst += 1
                 vis[p] = vst
                 stack[0] = p
-                sp = 1
+                sp = one
                 seen[0] = p
-                nseen = 1
+                nseen = one
                 found = False
                 while sp > 0 and not found:
-                    sp -= 1
+                    sp -= one
                     x = stack[sp]
-                    for a0 in range(eff_at[x], eff_at[x + 1]):
-                        b = np.uint32(a0)  # an unsigned index: no wraparound check
-                        q = _pcf(b, sup, V, d)
-                        if V[q] >= BIG or zmark[q] == stamp or outb[q] == stamp or vis[q] == vst:
+                    for a1 in range(eff_at[x], eff_at[x + one]):
+                        b = np.uint32(a1)  # an unsigned index: no wraparound check
+                        q, vq = _pcf(b, supf, V, d)
+                        if vq >= BIG or zmark[q] == stamp or outb[q] == stamp or vis[q] == vst:
                             continue
-                        if V[q] < top or inb[q] == stamp:
+                        if vq < top or inb[q] == stamp:
                             found = True
                             break
                         vis[q] = vst
                         stack[sp] = q
-                        sp += 1
+                        sp += one
                         seen[nseen] = q
-                        nseen += 1
+                        nseen += one
                 if not found:  # the cells visited form a set closed backwards with no cell of B
                     for j in range(nseen):
-                        outb[seen[j]] = stamp
+                        outb[seen[np.uint64(j)]] = stamp
                     continue
                 inb[p] = stamp
             cut[nc] = a
             cutp[nc] = p
-            nc += 1
+            nc += one
         rounds += 1
-        # the cut's costs to 0, and h^max updated from its cells on
-        used = 0
-        hi = 0
-        lo = n + 2
-        for i in range(nc):
+        # the cut's costs to 0, and h^max updated from its cells on (bucket indices unsigned)
+        used = np.uint64(0)
+        hi = np.int64(0)
+        lo = np.int64(n + 2)
+        for i0 in range(nc):
+            i = np.uint64(i0)
             a = cut[i]
             free[a] = fst
             v = V[cutp[i]]
@@ -382,26 +404,35 @@ def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # prag
                 lo = min(lo, v)
         level = lo
         while level <= hi:
-            while head[level] >= 0:
-                node = head[level]
-                head[level] = node_next[node]
+            lv = np.uint64(level)
+            while head[lv] >= 0:
+                node = np.uint64(head[lv])
+                head[lv] = node_next[node]
                 c = node_cell[node]
                 if V[c] != level:  # stale: lowered again since
                     continue
                 # c's value is final (values settle in increasing order); an action it supports
                 # has a bound >= V(c) = level, so only a cell valued above level can fall
-                for t0 in range(sup_at[c], sup_at[c + 1]):
+                if d == 2:  # each entry's cell and other support beside it (``Actions``): max(V) = max(level, V(other))
+                    for t0 in range(sup_at[c], sup_at[c + one]):
+                        t = np.uint32(t0)  # an unsigned index: no wraparound check
+                        e = sup_eff[t]
+                        ve = V[e]
+                        if ve <= level:
+                            continue
+                        vq = V[sup_other[t]]
+                        mx = vq if vq > level else level
+                        v = mx if free[by_sup[t]] == fst else mx + 1
+                        if v < ve:
+                            used, hi = _lower(e, v, V, head, node_next, node_cell, used, hi)
+                    continue
+                for t0 in range(sup_at[c], sup_at[c + one]):
                     t = np.uint32(t0)  # an unsigned index: no wraparound check
                     a = by_sup[t]
                     e = eff[a]
                     if V[e] <= level:
                         continue
-                    mx = V[sup[a, 0]]
-                    if d == 2:
-                        mx = max(mx, V[sup[a, 1]])
-                    else:
-                        for j in range(1, d):
-                            mx = max(mx, V[sup[a, j]])
+                    _, mx = _pcf(a, supf, V, d)
                     v = mx if free[a] == fst else mx + 1
                     if v < V[e]:
                         used, hi = _lower(e, v, V, head, node_next, node_cell, used, hi)
@@ -413,7 +444,26 @@ def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # prag
 
 @_jit
 def lm_cut_states(  # pragma: no cover - compiled
-    cells, d, sup, eff, eff_at, sup_at, by_sup, rev, rev_at, gcells, gat, cap, binom, mkeys, mcaps, mbits, hits
+    cells,
+    d,
+    sup,
+    eff,
+    eff_at,
+    sup_at,
+    by_sup,
+    rev,
+    rev_at,
+    gcells,
+    gat,
+    cap,
+    binom,
+    mkeys,
+    mcaps,
+    mbits,
+    hits,
+    supf,
+    sup_eff,
+    sup_other,
 ):
     """h_lm (capped: module docstring) of every row of ``cells`` (N, k), the occupied cells of a state.
 
@@ -458,7 +508,7 @@ def lm_cut_states(  # pragma: no cover - compiled
     node_cell = np.zeros(n * (n + 2) + 1, dtype=np.uint32)
     need = np.zeros(n, dtype=np.int64)
     pstamp = np.int64(0)
-    acts = (eff, sup, eff_at, sup_at, by_sup)
+    acts = (eff, supf, eff_at, sup_at, by_sup, sup_eff, sup_other)
     scratch = (marks, work, head, node_next, node_cell)
     limit = np.int64(cap) if cap >= 0 else np.int64(BIG)
     for s in range(N):
@@ -599,6 +649,9 @@ class LmCut:
             self._caps,
             bits,
             self.hits,
+            a.supf,
+            a.sup_eff,
+            a.sup_other,
         )
 
 
