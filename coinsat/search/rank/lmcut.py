@@ -306,6 +306,7 @@ def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # prag
     stack = work[3]
     seen = work[4]
     cutp = work[5]
+    candp = work[6]
     one = np.uint64(1)
     rounds = np.int64(0)
     while True:
@@ -337,21 +338,23 @@ def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # prag
             i += one
             for a0 in range(eff_at[c], eff_at[c + one]):
                 a = np.uint32(a0)  # an unsigned index: no wraparound check
+                p, vp = _pcf(a, supf, V, d)
                 if free[a] == fst:
-                    p, _ = _pcf(a, supf, V, d)
                     if zmark[p] != stamp:
                         zmark[p] = stamp
                         zlist[nz] = p
                         nz += one
-                else:
+                elif vp < BIG:  # (an action with a support outside the span is not the game's)
                     cand[ncand] = a
+                    candp[ncand] = p
                     ncand += one
         # steps 5 and 6: the cut, the candidates (of the game from C) whose pcf is in the before zone
         nc = np.uint64(0)
         for i0 in range(ncand):
             a = cand[np.uint64(i0)]
-            p, vp = _pcf(a, supf, V, d)
-            if vp >= BIG or zmark[p] == stamp or outb[p] == stamp:
+            p = candp[np.uint64(i0)]  # its pcf (V has not changed since)
+            vp = V[p]
+            if zmark[p] == stamp or outb[p] == stamp:
                 continue
             if vp >= top and inb[p] != stamp:
                 # p in B?  Backwards from p (cell -> the pcf of an action into it) outside Z, until a
@@ -501,7 +504,8 @@ def lm_cut_states(  # pragma: no cover - compiled
     fills = np.zeros(max(G, 1), dtype=np.int64)
     free = np.zeros(A, dtype=np.int64)  # = fst: the action's cost is 0 in this placement's rounds
     fst = np.int64(0)
-    work = np.zeros((6, max(A, n)), dtype=np.uint32)  # the rounds' lists: Z, candidates, cut, two stacks, cut's pcf
+    # the rounds' lists: Z, candidates, cut, two stacks, the cut's pcf, the candidates' pcf
+    work = np.zeros((7, max(A, n)), dtype=np.uint32)
     # the buckets of the h^max update: values <= n + 1; a node per lowering, at most n * (n + 2) a round
     head = np.full(n + 2, -1, dtype=np.int64)
     node_next = np.zeros(n * (n + 2) + 1, dtype=np.int64)
