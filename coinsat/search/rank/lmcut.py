@@ -307,15 +307,20 @@ def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # prag
     seen = work[4]
     cutp = work[5]
     candp = work[6]
+    tl = work[7]  # T = the goal cells outside C
+    nt = np.uint64(0)
+    for i0 in range(g0, g1):
+        t = gcells[np.uint64(i0)]
+        if not inC[t]:
+            tl[nt] = t
+            nt += np.uint64(1)
     one = np.uint64(1)
     rounds = np.int64(0)
     while True:
         top = np.int64(0)
         tstar = np.uint32(0)
-        for i0 in range(g0, g1):
-            t = gcells[np.uint64(i0)]
-            if inC[t]:
-                continue
+        for i0 in range(nt):
+            t = tl[np.uint64(i0)]
             vt = V[t]
             if vt > top or (vt == top and t < tstar):
                 top = vt
@@ -504,8 +509,8 @@ def lm_cut_states(  # pragma: no cover - compiled
     fills = np.zeros(max(G, 1), dtype=np.int64)
     free = np.zeros(A, dtype=np.int64)  # = fst: the action's cost is 0 in this placement's rounds
     fst = np.int64(0)
-    # the rounds' lists: Z, candidates, cut, two stacks, the cut's pcf, the candidates' pcf
-    work = np.zeros((7, max(A, n)), dtype=np.uint32)
+    # the rounds' lists: Z, candidates, cut, two stacks, the cut's pcf, the candidates' pcf, T
+    work = np.zeros((8, max(A, n)), dtype=np.uint32)
     # the buckets of the h^max update: values <= n + 1; a node per lowering, at most n * (n + 2) a round
     head = np.full(n + 2, -1, dtype=np.int64)
     node_next = np.zeros(n * (n + 2) + 1, dtype=np.int64)
