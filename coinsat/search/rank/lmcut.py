@@ -209,47 +209,58 @@ def _lower(c, v, V, head, node_next, node_cell, used, top):  # pragma: no cover 
 
 
 @_inline
-def _plan_length(V1, gcells, g0, g1, inC, eff_at, sup, d, need, stack, stamp):  # pragma: no cover
+def _plan_length(V1, gcells, g0, g1, C_list, k, eff_at, supf, d, need, stack, stamp):  # pragma: no cover
     """Lemma UP (docs/lm-cut.md): the length of a plan of the relaxed game for the goal placement
     gcells[g0:g1], read off the span layers V1: each needed cell takes an action whose supports all
     lie on lower layers (so in the span: an action of the game from C), one with the fewest supports
     neither in C nor needed already; the needed cells, by layer, are a plan.  ``need`` marks with
-    ``stamp``.  The goal cells lie in the span (the caller checked their fill schedule)."""
+    ``stamp`` the cells of C (C_list[:k]) and the needed ones.  The goal cells lie in the span (the
+    caller checked their fill schedule)."""
+    one = np.uint64(1)
+    for i in range(k):
+        need[C_list[i]] = stamp
     length = 0
-    sp = 0
+    sp = np.uint64(0)
     for i in range(g0, g1):
         t = gcells[i]
-        if not inC[t] and need[t] != stamp:
+        if need[t] != stamp:
             need[t] = stamp
             stack[sp] = t
-            sp += 1
+            sp += one
             length += 1
     while sp > 0:
-        sp -= 1
+        sp -= one
         c = stack[sp]
         vc = V1[c]
-        best = -1
+        best = np.uint64(0)
         fewest = d + 1
-        for a0 in range(eff_at[c], eff_at[c + 1]):
+        for a0 in range(eff_at[c], eff_at[c + one]):
             a = np.uint32(a0)  # an unsigned index: no wraparound check
-            new = 0
-            ok = True
-            for j in range(d):
-                q = sup[a, j]
-                if V1[q] >= vc:
-                    ok = False
-                    break
-                if not inC[q] and need[q] != stamp:
-                    new += 1
-            if ok and new < fewest:
+            i = np.uint64(a) * np.uint64(d)
+            if d == 2:  # the usual adjacency, without the loop
+                q0 = supf[a + a]
+                q1 = supf[a + a + one]
+                if V1[q0] >= vc or V1[q1] >= vc:
+                    continue
+                new = (need[q0] != stamp) + (need[q1] != stamp)
+            else:
+                new = 0
+                for j in range(d):
+                    q = supf[i + np.uint64(j)]
+                    if V1[q] >= vc:
+                        new = d + 1
+                        break
+                    if need[q] != stamp:
+                        new += 1
+            if new < fewest:
                 fewest = new
-                best = a
-        for j in range(d):  # best >= 0: c entered its layer through d supports below it (Lemma R)
-            q = sup[best, j]
-            if not inC[q] and need[q] != stamp:
+                best = i
+        for j in range(d):  # such an action exists: c entered its layer through d supports below it (Lemma R)
+            q = supf[best + np.uint64(j)]
+            if need[q] != stamp:
                 need[q] = stamp
                 stack[sp] = q
-                sp += 1
+                sp += one
                 length += 1
     return length
 
@@ -540,7 +551,10 @@ def lm_cut_states(  # pragma: no cover - compiled
                 continue
             if cap >= 0:  # Lemma UP: a plan of <= cap actions bounds LM by cap; fill is then the answer's stand-in
                 pstamp += 1
-                if _plan_length(V1, gcells, gat[g], gat[g + 1], inC, eff_at, sup, d, need, stack, pstamp) <= limit:
+                if (
+                    _plan_length(V1, gcells, gat[g], gat[g + 1], C_list, k, eff_at, supf, d, need, stack, pstamp)
+                    <= limit
+                ):
                     best = fill
                     continue
                 if slot == -1 and mbits > 0:  # rounds ahead: ask the memo first (once a state)
