@@ -64,6 +64,21 @@ stored as uint32 (the window's actions, the goal cells, the lists of the rounds)
 an offset range convert their index (``np.uint32(a0)``): the same values, each load cheaper
 (benchmarks/lm-cut-cost.md: the kernel on the same states, with the caps of the search).
 ``unrank_cells`` finds each cell by bisection (Lemma CB of docs/lm-cut.md).
+
+*The layout of the rounds* (the same values, state for state; each step is the same test on the
+same value, read from another place).  The supports are one flat array (``Actions.supf``, row a at
+a * d: a shift for d = 2 where a two-dimensional row costs a multiplication by the row length),
+and ``_pcf`` returns the pcf with its value, which was loaded again.  The h^max update reads,
+beside each entry of ``by_sup`` (cell c, action a), a's cell (``sup_eff``) and, for d = 2, a's
+other support (``sup_other``): a's bound is max(V(c), V(other)) + cost, and V(c) is the level being
+settled, so the update loads neither a's row nor its cell through a.  The buckets and the rounds'
+lists are indexed unsigned, as above.  Step 4 finds each candidate's pcf while it builds Z (V does
+not change within a round), and drops there the candidates whose pcf is outside the span (never in
+a cut, Lemma NL); T, the goal cells outside C, is listed once a placement instead of tested each
+round.  Lemma UP's plan marks the cells of C with its stamp, so a support is "in C or needed" in one
+load.  ``tests/test_lm_cut_search.py::test_actions_tables_beside_by_sup`` checks the tables against
+the actions' rows; the kernel's values are compared with the reference's by the tests of that file,
+and with the kernel before by ``scripts/lm_cut_cost.py`` (on the search's own inputs).
 """
 
 from __future__ import annotations
