@@ -76,9 +76,12 @@ lists are indexed unsigned, as above.  Step 4 finds each candidate's pcf while i
 not change within a round), and drops there the candidates whose pcf is outside the span (never in
 a cut, Lemma NL); T, the goal cells outside C, is listed once a placement instead of tested each
 round.  Lemma UP's plan marks the cells of C with its stamp, so a support is "in C or needed" in one
-load.  ``tests/test_lm_cut_search.py::test_actions_tables_beside_by_sup`` checks the tables against
-the actions' rows; the kernel's values are compared with the reference's by the tests of that file,
-and with the kernel before by ``scripts/lm_cut_cost.py`` (on the search's own inputs).
+load.  The rounds are compiled twice (``_rounds_for``): for d = 2, the usual adjacency, with d a
+constant of the compiled code (its tests fold, the loops for other d are gone), and for any d.
+``tests/test_lm_cut_search.py::test_actions_tables_beside_by_sup`` checks the tables against the
+actions' rows; the kernel's values are compared with the reference's by the tests of that file (on
+puzzles with d = 1, 2 and 3: both compilations), and with the kernel before by
+``scripts/lm_cut_cost.py`` (on the search's own inputs).
 """
 
 from __future__ import annotations
@@ -305,175 +308,187 @@ def _pcf(a, supf, V, d):  # pragma: no cover - compiled
     return b, vb
 
 
-@_jit
-def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # pragma: no cover - compiled
-    """Steps 1-6 of §3 for the goal placement gcells[g0:g1], from round 1's values V (lowered in
-    place): the number of rounds, or limit + 1 at the first round with r + top > limit (Lemma ES).
+def _rounds_for(D):
+    """``_rounds`` compiled for the adjacency D (D = 0: the argument d), a constant of the compiled code."""
 
-    The actions are the window's; those of the game from C need no list: an action with a support
-    outside the span has its pcf there (V = BIG), and is skipped wherever a pcf is read; into a
-    cell of C it never lowers a value (V = 0).  An action is free (cost 0) iff ``free[a]`` = ``fst``,
-    a stamp of this placement.  ``acts``: the window's actions (``Actions``: eff, supf, eff_at,
-    sup_at, by_sup, sup_eff, sup_other); ``scratch``: (marks, work, head, node_next, node_cell), whose
-    ``marks`` rows are 0 the stamp of the next round, 1 Z, 2 in B, 3 not in B, 4 visited by step 5's
-    question (row 0, column 1: its stamp)."""
-    eff, supf, eff_at, sup_at, by_sup, sup_eff, sup_other = acts
-    marks, work, head, node_next, node_cell = scratch
-    n = V.size
-    zmark = marks[1]
-    inb = marks[2]
-    outb = marks[3]
-    vis = marks[4]
-    stamp = marks[0, 0]
-    vst = marks[0, 1]
-    zlist = work[0]
-    cand = work[1]
-    cut = work[2]
-    stack = work[3]
-    seen = work[4]
-    cutp = work[5]
-    candp = work[6]
-    tl = work[7]  # T = the goal cells outside C
-    nt = np.uint64(0)
-    for i0 in range(g0, g1):
-        t = gcells[np.uint64(i0)]
-        if not inC[t]:
-            tl[nt] = t
-            nt += np.uint64(1)
-    one = np.uint64(1)
-    rounds = np.int64(0)
-    while True:
-        top = np.int64(0)
-        tstar = np.uint32(0)
-        for i0 in range(nt):
-            t = tl[np.uint64(i0)]
-            vt = V[t]
-            if vt > top or (vt == top and t < tstar):
-                top = vt
-                tstar = t
-        if top == 0:
-            break
-        if rounds + top > limit:  # Lemma ES: the answer is >= rounds + top, past the cap
-            rounds = limit + 1
-            break
-        # step 4: the goal zone, backwards from t* through the free actions' pcf; the
-        # other actions into it are the cut's candidates
-        stamp += 1
-        zmark[tstar] = stamp
-        zlist[0] = tstar
-        nz = one
-        ncand = np.uint64(0)
-        i = np.uint64(0)
-        while i < nz:
-            c = zlist[i]
-            i += one
-            for a0 in range(eff_at[c], eff_at[c + one]):
-                a = np.uint32(a0)  # an unsigned index: no wraparound check
-                p, vp = _pcf(a, supf, V, d)
-                if free[a] == fst:
-                    if zmark[p] != stamp:
-                        zmark[p] = stamp
-                        zlist[nz] = p
-                        nz += one
-                elif vp < BIG:  # (an action with a support outside the span is not the game's)
-                    cand[ncand] = a
-                    candp[ncand] = p
-                    ncand += one
-        # steps 5 and 6: the cut, the candidates (of the game from C) whose pcf is in the before zone
-        nc = np.uint64(0)
-        for i0 in range(ncand):
-            a = cand[np.uint64(i0)]
-            p = candp[np.uint64(i0)]  # its pcf (V has not changed since)
-            vp = V[p]
-            if zmark[p] == stamp or outb[p] == stamp:
-                continue
-            if vp >= top and inb[p] != stamp:
-                # p in B?  Backwards from p (cell -> the pcf of an action into it) outside Z, until a
-                # cell of B: one valued below top (Lemma BZ) or found in B this round (Lemma BQ).
-                # Written out here, not a helper: numba counts the references of every array a
-                # helper is passed, at each call
-                vst += 1
-                vis[p] = vst
-                stack[0] = p
-                sp = one
-                seen[0] = p
-                nseen = one
-                found = False
-                while sp > 0 and not found:
-                    sp -= one
-                    x = stack[sp]
-                    for a1 in range(eff_at[x], eff_at[x + one]):
-                        b = np.uint32(a1)  # an unsigned index: no wraparound check
-                        q, vq = _pcf(b, supf, V, d)
-                        if vq >= BIG or zmark[q] == stamp or outb[q] == stamp or vis[q] == vst:
-                            continue
-                        if vq < top or inb[q] == stamp:
-                            found = True
-                            break
-                        vis[q] = vst
-                        stack[sp] = q
-                        sp += one
-                        seen[nseen] = q
-                        nseen += one
-                if not found:  # the cells visited form a set closed backwards with no cell of B
-                    for j in range(nseen):
-                        outb[seen[np.uint64(j)]] = stamp
+    def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # pragma: no cover - compiled
+        """Steps 1-6 of §3 for the goal placement gcells[g0:g1], from round 1's values V (lowered in
+        place): the number of rounds, or limit + 1 at the first round with r + top > limit (Lemma ES).
+
+        The actions are the window's; those of the game from C need no list: an action with a support
+        outside the span has its pcf there (V = BIG), and is skipped wherever a pcf is read; into a
+        cell of C it never lowers a value (V = 0).  An action is free (cost 0) iff ``free[a]`` = ``fst``,
+        a stamp of this placement.  ``acts``: the window's actions (``Actions``: eff, supf, eff_at,
+        sup_at, by_sup, sup_eff, sup_other); ``scratch``: (marks, work, head, node_next, node_cell), whose
+        ``marks`` rows are 0 the stamp of the next round, 1 Z, 2 in B, 3 not in B, 4 visited by step 5's
+        question (row 0, column 1: its stamp)."""
+        if D > 0:  # the adjacency known when compiled: its tests fold
+            d = D
+        eff, supf, eff_at, sup_at, by_sup, sup_eff, sup_other = acts
+        marks, work, head, node_next, node_cell = scratch
+        n = V.size
+        zmark = marks[1]
+        inb = marks[2]
+        outb = marks[3]
+        vis = marks[4]
+        stamp = marks[0, 0]
+        vst = marks[0, 1]
+        zlist = work[0]
+        cand = work[1]
+        cut = work[2]
+        stack = work[3]
+        seen = work[4]
+        cutp = work[5]
+        candp = work[6]
+        tl = work[7]  # T = the goal cells outside C
+        nt = np.uint64(0)
+        for i0 in range(g0, g1):
+            t = gcells[np.uint64(i0)]
+            if not inC[t]:
+                tl[nt] = t
+                nt += np.uint64(1)
+        one = np.uint64(1)
+        rounds = np.int64(0)
+        while True:
+            top = np.int64(0)
+            tstar = np.uint32(0)
+            for i0 in range(nt):
+                t = tl[np.uint64(i0)]
+                vt = V[t]
+                if vt > top or (vt == top and t < tstar):
+                    top = vt
+                    tstar = t
+            if top == 0:
+                break
+            if rounds + top > limit:  # Lemma ES: the answer is >= rounds + top, past the cap
+                rounds = limit + 1
+                break
+            # step 4: the goal zone, backwards from t* through the free actions' pcf; the
+            # other actions into it are the cut's candidates
+            stamp += 1
+            zmark[tstar] = stamp
+            zlist[0] = tstar
+            nz = one
+            ncand = np.uint64(0)
+            i = np.uint64(0)
+            while i < nz:
+                c = zlist[i]
+                i += one
+                for a0 in range(eff_at[c], eff_at[c + one]):
+                    a = np.uint32(a0)  # an unsigned index: no wraparound check
+                    p, vp = _pcf(a, supf, V, d)
+                    if free[a] == fst:
+                        if zmark[p] != stamp:
+                            zmark[p] = stamp
+                            zlist[nz] = p
+                            nz += one
+                    elif vp < BIG:  # (an action with a support outside the span is not the game's)
+                        cand[ncand] = a
+                        candp[ncand] = p
+                        ncand += one
+            # steps 5 and 6: the cut, the candidates (of the game from C) whose pcf is in the before zone
+            nc = np.uint64(0)
+            for i0 in range(ncand):
+                a = cand[np.uint64(i0)]
+                p = candp[np.uint64(i0)]  # its pcf (V has not changed since)
+                vp = V[p]
+                if zmark[p] == stamp or outb[p] == stamp:
                     continue
-                inb[p] = stamp
-            cut[nc] = a
-            cutp[nc] = p
-            nc += one
-        rounds += 1
-        # the cut's costs to 0, and h^max updated from its cells on (bucket indices unsigned)
-        used = np.uint64(0)
-        hi = np.int64(0)
-        lo = np.int64(n + 2)
-        for i0 in range(nc):
-            i = np.uint64(i0)
-            a = cut[i]
-            free[a] = fst
-            v = V[cutp[i]]
-            if v < V[eff[a]]:
-                used, hi = _lower(eff[a], v, V, head, node_next, node_cell, used, hi)
-                lo = min(lo, v)
-        level = lo
-        while level <= hi:
-            lv = np.uint64(level)
-            while head[lv] >= 0:
-                node = np.uint64(head[lv])
-                head[lv] = node_next[node]
-                c = node_cell[node]
-                if V[c] != level:  # stale: lowered again since
-                    continue
-                # c's value is final (values settle in increasing order); an action it supports
-                # has a bound >= V(c) = level, so only a cell valued above level can fall
-                if d == 2:  # each entry's cell and other support beside it (``Actions``): max(V) = max(level, V(other))
+                if vp >= top and inb[p] != stamp:
+                    # p in B?  Backwards from p (cell -> the pcf of an action into it) outside Z, until a
+                    # cell of B: one valued below top (Lemma BZ) or found in B this round (Lemma BQ).
+                    # Written out here, not a helper: numba counts the references of every array a
+                    # helper is passed, at each call
+                    vst += 1
+                    vis[p] = vst
+                    stack[0] = p
+                    sp = one
+                    seen[0] = p
+                    nseen = one
+                    found = False
+                    while sp > 0 and not found:
+                        sp -= one
+                        x = stack[sp]
+                        for a1 in range(eff_at[x], eff_at[x + one]):
+                            b = np.uint32(a1)  # an unsigned index: no wraparound check
+                            q, vq = _pcf(b, supf, V, d)
+                            if vq >= BIG or zmark[q] == stamp or outb[q] == stamp or vis[q] == vst:
+                                continue
+                            if vq < top or inb[q] == stamp:
+                                found = True
+                                break
+                            vis[q] = vst
+                            stack[sp] = q
+                            sp += one
+                            seen[nseen] = q
+                            nseen += one
+                    if not found:  # the cells visited form a set closed backwards with no cell of B
+                        for j in range(nseen):
+                            outb[seen[np.uint64(j)]] = stamp
+                        continue
+                    inb[p] = stamp
+                cut[nc] = a
+                cutp[nc] = p
+                nc += one
+            rounds += 1
+            # the cut's costs to 0, and h^max updated from its cells on (bucket indices unsigned)
+            used = np.uint64(0)
+            hi = np.int64(0)
+            lo = np.int64(n + 2)
+            for i0 in range(nc):
+                i = np.uint64(i0)
+                a = cut[i]
+                free[a] = fst
+                v = V[cutp[i]]
+                if v < V[eff[a]]:
+                    used, hi = _lower(eff[a], v, V, head, node_next, node_cell, used, hi)
+                    lo = min(lo, v)
+            level = lo
+            while level <= hi:
+                lv = np.uint64(level)
+                while head[lv] >= 0:
+                    node = np.uint64(head[lv])
+                    head[lv] = node_next[node]
+                    c = node_cell[node]
+                    if V[c] != level:  # stale: lowered again since
+                        continue
+                    # c's value is final (values settle in increasing order); an action it supports
+                    # has a bound >= V(c) = level, so only a cell valued above level can fall
+                    # d = 2: each entry's cell and other support beside it (``Actions``), and
+                    # max V(P) = max(level, V(other))
+                    if d == 2:
+                        for t0 in range(sup_at[c], sup_at[c + one]):
+                            t = np.uint32(t0)  # an unsigned index: no wraparound check
+                            e = sup_eff[t]
+                            ve = V[e]
+                            if ve <= level:
+                                continue
+                            vq = V[sup_other[t]]
+                            mx = vq if vq > level else level
+                            v = mx if free[by_sup[t]] == fst else mx + 1
+                            if v < ve:
+                                used, hi = _lower(e, v, V, head, node_next, node_cell, used, hi)
+                        continue
                     for t0 in range(sup_at[c], sup_at[c + one]):
                         t = np.uint32(t0)  # an unsigned index: no wraparound check
-                        e = sup_eff[t]
-                        ve = V[e]
-                        if ve <= level:
+                        a = by_sup[t]
+                        e = eff[a]
+                        if V[e] <= level:
                             continue
-                        vq = V[sup_other[t]]
-                        mx = vq if vq > level else level
-                        v = mx if free[by_sup[t]] == fst else mx + 1
-                        if v < ve:
+                        _, mx = _pcf(a, supf, V, d)
+                        v = mx if free[a] == fst else mx + 1
+                        if v < V[e]:
                             used, hi = _lower(e, v, V, head, node_next, node_cell, used, hi)
-                    continue
-                for t0 in range(sup_at[c], sup_at[c + one]):
-                    t = np.uint32(t0)  # an unsigned index: no wraparound check
-                    a = by_sup[t]
-                    e = eff[a]
-                    if V[e] <= level:
-                        continue
-                    _, mx = _pcf(a, supf, V, d)
-                    v = mx if free[a] == fst else mx + 1
-                    if v < V[e]:
-                        used, hi = _lower(e, v, V, head, node_next, node_cell, used, hi)
-            level += 1
-    marks[0, 0] = stamp
-    marks[0, 1] = vst
-    return rounds
+                level += 1
+        marks[0, 0] = stamp
+        marks[0, 1] = vst
+        return rounds
+
+    return _jit(_rounds)
+
+
+_rounds = _rounds_for(0)
+_rounds2 = _rounds_for(2)
 
 
 @_jit
@@ -589,7 +604,10 @@ def lm_cut_states(  # pragma: no cover - compiled
             for i in range(n):
                 V[i] = V1[i]
             fst += 1
-            rounds = _rounds(gat[g], gat[g + 1], limit, d, V, free, fst, acts, gcells, inC, scratch)
+            if d == 2:
+                rounds = _rounds2(gat[g], gat[g + 1], limit, d, V, free, fst, acts, gcells, inC, scratch)
+            else:
+                rounds = _rounds(gat[g], gat[g + 1], limit, d, V, free, fst, acts, gcells, inC, scratch)
             h = fill if fill > rounds else rounds
             if h < best:
                 best = h
