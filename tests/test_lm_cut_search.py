@@ -281,6 +281,31 @@ def test_cli_certificate_names_lmcut_and_is_accepted(tmp_path):
     assert got["kind"] == "layers" and got["h"] == "lmcut" and got["upper_bound"] == 24
 
 
+@SETTINGS
+@given(PUZZLES)
+def test_actions_tables_beside_by_sup(instance):
+    """The tables the rounds read instead of an action's row (lmcut.py, ``Actions``): ``supf`` is
+    ``sup`` flat (row a at a * d); beside each entry of ``by_sup`` (cell p, action a), ``sup_eff``
+    is a's cell and, for d = 2, ``sup_other`` a's support other than p; every action of the window,
+    with each of its supports, is an entry once.  A wrong entry would change the h^max update."""
+    from coinsat.search.rank.lmcut import Actions
+
+    d = instance.d
+    nbr = [sorted(instance.board.neighbours[c]) for c in range(instance.board.size)]
+    acts = Actions(nbr, d)
+    assert acts.supf.reshape(-1, d).tolist() == acts.sup.tolist()
+    pairs = []
+    for p in range(acts.n):
+        for t in range(int(acts.sup_at[p]), int(acts.sup_at[p + 1])):
+            a = int(acts.by_sup[t])
+            P = acts.sup[a].tolist()
+            assert p in P and int(acts.sup_eff[t]) == int(acts.eff[a]) and p in nbr[int(acts.eff[a])]
+            if d == 2:
+                assert sorted([p, int(acts.sup_other[t])]) == P
+            pairs.append((a, p))
+    assert sorted(pairs) == sorted((a, int(q)) for a in range(acts.size) for q in acts.sup[a])
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 70), st.data())
 def test_unrank_cells_by_bisection_is_colex(n, data):

@@ -64,6 +64,24 @@ stored as uint32 (the window's actions, the goal cells, the lists of the rounds)
 an offset range convert their index (``np.uint32(a0)``): the same values, each load cheaper
 (benchmarks/lm-cut-cost.md: the kernel on the same states, with the caps of the search).
 ``unrank_cells`` finds each cell by bisection (Lemma CB of docs/lm-cut.md).
+
+*The layout of the rounds* (the same values, state for state; each step is the same test on the
+same value, read from another place).  The supports are one flat array (``Actions.supf``, row a at
+a * d: a shift for d = 2 where a two-dimensional row costs a multiplication by the row length),
+and ``_pcf`` returns the pcf with its value, which was loaded again.  The h^max update reads,
+beside each entry of ``by_sup`` (cell c, action a), a's cell (``sup_eff``) and, for d = 2, a's
+other support (``sup_other``): a's bound is max(V(c), V(other)) + cost, and V(c) is the level being
+settled, so the update loads neither a's row nor its cell through a.  The buckets and the rounds'
+lists are indexed unsigned, as above.  Step 4 finds each candidate's pcf while it builds Z (V does
+not change within a round), and drops there the candidates whose pcf is outside the span (never in
+a cut, Lemma NL); T, the goal cells outside C, is listed once a placement instead of tested each
+round.  Lemma UP's plan marks the cells of C with its stamp, so a support is "in C or needed" in one
+load.  The rounds are compiled twice (``_rounds_for``): for d = 2, the usual adjacency, with d a
+constant of the compiled code (its tests fold, the loops for other d are gone), and for any d.
+``tests/test_lm_cut_search.py::test_actions_tables_beside_by_sup`` checks the tables against the
+actions' rows; the kernel's values are compared with the reference's by the tests of that file (on
+puzzles with d = 1, 2 and 3: both compilations), and with the kernel before by
+``scripts/lm_cut_cost.py`` (on the search's own inputs).
 """
 
 from __future__ import annotations
@@ -95,7 +113,9 @@ BIG = 1 << 30
 class Actions:
     """The window's actions (P -> c) for every cell c and d-subset P of its neighbours, as arrays:
     ``sup[a]`` the d supports (ascending), ``eff[a]`` the cell; ``by_eff`` / ``by_sup`` CSR lists
-    (start offsets ``*_at``, length n + 1) of the actions filling a cell / supported by a cell."""
+    (start offsets ``*_at``, length n + 1) of the actions filling a cell / supported by a cell;
+    ``supf`` = ``sup`` flat; beside ``by_sup``, ``sup_eff`` the entry's action's cell and (d = 2)
+    ``sup_other`` its other support (the h^max update reads them without the action)."""
 
     def __init__(self, neighbours: Sequence[Sequence[int]], d: int):
         n = len(neighbours)
@@ -115,6 +135,12 @@ class Actions:
                 lists[p].append(a)
         self.sup_at = np.cumsum([0] + [len(x) for x in lists]).astype(np.int64)
         self.by_sup = np.array([a for x in lists for a in x], dtype=np.uint32)
+        self.supf = np.ascontiguousarray(self.sup.reshape(-1))  # row a at a * d: one shift for d = 2
+        # beside each entry of by_sup (cell p, action a): a's cell, and for d = 2 its other support
+        self.sup_eff = np.array([eff[a] for x in lists for a in x], dtype=np.uint32)
+        self.sup_other = np.array(
+            [sum(sup[a]) - p if d == 2 else 0 for p, x in enumerate(lists) for a in x], dtype=np.uint32
+        )
         into: list[list[int]] = [[] for _ in range(n)]  # the cells c with p among their neighbours
         for c in range(n):
             for p in sorted(neighbours[c]):
@@ -191,229 +217,302 @@ def _fill_of(V, gcells, g0, g1, inC, buf):  # pragma: no cover - compiled
 
 @_inline
 def _lower(c, v, V, head, node_next, node_cell, used, top):  # pragma: no cover - compiled
-    """V(c) = v and c into bucket v (a stack of nodes per value); returns (nodes used, top bucket)."""
+    """V(c) = v and c into bucket v (a stack of nodes per value; ``used`` unsigned); returns (nodes
+    used, top bucket)."""
     V[c] = v
     node_cell[used] = c
-    node_next[used] = head[v]
-    head[v] = used
-    return used + 1, max(top, v)
+    node_next[used] = head[np.uint64(v)]
+    head[np.uint64(v)] = used
+    return used + np.uint64(1), max(top, v)
 
 
 @_inline
-def _plan_length(V1, gcells, g0, g1, inC, eff_at, sup, d, need, stack, stamp):  # pragma: no cover
+def _plan_length(V1, gcells, g0, g1, C_list, k, eff_at, supf, d, need, stack, stamp):  # pragma: no cover
     """Lemma UP (docs/lm-cut.md): the length of a plan of the relaxed game for the goal placement
     gcells[g0:g1], read off the span layers V1: each needed cell takes an action whose supports all
     lie on lower layers (so in the span: an action of the game from C), one with the fewest supports
     neither in C nor needed already; the needed cells, by layer, are a plan.  ``need`` marks with
-    ``stamp``.  The goal cells lie in the span (the caller checked their fill schedule)."""
+    ``stamp`` the cells of C (C_list[:k]) and the needed ones.  The goal cells lie in the span (the
+    caller checked their fill schedule)."""
+    one = np.uint64(1)
+    for i in range(k):
+        need[C_list[i]] = stamp
     length = 0
-    sp = 0
+    sp = np.uint64(0)
     for i in range(g0, g1):
         t = gcells[i]
-        if not inC[t] and need[t] != stamp:
+        if need[t] != stamp:
             need[t] = stamp
             stack[sp] = t
-            sp += 1
+            sp += one
             length += 1
     while sp > 0:
-        sp -= 1
+        sp -= one
         c = stack[sp]
         vc = V1[c]
-        best = -1
+        best = np.uint64(0)
         fewest = d + 1
-        for a0 in range(eff_at[c], eff_at[c + 1]):
+        for a0 in range(eff_at[c], eff_at[c + one]):
             a = np.uint32(a0)  # an unsigned index: no wraparound check
-            new = 0
-            ok = True
-            for j in range(d):
-                q = sup[a, j]
-                if V1[q] >= vc:
-                    ok = False
-                    break
-                if not inC[q] and need[q] != stamp:
-                    new += 1
-            if ok and new < fewest:
+            i = np.uint64(a) * np.uint64(d)
+            if d == 2:  # the usual adjacency, without the loop
+                q0 = supf[a + a]
+                q1 = supf[a + a + one]
+                if V1[q0] >= vc or V1[q1] >= vc:
+                    continue
+                new = (need[q0] != stamp) + (need[q1] != stamp)
+            else:
+                new = 0
+                for j in range(d):
+                    q = supf[i + np.uint64(j)]
+                    if V1[q] >= vc:
+                        new = d + 1
+                        break
+                    if need[q] != stamp:
+                        new += 1
+            if new < fewest:
                 fewest = new
-                best = a
-        for j in range(d):  # best >= 0: c entered its layer through d supports below it (Lemma R)
-            q = sup[best, j]
-            if not inC[q] and need[q] != stamp:
+                best = i
+        for j in range(d):  # such an action exists: c entered its layer through d supports below it (Lemma R)
+            q = supf[best + np.uint64(j)]
+            if need[q] != stamp:
                 need[q] = stamp
                 stack[sp] = q
-                sp += 1
+                sp += one
                 length += 1
     return length
 
 
 @_inline
-def _pcf(a, sup, V, d):  # pragma: no cover - compiled
-    """pcf of action a under V: its support with the largest V, ties to the smallest cell (BIG: a
-    support outside the span, so a is not an action of the game from C)."""
-    b = sup[a, 0]
+def _pcf(a, supf, V, d):  # pragma: no cover - compiled
+    """pcf of action a under V, and its value: its support with the largest V, ties to the smallest
+    cell (BIG: a support outside the span, so a is not an action of the game from C).  ``supf``: the
+    supports, d a row, flat (``Actions.supf``): row a starts at a * d, a shift for d = 2."""
     if d == 2:  # the usual adjacency, without the loop
-        q = sup[a, 1]
-        return q if V[q] > V[b] else b  # supports ascending: ties keep the smaller cell
+        i = a + a  # unsigned (uint32 + uint32): no wraparound check
+        b = supf[i]
+        q = supf[i + np.uint64(1)]
+        vb = V[b]
+        vq = V[q]
+        if vq > vb:  # supports ascending: ties keep the smaller cell
+            return q, vq
+        return b, vb
+    i = np.uint64(a) * np.uint64(d)
+    b = supf[i]
+    vb = V[b]
     for j in range(1, d):
-        q = sup[a, j]
-        if V[q] > V[b]:
+        q = supf[i + np.uint64(j)]
+        if V[q] > vb:
             b = q
-    return b
+            vb = V[q]
+    return b, vb
 
 
-@_jit
-def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # pragma: no cover - compiled
-    """Steps 1-6 of §3 for the goal placement gcells[g0:g1], from round 1's values V (lowered in
-    place): the number of rounds, or limit + 1 at the first round with r + top > limit (Lemma ES).
+def _rounds_for(D):
+    """``_rounds`` compiled for the adjacency D (D = 0: the argument d), a constant of the compiled code."""
 
-    The actions are the window's; those of the game from C need no list: an action with a support
-    outside the span has its pcf there (V = BIG), and is skipped wherever a pcf is read; into a
-    cell of C it never lowers a value (V = 0).  An action is free (cost 0) iff ``free[a]`` = ``fst``,
-    a stamp of this placement.  ``acts``: the window's actions (``Actions``: eff, sup, eff_at,
-    sup_at, by_sup); ``scratch``: (marks, work, head, node_next, node_cell), whose ``marks`` rows
-    are 0 the stamp of the next round, 1 Z, 2 in B, 3 not in B, 4 visited by step 5's question (row 0,
-    column 1: its stamp)."""
-    eff, sup, eff_at, sup_at, by_sup = acts
-    marks, work, head, node_next, node_cell = scratch
-    n = V.size
-    zmark = marks[1]
-    inb = marks[2]
-    outb = marks[3]
-    vis = marks[4]
-    stamp = marks[0, 0]
-    vst = marks[0, 1]
-    zlist = work[0]
-    cand = work[1]
-    cut = work[2]
-    stack = work[3]
-    seen = work[4]
-    cutp = work[5]
-    rounds = np.int64(0)
-    while True:
-        top = np.int64(0)
-        tstar = -1
-        for i in range(g0, g1):
-            t = gcells[i]
-            if inC[t]:
-                continue
-            if V[t] > top or (V[t] == top and t < tstar):
-                top = V[t]
-                tstar = t
-        if top == 0:
-            break
-        if rounds + top > limit:  # Lemma ES: the answer is >= rounds + top, past the cap
-            rounds = limit + 1
-            break
-        # step 4: the goal zone, backwards from t* through the free actions' pcf; the
-        # other actions into it are the cut's candidates
-        stamp += 1
-        zmark[tstar] = stamp
-        zlist[0] = tstar
-        nz = 1
-        ncand = 0
-        i = 0
-        while i < nz:
-            c = zlist[i]
-            i += 1
-            for a0 in range(eff_at[c], eff_at[c + 1]):
-                a = np.uint32(a0)  # an unsigned index: no wraparound check
-                if free[a] == fst:
-                    p = _pcf(a, sup, V, d)
-                    if zmark[p] != stamp:
-                        zmark[p] = stamp
-                        zlist[nz] = p
-                        nz += 1
-                else:
-                    cand[ncand] = a
-                    ncand += 1
-        # steps 5 and 6: the cut, the candidates (of the game from C) whose pcf is in the before zone
-        nc = 0
-        for i in range(ncand):
-            a = cand[i]
-            p = _pcf(a, sup, V, d)
-            if V[p] >= BIG or zmark[p] == stamp or outb[p] == stamp:
-                continue
-            if V[p] >= top and inb[p] != stamp:
-                # p in B?  Backwards from p (cell -> the pcf of an action into it) outside Z, until a
-                # cell of B: one valued below top (Lemma BZ) or found in B this round (Lemma BQ).
-                # Written out here, not a helper: numba counts the references of every array a
-                # helper is passed, at each call
-                vst += 1
-                vis[p] = vst
-                stack[0] = p
-                sp = 1
-                seen[0] = p
-                nseen = 1
-                found = False
-                while sp > 0 and not found:
-                    sp -= 1
-                    x = stack[sp]
-                    for a0 in range(eff_at[x], eff_at[x + 1]):
-                        b = np.uint32(a0)  # an unsigned index: no wraparound check
-                        q = _pcf(b, sup, V, d)
-                        if V[q] >= BIG or zmark[q] == stamp or outb[q] == stamp or vis[q] == vst:
-                            continue
-                        if V[q] < top or inb[q] == stamp:
-                            found = True
-                            break
-                        vis[q] = vst
-                        stack[sp] = q
-                        sp += 1
-                        seen[nseen] = q
-                        nseen += 1
-                if not found:  # the cells visited form a set closed backwards with no cell of B
-                    for j in range(nseen):
-                        outb[seen[j]] = stamp
+    def _rounds(g0, g1, limit, d, V, free, fst, acts, gcells, inC, scratch):  # pragma: no cover - compiled
+        """Steps 1-6 of §3 for the goal placement gcells[g0:g1], from round 1's values V (lowered in
+        place): the number of rounds, or limit + 1 at the first round with r + top > limit (Lemma ES).
+
+        The actions are the window's; those of the game from C need no list: an action with a support
+        outside the span has its pcf there (V = BIG), and is skipped wherever a pcf is read; into a
+        cell of C it never lowers a value (V = 0).  An action is free (cost 0) iff ``free[a]`` = ``fst``,
+        a stamp of this placement.  ``acts``: the window's actions (``Actions``: eff, supf, eff_at,
+        sup_at, by_sup, sup_eff, sup_other); ``scratch``: (marks, work, head, node_next, node_cell), whose
+        ``marks`` rows are 0 the stamp of the next round, 1 Z, 2 in B, 3 not in B, 4 visited by step 5's
+        question (row 0, column 1: its stamp)."""
+        if D > 0:  # the adjacency known when compiled: its tests fold
+            d = D
+        eff, supf, eff_at, sup_at, by_sup, sup_eff, sup_other = acts
+        marks, work, head, node_next, node_cell = scratch
+        n = V.size
+        zmark = marks[1]
+        inb = marks[2]
+        outb = marks[3]
+        vis = marks[4]
+        stamp = marks[0, 0]
+        vst = marks[0, 1]
+        zlist = work[0]
+        cand = work[1]
+        cut = work[2]
+        stack = work[3]
+        seen = work[4]
+        cutp = work[5]
+        candp = work[6]
+        tl = work[7]  # T = the goal cells outside C
+        nt = np.uint64(0)
+        for i0 in range(g0, g1):
+            t = gcells[np.uint64(i0)]
+            if not inC[t]:
+                tl[nt] = t
+                nt += np.uint64(1)
+        one = np.uint64(1)
+        rounds = np.int64(0)
+        while True:
+            top = np.int64(0)
+            tstar = np.uint32(0)
+            for i0 in range(nt):
+                t = tl[np.uint64(i0)]
+                vt = V[t]
+                if vt > top or (vt == top and t < tstar):
+                    top = vt
+                    tstar = t
+            if top == 0:
+                break
+            if rounds + top > limit:  # Lemma ES: the answer is >= rounds + top, past the cap
+                rounds = limit + 1
+                break
+            # step 4: the goal zone, backwards from t* through the free actions' pcf; the
+            # other actions into it are the cut's candidates
+            stamp += 1
+            zmark[tstar] = stamp
+            zlist[0] = tstar
+            nz = one
+            ncand = np.uint64(0)
+            i = np.uint64(0)
+            while i < nz:
+                c = zlist[i]
+                i += one
+                for a0 in range(eff_at[c], eff_at[c + one]):
+                    a = np.uint32(a0)  # an unsigned index: no wraparound check
+                    p, vp = _pcf(a, supf, V, d)
+                    if free[a] == fst:
+                        if zmark[p] != stamp:
+                            zmark[p] = stamp
+                            zlist[nz] = p
+                            nz += one
+                    elif vp < BIG:  # (an action with a support outside the span is not the game's)
+                        cand[ncand] = a
+                        candp[ncand] = p
+                        ncand += one
+            # steps 5 and 6: the cut, the candidates (of the game from C) whose pcf is in the before zone
+            nc = np.uint64(0)
+            for i0 in range(ncand):
+                a = cand[np.uint64(i0)]
+                p = candp[np.uint64(i0)]  # its pcf (V has not changed since)
+                vp = V[p]
+                if zmark[p] == stamp or outb[p] == stamp:
                     continue
-                inb[p] = stamp
-            cut[nc] = a
-            cutp[nc] = p
-            nc += 1
-        rounds += 1
-        # the cut's costs to 0, and h^max updated from its cells on
-        used = 0
-        hi = 0
-        lo = n + 2
-        for i in range(nc):
-            a = cut[i]
-            free[a] = fst
-            v = V[cutp[i]]
-            if v < V[eff[a]]:
-                used, hi = _lower(eff[a], v, V, head, node_next, node_cell, used, hi)
-                lo = min(lo, v)
-        level = lo
-        while level <= hi:
-            while head[level] >= 0:
-                node = head[level]
-                head[level] = node_next[node]
-                c = node_cell[node]
-                if V[c] != level:  # stale: lowered again since
-                    continue
-                # c's value is final (values settle in increasing order); an action it supports
-                # has a bound >= V(c) = level, so only a cell valued above level can fall
-                for t0 in range(sup_at[c], sup_at[c + 1]):
-                    t = np.uint32(t0)  # an unsigned index: no wraparound check
-                    a = by_sup[t]
-                    e = eff[a]
-                    if V[e] <= level:
+                if vp >= top and inb[p] != stamp:
+                    # p in B?  Backwards from p (cell -> the pcf of an action into it) outside Z, until a
+                    # cell of B: one valued below top (Lemma BZ) or found in B this round (Lemma BQ).
+                    # Written out here, not a helper: numba counts the references of every array a
+                    # helper is passed, at each call
+                    vst += 1
+                    vis[p] = vst
+                    stack[0] = p
+                    sp = one
+                    seen[0] = p
+                    nseen = one
+                    found = False
+                    while sp > 0 and not found:
+                        sp -= one
+                        x = stack[sp]
+                        for a1 in range(eff_at[x], eff_at[x + one]):
+                            b = np.uint32(a1)  # an unsigned index: no wraparound check
+                            q, vq = _pcf(b, supf, V, d)
+                            if vq >= BIG or zmark[q] == stamp or outb[q] == stamp or vis[q] == vst:
+                                continue
+                            if vq < top or inb[q] == stamp:
+                                found = True
+                                break
+                            vis[q] = vst
+                            stack[sp] = q
+                            sp += one
+                            seen[nseen] = q
+                            nseen += one
+                    if not found:  # the cells visited form a set closed backwards with no cell of B
+                        for j in range(nseen):
+                            outb[seen[np.uint64(j)]] = stamp
                         continue
-                    mx = V[sup[a, 0]]
+                    inb[p] = stamp
+                cut[nc] = a
+                cutp[nc] = p
+                nc += one
+            rounds += 1
+            # the cut's costs to 0, and h^max updated from its cells on (bucket indices unsigned)
+            used = np.uint64(0)
+            hi = np.int64(0)
+            lo = np.int64(n + 2)
+            for i0 in range(nc):
+                i = np.uint64(i0)
+                a = cut[i]
+                free[a] = fst
+                v = V[cutp[i]]
+                if v < V[eff[a]]:
+                    used, hi = _lower(eff[a], v, V, head, node_next, node_cell, used, hi)
+                    lo = min(lo, v)
+            level = lo
+            while level <= hi:
+                lv = np.uint64(level)
+                while head[lv] >= 0:
+                    node = np.uint64(head[lv])
+                    head[lv] = node_next[node]
+                    c = node_cell[node]
+                    if V[c] != level:  # stale: lowered again since
+                        continue
+                    # c's value is final (values settle in increasing order); an action it supports
+                    # has a bound >= V(c) = level, so only a cell valued above level can fall
+                    # d = 2: each entry's cell and other support beside it (``Actions``), and
+                    # max V(P) = max(level, V(other))
                     if d == 2:
-                        mx = max(mx, V[sup[a, 1]])
-                    else:
-                        for j in range(1, d):
-                            mx = max(mx, V[sup[a, j]])
-                    v = mx if free[a] == fst else mx + 1
-                    if v < V[e]:
-                        used, hi = _lower(e, v, V, head, node_next, node_cell, used, hi)
-            level += 1
-    marks[0, 0] = stamp
-    marks[0, 1] = vst
-    return rounds
+                        for t0 in range(sup_at[c], sup_at[c + one]):
+                            t = np.uint32(t0)  # an unsigned index: no wraparound check
+                            e = sup_eff[t]
+                            ve = V[e]
+                            if ve <= level:
+                                continue
+                            vq = V[sup_other[t]]
+                            mx = vq if vq > level else level
+                            v = mx if free[by_sup[t]] == fst else mx + 1
+                            if v < ve:
+                                used, hi = _lower(e, v, V, head, node_next, node_cell, used, hi)
+                        continue
+                    for t0 in range(sup_at[c], sup_at[c + one]):
+                        t = np.uint32(t0)  # an unsigned index: no wraparound check
+                        a = by_sup[t]
+                        e = eff[a]
+                        if V[e] <= level:
+                            continue
+                        _, mx = _pcf(a, supf, V, d)
+                        v = mx if free[a] == fst else mx + 1
+                        if v < V[e]:
+                            used, hi = _lower(e, v, V, head, node_next, node_cell, used, hi)
+                level += 1
+        marks[0, 0] = stamp
+        marks[0, 1] = vst
+        return rounds
+
+    return _jit(_rounds)
+
+
+_rounds = _rounds_for(0)
+_rounds2 = _rounds_for(2)
 
 
 @_jit
 def lm_cut_states(  # pragma: no cover - compiled
-    cells, d, sup, eff, eff_at, sup_at, by_sup, rev, rev_at, gcells, gat, cap, binom, mkeys, mcaps, mbits, hits
+    cells,
+    d,
+    sup,
+    eff,
+    eff_at,
+    sup_at,
+    by_sup,
+    rev,
+    rev_at,
+    gcells,
+    gat,
+    cap,
+    binom,
+    mkeys,
+    mcaps,
+    mbits,
+    hits,
+    supf,
+    sup_eff,
+    sup_other,
 ):
     """h_lm (capped: module docstring) of every row of ``cells`` (N, k), the occupied cells of a state.
 
@@ -451,14 +550,15 @@ def lm_cut_states(  # pragma: no cover - compiled
     fills = np.zeros(max(G, 1), dtype=np.int64)
     free = np.zeros(A, dtype=np.int64)  # = fst: the action's cost is 0 in this placement's rounds
     fst = np.int64(0)
-    work = np.zeros((6, max(A, n)), dtype=np.uint32)  # the rounds' lists: Z, candidates, cut, two stacks, cut's pcf
+    # the rounds' lists: Z, candidates, cut, two stacks, the cut's pcf, the candidates' pcf, T
+    work = np.zeros((8, max(A, n)), dtype=np.uint32)
     # the buckets of the h^max update: values <= n + 1; a node per lowering, at most n * (n + 2) a round
     head = np.full(n + 2, -1, dtype=np.int64)
     node_next = np.zeros(n * (n + 2) + 1, dtype=np.int64)
     node_cell = np.zeros(n * (n + 2) + 1, dtype=np.uint32)
     need = np.zeros(n, dtype=np.int64)
     pstamp = np.int64(0)
-    acts = (eff, sup, eff_at, sup_at, by_sup)
+    acts = (eff, supf, eff_at, sup_at, by_sup, sup_eff, sup_other)
     scratch = (marks, work, head, node_next, node_cell)
     limit = np.int64(cap) if cap >= 0 else np.int64(BIG)
     for s in range(N):
@@ -481,7 +581,10 @@ def lm_cut_states(  # pragma: no cover - compiled
                 continue
             if cap >= 0:  # Lemma UP: a plan of <= cap actions bounds LM by cap; fill is then the answer's stand-in
                 pstamp += 1
-                if _plan_length(V1, gcells, gat[g], gat[g + 1], inC, eff_at, sup, d, need, stack, pstamp) <= limit:
+                if (
+                    _plan_length(V1, gcells, gat[g], gat[g + 1], C_list, k, eff_at, supf, d, need, stack, pstamp)
+                    <= limit
+                ):
                     best = fill
                     continue
                 if slot == -1 and mbits > 0:  # rounds ahead: ask the memo first (once a state)
@@ -501,7 +604,10 @@ def lm_cut_states(  # pragma: no cover - compiled
             for i in range(n):
                 V[i] = V1[i]
             fst += 1
-            rounds = _rounds(gat[g], gat[g + 1], limit, d, V, free, fst, acts, gcells, inC, scratch)
+            if d == 2:
+                rounds = _rounds2(gat[g], gat[g + 1], limit, d, V, free, fst, acts, gcells, inC, scratch)
+            else:
+                rounds = _rounds(gat[g], gat[g + 1], limit, d, V, free, fst, acts, gcells, inC, scratch)
             h = fill if fill > rounds else rounds
             if h < best:
                 best = h
@@ -599,6 +705,9 @@ class LmCut:
             self._caps,
             bits,
             self.hits,
+            a.supf,
+            a.sup_eff,
+            a.sup_other,
         )
 
 
