@@ -173,13 +173,9 @@ def climb(instance: Instance, plan: Plan, known: Solution | None, limits: Limits
     searches: list[dict] = []
     lower = 0
     total = {"states": 0, "expanded": 0}
-    before = None  # the visited set of the search before (a bounded one), for Lemma KR
+    options = replace(plan, upper_bound=U).options(o)
     while True:
         t0 = time.process_time()
-        options = replace(plan, upper_bound=U).options(o)
-        if before is not None and o.reuse and isinstance(options, RankbfsOptions) and options.workers == 1:
-            options = replace(options, kept=Kept.of(before, instance))
-        before = None  # its layers are freed as the next search grows its own
         result = get_method("rankbfs")(instance, limits=limits, options=options)
         del options
         least = result.stats.get("least_pruned_f")
@@ -222,8 +218,24 @@ def climb(instance: Instance, plan: Plan, known: Solution | None, limits: Limits
             result = get_method("rankbfs")(instance, limits=limits, options=plain.options(o))
             return replace(result, method=f"auto:{result.method}", stats={**result.stats, "plan": stats["plan"]})
         U = nxt
+        options = replace(plan, upper_bound=U).options(o)
         before = result.witness.layers if isinstance(result.witness, SearchLayers) else None
-        del result
+        if before is not None and o.reuse and isinstance(options, RankbfsOptions) and _reusable(before, options):
+            try:
+                options = replace(options, kept=Kept.of(before, instance))
+            except (LimitReached, KeyboardInterrupt) as e:  # between two searches: what is proven stands
+                why = "interrupted" if isinstance(e, KeyboardInterrupt) else str(e)
+                stopped = replace(result, status=Status.UNKNOWN, lower_bound=lower, method=method)
+                stopped = replace(stopped, stats={**stats, "stopped": why}, statistics=statistics)
+                return stopped if known is None else _stopped(stopped, known, lower, method, stopped.stats, statistics)
+        del result, before  # the layers are freed as the next search grows its own
+
+
+def _reusable(layers, options: RankbfsOptions) -> bool:
+    """Whether the next search of the climb gets the keep decisions of the one before (Lemma KR):
+    one worker (worker processes build their own spaces), and the layers held in memory (read back
+    from disk, the table would cost the memory the spill saved)."""
+    return options.workers == 1 and not getattr(layers, "spilled", 0)
 
 
 def _stopped(

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from coinsat.errors import LimitReached
 from coinsat.io.instance_format import read_instance
 from coinsat.limits import Limits
 from coinsat.search import plan as plans
@@ -310,8 +311,15 @@ def _searches(result) -> list[dict]:
     return [{k: v for k, v in s.items() if k not in drop} for s in result.stats["plan"]["searches"]]
 
 
+@pytest.fixture
+def one_worker(monkeypatch):
+    """The plan's worker count is the machine's idle cores (``plan.idle_cores``); the reuse is for one
+    worker, so the tests that expect it fix that count at one (an idle CI machine has two)."""
+    monkeypatch.setattr(plans, "idle_cores", lambda: 1)
+
+
 @pytest.mark.parametrize("name, first", [("vdiag-2-2-swne", 30), ("vdiag-3-2-swne", 31), ("diagonal-4", 13)])
-def test_the_climb_with_and_without_reuse(name, first):
+def test_the_climb_with_and_without_reuse(name, first, one_worker):
     """The climb with the reuse on and off (``AutoOptions.reuse``): the same answer, the same
     searches (U, answer, least pruned f, states) and the same last layers; with it on, every search
     after the first took decisions from the one before, with it off none did."""
@@ -327,7 +335,7 @@ def test_the_climb_with_and_without_reuse(name, first):
     assert all(s["trusted"] is None for s in off.stats["plan"]["searches"])
 
 
-def test_the_climb_s_answer_with_reuse_is_certified(tmp_path):
+def test_the_climb_s_answer_with_reuse_is_certified(tmp_path, one_worker):
     """The climb with the reuse (several searches, the last one optimal): the certificate built
     from the last search's layers is accepted by the checker (Lemma SD: the layers are the search's)."""
     from coinsat.certify import certify_result
@@ -338,3 +346,34 @@ def test_the_climb_s_answer_with_reuse_is_certified(tmp_path):
     assert [s["trusted"] is not None for s in got.stats["plan"]["searches"]] == [False, True, True]
     summary = certify_result(inst, got, tmp_path).summary()
     assert summary["accepted"] is True, summary
+
+
+def test_the_climb_with_two_workers_does_not_reuse(monkeypatch):
+    """Worker processes build their own spaces, so the climb passes no decisions to them: every
+    search's ``trusted`` is None, and the answer is the one-worker climb's."""
+    monkeypatch.setattr(plans, "idle_cores", lambda: 2)
+    inst = read_instance(FAMILIES / "vdiag-2-2-swne.toml")
+    got = climb(inst, _below(inst, 30), None, Limits(), AutoOptions())
+    assert got.status.value == "optimal" and got.length == 36
+    assert all(s["trusted"] is None for s in got.stats["plan"]["searches"])
+
+
+@pytest.mark.parametrize("stop", [LimitReached("time limit"), KeyboardInterrupt()])
+@pytest.mark.parametrize("known", [False, True])
+def test_a_stop_between_two_searches_keeps_what_is_proven(monkeypatch, one_worker, stop, known):
+    """A limit or Ctrl-C while the climb builds the table of Lemma KR (between two searches): the
+    answer is ``unknown`` with the lower bound the searches before proved (``feasible`` with the
+    verified solution when there is one), and ``stopped`` says why, not an exception."""
+
+    def stopped(*args, **kwargs):
+        raise stop
+
+    monkeypatch.setattr(Kept, "of", stopped)
+    inst = read_instance(FAMILIES / "vdiag-2-2-swne.toml")
+    sol = find_bound(inst)[0] if known else None
+    got = climb(inst, _below(inst, 30, None if sol is None else len(sol)), sol, Limits(), AutoOptions())
+    first = got.stats["plan"]["searches"]
+    assert len(first) == 1 and first[0]["status"] == "bounded"
+    assert got.lower_bound is not None and got.lower_bound >= 31
+    assert got.stats["stopped"] == ("interrupted" if isinstance(stop, KeyboardInterrupt) else "time limit")
+    assert got.status.value == ("feasible" if known else "unknown")

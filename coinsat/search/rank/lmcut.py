@@ -495,7 +495,6 @@ _rounds2 = _rounds_for(2)
 def lm_cut_states(  # pragma: no cover - compiled
     cells,
     d,
-    sup,
     eff,
     eff_at,
     sup_at,
@@ -690,7 +689,6 @@ class LmCut:
         return lm_cut_states(
             cells,
             self.d,
-            a.sup,
             a.eff,
             a.eff_at,
             a.sup_at,
