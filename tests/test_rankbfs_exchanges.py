@@ -285,3 +285,26 @@ def test_parts_read_as_the_union_of_disjoint_sorted_runs(p, n, seed):
     assert v.depth_of(int(layers[0][0])) == 0
     with pytest.raises(TypeError):
         v.add(layers[0], 3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 2**64 - 1), max_size=60), min_size=1, max_size=4), st.integers(0, 2))
+def test_the_owned_successors_merge_as_their_sorted_union(parts, scale):
+    """``loop.merge_owned`` (``jit.merge_unique_select`` past FAST_MIN) is the sorted union of the
+    runs an owner receives, equal values from two runs kept once, whichever run is longer."""
+    from coinsat.search.rank import jit
+    from coinsat.search.rank.loop import merge_owned
+    from coinsat.search.rank.space import FAST_MIN
+
+    arrays = [np.unique(np.array(p, dtype=np.uint64)) for p in parts]
+    if scale:  # interleaved and sharing values: as two workers' successors of one owner
+        arrays = [
+            np.unique(np.concatenate([a, np.arange(scale * FAST_MIN, dtype=np.uint64) * np.uint64(i % 2 + 2)]))
+            for i, a in enumerate(arrays)
+        ]
+    want = np.unique(np.concatenate(arrays))
+    assert np.array_equal(merge_owned(list(arrays)), want)
+    if jit.available():
+        a, b = arrays[0], arrays[-1]
+        assert np.array_equal(jit.merge_unique_select(a, b), np.union1d(a, b))
+        assert np.array_equal(jit.merge_unique_select(b, a), np.union1d(a, b))

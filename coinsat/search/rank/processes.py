@@ -244,9 +244,7 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
             if mine is not None:  # the owners have read the last layer's successors
                 os.ftruncate(mine, 0)
                 held = 0
-            succ, stopped = part.expand(poll)
-            buckets = split(succ, setup.parts)
-            del succ
+            buckets, stopped = part.expand_owned(poll, setup.parts)
             if mine is None:
                 conn.send((stopped, buckets, time.process_time()))
                 continue

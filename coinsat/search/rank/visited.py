@@ -521,10 +521,15 @@ class Parts(Visited):
         return seen
 
     def in_layer(self, value: int, i: int) -> bool:
+        """One binary search in each part (a solution path asks thousands of these, one at a time)."""
         if i >= len(self._pieces):
             return False
-        q = np.array([value], dtype=U64)
-        return any(bool(_member(p, q)[0]) for p in self._pieces[i] if p.size)
+        x = U64(value)
+        for p in self._pieces[i]:
+            at = int(np.searchsorted(p, x))
+            if at < p.size and p[at] == x:
+                return True
+        return False
 
     @property
     def depths(self) -> int:
