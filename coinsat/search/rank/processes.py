@@ -15,26 +15,34 @@ worker (``memfd_create``) before it forks, so every worker holds every file: a w
 writes its successors, owner by owner, into its own file and tells the parent where each
 owner's slice lies; the parent passes those offsets to the owners, which map their slices
 of the writers' files (``_view``) and merge them at once.  The data is copied once (written)
-and never pickled nor passed through the parent; a file is emptied when its writer expands again
-(the owners have read it by then) and goes away with the last process holding it, so
+and never pickled nor passed through the parent; a file is written over when its writer expands
+again (the owners have read it by then; its pages are kept, cut when it is twice as long as a
+layer needs) and goes away with the last process holding it, so
 nothing is left behind however the search ends.  Elsewhere (or with ``Kernels(memfd=False)``)
 the successor arrays are pickled through the parent's pipes.  The bytes in a worker's file
 count against its share of the memory limit (its RSS does not show them).
 
 **What the workers inherit.**  The parent loads the compiled kernels before it forks
-(``preload``), so no worker loads them itself, and a worker cuts its successors by owner
-with the compiled ``jit.split_owned`` (``loop.split``), keeps those it owns itself in memory
-(only the others' go through its file) and the parent merges the gathered layers
-(``Pool.gather``).  The ways each of these replaced (every worker loading the kernels, numpy's
-``compress`` passes, its own successors through its file, one sort of the gathered parts) are
-in commit 0f5a110 and before (``scripts/rank_workers_bench.py`` run from a copy of it,
-``--workers 2/before``).
+(``preload``), so no worker loads them itself.  A worker cuts the successors of each batch of
+its frontier by owner as soon as they are made (``Part.expand_owned``, the compiled
+``jit.split_owned`` through ``loop.split``), keeps those it owns itself in memory (only the
+others' go through its file), and an owner merges the runs it receives without a branch per
+element (``loop.merge_owned``).  The ways each of these replaced (every worker loading the
+kernels, numpy's ``compress`` passes, its own successors through its file, one sort of the
+gathered parts) are in commit 0f5a110 and before (``scripts/rank_workers_bench.py`` run from a
+copy of it, ``--workers 2/before``); cutting the merged successors of the whole frontier, and
+``merge_unique``'s branch, in commit 35e945e and before.
 
-A finished search gathers every worker's layers into one visited set (the witness a
-certificate reads), after which the workers exit.  A search that met the goal gathers them
-first and rebuilds the solution path from them in the parent (``Pool.in_layer``: thousands of
-candidate predecessors on V(3,3), each one a round trip to its owner before, 0.2 to 0.3 CPU s
-in all); with ``--resume DIR`` (the witness is on disk) each candidate is still asked of its owner.
+**The witness.**  A finished search gathers every worker's layers into one visited set (the
+witness a certificate reads), after which the workers exit.  With route "memfd" (and no spill
+budget) that is one round (``Pool.gather``): every worker writes all its layers into its file,
+and the witness is the files, mapped (``visited.Parts``: a layer is merged from the workers'
+parts when it is read; a plain solve reads none).  The parent merged every layer itself before
+(``Pool.collect``, still the route with a spill budget or pipes).  A search that met the goal
+gathers first and rebuilds the solution path from the witness in the parent (``Pool.in_layer``:
+a binary search per part for each candidate predecessor, 3,356 of them on V(3,3)->NW-SE, each a
+round trip to its owner before); with ``--resume DIR`` (the witness is on disk) each candidate
+is still asked of its owner.
 
 **Saved layers (``--resume DIR``).**  The parent gathers each layer as soon as the workers
 have completed it (``Pool.collect``, the same route as the final gathering) and saves it in
@@ -241,22 +249,27 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
         if op == "start":
             conn.send(part.begin(msg[1]))
         elif op == "expand":
-            if mine is not None:  # the owners have read the last layer's successors
-                os.ftruncate(mine, 0)
-                held = 0
             buckets, stopped = part.expand_owned(poll, setup.parts)
             if mine is None:
                 conn.send((stopped, buckets, time.process_time()))
                 continue
-            where = []  # (byte offset, count) of each owner's successors in the file
+            # the owners have read the last layer's successors: written over, from the start (the
+            # file's pages are reused: writing into pages the file must allocate and zero again
+            # took three times as long); a file twice as long as this layer needs is cut first
+            need = sum(b.nbytes for p, b in enumerate(buckets) if p != setup.part)
+            if held > 2 * need:
+                os.ftruncate(mine, need)
+                held = need
+            where, at = [], 0  # (byte offset, count) of each owner's successors in the file
             for p, b in enumerate(buckets):
                 if p == setup.part:  # its own: kept in memory, not written and read back
                     own = b
                     where.append((0, int(b.size)))
                     continue
-                _put(mine, b, held)
-                where.append((held, int(b.size)))
-                held += b.nbytes
+                _put(mine, b, at)
+                where.append((at, int(b.size)))
+                at += b.nbytes
+            held = max(held, at)
             del buckets
             conn.send((stopped, where, time.process_time()))
         elif op == "absorb":
