@@ -61,6 +61,11 @@ resumed search says so (``resumed`` in its statistics, shown by ``solve`` in
 its JSON and human output), and ``--certify`` checks every layer
 independently, from the start.
 
+**A worker search's witness.**  Worker processes hand their layers to the parent as they
+hold them, one sorted run per worker and layer (:class:`Parts`): a layer is merged from the
+parts when it is read (a certificate reads each layer once, a plain solve none), so the parent
+merges and copies nothing when the search ends (``processes.Pool.gather``).
+
 **One run at a time.**  :func:`resume_lock` holds an exclusive lock (``flock``) on the
 directory while a search saves into it: a second run on the same directory is a UsageError
 at once (exit 2), not a second writer (round-4 defect R4-7).  The kernel drops the lock with
