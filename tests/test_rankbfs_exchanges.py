@@ -23,7 +23,9 @@ from coinsat.io.instance_format import read_instance
 from coinsat.result import Status
 from coinsat.search.bfs import solve_bfs
 from coinsat.search.options import RankbfsOptions
+from coinsat.search.rank import processes as workers_module
 from coinsat.search.rank.search import solve_rankbfs
+from coinsat.search.rank.visited import Parts
 
 from .test_sat import walked
 
@@ -236,3 +238,73 @@ def test_workers_keep_the_same_layers_compiled_or_not(U):
     old = solve_rankbfs(inst, options=RankbfsOptions(workers=2, kernels=Kernels(compiled=False), **kw))
     _same_search(new, old)
     assert new.status is Status.OPTIMAL and new.length == 36
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_the_gathered_layers_hold_every_state_once_on_any_number_of_workers(workers):
+    """The witness of a worker search, gathered as the workers' parts (``visited.Parts``, route
+    "memfd": each layer merged when read) or merged by the parent (a spill budget: ``collect``),
+    holds layer for layer the states one process keeps: a part lost or written twice changes a
+    layer.  V(3,2)->SW-NE: layers of up to 234,317 states, so the compiled merge runs."""
+    inst = vdiag(3, 2, "swne")
+    one = solve_rankbfs(inst, options=RankbfsOptions(workers=1))
+    parts = solve_rankbfs(inst, options=RankbfsOptions(workers=workers))
+    merged = solve_rankbfs(inst, options=RankbfsOptions(workers=workers, spill_budget=1 << 40))
+    want = one.witness.layers
+    assert one.status is Status.OPTIMAL and one.length == 36
+    for got in (parts, merged):
+        _same_search(one, got)
+        v = got.witness.layers
+        assert v.depths == want.depths == len(one.stats["layers"])
+        for i in range(want.depths):
+            layer = want.layer(i)
+            assert np.array_equal(v.layer(i), layer) and v.layer_size(i) == layer.size
+            assert bool(v.contains(layer).all())
+            assert v.in_layer(int(layer[0]), i) and v.in_layer(int(layer[-1]), i)
+            assert not v.in_layer(int(layer[-1]), i + 1) and not (i and v.in_layer(int(layer[0]), i - 1))
+    if workers_module.route() == "memfd":
+        assert isinstance(parts.witness.layers, Parts) and parts.stats["round_cpu"]["gather"] >= 0
+    assert not isinstance(merged.witness.layers, Parts) and "gather" not in merged.stats["round_cpu"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 4), st.integers(0, 40_000), st.integers(0, 2**32))
+def test_parts_read_as_the_union_of_disjoint_sorted_runs(p, n, seed):
+    """``visited.Parts``: each layer is the sorted union of its parts (compiled merge from
+    ``COMPILED_MIN`` states on), membership asks every part, and nothing can be added."""
+    rng = np.random.default_rng(seed)
+    layers = [np.unique(rng.integers(0, 1 << 38, size, dtype=np.uint64)) for size in (1, n, n // 3)]
+    pieces = [[layer[np.arange(layer.size) % p == q] for q in range(p)] for layer in layers]
+    v = Parts(pieces, upper_bound=7)
+    assert v.depths == 3 and v.upper_bound == 7 and v.size == sum(a.size for a in layers)
+    for i, layer in enumerate(layers):
+        assert np.array_equal(v.layer(i), layer) and v.layer(i) is not layer
+        if layer.size:
+            assert v.in_layer(int(layer[0]), i)
+    assert bool(v.contains(np.unique(np.concatenate(layers))).all())
+    assert v.depth_of(int(layers[0][0])) == 0
+    with pytest.raises(TypeError):
+        v.add(layers[0], 3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 2**64 - 1), max_size=60), min_size=1, max_size=4), st.integers(0, 2))
+def test_the_owned_successors_merge_as_their_sorted_union(parts, scale):
+    """``loop.merge_owned`` (``jit.merge_unique_select`` past FAST_MIN) is the sorted union of the
+    runs an owner receives, equal values from two runs kept once, whichever run is longer."""
+    from coinsat.search.rank import jit
+    from coinsat.search.rank.loop import merge_owned
+    from coinsat.search.rank.space import FAST_MIN
+
+    arrays = [np.unique(np.array(p, dtype=np.uint64)) for p in parts]
+    if scale:  # interleaved and sharing values: as two workers' successors of one owner
+        arrays = [
+            np.unique(np.concatenate([a, np.arange(scale * FAST_MIN, dtype=np.uint64) * np.uint64(i % 2 + 2)]))
+            for i, a in enumerate(arrays)
+        ]
+    want = np.unique(np.concatenate(arrays))
+    assert np.array_equal(merge_owned(list(arrays)), want)
+    if jit.available():
+        a, b = arrays[0], arrays[-1]
+        assert np.array_equal(jit.merge_unique_select(a, b), np.union1d(a, b))
+        assert np.array_equal(jit.merge_unique_select(b, a), np.union1d(a, b))

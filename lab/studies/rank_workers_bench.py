@@ -5,15 +5,16 @@ Each instance is solved ``--repeat`` times with each worker count, alternating, 
 fresh process (``coinsat.solve(..., "rankbfs", workers=N)``).  A row gives wall and CPU
 seconds (the process and its workers), states expanded per CPU second, and the search's own
 account (``stats["round_cpu"]``, ``search/rank/loop.py`` and ``processes.py``): the CPU of
-the expand and absorb rounds (summed over the workers), and for worker runs the *critical
+the expand and absorb rounds (summed over the workers; and the gather round, where the workers
+write the witness's layers for the parent), and for worker runs the *critical
 path* (per round, the busiest worker's CPU, summed) and the parent's CPU (routing
 successors: pickling and pipes).  On a
 machine with N idle cores a worker run takes about its serial part (its CPU less the
 workers' rounds: start-up, screens, the parent) plus the critical path, so
 ``CPU(1 worker) / (serial + critical)`` estimates the wall speed-up of a quiet machine;
 the measured wall ratio is also given, with the load average around each run, since a
-shared machine bounds it by the cores others leave.  Answers and states kept must agree
-(the script exits 1 if not).
+shared machine bounds it by the cores others leave.  Answers (and their moves), states kept,
+states expanded and the layers' sizes must agree (the script exits 1 if not).
 
     nice -n 10 python3 scripts/rank_workers_bench.py [--instances vdiag-3-3-nwse:53,vdiag-3-2-nwse] \\
         [--workers 1,2,2/pipes] [--repeat 2] [--baseline COMMIT] [--out benchmarks/rankbfs-workers.md]
@@ -36,6 +37,7 @@ variant).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import resource
@@ -72,6 +74,8 @@ def one(spec: str, workers: int) -> dict:
         "length": r.length,
         "states": r.stats.get("states"),
         "expanded": r.stats.get("expanded"),
+        "layers": r.stats.get("layers"),
+        "moves": hashlib.sha256(repr(r.solution and r.solution.moves).encode()).hexdigest()[:12],
         "round_cpu": r.stats.get("round_cpu"),
         "route": r.stats.get("route", ""),
         "wall": wall,
@@ -79,15 +83,30 @@ def one(spec: str, workers: int) -> dict:
     }
 
 
+#: the rounds a search's ``round_cpu`` may account for (``gather``: the workers write the witness's
+#: layers for the parent, ``search/rank/processes.py``'s ``Pool.gather``, since commit 35e945e)
+ROUNDS = ("expand", "absorb", "gather")
+
+
 def _rounds(r: dict) -> float:
-    """The CPU of a run's expand and absorb rounds (summed over its workers)."""
-    return r["round_cpu"]["expand"] + r["round_cpu"]["absorb"]
+    """The CPU of a run's rounds (expand, absorb and, for worker runs that have one, gather:
+    summed over its workers)."""
+    return sum(r["round_cpu"].get(k, 0.0) for k in ROUNDS)
 
 
 def _critical(r: dict) -> float:
     """A worker run's serial CPU (all but the workers' rounds) plus its critical path."""
-    wc = r["round_cpu"]
-    return r["cpu"] - wc["expand"] - wc["absorb"] + wc["critical"]
+    return r["cpu"] - _rounds(r) + r["round_cpu"]["critical"]
+
+
+def _same(rs: list[dict]) -> bool:
+    """Every run of an instance gives the same answer, states and states expanded, and those that
+    report them (a baseline's copy of this script may not) the same layer sizes and moves."""
+    told = [r for r in rs if r.get("layers") is not None]
+    return (
+        len({(r["status"], r["length"], r["states"], r["expanded"]) for r in rs}) == 1
+        and len({(tuple(r["layers"]), r.get("moves")) for r in told}) <= 1
+    )
 
 
 def run(spec: str, workers: str, tree: Path = ROOT, side: str = "") -> dict:
@@ -187,7 +206,8 @@ def _table(args, counts: list[str], warmup: str, runs: dict[str, list[dict]], st
         " the load average before and after each run is in its row). Every run is a fresh process, the"
         f" worker counts alternating, after one unmeasured run of `{warmup}` with one worker; CPU seconds"
         " include the workers. *critical* is the search's own account of a worker run: per round"
-        " (expand, absorb) the busiest worker's CPU seconds, summed; *parent* is the parent's CPU during"
+        " (expand, absorb, and the gather of the witness where the run has one) the busiest worker's"
+        " CPU seconds, summed; *parent* is the parent's CPU during"
         " the search (routing: the successors themselves through pipes, or their offsets in the workers'"
         " memory files). On as"
         " many idle cores as workers a run would take about its serial part (its CPU less the workers'"
@@ -195,7 +215,7 @@ def _table(args, counts: list[str], warmup: str, runs: dict[str, list[dict]], st
         " `CPU(1 worker) / (serial + critical)`; the measured wall ratio depends on the load.",
         "",
         "| instance | workers | answer | states | wall s | CPU s | M expanded / CPU s | rounds' CPU s:"
-        " expand / absorb | critical s | parent s | load before / after |",
+        " expand / absorb (/ gather) | critical s | parent s | load before / after |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     bad = False
@@ -204,6 +224,7 @@ def _table(args, counts: list[str], warmup: str, runs: dict[str, list[dict]], st
         for r in rs:
             wc = r["round_cpu"] or {}
             split = f"{wc['expand']:.1f} / {wc['absorb']:.1f}" if wc else ""
+            split += f" / {wc['gather']:.2f}" if "gather" in wc else ""
             crit = f"{wc['critical']:.1f} | {wc['parent']:.1f}" if "critical" in wc else " | "
             length = r["length"] if r["length"] is not None else ""
             count, _, variant = r["workers"].partition("/")
@@ -217,7 +238,8 @@ def _table(args, counts: list[str], warmup: str, runs: dict[str, list[dict]], st
                 f" {split} | {crit} |"
                 f" {r['load'][0]:.1f} / {r['load'][1]:.1f} |"
             )
-        same = len({(r["status"], r["length"], r["states"]) for r in rs}) == 1
+        # the same answer (and moves), states, states expanded and layer sizes in every run
+        same = _same(rs)
         bad |= not same
         for side, w in ((side, w) for side in dict.fromkeys(r.get("side", "") for r in rs) for w in counts[1:]):
             base = [r for r in rs if r["workers"] == counts[0] and r.get("side", "") == side]
@@ -237,7 +259,8 @@ def _table(args, counts: list[str], warmup: str, runs: dict[str, list[dict]], st
         "Summary (medians over the repeats; wall: best against best):",
         "",
         "| instance | workers | wall speed-up, measured (loaded) | CPU ratio | rounds' CPU ratio | wall"
-        " speed-up, quiet-machine estimate | parent's share of the CPU | same answers and states |",
+        " speed-up, quiet-machine estimate | parent's share of the CPU |"
+        " same answers, moves, states, expanded, layers |",
         "|---|---|---|---|---|---|---|---|",
         *summary,
     ]

@@ -94,6 +94,23 @@ def split(ranks: np.ndarray, parts: int) -> list[np.ndarray]:
     return np.split(ordered, ends[:-1])
 
 
+def merge_owned(runs: list[np.ndarray]) -> np.ndarray:
+    """The sorted distinct union of the successors a part owns, one sorted distinct run from each
+    part that made some (``Part.absorb``).  Runs of different parts interleave finely and share
+    most of their values, so with numba and enough of them they are merged by the branch-free
+    ``jit.merge_unique_select`` (pairwise); else ``space.union``."""
+    runs = [r for r in runs if r.size]
+    if len(runs) <= 1:
+        return runs[0] if runs else np.zeros(0, dtype=U64)
+    kernels = compiled() if sum(r.size for r in runs) >= FAST_MIN else None
+    if kernels is None:
+        return union(runs)
+    while len(runs) > 1:
+        pairs = range(0, len(runs) - 1, 2)
+        runs = [kernels.merge_unique_select(runs[i], runs[i + 1]) for i in pairs] + runs[len(runs) & ~1 :]
+    return runs[0]
+
+
 @dataclass(frozen=True)
 class Answer:
     """What the parts say about the layer they just built (or the frontier they start
@@ -153,11 +170,25 @@ class Part:
                 return np.zeros(0, dtype=U64), reason
         return union(out), None
 
+    def expand_owned(self, poll: Callable[[], str | None], parts: int) -> tuple[list[np.ndarray], str | None]:
+        """``expand``'s successors cut by owner (``split``): item p the sorted distinct successors
+        part p owns.  Each batch's successors are cut as soon as they are made, while they are
+        still in the cache, and each owner's pieces merged; cutting the merged successors of the
+        whole frontier instead read them from memory once more (worker processes)."""
+        out: list[list[np.ndarray]] = [[] for _ in range(parts)]
+        for i in range(0, self.front.size, BATCH):
+            for mine, piece in zip(out, split(self.space.expand(self.front[i : i + BATCH]), parts)):
+                mine.append(piece)
+            reason = poll()
+            if reason:
+                return [np.zeros(0, dtype=U64)] * parts, reason
+        return [union(pieces) for pieces in out], None
+
     def absorb(self, runs: list[np.ndarray], depth: int) -> Answer:
         """Layer ``depth`` of this part from the successors it owns (``runs``, each sorted and
         distinct): those not visited, and with a bound U those with depth + h <= U."""
         space = self.space
-        nxt = union(list(runs))
+        nxt = merge_owned(list(runs))
         nxt = nxt[~self.visited.contains(nxt)]
         pruned, least = 0, None
         if space.upper_bound is not None and nxt.size:

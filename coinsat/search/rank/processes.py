@@ -15,24 +15,34 @@ worker (``memfd_create``) before it forks, so every worker holds every file: a w
 writes its successors, owner by owner, into its own file and tells the parent where each
 owner's slice lies; the parent passes those offsets to the owners, which map their slices
 of the writers' files (``_view``) and merge them at once.  The data is copied once (written)
-and never pickled nor passed through the parent; a file is emptied when its writer expands again
-(the owners have read it by then) and goes away with the last process holding it, so
+and never pickled nor passed through the parent; a file is written over when its writer expands
+again (the owners have read it by then; its pages are kept, cut when it is twice as long as a
+layer needs) and goes away with the last process holding it, so
 nothing is left behind however the search ends.  Elsewhere (or with ``Kernels(memfd=False)``)
 the successor arrays are pickled through the parent's pipes.  The bytes in a worker's file
 count against its share of the memory limit (its RSS does not show them).
 
 **What the workers inherit.**  The parent loads the compiled kernels before it forks
-(``preload``), so no worker loads them itself, and a worker cuts its successors by owner
-with the compiled ``jit.split_owned`` (``loop.split``), keeps those it owns itself in memory
-(only the others' go through its file) and the parent merges the gathered layers
-(``Pool.gather``).  The ways each of these replaced (every worker loading the kernels, numpy's
-``compress`` passes, its own successors through its file, one sort of the gathered parts) are
-in commit 0f5a110 and before (``scripts/rank_workers_bench.py`` run from a copy of it,
-``--workers 2/before``).
+(``preload``), so no worker loads them itself.  A worker cuts the successors of each batch of
+its frontier by owner as soon as they are made (``Part.expand_owned``, the compiled
+``jit.split_owned`` through ``loop.split``), keeps those it owns itself in memory (only the
+others' go through its file), and an owner merges the runs it receives without a branch per
+element (``loop.merge_owned``).  The ways each of these replaced (every worker loading the
+kernels, numpy's ``compress`` passes, its own successors through its file, one sort of the
+gathered parts) are in commit 0f5a110 and before (``scripts/rank_workers_bench.py`` run from a
+copy of it, ``--workers 2/before``); cutting the merged successors of the whole frontier, and
+``merge_unique``'s branch, in commit 35e945e and before.
 
-A solution path is rebuilt by asking the owner of each candidate predecessor its depth
-(``Pool.in_layer``); a finished search gathers every worker's layers into one visited set
-(the witness a certificate reads), after which the workers exit.
+**The witness.**  A finished search gathers every worker's layers into one visited set (the
+witness a certificate reads), after which the workers exit.  With route "memfd" (and no spill
+budget) that is one round (``Pool.gather``): every worker writes all its layers into its file,
+and the witness is the files, mapped (``visited.Parts``: a layer is merged from the workers'
+parts when it is read; a plain solve reads none).  The parent merged every layer itself before
+(``Pool.collect``, still the route with a spill budget or pipes).  A search that met the goal
+gathers first and rebuilds the solution path from the witness in the parent (``Pool.in_layer``:
+a binary search per part for each candidate predecessor, 3,356 of them on V(3,3)->NW-SE, each a
+round trip to its owner before); with ``--resume DIR`` (the witness is on disk) each candidate
+is still asked of its owner.
 
 **Saved layers (``--resume DIR``).**  The parent gathers each layer as soon as the workers
 have completed it (``Pool.collect``, the same route as the final gathering) and saves it in
@@ -73,7 +83,7 @@ from ...limits import Limits, rss_bytes
 from .colex import U64
 from .loop import Answer, Part, combine, owner, split
 from .space import FAST_MIN, union
-from .visited import Storage, Visited, chosen, compiled, in_force
+from .visited import Parts, Storage, Visited, chosen, compiled, in_force
 
 #: how long a stopped worker may take to remove its spilled layers and exit before it is killed
 STOP_SECONDS = 600
@@ -239,24 +249,27 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
         if op == "start":
             conn.send(part.begin(msg[1]))
         elif op == "expand":
-            if mine is not None:  # the owners have read the last layer's successors
-                os.ftruncate(mine, 0)
-                held = 0
-            succ, stopped = part.expand(poll)
-            buckets = split(succ, setup.parts)
-            del succ
+            buckets, stopped = part.expand_owned(poll, setup.parts)
             if mine is None:
                 conn.send((stopped, buckets, time.process_time()))
                 continue
-            where = []  # (byte offset, count) of each owner's successors in the file
+            # the owners have read the last layer's successors: written over, from the start (the
+            # file's pages are reused: writing into pages the file must allocate and zero again
+            # took three times as long); a file twice as long as this layer needs is cut first
+            need = sum(b.nbytes for p, b in enumerate(buckets) if p != setup.part)
+            if held > 2 * need:
+                os.ftruncate(mine, need)
+                held = need
+            where, at = [], 0  # (byte offset, count) of each owner's successors in the file
             for p, b in enumerate(buckets):
                 if p == setup.part:  # its own: kept in memory, not written and read back
                     own = b
                     where.append((0, int(b.size)))
                     continue
-                _put(mine, b, held)
-                where.append((held, int(b.size)))
-                held += b.nbytes
+                _put(mine, b, at)
+                where.append((at, int(b.size)))
+                at += b.nbytes
+            held = max(held, at)
             del buckets
             conn.send((stopped, where, time.process_time()))
         elif op == "absorb":
@@ -284,6 +297,15 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
             _put(mine, layer, 0)
             held = layer.nbytes
             conn.send(int(layer.size))
+        elif op == "dump_all" and mine is not None:  # layers 0 .. msg[1] - 1, one after the other (Pool.gather)
+            os.ftruncate(mine, 0)
+            held, where = 0, []
+            for i in range(msg[1]):
+                layer = visited.layer(i)
+                _put(mine, layer, held)
+                where.append((held, int(layer.size)))
+                held += layer.nbytes
+            conn.send((where, time.process_time()))
         elif op == "layer":
             conn.send(visited.layer(msg[1]))
         elif op == "stop":
@@ -292,7 +314,8 @@ def _answer(setup: _Setup, conn, visited: Visited) -> None:
 
 class _Clock:
     """Where the CPU of a worker search goes (``stats["round_cpu"]``): the workers' CPU seconds
-    in each round (summed over workers), ``critical`` the sum over rounds of the busiest
+    in each round (summed over workers: ``expand``, ``absorb``, and ``gather`` when the workers
+    write the witness's layers for the parent, ``Pool.gather``), ``critical`` the sum over rounds of the busiest
     worker's (what the rounds take on as many idle cores as workers), and the ``parent``'s
     own since the workers started (routing: pickling and pipes).
     ``scripts/rank_workers_bench.py`` reads them to say where a worker search's time goes."""
@@ -306,7 +329,7 @@ class _Clock:
         """The workers' CPU counters after a round: each one's seconds since its last answer."""
         spent = [t - t0 for t, t0 in zip(now, self.last)]
         self.last = now
-        self.spent[name] += sum(spent)
+        self.spent[name] = self.spent.get(name, 0.0) + sum(spent)
         self.spent["critical"] += max(spent)
 
     def seconds(self) -> dict:
@@ -341,6 +364,8 @@ class Pool:
         self.parts, self.upper_bound, self.limits, self.budget = parts, upper_bound, limits, storage.budget
         self.stats: dict = {"workers": parts}
         self.saved = saved  # the layers saved in --resume DIR, by the parent (``Pool.save``)
+        self.held = 0  # layers the workers hold (layer 0 .. held - 1)
+        self.gathered: Visited | None = None  # the workers' layers in the parent (``in_layer``)
         self.cpu = _Clock(parts)
         self.route = route()
         self.stats["route"] = self.route
@@ -391,6 +416,7 @@ class Pool:
         who = int(owner(start, self.parts)[0])
         empty = np.zeros(0, dtype=U64)
         got = self.ask([("start", start if p == who and not resumed else empty) for p in range(self.parts)])
+        self.held = self.saved.depths if self.saved is not None and resumed else 1
         if self.saved is None:
             return [1], combine(got)
         if not resumed:
@@ -443,11 +469,18 @@ class Pool:
         self.cpu.round("absorb", [g[1] for g in got])
         answer = combine([g[0] for g in got])
         if answer.size:  # an empty layer is never saved (the search stops there)
+            self.held = depth + 1
             self.save(depth)
         self.stats["round_cpu"] = self.cpu.seconds()
         return None, answer
 
     def in_layer(self, rank: int, t: int) -> bool:
+        """Asked while the path is rebuilt, once the search has ended: from the layers gathered
+        then (the witness, ``gather``), or, with saved layers, by the owner of ``rank``."""
+        if self.saved is None:
+            if self.gathered is None:
+                self.gathered = self.gather(self.held, self.budget)
+            return self.gathered.in_layer(rank, t)
         p = int(owner(np.array([rank], dtype=U64), self.parts)[0])
         self._send(p, ("in_layer", rank, t))
         return self._recv(p)
@@ -461,6 +494,8 @@ class Pool:
             else:
                 self.end()
             return self.saved
+        if self.gathered is not None:  # gathered for the path (``in_layer``): the workers have exited
+            return self.gathered
         if complete:
             return self.gather(depths, self.budget)
         self.end()
@@ -504,13 +539,34 @@ class Pool:
         return WorkerLost(f"rankbfs worker {p + 1} of {self.parts} (pid {proc.pid}) {how}; the search cannot go on")
 
     def gather(self, depths: int, budget: int | None) -> Visited:
-        """Every worker's layers, merged layer by layer (``collect``) into one visited set (the
-        workers then exit)."""
-        visited = Visited(upper_bound=self.upper_bound, budget=budget)
-        for i in range(depths):
-            visited.add(self.collect(i), i)
+        """Every worker's layers in one visited set (the workers then exit).
+
+        Route "memfd" without a spill budget: in one round (``round_cpu["gather"]``) every worker
+        writes all its layers into its memory file, and the witness is those files, mapped
+        (``visited.Parts``: each layer merged from the workers' parts when it is read, by a
+        certificate; a plain solve reads none, and nothing is copied or merged in the parent).
+        Else the parent merges each layer (``collect``) into a visited set of the budget."""
+        if self.files is None or budget is not None:
+            visited = Visited(upper_bound=self.upper_bound, budget=budget)
+            for i in range(depths):
+                visited.add(self.collect(i), i)
+            self.close()
+            return visited
+        out = self.ask([("dump_all", depths)] * self.parts)
+        self.cpu.round("gather", [o[1] for o in out])
+        self.stats["round_cpu"] = self.cpu.seconds()
+        files, self.files = self.files, None
         self.close()
-        return visited
+        pieces: list[list[np.ndarray]] = [[] for _ in range(depths)]
+        for fd, (where, _) in zip(files, out):
+            total = sum(n for _, n in where)
+            # writable, as ``_view``'s: the compiled kernels take the arrays they were loaded for
+            region = mmap.mmap(fd, 8 * total, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE) if total else None
+            os.close(fd)  # the mapping keeps the file
+            for i, (pos, n) in enumerate(where):
+                got = np.zeros(0, U64) if region is None or not n else np.frombuffer(region, U64, n, pos)
+                pieces[i].append(got)
+        return Parts(pieces, self.upper_bound)
 
     def collect(self, i: int) -> np.ndarray:
         """Layer i, sorted, from the workers' parts: with route "memfd" each worker writes its part

@@ -61,6 +61,11 @@ resumed search says so (``resumed`` in its statistics, shown by ``solve`` in
 its JSON and human output), and ``--certify`` checks every layer
 independently, from the start.
 
+**A worker search's witness.**  Worker processes hand their layers to the parent as they
+hold them, one sorted run per worker and layer (:class:`Parts`): a layer is merged from the
+parts when it is read (a certificate reads each layer once, a plain solve none), so the parent
+merges and copies nothing when the search ends (``processes.Pool.gather``).
+
 **One run at a time.**  :func:`resume_lock` holds an exclusive lock (``flock``) on the
 directory while a search saves into it: a second run on the same directory is a UsageError
 at once (exit 2), not a second writer (round-4 defect R4-7).  The kernel drops the lock with
@@ -398,7 +403,7 @@ class Visited:
         return bool(_member(run, q)[0])
 
     def depth_of(self, value: int) -> int | None:
-        for i in range(len(self._runs)):
+        for i in range(self.depths):
             if self.in_layer(value, i):
                 return i
         return None
@@ -406,12 +411,12 @@ class Visited:
     @property
     def keys(self) -> np.ndarray:
         """Every visited state, sorted (a full copy: for tests and small searches)."""
-        return np.sort(np.concatenate([self.layer(i) for i in range(len(self._runs))] or [np.zeros(0, U64)]))
+        return np.sort(np.concatenate([self.layer(i) for i in range(self.depths)] or [np.zeros(0, U64)]))
 
     @property
     def depth(self) -> np.ndarray:
         """The depth of each of ``keys``."""
-        layers = [self.layer(i) for i in range(len(self._runs))]
+        layers = [self.layer(i) for i in range(self.depths)]
         if not layers:
             return np.zeros(0, dtype=np.uint16)
         keys = np.concatenate(layers)
@@ -480,6 +485,67 @@ class Visited:
 
     def layer_size(self, i: int) -> int:
         return self._sizes[i] if i < len(self._sizes) else 0
+
+
+class Parts(Visited):
+    """A visited set held as the parts of P worker processes (``processes.Pool.gather``): layer i
+    is the union of ``pieces[i]``, P sorted runs, pairwise disjoint (each state has one owner),
+    merged when the layer is read (``layer``: a certificate reads each layer once, a plain solve
+    none), so gathering a worker search's witness merges and copies nothing in the parent.
+    Membership asks every part; the set is complete (nothing is added to it)."""
+
+    def __init__(self, pieces: list[list[np.ndarray]], upper_bound: int | None = None):
+        super().__init__(upper_bound=upper_bound)
+        self._pieces = pieces
+        self._sizes = [sum(int(p.size) for p in ps) for ps in pieces]
+
+    def add(self, new: np.ndarray, depth: int) -> None:
+        raise TypeError("the gathered layers of a worker search are complete: nothing is added to them")
+
+    def layer(self, i: int) -> np.ndarray:
+        """The sorted states at depth i, merged from the parts (empty past the last)."""
+        if i >= len(self._pieces):
+            return np.zeros(0, dtype=U64)
+        runs = [p for p in self._pieces[i] if p.size]
+        if not runs:
+            return np.zeros(0, dtype=U64)
+        kernels = compiled() if sum(p.size for p in runs) >= COMPILED_MIN else None
+        if kernels is None:
+            return np.sort(np.concatenate(runs))
+        while len(runs) > 1:  # disjoint: no repeat to drop
+            pairs = range(0, len(runs) - 1, 2)
+            runs = [kernels.merge_disjoint(runs[j], runs[j + 1]) for j in pairs] + runs[len(runs) & ~1 :]
+        return np.array(runs[0], dtype=U64)  # a copy when it is one part: never the mapped file itself
+
+    def contains(self, values: np.ndarray) -> np.ndarray:
+        seen = np.zeros(values.shape, dtype=bool)
+        for ps in self._pieces:
+            for p in ps:
+                if p.size and values.size:
+                    _member_into(p, values, seen)
+        return seen
+
+    def in_layer(self, value: int, i: int) -> bool:
+        """One binary search in each part (a solution path asks thousands of these, one at a time)."""
+        if i >= len(self._pieces):
+            return False
+        x = U64(value)
+        for p in self._pieces[i]:
+            at = int(np.searchsorted(p, x))
+            if at < p.size and p[at] == x:
+                return True
+        return False
+
+    @property
+    def depths(self) -> int:
+        return len(self._pieces)
+
+    @property
+    def nbytes(self) -> int:
+        return int(sum(p.nbytes for ps in self._pieces for p in ps))
+
+    def forget(self) -> None:
+        return None
 
 
 def _saved_layers(base: Path, manifest) -> tuple[list[int], list[int], list[list[str]]]:
@@ -586,13 +652,41 @@ def compiled():
     loading a kernel starts LLVM, which puts its own SIGINT handler in place (it cleans up and
     re-raises the signal, so a Ctrl-C would end the process instead of the search).  Leaving
     the deferred block installs Python's handlers again at the C level, which undoes LLVM's;
-    after it nothing compiles again (``jit.warm_up``), so LLVM never gets another chance."""
+    after it nothing compiles again (``jit.warm_up``), so LLVM never gets another chance.
+    numba's first load is made without its probe for a BLAS (``_no_blas_probe``)."""
     if not _in_force.compiled:
         return None
-    with signals_deferred():
+    with signals_deferred(), _no_blas_probe():
         from . import jit as fastkernel
 
         return fastkernel if fastkernel.warm_up() else None
+
+
+#: the module numba imports, at its first compilation or cache load, only to ask whether a BLAS exists
+_BLAS_PROBE = "scipy.linalg.cython_blas"
+
+
+@contextmanager
+def _no_blas_probe():
+    """Hold back numba's BLAS probe for the block, when scipy's linear algebra is not loaded yet.
+
+    numba's first compilation or cache load imports ``numba.np.arraymath``, which imports
+    ``scipy.linalg`` (and with it ``numpy.f2py``) to set one flag, ``_HAVE_BLAS``, which only
+    np.correlate and np.convolve of floats read (no kernel here calls them): 0.29 of the 0.9 CPU s
+    that ``compiled`` took on a quiet machine, paid by every search and by the parent of worker
+    processes before they fork (``benchmarks/rankbfs-5m.md``).  Meanwhile the module it imports
+    reads as missing (a ``None`` entry in ``sys.modules``: the import raises at once); afterwards the
+    entry goes and scipy imports as usual (numba's linear algebra asks again when it compiles)."""
+    import sys
+
+    held = _BLAS_PROBE not in sys.modules and "scipy.linalg" not in sys.modules
+    if held:
+        sys.modules[_BLAS_PROBE] = None
+    try:
+        yield
+    finally:
+        if held and sys.modules.get(_BLAS_PROBE, 0) is None:
+            del sys.modules[_BLAS_PROBE]
 
 
 def _member_into(run: np.ndarray, values: np.ndarray, seen: np.ndarray) -> None:
