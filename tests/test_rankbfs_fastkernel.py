@@ -320,3 +320,28 @@ def test_merging_sorted_parts_is_sorting_their_union(parts, scale):
     b = np.setdiff1d(b, a)  # disjoint: the parts two workers own
     assert np.array_equal(fastkernel.merge_disjoint(a, b), np.union1d(a, b))
     assert np.array_equal(fastkernel.merge_disjoint(b, a), np.union1d(a, b))
+
+
+def test_scipy_and_numba_linear_algebra_work_after_the_held_back_probe():
+    """``visited._no_blas_probe`` hides scipy's BLAS module while numba first loads (so numba skips
+    its probe); afterwards scipy's linear algebra imports and works, and numba still compiles
+    np.dot.  In a fresh interpreter, where the probe has not run yet."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("numba")
+    code = (
+        "import numpy as np, sys\n"
+        "from coinsat.search.rank import visited\n"
+        "assert visited.compiled() is not None\n"
+        "assert sys.modules.get('scipy.linalg.cython_blas', 0) is not None\n"
+        "import scipy.linalg\n"
+        "a = np.array([[2.0, 1.0], [1.0, 3.0]])\n"
+        "assert abs(scipy.linalg.det(a) - 5.0) < 1e-9\n"
+        "import numba\n"
+        "f = numba.njit(lambda x, y: np.dot(x, y))\n"
+        "assert np.allclose(f(a, a), a @ a)\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
