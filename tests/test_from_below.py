@@ -377,3 +377,29 @@ def test_a_stop_between_two_searches_keeps_what_is_proven(monkeypatch, one_worke
     assert got.lower_bound is not None and got.lower_bound >= 31
     assert got.stats["stopped"] == ("interrupted" if isinstance(stop, KeyboardInterrupt) else "time limit")
     assert got.status.value == ("feasible" if known else "unknown")
+
+
+def test_kept_decisions_of_another_radius_or_group_are_not_used():
+    """``Kept.fits`` also refuses the decisions of a perimeter search of another radius (another h)
+    and of a search over another symmetry group (other canonical forms); the layers are the search's."""
+    inst = read_instance(FAMILIES / "vdiag-2-2-swne.toml")
+    r2 = solve(inst, "rankbfs", upper_bound=33, heuristic="lmcut", perimeter=2, workers=1)
+    plain = solve(inst, "rankbfs", upper_bound=35, heuristic="lmcut", perimeter=3, workers=1)
+    got = solve(
+        inst,
+        "rankbfs",
+        upper_bound=35,
+        heuristic="lmcut",
+        perimeter=3,
+        workers=1,
+        kept=Kept.of(r2.witness.layers, inst),
+    )
+    _same_search(plain, got)
+    assert "pruned with h" in got.stats["kept_before"]["ignored"]
+    flip = read_instance(FAMILIES / "diagonal-4.toml")
+    quotient = solve(flip, "rankbfs", upper_bound=16, workers=1)
+    assert quotient.witness.layers.symmetry is not None  # diagonal-4's start and goal share a symmetry
+    whole = solve(flip, "rankbfs", upper_bound=18, workers=1, symmetry=False)
+    got = solve(flip, "rankbfs", upper_bound=18, workers=1, symmetry=False, kept=Kept.of(quotient.witness.layers, flip))
+    _same_search(whole, got)
+    assert "symmetry group" in got.stats["kept_before"]["ignored"]
