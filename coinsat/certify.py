@@ -320,6 +320,9 @@ def _one_shot(instance, output_dir, solution, hint, proof, cubes, workers, split
     return Certification(done.result, c.path, c.certificate, c.check)
 
 
+#: the first bytes of a zip archive (numpy's .npz): a certificate's layers, not the certificate
+_ZIP = b"PK\x03\x04"
+
 #: what a malformed certificate file's JSON raises (an integer of > 4300 digits, nesting too deep)
 _BAD_JSON = (ValueError, RecursionError)
 
@@ -338,6 +341,9 @@ def read_certificate(path: str | Path) -> tuple[Any, str, Path]:
         data = read_regular(p, "the certificate file")
     except OSError as e:
         raise InstanceError(f"cannot read certificate: {e}", str(p)) from None
+    if data.startswith(_ZIP):  # a certificate's side file (layers, a census's layers.npz), given for it
+        why = f"{p.name}: a certificate's layers file (.npz), not its JSON file; give the JSON file beside it"
+        return None, why, p.parent
     outside = alphabet_problem(data, p.name)  # the checker reads no byte two parsers may disagree on
     if outside:
         return None, outside, p.parent

@@ -305,3 +305,15 @@ def test_running_out_of_memory_is_a_limit_never_a_rejection(monkeypatch):
     monkeypatch.setattr(check_module, "_check", out_of_memory)
     with pytest.raises(LimitReached, match="memory limit"):
         check_certificate(inst, {"kind": "layers", "claim": "optimal: 18 moves"}, ".")
+
+
+def test_check_certificate_given_a_layers_file_says_so(tmp_path, capsys):
+    """A user who passes a certificate's layers (.npz) instead of its JSON file is told which file
+    to give, not that a byte is outside the DIMACS alphabet; the verdict is still "not accepted"."""
+    import numpy as np
+
+    npz = tmp_path / "puzzle.h10.layers.npz"
+    np.savez(npz, layer_0=np.zeros(1, dtype=np.uint64))
+    assert main(["check-certificate", str(H_TO_O), str(npz)]) == 1
+    out = capsys.readouterr().out
+    assert "not its JSON file" in out and "DIMACS" not in out
