@@ -195,6 +195,21 @@ def test_readme_command_list_and_benchmark_description():
     assert f"The {len(rows)} files come from {len({r['instance'] for r in rows})} puzzles" in text
 
 
+def test_the_description_gives_each_open_member_the_horizon_the_pack_writes():
+    """The organisers' text names each open file by the horizon ``coinsat pack`` writes for it, its
+    proven lower bound B, and the bracket B <= L <= the best length, all read from the stored records
+    (the V(4,4) row once said T = 105 after a certified search had moved the bound to 109)."""
+    from coinsat.pack import family_files, member
+
+    text = " ".join((ROOT / "encodings" / "competition-description.md").read_text(encoding="utf-8").split())
+    members = [member(p) for p in family_files("open", ROOT / "instances")]
+    assert members and not any(m.optimal for m in members)
+    for m in members:
+        (t, answer), *_ = m.horizons()
+        assert answer == "unknown" and t == m.lower_bound
+        assert f"at T = {t} ({t} ≤ L ≤ {m.length}" in text, m.path.name
+
+
 def test_the_competition_texts_agree_with_the_v_proof():
     """The paper's Θ(n³) for V to diagonal is a claim that docs/v-to-diagonal.md refutes (Θ(n²)): the
     texts for the organisers say so, as the README does, and none presents n³ as shown or proven."""
