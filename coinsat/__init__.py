@@ -115,6 +115,12 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    """What ``dir(coinsat)`` lists: the public API (``__all__``), not the names this module
+    imports for its own use (``annotations``, ``sys``, ``Path``, ...)."""
+    return sorted(__all__)
+
+
 __all__ = [
     # the verbs: one function each, what the commands call (tests/test_api.py holds them)
     "load",

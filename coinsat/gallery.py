@@ -269,6 +269,11 @@ def family_answer(
                     "benchmarks/scale_proofs.json",
                 )
             )
+    for census in _study(bench, "census-bounds.json").values():  # a census start's checked bound (census-8.md)
+        start = Path(str(census.get("start", ""))) if isinstance(census, dict) else Path()
+        if (start.parent.name, start.stem) == (path.parent.name, name):
+            if isinstance(census.get("lower"), int):
+                bounds.append((census["lower"], f"{census.get('proof')} (benchmarks/census-bounds.json)"))
     extra = stored.get("certificate")  # a certificate the refresh made and checked (with the command to remake it)
     if extra and extra.get("accepted") and extra.get("kind") not in kinds:
         kinds.append(extra["kind"])

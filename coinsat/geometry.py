@@ -510,10 +510,6 @@ class Surd:
     def __str__(self) -> str:
         return str(self.a) if self.b == 0 else f"{self.a} + {self.b}·√{self.r}"
 
-    def to_float(self) -> float:
-        """For pictures and printing only: never compared."""
-        return float(self.a) + float(self.b) * self.r**0.5
-
 
 def _exact_fraction_sqrt(q: Fraction) -> Fraction | None:
     if q < 0:

@@ -175,10 +175,6 @@ def _one_block(html: str) -> str:
     return "\n".join(line for line in html.splitlines() if line.strip())
 
 
-def folder_readme(folder: str) -> str:
-    return (ROOT / "instances" / folder / "README.md").read_text()
-
-
 # ---------------------------------------------------------------- the command-line reference
 
 

@@ -127,6 +127,12 @@ def test_every_verb_and_every_public_exception_is_exported():
     assert all(hasattr(coinsat, n) for n in coinsat.__all__)
 
 
+def test_dir_lists_the_public_api_only():
+    """Review round 4 (newcomer, m7): ``dir(coinsat)`` showed ``annotations``, ``sys`` and ``Path``."""
+    assert dir(coinsat) == sorted(coinsat.__all__)
+    assert "Census" in dir(coinsat) and "annotations" not in dir(coinsat)
+
+
 @pytest.mark.parametrize("name", [n for n in coinsat.__all__ if inspect.isfunction(getattr(coinsat, n))])
 def test_every_public_function_says_what_it_takes_returns_and_raises(name):
     """networkx's style: Parameters, Returns and Raises sections; each raised name is an exception

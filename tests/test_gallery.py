@@ -163,3 +163,16 @@ def test_no_page_asks_for_a_favicon(hostile_site):
     site, _, _ = hostile_site
     for page in site.glob("*.html"):
         assert '<link rel="icon" href="data:,">' in page.read_text(), page.name
+
+
+def test_a_census_start_shows_its_checked_bound():
+    """Review round 4 (audit): hardest(8)'s page said 'lower bound 21' (its solution record's own)
+    while benchmarks/census-bounds.json holds a checked bound.  Each start listed there shows that
+    bound, named as coming from that file."""
+    for row in json.loads((BENCH / "census-bounds.json").read_text()).values():
+        path = ROOT / row["start"]
+        a = gallery.entry("census", path, {}, None, BENCH).answer
+        assert a.lower_bound == row["lower"], (path, a.lower_bound)
+        assert any("census-bounds.json" in line for line in a.proof)
+        bare = gallery.entry("census", path, {}, None).answer  # no stored results: the record's own bound
+        assert bare.lower_bound is not None and bare.lower_bound < row["lower"]

@@ -170,11 +170,6 @@ def to_pixels(lay: Layout, p: Point, style: Style = STYLE, fr: Frame | None = No
     return ((p[0] + style.pad) * style.cell + fr.dx, (p[1] + style.pad) * style.cell + fr.top)
 
 
-def panel_size(lay: Layout, style: Style = STYLE, fr: Frame | None = None) -> tuple[float, float]:
-    fr = fr or frame(lay, ("",), style)
-    return (fr.width, fr.height)
-
-
 def background(lay: Layout, style: Style = STYLE, fr: Frame | None = None) -> list[Shape]:
     """The board: graph edges, then grid points."""
     out: list[Shape] = []

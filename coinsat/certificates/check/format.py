@@ -2,7 +2,8 @@
 
 A certificate is one JSON object::
 
-    {"coinsat_certificate": 1, "kind": "invariant" | "closed-set" | "bounded" | "layers",
+    {"coinsat_certificate": 1, "kind": one of KINDS ("invariant", "closed-set", "bounded", "layers",
+     "inductive", "census"),
      "scope": "global" | "window" | "horizon", "claim": "...",
      "instance": {"name": ..., "digest": <sha256 of the canonical instance>},
      ...kind-specific fields...}
