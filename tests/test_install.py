@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+import coinsat
 from coinsat.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -177,6 +178,15 @@ def test_license_is_mit_in_both_places():
     assert PYPROJECT["project"]["license"] == {"text": "MIT"}
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert text.startswith("MIT License") and "WITHOUT WARRANTY" in text
+
+
+def test_the_citation_file_names_this_version_and_license():
+    """Review round 4 (newcomer, section 6): a CITATION.cff, which must not drift from the package."""
+    cff = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    fields = dict(re.findall(r"^([a-z-]+): *(.+)$", cff, re.MULTILINE))
+    assert fields["cff-version"] == "1.2.0" and fields["type"] == "software"
+    assert fields["version"] == PYPROJECT["project"]["version"] == coinsat.__version__
+    assert fields["license"] == PYPROJECT["project"]["license"]["text"]
 
 
 # --- self-contained ---------------------------------------------------------------------------------
