@@ -102,3 +102,15 @@ def test_every_pinwheel_upper_bound_is_the_best_of_its_constructions(key):
     lengths = [c["length"] for c in constructs.values() if c.get("length")]
     lengths += [(e.get("improve") or {}).get("length")] if (e.get("improve") or {}).get("length") else []
     assert pinwheel_study.best_upper_bound(e) == (min(lengths) if lengths else None)
+
+
+def test_every_census_bound_names_the_length_of_its_start_s_recorded_solution():
+    """benchmarks/census-bounds.json: each start beyond the census has a recorded solution that
+    replays, of the length the file states as its upper bound, above the checked lower bound."""
+    bounds = json.loads((ROOT / "benchmarks/census-bounds.json").read_text())
+    assert bounds
+    for row in bounds.values():
+        instance = read_instance(ROOT / row["start"])
+        instance, solution = read_solution(instance, ROOT / row["solution"])
+        assert verify(instance, solution).ok, row["solution"]
+        assert len(solution) == row["upper_of_start"] >= row["lower"], row
