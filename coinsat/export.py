@@ -26,9 +26,11 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .errors import IllegalMoveError, InstanceError, UsageError
 from .instance import Instance
+from .io import pddl
 from .io.atomic import write_atomic
 from .registry import load
 from .result import Result, Status
+from .solution import Solution
 
 # name -> "module:function" (imported on first use)
 FORMATS: dict[str, str] = {
@@ -284,20 +286,25 @@ def read_model(path: str | Path) -> list[int]:
 
 
 def decode(instance: Instance, formula: str | Path, model: str | Path) -> Result:
-    """An outside solver's model of an exported formula, as a solution replayed by ``rules.py``.
+    """An outside solver's model of an exported formula, or a planner's plan of an exported PDDL
+    task, as a solution replayed by ``rules.py``.
 
     The formula's symbol table (``c var N Fill(cell=(x, y), t=k)``, written by
     :func:`export_puzzle` for cnf, wcnf and opb) names what each variable means; the model's
     true literals are read through it (``io.dimacs.decode_symbols``) and the moves replayed.
+    When the formula is a PDDL domain or problem :func:`export_puzzle` wrote (``format="pddl"``),
+    the model is a plan (Fast Downward's ``sas_plan``: ``(move s p ...)`` lines, ``;`` comments),
+    read by ``io.pddl.read_plan`` once the task's puzzle and board are checked to be ``instance``'s.
 
     Parameters
     ----------
     instance : Instance
         The puzzle the formula was exported from (its name must match the formula's).
     formula : str or Path
-        The exported formula file.
+        The exported formula file (cnf, wcnf, opb), or the PDDL domain or problem file.
     model : str or Path
-        The solver's output: ``s SATISFIABLE`` and ``v ... 0`` lines, or the literals alone.
+        The solver's output: ``s SATISFIABLE`` and ``v ... 0`` lines, or the literals alone; for
+        PDDL, the planner's plan.
 
     Returns
     -------
@@ -308,31 +315,57 @@ def decode(instance: Instance, formula: str | Path, model: str | Path) -> Result
     Raises
     ------
     InstanceError
-        When a file cannot be read, the formula has no symbol table or is of another puzzle,
-        or the model is not one (an UNSAT answer, a word that is not a literal).
+        When a file cannot be read, the formula has no symbol table or is of another puzzle (a
+        PDDL task: or of another board), or the model is not one (an UNSAT answer, a word that is
+        not a literal; a plan line that is not an action, a move naming an unknown cell).
     IllegalMoveError
         When the decoded moves are illegal or do not reach the goal (``step`` None: the end).
     """
     from .io.dimacs import decode_symbols, read_symbols
     from .io.files import read_regular
-    from .solution import verify
 
     try:  # the symbol table precedes the clauses
         header = read_regular(formula, "the formula file", first=1 << 20).decode("utf-8", errors="replace")
     except OSError as e:
         raise InstanceError(f"cannot read the formula: {e.strerror or e}", str(formula)) from None
+    if pddl.is_task(header):  # a planner's plan of the PDDL task
+        pddl.check_task(instance, header, str(formula))
+        return _replayed(instance, _read_plan(instance, model))
     symbols = read_symbols(header)
     if not symbols:
         raise InstanceError("no 'c var N ...' symbol table: not a formula coinsat export wrote", str(formula))
     named = re.search(r"^c instance: (.*)$", header, re.M)
     if named and named.group(1).strip() != instance.name:
         raise InstanceError(f"the formula is of {named.group(1).strip()!r}, not of {instance.name!r}", str(formula))
-    solution = decode_symbols(instance, symbols, read_model(model))
+    return _replayed(instance, decode_symbols(instance, symbols, read_model(model)))
+
+
+def _replayed(instance: Instance, solution: Solution) -> Result:
+    """``decode``'s answer: ``solution`` replayed by rules.py (IllegalMoveError when it fails)."""
+    from .solution import verify
+
     verdict = verify(instance, solution, keep_trace=False)
     if not verdict.ok:
         move = solution.moves[verdict.step - 1] if verdict.step else None
         raise IllegalMoveError(verdict.step, move, verdict.reason)
     return Result(status=Status.FEASIBLE, method="decode", solution=solution, lower_bound=0)
+
+
+def _read_plan(instance: Instance, path: str | Path) -> Solution:
+    """A planner's plan file (Fast Downward's ``sas_plan``: ``(move s p ...)`` lines, ``;`` comments),
+    its errors naming the file and line."""
+    from .io.files import read_regular
+
+    try:
+        text = read_regular(path, "the plan file").decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        raise InstanceError("no such file", str(path)) from None
+    except OSError as e:
+        raise InstanceError(f"cannot read the plan: {e.strerror or e}", str(path)) from None
+    try:
+        return pddl.read_plan(instance, text)
+    except InstanceError as e:
+        raise InstanceError(e.message, str(path), e.line) from None
 
 
 def write_output(path: str | Path, text: str | bytes) -> None:

@@ -118,6 +118,77 @@ def test_decode_refuses_what_is_not_a_model_of_this_formula(capsys, tmp_path):
     assert code == 1 and out.startswith("illegal") and not sol.exists()
 
 
+def _plan(puzzle: str) -> str:
+    """A plan as Fast Downward writes one (``sas_plan``) of an optimal solution, the cells named as
+    the PDDL export names them (the supports, which read_plan does not need, left out)."""
+    from coinsat import load, solve
+    from coinsat.io.pddl import cell_names
+
+    instance = load(puzzle)
+    names = cell_names(instance)
+    result = solve(instance, method="bfs")
+    lines = [f"(move {names[m.src]} {names[m.dst]})" for m in result.solution.moves]
+    return "\n".join(lines) + f"\n; cost = {len(lines)} (unit cost)\n"
+
+
+def test_decode_a_planners_plan_of_the_pddl_export(capsys, tmp_path):
+    """Review round 4 (newcomer, section 6): a plan of the PDDL task came back only in the
+    laboratory.  ``decode`` reads it with the problem or the domain file, and replays it."""
+    assert run(capsys, "export", "paper/diagonal", "--format", "pddl", "-o", str(tmp_path))[0] == 0
+    plan, sol = tmp_path / "sas_plan", tmp_path / "d.json"
+    plan.write_text(_plan("paper/diagonal"))
+    for task in ("problem.pddl", "domain.pddl"):
+        code, out, err = run(capsys, "decode", "paper/diagonal", str(tmp_path / task), str(plan), "-o", str(sol))
+        assert code == 0 and "18 moves decoded" in out, err
+        assert run(capsys, "verify", "paper/diagonal", str(sol))[:2] == (0, "ok: 18 legal moves reach the goal\n")
+
+
+def test_decode_refuses_a_plan_of_another_task_or_with_foreign_steps(capsys, tmp_path):
+    run(capsys, "export", "paper/diagonal", "--format", "pddl", "-o", str(tmp_path))
+    problem, plan, sol = tmp_path / "problem.pddl", tmp_path / "sas_plan", tmp_path / "d.json"
+    good = _plan("paper/diagonal")
+    plan.write_text(good)
+    code, _, err = run(capsys, "decode", "paper/h-to-o", str(problem), str(plan), "-o", str(sol))
+    assert code == 2 and f"{problem}:1: the task is of 'diagonal', not of 'h-to-o'" in err and not sol.exists()
+    other = tmp_path / "other.pddl"  # the same puzzle's task written for another window
+    other.write_text(re.sub(r"(?m)^; board: square, window \w+", "; board: square, window margin", problem.read_text()))
+    code, _, err = run(capsys, "decode", "paper/diagonal", str(other), str(plan), "-o", str(sol))
+    assert code == 2 and "another board" in err and str(other) in err and not sol.exists()
+    for bad, words in (("(move x9y9 x0y0)\n", "unknown cells"), ("move x0y0 x1y1\n", "not a plan step")):
+        plan.write_text(good.replace("; cost", bad + "; cost", 1))
+        code, _, err = run(capsys, "decode", "paper/diagonal", str(problem), str(plan), "-o", str(sol))
+        assert code == 2 and words in err and f"{plan}:19:" in err and not sol.exists(), err
+    plan.write_text("\n".join(good.splitlines()[:3]) + "\n")  # legal, but short of the goal
+    code, out, _ = run(capsys, "decode", "paper/diagonal", str(problem), str(plan), "-o", str(sol))
+    assert code == 1 and out.startswith("illegal at the end") and not sol.exists()
+
+
+def test_the_pddl_recipe_with_fast_downward(capsys, tmp_path):
+    """encodings/pddl.md's recipe end to end: export, Fast Downward's A* with LM-cut, decode."""
+    import subprocess
+    import sys
+
+    from coinsat.io.pddl import fast_downward_driver
+
+    driver = fast_downward_driver()
+    if driver is None:
+        pytest.skip("Fast Downward is not installed (pip install 'coinsat[bench]')")
+    run(capsys, "export", "paper/diagonal", "--format", "pddl", "-o", str(tmp_path))
+    fd = [
+        sys.executable,
+        driver,
+        "--plan-file",
+        "sas_plan",
+        "domain.pddl",
+        "problem.pddl",
+        "--search",
+        "astar(lmcut())",
+    ]
+    assert subprocess.run(fd, cwd=tmp_path, capture_output=True).returncode == 0
+    code, out, err = run(capsys, "decode", "paper/diagonal", str(tmp_path / "problem.pddl"), str(tmp_path / "sas_plan"))
+    assert code == 0 and "18 moves decoded" in out, err
+
+
 # --- stored solution records ------------------------------------------------------------------------------
 
 

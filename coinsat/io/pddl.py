@@ -252,6 +252,29 @@ def fast_downward_driver() -> str | None:
 
 
 _ACTION = re.compile(r"^\s*\(([^()]*)\)\s*$")
+#: the first line :func:`_header` writes: the role (domain or problem) and the puzzle's name
+_TASK = re.compile(r"\A; coinsat \S+: (problem|domain) of the coin-moving puzzle '(.*)'\r?$", re.M)
+
+
+def is_task(text: str) -> bool:
+    """Whether ``text`` begins as a domain or problem file :func:`pddl_task` wrote."""
+    return _TASK.match(text) is not None
+
+
+def check_task(instance: Instance, text: str, path: str) -> None:
+    """Refuse (InstanceError naming ``path``) a domain or problem file written for another puzzle
+    or another window: its puzzle's name and its ``; board:`` line (kind, window, cells, coins, d,
+    goal placements) must be those :func:`pddl_task` writes for ``instance``, so that a plan's
+    cell names mean the same cells."""
+    m = _TASK.match(text)
+    if m is None:
+        raise InstanceError("not a PDDL domain or problem coinsat export wrote (no '; coinsat' first line)", path, 1)
+    if m.group(2) != instance.name:
+        raise InstanceError(f"the task is of {m.group(2)!r}, not of {instance.name!r}", path, 1)
+    board = next(line for line in _header(instance, m.group(1)) if line.startswith("; board:"))
+    written = next((line.rstrip("\r") for line in text.splitlines()[:4] if line.startswith("; board:")), None)
+    if written != board:
+        raise InstanceError(f"the task was written for another board: {written!r}, not {board!r}", path)
 
 
 def read_plan(instance: Instance, text: str) -> Solution:
