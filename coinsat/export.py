@@ -248,14 +248,7 @@ def read_model(path: str | Path) -> list[int]:
     """The true and false literals of a solver's output (``s SATISFIABLE`` / ``v ... 0`` lines, or
     the literals alone; ``x12`` / ``-x12`` as pseudo-Boolean solvers print them); InstanceError
     naming the file and line otherwise (an UNSAT answer, a word that is not a literal)."""
-    from .io.files import read_regular
-
-    try:
-        text = read_regular(path, "the model file").decode("utf-8", errors="replace")
-    except FileNotFoundError:
-        raise InstanceError("no such file", str(path)) from None
-    except OSError as e:
-        raise InstanceError(f"cannot read the model: {e.strerror or e}", str(path)) from None
+    text = _read_text(path, "model")
     literals: list[int] = []
     for number, line in enumerate(text.splitlines(), start=1):
         words = line.split()
@@ -354,18 +347,24 @@ def _replayed(instance: Instance, solution: Solution) -> Result:
 def _read_plan(instance: Instance, path: str | Path) -> Solution:
     """A planner's plan file (Fast Downward's ``sas_plan``: ``(move s p ...)`` lines, ``;`` comments),
     its errors naming the file and line."""
-    from .io.files import read_regular
-
-    try:
-        text = read_regular(path, "the plan file").decode("utf-8", errors="replace")
-    except FileNotFoundError:
-        raise InstanceError("no such file", str(path)) from None
-    except OSError as e:
-        raise InstanceError(f"cannot read the plan: {e.strerror or e}", str(path)) from None
+    text = _read_text(path, "plan")
     try:
         return pddl.read_plan(instance, text)
     except InstanceError as e:
         raise InstanceError(e.message, str(path), e.line) from None
+
+
+def _read_text(path: str | Path, what: str) -> str:
+    """An outside tool's output file (a model, a plan) as text; InstanceError naming it when it
+    cannot be read."""
+    from .io.files import read_regular
+
+    try:
+        return read_regular(path, f"the {what} file").decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        raise InstanceError("no such file", str(path)) from None
+    except OSError as e:
+        raise InstanceError(f"cannot read the {what}: {e.strerror or e}", str(path)) from None
 
 
 def write_output(path: str | Path, text: str | bytes) -> None:
