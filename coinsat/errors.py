@@ -19,13 +19,17 @@ class InstanceError(CoinsatError):
     """A malformed or inconsistent instance (or solution) file.
 
     ``path`` and ``line`` locate the problem; ``line`` is 1-based or None when
-    the problem belongs to the file as a whole.
+    the problem belongs to the file as a whole.  ``key``, set where the problem is found
+    (:func:`coinsat.instance.make_instance`), names the instance file's key it belongs to
+    (``"start"``, ``"adjacency"``, ``"graph.edges"`` for the key ``edges`` of the table
+    ``[graph]``), so that a file reader can point at that key's line; None: not known.
     """
 
-    def __init__(self, message: str, path: str | None = None, line: int | None = None):
+    def __init__(self, message: str, path: str | None = None, line: int | None = None, *, key: str | None = None):
         self.message = message
         self.path = path
         self.line = line
+        self.key = key
         super().__init__(self.__str__())
 
     def __str__(self) -> str:

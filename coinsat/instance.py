@@ -53,17 +53,18 @@ class Instance:
 
     def __post_init__(self) -> None:
         if not isinstance(self.adjacency, int) or self.adjacency < 1:
-            raise InstanceError(f"adjacency must be an integer >= 1, not {self.adjacency!r}")
+            raise InstanceError(f"adjacency must be an integer >= 1, not {self.adjacency!r}", key="adjacency")
         _check_moves(self.moves, self.board.kind)
         object.__setattr__(self, "goal_placement", _goal_placement(self.goal_placement))
         if self.goal_placement != "fixed" and not self.board.is_lattice:
-            raise InstanceError("goal_placement other than 'fixed' needs a lattice board")
+            raise InstanceError("goal_placement other than 'fixed' needs a lattice board", key="goal_placement")
         if self.start.label_counts != self.goal.label_counts:
             raise InstanceError(
-                f"start and goal differ in coins: start has {_describe(self.start)}, goal has {_describe(self.goal)}"
+                f"start and goal differ in coins: start has {_describe(self.start)}, goal has {_describe(self.goal)}",
+                key="goal",
             )
         if len(self.start) == 0:
-            raise InstanceError("the start has no coins")
+            raise InstanceError("the start has no coins", key="start")
 
     @property
     def d(self) -> int:
@@ -237,36 +238,36 @@ def make_instance(
     InstanceError
         On any inconsistency (start and goal with different coins, an unknown board, ...).
     """
-    start_map = _as_placement(start)
-    goal_map = _as_placement(goal)
+    start_map = _as_placement(start, "start")
+    goal_map = _as_placement(goal, "goal")
     if not start_map:  # before any window is built around the (missing) coins
-        raise InstanceError("the start has no coins")
+        raise InstanceError("the start has no coins", key="start")
     lattice = geometry.TABLE.get(kind)
     if lattice is not None:
         for where, placement in (("start", start_map), ("goal", goal_map)):
             for p in placement:
                 if not (isinstance(p, tuple) and len(p) == lattice.dimension and all(isinstance(v, int) for v in p)):
-                    raise InstanceError(f"{where}: {p!r} is not an integer {lattice.point_words()}")
+                    raise InstanceError(f"{where}: {p!r} is not an integer {lattice.point_words()}", key=where)
     if kind in geometry.LATTICES:
         try:
             # the loop above checked that every key is an integer (x, y) pair
             board = lattice_window(
                 kind, cast("list[Coord]", list(start_map)), cast("list[Coord]", list(goal_map)), adjacency, margin
             )
-        except ValueError as e:
-            raise InstanceError(str(e)) from None
+        except ValueError as e:  # the window is too large (_bounded_hull)
+            raise InstanceError(str(e), key="margin") from None
     elif lattice is not None:
         board = span_board(lattice, start_map, goal_map, adjacency)
     elif kind == BoardKind.GRAPH:
         if edges is None:
-            raise InstanceError("a graph board needs edges")
+            raise InstanceError("a graph board needs edges", key="board")
         # lists from JSON become tuples; graph_board's unpacking rejects any other length
         edges = [cast("tuple[Hashable, Hashable]", tuple(e)) for e in edges]
         # dict keys, not list scans: loading stays linear in the file (a 100k-cell path graph)
         names: dict[Hashable, None] = {}
         for c in cells if cells is not None else ():
             if c in names:
-                raise InstanceError(f"graph cells: {c!r} is listed twice")
+                raise InstanceError(f"graph cells: {c!r} is listed twice", key="graph.cells")
             names[c] = None
         for u, v in edges:
             names.setdefault(u)
@@ -274,13 +275,13 @@ def make_instance(
         for where, placement in (("start", start_map), ("goal", goal_map)):
             for c in placement:
                 if c not in names:
-                    raise InstanceError(f"{where}: cell {c!r} is not on the graph")
+                    raise InstanceError(f"{where}: cell {c!r} is not on the graph", key=where)
         try:
             board = graph_board(list(names), edges)
-        except ValueError as e:
-            raise InstanceError(str(e)) from None
+        except ValueError as e:  # a self-loop (graph_board)
+            raise InstanceError(str(e), key="graph.edges") from None
     else:
-        raise InstanceError(f"unknown board kind {kind!r} (expected {', '.join(geometry.TABLE)} or graph)")
+        raise InstanceError(f"unknown board kind {kind!r} (expected {', '.join(geometry.TABLE)} or graph)", key="board")
     return Instance(
         name=name,
         board=board,
@@ -314,7 +315,8 @@ def span_board(lattice: geometry.Lattice, start: Placement, goal: Placement, d: 
     if d < 2:
         raise InstanceError(
             f"adjacency: a {name} board needs d >= 2 (with d = 1 a coin can walk away forever, so no finite "
-            "board is exact)"
+            "board is exact)",
+            key="adjacency",
         )
     points = cast("list[tuple[int, ...]]", list(start))
     volume = 1
@@ -322,13 +324,16 @@ def span_board(lattice: geometry.Lattice, start: Placement, goal: Placement, d: 
         volume *= max(p[i] for p in points) - min(p[i] for p in points) + 1
     if volume > MAX_WINDOW_CELLS:
         raise InstanceError(
-            f"start: its bounding box has {volume} cells (at most {MAX_WINDOW_CELLS}: coins too far apart)"
+            f"start: its bounding box has {volume} cells (at most {MAX_WINDOW_CELLS}: coins too far apart)",
+            key="start",
         )
     region = geometry.hull(name, points, 1)
     # span_coords works in any dimension (it only asks the lattice for neighbours)
     span = cast("set[tuple[int, ...]]", span_coords(name, cast(Any, points), d, cast(Any, region)))
     if any(n not in region for p in span for n in geometry.neighbours(name, p)):
-        raise InstanceError(f"start: its span on the {name} lattice leaves its bounding box (no finite board is exact)")
+        raise InstanceError(
+            f"start: its span on the {name} lattice leaves its bounding box (no finite board is exact)", key="start"
+        )
     cells = sorted(span | cast("set[tuple[int, ...]]", set(goal)), key=lambda p: p[::-1])
     index = {p: i for i, p in enumerate(cells)}
     nbrs = tuple(tuple(sorted(index[q] for q in geometry.neighbours(name, p) if q in index)) for p in cells)
@@ -341,20 +346,23 @@ MOVE_MODELS = ("jump", "slide")
 
 def _check_moves(moves: str, kind: str) -> None:
     if moves not in MOVE_MODELS:
-        raise InstanceError(f"moves must be one of {', '.join(MOVE_MODELS)}, not {moves!r}")
+        raise InstanceError(f"moves must be one of {', '.join(MOVE_MODELS)}, not {moves!r}", key="moves")
     if moves == "slide" and kind not in geometry.SLIDE_LATTICES:
         raise InstanceError(
-            f"moves = 'slide' needs a board in the plane ({', '.join(geometry.SLIDE_LATTICES)}), not {kind}"
+            f"moves = 'slide' needs a board in the plane ({', '.join(geometry.SLIDE_LATTICES)}), not {kind}",
+            key="board",
         )
 
 
 def _goal_placement(name: str) -> GoalPlacement:
     if name not in GOAL_PLACEMENTS:
-        raise InstanceError(f"goal_placement must be one of {', '.join(GOAL_PLACEMENTS)}, not {name!r}")
+        raise InstanceError(
+            f"goal_placement must be one of {', '.join(GOAL_PLACEMENTS)}, not {name!r}", key="goal_placement"
+        )
     return GoalPlacement(name)
 
 
-def _as_placement(coins: Placement | Iterable[Hashable]) -> dict[Hashable, str]:
+def _as_placement(coins: Placement | Iterable[Hashable], where: str) -> dict[Hashable, str]:
     if isinstance(coins, Mapping):
         given = dict(coins)
         return {(tuple(k) if isinstance(k, list) else k): str(v) for k, v in given.items()}
@@ -362,6 +370,6 @@ def _as_placement(coins: Placement | Iterable[Hashable]) -> dict[Hashable, str]:
     for c in coins:
         c = tuple(c) if isinstance(c, list) else c
         if c in out:
-            raise InstanceError(f"two coins on cell {c!r}")
+            raise InstanceError(f"{where}: two coins on cell {c!r}", key=where)
         out[c] = "o"
     return out

@@ -107,6 +107,48 @@ def test_hostile_values_are_one_line_errors_at_their_line(text, line, words, tmp
     assert "\n" not in str(err) and len(str(err)) < 400
 
 
+# Each error of make_instance names its key (InstanceError.key), and the reader points at that key's
+# line: no guessing from the message's words (review aesthetics-4).
+KEYED = [
+    ('board = "square"\nstart = [[0, 0], [1, 0], [0, 0]]\ngoal = [[0, 0], [1, 0], [0, 1]]\n', 2, "start: two coins"),
+    ('board = "square"\n' + SQ3 + 'moves = "hop"\n', 4, "moves must be one of"),
+    ('board = "square"\nmargin = 900\n' + SQ3, 2, "the window would have"),
+    (
+        'board = "triangular"\nstart = [[0, 0], [1, 0], [0, 1]]\ngoal = [[0, 0], [1, 0], [90000, 1]]\n',
+        3,
+        "window would",
+    ),
+    ('board = "graph"\nstart = [1]\ngoal = [2]\n[graph]\ncells = [1, 2, 2]\nedges = [[1, 2]]\n', 5, "listed twice"),
+    ('board = "graph"\nstart = [1]\ngoal = [2]\n[graph]\nedges = [[1, 2], [2, 2]]\n', 5, "self-loop"),
+    ('board = "graph"\nstart = [1]\ngoal = [3]\n[graph]\nedges = [[1, 2]]\n', 3, "goal: cell 3 is not on the graph"),
+    ('board = "square"\nstart = [[0, 0], [1, 0], [0, 1]]\ngoal = [[0, 0], [1, 0]]\n', 3, "differ in coins"),
+]
+
+
+@pytest.mark.parametrize("text, line, words", KEYED, ids=[w for _, _, w in KEYED])
+def test_an_error_of_the_model_points_at_the_key_it_names(text, line, words, tmp_path):
+    err = _error(text, tmp_path)
+    assert (err.line, words in err.message) == (line, True), str(err)
+
+
+def test_make_instance_names_the_key_of_each_error():
+    from coinsat.instance import make_instance
+
+    cases = [
+        (dict(kind="square", start=[(0, 0), (0, 0)], goal=[(0, 0), (1, 0)]), "start"),
+        (dict(kind="square", start=[(0, 0), (1, 0)], goal=[(0, 0)]), "goal"),
+        (dict(kind="graph", start=[1], goal=[2], edges=[(1, 2), (2, 2)]), "graph.edges"),
+        (dict(kind="graph", start=[1], goal=[2], edges=[(1, 2)], cells=[1, 1, 2]), "graph.cells"),
+        (dict(kind="triangular", start=[(0, 0), (1, 0)], goal=[(0, 0), (90000, 0)]), "margin"),
+        (dict(kind="square", start=[(0, 0)], goal=[(0, 0)], adjacency=0), "adjacency"),
+        (dict(kind="hexagonal", start=[(0, 0)], goal=[(0, 0)]), "board"),
+    ]
+    for kwargs, key in cases:
+        with pytest.raises(InstanceError) as e:
+            make_instance(**kwargs)
+        assert e.value.key == key, (kwargs, e.value.key, e.value.message)
+
+
 def test_d_up_to_64_is_answered_even_above_every_neighbour_count():
     inst = parse_instance('board = "square"\nadjacency = 64\n' + SQ3)
     assert inst.d == 64

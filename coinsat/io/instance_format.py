@@ -291,19 +291,10 @@ def _parse_instance(ctx: _Ctx, data: dict) -> Instance:
             metadata=metadata,
             moves=moves,
         )
-    except InstanceError as e:
-        if "self-loop" in e.message:
-            raise ctx.error(e.message, "edges", table="graph") from None
-        if "graph cells" in e.message:
-            raise ctx.error(e.message, "cells", table="graph") from None
-        if "window" in e.message:
-            raise ctx.error(e.message, "margin" if "margin" in data else "goal") from None
-        key = next((k for k in _ERROR_KEYS if k in e.message), "board")
-        raise ctx.error(e.message, key) from None
-
-
-# The key whose line an error of make_instance points at: the first one its message names.
-_ERROR_KEYS = ("goal_placement", "adjacency", "goal", "start")
+    except InstanceError as e:  # the line of the key the error names (a window too large without margin: goal)
+        key = "goal" if e.key == "margin" and "margin" not in data else e.key or "board"
+        table, _, name = key.rpartition(".")
+        raise ctx.error(e.message, name, table=table or None) from None
 
 
 MAX_PICTURE_ROW = 250_000  # characters; as many as the largest window has cells (board.py)
