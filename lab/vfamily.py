@@ -443,7 +443,7 @@ class Study:
             "constructive algorithm of `coinsat construct --algorithm` (`construct:ALG`; `refused` where the",
             "member is outside the algorithm's hypothesis); tests/test_records.py checks it.",
             "",
-            "**The answer first** (section \"Verdict\" at the end, proofs in docs/v-to-diagonal.md): the family",
+            '**The answer first** (section "Verdict" at the end, proofs in docs/v-to-diagonal.md): the family',
             "takes Θ(n²) moves, proven for every n; the paper's Θ(n³) is false for it. The fitted exponents",
             "below are measurements over the few proven optima (n ≤ 12), not rates.",
             "",
